@@ -1,0 +1,88 @@
+// One request is followed through the fleet: gateway → RPC → ingest (append) → relay → projection. The fleet's
+// processes export their spans with the standard OTEL_* variables to a collector this test runs (OTLP/HTTP
+// JSON); the request carries a known traceparent, so every span of its trace can be found by trace id.
+
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type RunningSystem, startFleet } from '@pcas/testing';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { adminAndDataSource, timestamp } from './timestamps.ts';
+
+interface SeenSpan {
+  service: string;
+  name: string;
+  traceId: string;
+}
+
+const spans: SeenSpan[] = [];
+let collector: http.Server;
+let system: RunningSystem;
+
+function collect(body: any) {
+  for (const resourceSpans of body.resourceSpans ?? []) {
+    const service =
+      resourceSpans.resource?.attributes?.find((a: any) => a.key === 'service.name')?.value?.stringValue ?? '?';
+    for (const scope of resourceSpans.scopeSpans ?? []) {
+      for (const span of scope.spans ?? []) spans.push({ service, name: span.name, traceId: span.traceId });
+    }
+  }
+}
+
+beforeAll(async () => {
+  collector = http.createServer((req, res) => {
+    let data = '';
+    req.on('data', (chunk) => {
+      data += chunk;
+    });
+    req.on('end', () => {
+      try {
+        collect(JSON.parse(data));
+      } catch {}
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const { port } = collector.address() as AddressInfo;
+  system = await startFleet({
+    OTEL_TRACES_EXPORTER: 'otlp',
+    OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json',
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${port}`,
+    OTEL_BSP_SCHEDULE_DELAY: '100',
+    OTEL_METRICS_EXPORTER: 'none',
+    OTEL_LOGS_EXPORTER: 'none',
+  });
+});
+
+afterAll(async () => {
+  await system?.stop();
+  collector?.close();
+});
+
+it('follows one timestamp post from the gateway through RPC, append, relay and projection', async () => {
+  const { apiKey } = await adminAndDataSource(system.baseUrl);
+  const traceId = randomBytes(16).toString('hex');
+  const res = await fetch(`${system.baseUrl}/agent/rest/timestamps`, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Authorization: `ApiKey ${apiKey.key}`,
+      traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01`,
+    },
+    body: JSON.stringify(timestamp({ payload: { traced: true } })),
+  });
+  expect(res.status).toBe(200);
+
+  const deadline = Date.now() + 20_000;
+  const services = () => new Set(spans.filter((s) => s.traceId === traceId).map((s) => s.service));
+  while (Date.now() < deadline && services().size < 3) await new Promise((r) => setTimeout(r, 200));
+  const ours = spans.filter((s) => s.traceId === traceId);
+  expect([...services()].sort()).toEqual(['gateway', 'ingest', 'portcall-projector']);
+  const names = ours.map((s) => s.name).join(' | ');
+  if (process.env.SHOW_SPANS) console.log(ours.map((s) => `${s.service}: ${s.name}`).join('\n'));
+  expect(names).toMatch(/HTTP POST/);
+  expect(names).toMatch(/rpc\.server/);
+  expect(names).toMatch(/eventstore\.append/);
+  expect(names).toMatch(/amqp\.consume|projection/);
+});

@@ -1,0 +1,65 @@
+// `pnpm start`: the whole fleet in one process, on PGlite under ./data and the in-process bus. Nothing to install
+// but Node. The services and their code are the same as in the fleet; only the adapters differ.
+
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { loadConfig } from '@pcas/config';
+import type { ServiceDeps } from '@pcas/contracts';
+import { createEventStore } from '@pcas/eventstore';
+import { createSqlSessionStore, startGateway } from '@pcas/gateway';
+import { startIngest } from '@pcas/ingest';
+import { createInProcessBus, startRelay } from '@pcas/messaging';
+import { createLogger, startTracing, stopTracing } from '@pcas/observability';
+import { startPortcallProjector } from '@pcas/portcall-projector';
+import { openDb } from '@pcas/sql';
+
+/** Only for the embedded mode, where a newcomer has set nothing; printed at start-up. */
+const EMBEDDED_ADMIN_PASSWORD = 'port-admin-change-me';
+
+async function main() {
+  const config = loadConfig(process.env, { mode: 'embedded' });
+  config.adminPassword ??= EMBEDDED_ADMIN_PASSWORD;
+  const log = createLogger('embedded', config.logLevel);
+  await startTracing('port-call-activity-service');
+
+  await mkdir(config.dataDir, { recursive: true });
+  const db = await openDb({ dataDir: path.join(config.dataDir, 'pglite') });
+  const store = createEventStore(db);
+  await store.init();
+  const bus = createInProcessBus({ log: log.child({ component: 'bus' }) });
+  const deps = (name: string): ServiceDeps => ({ config, db, store, bus, log: log.child({ service: name }) });
+
+  const projector = await startPortcallProjector(deps('portcall-projector'));
+  const ingest = await startIngest(deps('ingest'));
+  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }) });
+  const sessions = await createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
+  const gateway = await startGateway({ ...deps('gateway'), sessions });
+
+  log.info(
+    { port: gateway.port, dataDir: path.resolve(config.dataDir), admin: config.adminEmail },
+    'Port Call Activity Service (embedded) is up',
+  );
+  console.log(`\n  Port Call Activity Service: http://localhost:${gateway.port}`);
+  console.log(
+    `  Admin login: ${config.adminEmail} / ${config.adminPassword}${process.env.ADMIN_PASSWORD ? '' : '  (set ADMIN_EMAIL / ADMIN_PASSWORD to change)'}\n`,
+  );
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    for (const part of [gateway, relay, ingest, projector]) await part.stop().catch((e) => log.error(e));
+    await bus.close();
+    await db.close();
+    await stopTracing();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,4 @@
+export * from '@pcas/errors';
+export * from './events.ts';
+export * from './rpc.ts';
+export * from './service.ts';

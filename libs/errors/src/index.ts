@@ -1,0 +1,34 @@
+/**
+ * The one error shape of the API: `{"error": message}` with the original's status codes
+ * (400 bad input, 403 access, 440 session, 503 a service did not answer). Domain code throws these;
+ * the HTTP kit renders them; RPC carries them between services unchanged.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  static badRequest(message: string): ApiError {
+    return new ApiError(400, message);
+  }
+
+  static forbidden(message = 'Invalid access'): ApiError {
+    return new ApiError(403, message);
+  }
+
+  static sessionExpired(message = 'Session expired'): ApiError {
+    return new ApiError(440, message);
+  }
+
+  static unavailable(message = 'Service unavailable'): ApiError {
+    return new ApiError(503, message);
+  }
+}
+
+export function isApiError(error: unknown): error is ApiError {
+  return error instanceof ApiError;
+}

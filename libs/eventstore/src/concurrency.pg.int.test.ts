@@ -1,0 +1,141 @@
+// Concurrency on real PostgreSQL (PGlite has one connection and cannot commit out of order): 16 writers on
+// their own connections, two subscribers, and one transaction held open for seconds in the middle. Sequence
+// values commit out of order here; the subscribers must still see every event exactly once, streams in order.
+
+import { type Db, openDb, type Queryable } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareCheckpoints } from './plan.ts';
+import { createEventStore } from './store.ts';
+import type { EventStore, RecordedEvent, Subscription } from './types.ts';
+
+const WRITERS = 16;
+const EVENTS = 20_000;
+const STREAMS = 500;
+const HOLD_MS = 3_000;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+interface Delivery {
+  event: RecordedEvent;
+  at: number;
+}
+
+let server: PostgresForTest;
+const dbs: Db[] = [];
+const open = async (poolSize: number) => {
+  const db = await openDb({ url: server.url!, poolSize, applicationName: 'es-concurrency' });
+  dbs.push(db);
+  return db;
+};
+
+beforeAll(async () => {
+  server = await freshPostgres('pcas_es_conc');
+  if (!server.url) throw new Error('the concurrency test needs a real PostgreSQL');
+});
+
+afterAll(async () => {
+  await Promise.all(dbs.map((db) => db.close()));
+  await server?.drop();
+});
+
+describe('event store under concurrent writers (PostgreSQL)', () => {
+  it('delivers every event exactly once, in stream order, despite a transaction held open', async () => {
+    const readerDb = await open(4);
+    const reader = createEventStore(readerDb);
+    await reader.init();
+    await readerDb.query(
+      'CREATE TABLE handled (consumer text NOT NULL, event_id uuid NOT NULL, PRIMARY KEY (consumer, event_id))',
+    );
+
+    // Two subscribers; each also writes what it handled in its own transaction, so "exactly once" is checked
+    // on committed effects and not only on what the handler saw.
+    const deliveries: Record<string, Delivery[]> = { first: [], second: [] };
+    const subscriptions: Subscription[] = Object.keys(deliveries).map((consumer) =>
+      reader.subscribe(consumer, async (events: RecordedEvent[], tx: Queryable) => {
+        await tx.query('INSERT INTO handled SELECT $1, unnest($2::text[]::uuid[])', [
+          consumer,
+          events.map((e) => e.id),
+        ]);
+        const at = Date.now();
+        for (const event of events) deliveries[consumer].push({ event, at });
+      }),
+    );
+
+    const writers: EventStore[] = [];
+    for (let i = 0; i < WRITERS; i++) writers.push(createEventStore(await open(1)));
+    const holderDb = await open(1);
+    const holder = createEventStore(holderDb);
+
+    let appended = 0;
+    let held: { id: string; transactionId: string; commitSentAt: number } | undefined;
+    let duringHold: Record<string, Delivery[]> | undefined;
+    const holding = (async () => {
+      while (appended < EVENTS / 5) await sleep(10);
+      let id = '';
+      let commitSentAt = 0;
+      await holderDb.transaction(async (tx) => {
+        id = (await holder.append('held-1', [{ type: 'Held', data: { n: 0 } }], { tx })).events[0].id;
+        await sleep(HOLD_MS - 100);
+        // Just before the commit: what the subscribers have been given while this transaction was open.
+        duringHold = Object.fromEntries(Object.entries(deliveries).map(([k, v]) => [k, [...v]]));
+        await sleep(100);
+        commitSentAt = Date.now();
+      });
+      const [event] = await reader.readStream('held-1');
+      held = { id, transactionId: event.transactionId, commitSentAt };
+    })();
+
+    let next = 0;
+    await Promise.all(
+      writers.map(async (store, w) => {
+        for (let i = next++; i < EVENTS; i = next++) {
+          const stream = `vessel-${(i * 7919 + w) % STREAMS}`;
+          await store.append(stream, [{ type: 'Timestamp', data: { i, writer: w } }]);
+          appended++;
+        }
+      }),
+    );
+    await holding;
+    await Promise.all(subscriptions.map((s) => s.caughtUp()));
+    await Promise.all(subscriptions.map((s) => s.stop()));
+
+    const { rows: stored } = await readerDb.query<{ event_id: string }>('SELECT event_id FROM eventstore.events');
+    expect(stored).toHaveLength(EVENTS + 1);
+    const storedIds = new Set(stored.map((r) => r.event_id));
+
+    for (const [consumer, delivered] of Object.entries(deliveries)) {
+      // Exactly once: as many deliveries as events, all distinct, all of them stored.
+      const ids = delivered.map((d) => d.event.id);
+      expect(ids).toHaveLength(EVENTS + 1);
+      expect(new Set(ids).size).toBe(EVENTS + 1);
+      expect(ids.every((id) => storedIds.has(id))).toBe(true);
+      const { rows } = await readerDb.query<{ n: number }>(
+        'SELECT count(*)::int8 AS n FROM handled WHERE consumer = $1',
+        [consumer],
+      );
+      expect(rows[0].n).toBe(EVENTS + 1);
+
+      // Per stream, positions arrive as 1, 2, 3, ... with no gap and no reordering.
+      const lastPosition = new Map<string, number>();
+      for (const { event } of delivered) {
+        expect(event.streamPosition).toBe((lastPosition.get(event.streamId) ?? 0) + 1);
+        lastPosition.set(event.streamId, event.streamPosition);
+      }
+      // Delivery follows commit order.
+      for (let i = 1; i < delivered.length; i++) {
+        const [a, b] = [delivered[i - 1].event, delivered[i].event];
+        expect(compareCheckpoints(a, b)).toBeLessThan(0);
+      }
+
+      // While the transaction was open, nothing younger than it was delivered (it would have been passed over
+      // for good): delivery waited for its commit instead.
+      const heldTx = BigInt(held!.transactionId);
+      expect(duringHold![consumer].every((d) => BigInt(d.event.transactionId) < heldTx)).toBe(true);
+      const younger = delivered.filter((d) => BigInt(d.event.transactionId) > heldTx);
+      expect(younger.length).toBeGreaterThan(0);
+      expect(younger.every((d) => d.at >= held!.commitSentAt)).toBe(true);
+      expect(ids).toContain(held!.id);
+    }
+  });
+});

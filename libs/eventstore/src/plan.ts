@@ -1,0 +1,117 @@
+// Pure helpers of the event store: no I/O, unit-tested.
+
+import type { AppendResult, Checkpoint, EventMetadata, ExpectedVersion, NewEvent } from './types.ts';
+
+/** Orders checkpoints in commit order: transaction id first (as a big integer), then global position. */
+export function compareCheckpoints(a: Checkpoint | null, b: Checkpoint | null): number {
+  if (a === null || b === null) return a === b ? 0 : a === null ? -1 : 1;
+  const ta = BigInt(a.transactionId);
+  const tb = BigInt(b.transactionId);
+  if (ta !== tb) return ta < tb ? -1 : 1;
+  return a.globalPosition - b.globalPosition;
+}
+
+/** The SQL encoding of an expected version: NULL any, -1 stream exists, 0 no stream, n exact. */
+export function expectedVersionParam(expected: ExpectedVersion): number | null {
+  if (expected === 'any') return null;
+  if (expected === 'stream_exists') return -1;
+  if (expected === 'no_stream') return 0;
+  if (!Number.isSafeInteger(expected) || expected < 0) throw new RangeError(`Invalid expected version ${expected}`);
+  return expected;
+}
+
+/** Whether a stream at `current` (0: no stream) satisfies `expected`. */
+export function satisfies(expected: ExpectedVersion, current: number): boolean {
+  const param = expectedVersionParam(expected);
+  if (param === null) return true;
+  if (param === -1) return current > 0;
+  return current === param;
+}
+
+export interface TraceContext {
+  traceparent?: string;
+  tracestate?: string;
+}
+
+export interface PlannedEvent {
+  id: string;
+  type: string;
+  data: unknown;
+  metadata: EventMetadata;
+}
+
+export interface AppendPlan {
+  /** Distinct events to send, first occurrence of each id. */
+  events: PlannedEvent[];
+  /** The id of every given event, in the given order (repeats included). */
+  ids: string[];
+}
+
+/**
+ * Gives every event an id, drops repeats of an id within the call (the first one is stored) and fills
+ * metadata defaults: events of one append share a correlation id (the caller's, else the first event's id);
+ * the causation id defaults to the correlation id; the trace context is the caller's, else the current one.
+ */
+export function planAppend(events: NewEvent[], newId: () => string, trace: TraceContext): AppendPlan {
+  // PostgreSQL returns uuids in lower case; matching results by id needs the same spelling.
+  const ids = events.map((e) => (e.id ?? newId()).toLowerCase());
+  const first = events[0]?.metadata;
+  const batchCorrelation = first?.correlation_id ?? first?.causation_id ?? ids[0];
+  const seen = new Set<string>();
+  const planned: PlannedEvent[] = [];
+  events.forEach((event, i) => {
+    if (seen.has(ids[i])) return;
+    seen.add(ids[i]);
+    planned.push({
+      id: ids[i],
+      type: event.type,
+      data: event.data,
+      metadata: withDefaults(event.metadata, batchCorrelation, trace),
+    });
+  });
+  return { events: planned, ids };
+}
+
+function withDefaults(given: EventMetadata | undefined, batchCorrelation: string, trace: TraceContext): EventMetadata {
+  const metadata: EventMetadata = { ...given };
+  metadata.correlation_id ??= given?.causation_id ?? batchCorrelation;
+  metadata.causation_id ??= metadata.correlation_id;
+  // traceparent and tracestate belong together: take the current pair only when the caller gave neither.
+  if (metadata.traceparent === undefined && metadata.tracestate === undefined) {
+    if (trace.traceparent) metadata.traceparent = trace.traceparent;
+    if (trace.traceparent && trace.tracestate) metadata.tracestate = trace.tracestate;
+  }
+  return metadata;
+}
+
+export interface AppendRow {
+  event_id: string;
+  stream_position: number;
+  global_position: number;
+  duplicate: boolean;
+  stream_version: number;
+}
+
+/** Maps eventstore.append's rows back onto the given events; a repeat within the call is a duplicate. */
+export function appendResult(plan: AppendPlan, rows: AppendRow[]): AppendResult {
+  const byId = new Map(rows.map((r) => [r.event_id, r]));
+  const seen = new Set<string>();
+  const events = plan.ids.map((id) => {
+    const row = byId.get(id);
+    if (!row) throw new Error(`eventstore.append returned no row for event ${id}`);
+    const repeated = seen.has(id);
+    seen.add(id);
+    return {
+      id,
+      streamPosition: row.stream_position,
+      globalPosition: row.global_position,
+      duplicate: row.duplicate || repeated,
+    };
+  });
+  return { nextExpectedVersion: rows[0]?.stream_version ?? 0, events };
+}
+
+/** Delay before retrying a failed batch: doubling from `base`, capped. */
+export function retryDelay(failures: number, base: number, cap = 5_000): number {
+  return Math.min(base * 2 ** Math.max(0, failures - 1), cap);
+}

@@ -1,0 +1,145 @@
+// The event store's schema. Semantics: DESIGN.md "The event store"; layout after
+// shared/reference/event-sourcing.md B1 (commit order = (transaction_id, global_position)).
+
+/** The NOTIFY channel that wakes subscribers. */
+export const WAKE_CHANNEL = 'eventstore_events';
+
+/** SQLSTATE raised by eventstore.append on a version conflict; DETAIL carries the actual version. */
+export const WRONG_EXPECTED_VERSION = 'ES409';
+
+// One constant key, so processes starting together create the schema one after the other.
+const INIT_LOCK = 'SELECT pg_advisory_xact_lock(7265746)';
+
+// One statement per entry: PGlite's query() runs exactly one statement.
+const TABLES = [
+  'CREATE SCHEMA IF NOT EXISTS eventstore',
+  `CREATE TABLE IF NOT EXISTS eventstore.events (
+    global_position bigint GENERATED ALWAYS AS IDENTITY,
+    transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+    stream_id text NOT NULL,
+    stream_position bigint NOT NULL,
+    event_id uuid NOT NULL,
+    event_type text NOT NULL,
+    data jsonb NOT NULL,
+    metadata jsonb NOT NULL DEFAULT '{}',
+    created timestamptz NOT NULL DEFAULT now(),
+    CONSTRAINT events_pkey PRIMARY KEY (stream_id, stream_position),
+    CONSTRAINT events_stream_event_id UNIQUE (stream_id, event_id)
+  )`,
+  'CREATE UNIQUE INDEX IF NOT EXISTS events_global_position ON eventstore.events (global_position)',
+  'CREATE INDEX IF NOT EXISTS events_commit_order ON eventstore.events (transaction_id, global_position)',
+  `CREATE TABLE IF NOT EXISTS eventstore.streams (
+    stream_id text PRIMARY KEY,
+    stream_position bigint NOT NULL
+  )`,
+  `CREATE TABLE IF NOT EXISTS eventstore.checkpoints (
+    consumer text PRIMARY KEY,
+    transaction_id xid8 NOT NULL,
+    global_position bigint NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+];
+
+// One round trip per append. p_expected: NULL any, -1 stream exists, 0 no stream, n exact version.
+// Generic plans: every statement here has the same shape on every call, so planning each time is waste
+// (measured: about a quarter of the function's cost).
+const APPEND_FUNCTION = `
+CREATE OR REPLACE FUNCTION eventstore.append(
+  p_stream_id text,
+  p_expected bigint,
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[],
+  p_notify boolean
+) RETURNS TABLE (event_id uuid, stream_position bigint, global_position bigint, duplicate boolean, stream_version bigint)
+LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_count integer := cardinality(p_ids);
+  v_stored_ids uuid[];
+  v_version bigint;
+  v_before bigint;
+BEGIN
+  -- Appenders to one stream queue here BEFORE they take a transaction id (the first write below assigns it).
+  -- Readers order by transaction id, so ids must follow stream order: with only the row lock, a waiter that had
+  -- taken its id before the holder did would sort ahead of it (seen: position 11 delivered before 10).
+  -- A caller appending inside its own transaction must therefore append before its other writes.
+  PERFORM pg_advisory_xact_lock(hashtextextended(p_stream_id, 0));
+  -- Bumping the stream row (as if every event were new) locks it: appenders to one stream queue here, other
+  -- streams never wait. Everything below sees what earlier holders of the lock committed.
+  UPDATE eventstore.streams s SET stream_position = s.stream_position + v_count
+   WHERE s.stream_id = p_stream_id
+  RETURNING s.stream_position INTO v_version;
+  IF NOT FOUND THEN
+    INSERT INTO eventstore.streams (stream_id, stream_position) VALUES (p_stream_id, v_count)
+      ON CONFLICT (stream_id) DO NOTHING;
+    IF FOUND THEN
+      v_version := v_count;
+    ELSE
+      -- Another transaction created the stream meanwhile (and has committed): queue behind it.
+      UPDATE eventstore.streams s SET stream_position = s.stream_position + v_count
+       WHERE s.stream_id = p_stream_id
+      RETURNING s.stream_position INTO v_version;
+    END IF;
+  END IF;
+  v_before := v_version - v_count;
+
+  -- Ids already in the stream are a retry: reported with their stored positions, never stored twice.
+  -- Checked under the lock, so a retry racing its original finds the original's events.
+  IF v_before > 0 THEN
+    SELECT array_agg(e.event_id) INTO v_stored_ids
+      FROM eventstore.events e WHERE e.stream_id = p_stream_id AND e.event_id = ANY (p_ids);
+  END IF;
+  IF v_stored_ids IS NOT NULL THEN
+    UPDATE eventstore.streams s SET stream_position = s.stream_position - cardinality(v_stored_ids)
+     WHERE s.stream_id = p_stream_id
+    RETURNING s.stream_position INTO v_version;
+  END IF;
+
+  -- A retry of a whole append succeeds whatever version the stream has reached since.
+  IF cardinality(v_stored_ids) IS DISTINCT FROM v_count THEN
+    IF p_expected IS NOT NULL AND ((p_expected = -1 AND v_before = 0) OR (p_expected >= 0 AND v_before <> p_expected)) THEN
+      RAISE EXCEPTION USING
+        ERRCODE = '${WRONG_EXPECTED_VERSION}',
+        MESSAGE = format('wrong expected version for stream %s: expected %s, actual %s', p_stream_id, p_expected, v_before),
+        DETAIL = v_before::text;
+    END IF;
+
+    -- PostgreSQL serializes the commits of transactions that NOTIFY (one database-wide lock held through
+    -- commit), so the caller asks for it only now and then (see wake.ts).
+    IF p_notify THEN
+      PERFORM pg_notify('${WAKE_CHANNEL}', '');
+    END IF;
+
+    IF v_stored_ids IS NULL THEN
+      -- The common case: one plain statement.
+      RETURN QUERY
+        INSERT INTO eventstore.events AS e (stream_id, stream_position, event_id, event_type, data, metadata)
+        SELECT p_stream_id, v_before + i.ord, i.id, i.type, i.data, i.metadata
+          FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS i (id, type, data, metadata, ord)
+        RETURNING e.event_id, e.stream_position, e.global_position, false, v_version;
+      RETURN;
+    END IF;
+
+    -- Part of a retried append: store the rest after the stream's end (ids are distinct: the caller dedupes).
+    INSERT INTO eventstore.events (stream_id, stream_position, event_id, event_type, data, metadata)
+    SELECT p_stream_id, v_before + row_number() OVER (ORDER BY i.ord), i.id, i.type, i.data, i.metadata
+      FROM unnest(p_ids, p_types, p_data, p_metadata) WITH ORDINALITY AS i (id, type, data, metadata, ord)
+     WHERE i.id <> ALL (v_stored_ids)
+     ORDER BY i.ord;
+  END IF;
+
+  RETURN QUERY
+    SELECT e.event_id, e.stream_position, e.global_position, e.event_id = ANY (v_stored_ids), v_version
+      FROM eventstore.events e
+     WHERE e.stream_id = p_stream_id AND e.event_id = ANY (p_ids)
+     ORDER BY array_position(p_ids, e.event_id);
+END
+$fn$;
+`;
+
+/** Statements for init(), run in one transaction. */
+export const SCHEMA_STATEMENTS = [INIT_LOCK, ...TABLES, APPEND_FUNCTION];

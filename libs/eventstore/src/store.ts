@@ -1,0 +1,234 @@
+// The event store over @pcas/sql (PostgreSQL or PGlite). SQL lives here and in schema.ts; decisions that
+// need no database live in plan.ts.
+
+import { randomUUID } from 'node:crypto';
+import { createLogger, currentTraceCarrier, type Logger, withSpan } from '@pcas/observability';
+import type { Db, Queryable } from '@pcas/sql';
+import { type AppendRow, appendResult, expectedVersionParam, planAppend, satisfies } from './plan.ts';
+import { SCHEMA_STATEMENTS, WAKE_CHANNEL, WRONG_EXPECTED_VERSION } from './schema.ts';
+import { CatchUpSubscription } from './subscription.ts';
+import {
+  type AppendOptions,
+  type AppendResult,
+  type Checkpoint,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type RecordedEvent,
+  WrongExpectedVersionError,
+} from './types.ts';
+import { WakeThrottle } from './wake.ts';
+
+export interface EventStoreOptions {
+  /**
+   * Subscribers are woken (NOTIFY) at most about once per this many ms per process, and within about this
+   * long after a commit (0: every append notifies; negative: never, subscribers only poll). See wake.ts.
+   */
+  notifyIntervalMs?: number;
+  logger?: Logger;
+}
+
+/** Chosen by measurement (bench/append.ts): a NOTIFY per append serializes concurrent commits. */
+export const DEFAULT_NOTIFY_INTERVAL_MS = 10;
+
+interface EventRow {
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  global_position: number;
+  transaction_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  created: Date;
+}
+
+const COLUMNS = `event_id, stream_id, stream_position, global_position, transaction_id::text AS transaction_id,
+  event_type, data, metadata, created`;
+
+const APPEND_SQL = `SELECT event_id, stream_position, global_position, duplicate, stream_version
+  FROM eventstore.append($1, $2, $3::text[]::uuid[], $4::text[], $5::text[]::jsonb[], $6::text[]::jsonb[], $7::boolean)`;
+
+// Only transactions older than every running one are read: a sequence value is taken at insert, not at commit,
+// so a younger transaction can commit first (shared/reference/event-sourcing.md B2).
+const SETTLED = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+const READ_ALL_FROM_START = `SELECT ${COLUMNS} FROM eventstore.events WHERE ${SETTLED}
+  ORDER BY transaction_id, global_position LIMIT $1`;
+const READ_ALL_AFTER = `SELECT ${COLUMNS} FROM eventstore.events
+  WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint) AND ${SETTLED}
+  ORDER BY transaction_id, global_position LIMIT $3`;
+
+const toEvent = (row: EventRow): RecordedEvent => ({
+  id: row.event_id,
+  streamId: row.stream_id,
+  streamPosition: row.stream_position,
+  globalPosition: row.global_position,
+  transactionId: row.transaction_id,
+  type: row.event_type,
+  data: row.data,
+  metadata: row.metadata,
+  created: row.created,
+});
+
+const checkpointOf = (event: RecordedEvent): Checkpoint => ({
+  transactionId: event.transactionId,
+  globalPosition: event.globalPosition,
+});
+
+const sqlState = (error: unknown) => (error as { code?: string } | undefined)?.code;
+
+export function createEventStore(db: Db, options: EventStoreOptions = {}): EventStore {
+  const notifyIntervalMs = options.notifyIntervalMs ?? DEFAULT_NOTIFY_INTERVAL_MS;
+  const log = options.logger ?? createLogger('eventstore');
+  const wake = new WakeThrottle(notifyIntervalMs, async () => {
+    try {
+      await db.query(`SELECT pg_notify('${WAKE_CHANNEL}', '')`);
+    } catch (error) {
+      // Only a wake-up lost (e.g. the Db was closed meanwhile): subscribers still poll.
+      log.debug({ error: (error as Error).message }, 'trailing NOTIFY failed');
+    }
+  });
+
+  async function streamVersion(q: Queryable, streamId: string): Promise<number> {
+    const { rows } = await q.query<{ stream_position: number }>(
+      'SELECT stream_position FROM eventstore.streams WHERE stream_id = $1',
+      [streamId],
+    );
+    return rows[0]?.stream_position ?? 0;
+  }
+
+  const store: EventStore = {
+    async init() {
+      await db.transaction(async (tx) => {
+        for (const statement of SCHEMA_STATEMENTS) await tx.query(statement);
+      });
+    },
+
+    append(streamId: string, events: NewEvent[], appendOptions: AppendOptions = {}): Promise<AppendResult> {
+      const expected: ExpectedVersion = appendOptions.expectedVersion ?? 'any';
+      const q = appendOptions.tx ?? db;
+      return withSpan(
+        'eventstore.append',
+        { attributes: { 'eventstore.stream_id': streamId, 'eventstore.event_count': events.length } },
+        async () => {
+          if (events.length === 0) {
+            const current = await streamVersion(q, streamId);
+            if (!satisfies(expected, current)) throw new WrongExpectedVersionError(streamId, expected, current);
+            return { nextExpectedVersion: current, events: [] };
+          }
+          const plan = planAppend(events, randomUUID, currentTraceCarrier());
+          const notify = wake.claim();
+          const params = [
+            streamId,
+            expectedVersionParam(expected),
+            plan.events.map((e) => e.id),
+            plan.events.map((e) => e.type),
+            plan.events.map((e) => JSON.stringify(e.data ?? null)),
+            plan.events.map((e) => JSON.stringify(e.metadata)),
+            notify,
+          ];
+          try {
+            const result = appendResult(plan, (await q.query<AppendRow>(APPEND_SQL, params)).rows);
+            // In a caller's transaction the commit is still to come; the trailing NOTIFY usually follows it
+            // anyway (transactions are short), and subscribers poll for the rest.
+            if (!notify) wake.committedWithoutNotify();
+            return result;
+          } catch (error) {
+            if (sqlState(error) === WRONG_EXPECTED_VERSION) {
+              throw new WrongExpectedVersionError(streamId, expected, Number((error as { detail?: string }).detail));
+            }
+            throw error;
+          }
+        },
+      );
+    },
+
+    async readStream(streamId, readOptions = {}) {
+      const { rows } = await (readOptions.tx ?? db).query<EventRow>(
+        `SELECT ${COLUMNS} FROM eventstore.events WHERE stream_id = $1 AND stream_position >= $2
+          ORDER BY stream_position`,
+        [streamId, readOptions.fromPosition ?? 1],
+      );
+      return rows.map(toEvent);
+    },
+
+    async readByGlobalPosition(globalPosition, tx) {
+      const { rows } = await (tx ?? db).query<EventRow>(
+        `SELECT ${COLUMNS} FROM eventstore.events WHERE global_position = $1`,
+        [globalPosition],
+      );
+      return rows[0] ? toEvent(rows[0]) : undefined;
+    },
+
+    async readAll(after, limit) {
+      const { rows } = after
+        ? await db.query<EventRow>(READ_ALL_AFTER, [after.transactionId, after.globalPosition, limit])
+        : await db.query<EventRow>(READ_ALL_FROM_START, [limit]);
+      const events = rows.map(toEvent);
+      return { events, checkpoint: events.length > 0 ? checkpointOf(events[events.length - 1]) : after };
+    },
+
+    subscribe(consumer, handler, subscriptionOptions = {}) {
+      return new CatchUpSubscription(db, store, consumer, handler, subscriptionOptions, {
+        notifyIntervalMs,
+        log: log.child({ consumer }),
+        head,
+        saveCheckpointIf,
+      });
+    },
+
+    async readCheckpoint(consumer, tx) {
+      const { rows } = await (tx ?? db).query<{ transaction_id: string; global_position: number }>(
+        'SELECT transaction_id::text AS transaction_id, global_position FROM eventstore.checkpoints WHERE consumer = $1',
+        [consumer],
+      );
+      return rows[0] ? { transactionId: rows[0].transaction_id, globalPosition: rows[0].global_position } : null;
+    },
+
+    async saveCheckpoint(tx, consumer, checkpoint) {
+      await tx.query(
+        `INSERT INTO eventstore.checkpoints (consumer, transaction_id, global_position, updated_at)
+         VALUES ($1, $2::xid8, $3, now())
+         ON CONFLICT (consumer) DO UPDATE
+           SET transaction_id = excluded.transaction_id, global_position = excluded.global_position,
+               updated_at = excluded.updated_at`,
+        [consumer, checkpoint.transactionId, checkpoint.globalPosition],
+      );
+    },
+  };
+
+  /** The last event committed so far in commit order (what caughtUp() waits for). */
+  async function head(): Promise<Checkpoint | null> {
+    const { rows } = await db.query<{ transaction_id: string; global_position: number }>(
+      `SELECT transaction_id::text AS transaction_id, global_position FROM eventstore.events
+        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    return rows[0] ? { transactionId: rows[0].transaction_id, globalPosition: rows[0].global_position } : null;
+  }
+
+  /**
+   * Moves a consumer's checkpoint from `from` to `to`; false when it is no longer at `from`, i.e. another
+   * instance of the same consumer processed the batch meanwhile (the caller then rolls back).
+   */
+  async function saveCheckpointIf(tx: Queryable, consumer: string, from: Checkpoint | null, to: Checkpoint) {
+    const { rowCount } = await tx.query(
+      `INSERT INTO eventstore.checkpoints AS c (consumer, transaction_id, global_position, updated_at)
+       VALUES ($1, $2::xid8, $3, now())
+       ON CONFLICT (consumer) DO UPDATE
+         SET transaction_id = excluded.transaction_id, global_position = excluded.global_position,
+             updated_at = excluded.updated_at
+       WHERE c.transaction_id = $4::xid8 AND c.global_position = $5`,
+      [consumer, to.transactionId, to.globalPosition, from?.transactionId ?? null, from?.globalPosition ?? null],
+    );
+    return rowCount === 1;
+  }
+
+  return store;
+}
+
+export type SubscriptionDeps = {
+  notifyIntervalMs: number;
+  log: Logger;
+  head: () => Promise<Checkpoint | null>;
+  saveCheckpointIf: (tx: Queryable, consumer: string, from: Checkpoint | null, to: Checkpoint) => Promise<boolean>;
+};

@@ -1,0 +1,268 @@
+// The HTTP edge every route goes through (express 5). Per request, in this order: CORS headers and OPTIONS →
+// body → authenticate (may answer 440 even on public routes, as the original) → module check → authorize →
+// validate parameters → handler. Authorization runs before validation so an anonymous caller learns nothing
+// about a route's parameters.
+
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import { ApiError, isApiError } from '@pcas/errors';
+import { type Logger, SpanKind, withSpan } from '@pcas/observability';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { compileParams, createAjv, mergeParams, type ParamValidator } from './params.ts';
+import {
+  type AuthContext,
+  type HttpAppOptions,
+  HttpResponse,
+  type ModuleName,
+  type RequestContext,
+  type Route,
+} from './types.ts';
+
+const BODY_LIMIT = '1mb';
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+// Set on every response, errors and OPTIONS included. No-cache as the original: answers depend on the session.
+const COMMON_HEADERS: ReadonlyArray<[string, string]> = [
+  ['Content-Type', JSON_TYPE],
+  ['Access-Control-Allow-Origin', '*'],
+  ['Access-Control-Allow-Methods', 'POST,GET,DELETE,PUT,OPTIONS'],
+  [
+    'Access-Control-Allow-Headers',
+    'Authorization, Origin, X-Requested-With, Content-Type, Accept, Credentials, Cache-Control, ClientTimeZone',
+  ],
+  ['Cache-Control', 'no-store, no-cache, must-revalidate'],
+  ['Pragma', 'no-cache'],
+  ['Expires', '0'],
+  ['X-Content-Type-Options', 'nosniff'],
+];
+
+const MODULE_TITLES: Record<ModuleName, string> = {
+  activity: 'Activity',
+  logistics: 'Logistics',
+  queue: 'Queue',
+  map: 'Map',
+};
+
+// 440 is not in Node's table; give it the name clients and proxies know it by.
+const STATUS_TEXT: Record<number, string> = { 440: 'Login Time-out' };
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+interface Locals {
+  reqId: string;
+  started: number;
+  auth?: AuthContext;
+}
+
+/**
+ * Builds the express app serving `options.routes`. Routes match in the order given, so list a literal path
+ * before a parameterised one of the same shape (`/users/me` before `/users/:id`). Behind a proxy, set
+ * `app.set('trust proxy', …)` on the result so `ctx.ip` is the client's address.
+ */
+export function createHttpApp(options: HttpAppOptions): express.Express {
+  const { logger } = options;
+  const app = express();
+  // Per-request work kept to the minimum: no ETag hashing of bodies, no framework banner.
+  app.disable('etag');
+  app.disable('x-powered-by');
+  // PHP-style query strings (`ids[]=1&ids[]=2` → array), as the original's $_GET.
+  app.set('query parser', 'extended');
+
+  // The original read any request body as JSON whatever its Content-Type; forms and files are not JSON.
+  const jsonBody = express.json({
+    limit: BODY_LIMIT,
+    strict: false,
+    type: (req) => {
+      const type = req.headers['content-type'];
+      return type === undefined || !/^\s*(application\/x-www-form-urlencoded|multipart\/)/i.test(type);
+    },
+  });
+
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const started = performance.now();
+    const header = req.headers['x-request-id'];
+    const reqId = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+    const locals = res.locals as Locals;
+    locals.reqId = reqId;
+    locals.started = started;
+    for (const [name, value] of COMMON_HEADERS) res.setHeader(name, value);
+    res.setHeader('X-Request-Id', reqId);
+    res.on('finish', () => logRequest(logger, req, res, locals));
+    if (req.method === 'OPTIONS') {
+      // CORS preflight: answered at once, before any authentication.
+      res.statusCode = 200;
+      res.setHeader('Content-Length', '0');
+      res.end();
+      return;
+    }
+    next();
+  });
+
+  const ajv = createAjv();
+  const methodsByPath = new Map<string, Set<string>>();
+  for (const route of options.routes) {
+    const validate = compileParams(ajv, route.params);
+    warnUndeclaredPathParams(logger, route);
+    const handler = (req: Request, res: Response) => handle(options, route, validate, req, res);
+    const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
+    if (route.method === 'GET') app.get(route.path, handler);
+    else app[method](route.path, jsonBody, handler);
+    const methods = methodsByPath.get(route.path) ?? new Set<string>();
+    methods.add(route.method);
+    methodsByPath.set(route.path, methods);
+  }
+
+  // Registered after every route, so these only answer when no route of that path takes the method.
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods, 'OPTIONS'].join(', ');
+    app.all(path, (_req: Request, res: Response) => {
+      res.setHeader('Allow', allow);
+      send(res, 405, { error: 'Method not allowed' });
+    });
+  }
+  app.use((_req: Request, res: Response) => send(res, 404, { error: 'Not found' }));
+
+  // Reached by body-parser failures only; route handlers render their own errors.
+  app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const { status, message } = bodyError(error);
+    if (status >= 500) logger.error({ err: error, reqId: (res.locals as Locals).reqId }, 'request failed');
+    send(res, status, { error: message });
+  });
+
+  return app;
+}
+
+async function handle(
+  options: HttpAppOptions,
+  route: Route,
+  validate: ParamValidator,
+  req: Request,
+  res: Response,
+): Promise<void> {
+  const locals = res.locals as Locals;
+  const traceparent = req.headers.traceparent;
+  let outcome: unknown;
+  try {
+    outcome = await withSpan(
+      `HTTP ${route.method} ${route.path}`,
+      {
+        kind: SpanKind.SERVER,
+        parent: typeof traceparent === 'string' ? req.headers : undefined,
+        attributes: { 'http.request.method': route.method, 'http.route': route.path },
+      },
+      async (span) => {
+        try {
+          const result = await run(options, route, validate, req, locals);
+          span.setAttribute('http.response.status_code', result instanceof HttpResponse ? result.status : 200);
+          return result;
+        } catch (error) {
+          // Expected refusals are answers, not span failures; anything else propagates so the span records it.
+          if (!isApiError(error)) throw error;
+          span.setAttribute('http.response.status_code', error.status);
+          return error;
+        }
+      },
+    );
+  } catch (error) {
+    options.logger.error(
+      { err: error, reqId: locals.reqId, method: req.method, route: route.path },
+      'unhandled error in request',
+    );
+    send(res, 500, { error: 'Internal error' });
+    return;
+  }
+
+  if (isApiError(outcome)) {
+    send(res, outcome.status, { error: outcome.message });
+  } else if (outcome instanceof HttpResponse) {
+    res.statusCode = outcome.status;
+    for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
+    res.end(outcome.body);
+  } else {
+    let body: string;
+    try {
+      body = JSON.stringify(outcome === undefined ? null : outcome);
+    } catch (error) {
+      options.logger.error({ err: error, reqId: locals.reqId, route: route.path }, 'response not serialisable');
+      send(res, 500, { error: 'Internal error' });
+      return;
+    }
+    res.statusCode = 200;
+    res.end(body);
+  }
+}
+
+async function run(
+  options: HttpAppOptions,
+  route: Route,
+  validate: ParamValidator,
+  req: Request,
+  locals: Locals,
+): Promise<unknown> {
+  const auth = await options.authenticate(req.headers);
+  locals.auth = auth;
+  if (route.module && options.isModuleEnabled && !(await options.isModuleEnabled(route.module))) {
+    throw ApiError.forbidden(`${MODULE_TITLES[route.module]} module is disabled`);
+  }
+  const raw = mergeParams(route.method, req.params, req.body, route.method === 'GET' ? req.query : undefined);
+  await options.authorize(auth, route, raw);
+  const params = validate(raw);
+  const ctx: RequestContext = {
+    params,
+    auth,
+    headers: req.headers,
+    ip: req.ip,
+    log: options.logger.child({ reqId: locals.reqId }),
+  };
+  return route.handle(ctx);
+}
+
+function send(res: Response, status: number, body: unknown): void {
+  res.statusCode = status;
+  const text = STATUS_TEXT[status];
+  if (text) res.statusMessage = text;
+  // An HttpResponse may have changed it; error bodies are always JSON.
+  res.setHeader('Content-Type', JSON_TYPE);
+  res.end(JSON.stringify(body));
+}
+
+function bodyError(error: unknown): { status: number; message: string } {
+  const e = error as { type?: string; status?: number; expose?: boolean; message?: string };
+  if (e?.type === 'entity.parse.failed') return { status: 400, message: 'Invalid JSON body' };
+  if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body too large' };
+  if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500) {
+    return { status: e.status, message: e.expose && e.message ? e.message : (STATUS_CODES[e.status] ?? 'Bad request') };
+  }
+  return { status: 500, message: 'Internal error' };
+}
+
+function logRequest(logger: Logger, req: Request, res: Response, locals: Locals): void {
+  // Path only: query strings may carry tokens (password reset links); bodies and headers are never logged.
+  const url = req.originalUrl;
+  const q = url.indexOf('?');
+  logger.info(
+    {
+      reqId: locals.reqId,
+      method: req.method,
+      path: q === -1 ? url : url.slice(0, q),
+      status: res.statusCode,
+      ms: Math.round((performance.now() - locals.started) * 10) / 10,
+      userId: locals.auth?.userId ?? undefined,
+      apiKeyId: locals.auth?.apiKeyId ?? undefined,
+    },
+    'request',
+  );
+}
+
+/** A path parameter that is not declared never reaches the handler (undeclared parameters are dropped). */
+function warnUndeclaredPathParams(logger: Logger, route: Route): void {
+  for (const match of route.path.matchAll(/[:*]([A-Za-z_][A-Za-z0-9_]*)/g)) {
+    if (!Object.hasOwn(route.params, match[1])) {
+      logger.warn({ route: `${route.method} ${route.path}`, param: match[1] }, 'path parameter not declared');
+    }
+  }
+}

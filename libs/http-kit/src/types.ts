@@ -1,0 +1,70 @@
+// The one way to declare an HTTP route: method, path, permission, optional module, parameter schema, handler.
+// Parameters come from the path, then the JSON body (POST/PUT/DELETE) or the query string (GET), as the
+// original does (shared/reference/original-app.md §2.1); strings are trimmed; errors are {"error": "..."}.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from '@pcas/observability';
+
+/** The original's parameter types: i, s, a, f, b, m. `array` accepts a JSON object or array (a PHP array). */
+export type ParamType = 'int' | 'string' | 'array' | 'float' | 'bool' | 'mixed';
+
+export interface ParamSpec {
+  type: ParamType;
+  /** Optional parameters may be absent; when present they are still type-checked (unlike the original). */
+  optional?: boolean;
+  default?: unknown;
+  /** Longest string accepted (default 4096); longer → 400. */
+  maxLength?: number;
+}
+
+export type ModuleName = 'activity' | 'logistics' | 'queue' | 'map';
+
+export interface AuthContext {
+  kind: 'anonymous' | 'session' | 'api_key';
+  sessionId: string | null;
+  userId: number | null;
+  apiKeyId: number | null;
+  role: string | null;
+  /** Permissions of the user's role, plus the API-key-only ones for API keys. */
+  permissions: ReadonlySet<string>;
+}
+
+export interface RequestContext<P = Record<string, any>> {
+  params: P;
+  auth: AuthContext;
+  headers: IncomingHttpHeaders;
+  ip: string | undefined;
+  log: Logger;
+}
+
+/** Return this from a handler for anything other than a JSON 200 (CSV downloads, other statuses). */
+export class HttpResponse {
+  constructor(
+    readonly status: number,
+    readonly body: string | Buffer,
+    readonly headers: Record<string, string> = {},
+  ) {}
+}
+
+export interface Route<P = Record<string, any>> {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Express-style path, e.g. `/users/:id`. */
+  path: string;
+  /** A permission name, `public`, or `login` (shared/reference/original-app.md §2.3). */
+  permission: string;
+  /** While this module is disabled the route answers 403 naming the module. */
+  module?: ModuleName;
+  params: Record<string, ParamSpec>;
+  handle(ctx: RequestContext<P>): Promise<unknown>;
+}
+
+export interface HttpAppOptions {
+  routes: Route[];
+  logger: Logger;
+  /** Resolves the Authorization header; throws ApiError(440) for an unknown session. */
+  authenticate(headers: IncomingHttpHeaders): Promise<AuthContext>;
+  /** Throws ApiError(403) unless auth may call the route with these params. */
+  authorize(auth: AuthContext, route: Route, params: Record<string, unknown>): Promise<void>;
+  /** Consulted for routes with a module; absent means every module is enabled. */
+  isModuleEnabled?(module: ModuleName): Promise<boolean>;
+}

@@ -1,0 +1,7 @@
+export * from './amqp-bus.ts';
+export * from './in-process-bus.ts';
+export * from './projection.ts';
+export * from './relay.ts';
+export * from './routing.ts';
+export { BusClosedError, type RpcReply } from './rpc-reply.ts';
+export * from './types.ts';

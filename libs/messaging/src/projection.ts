@@ -1,0 +1,150 @@
+// The idempotent projection consumer: one transaction per delivered batch records the event ids in
+// messaging.inbox, applies only the ones not seen before, and moves messaging.consumer_progress. A redelivered
+// message (broker retry, relay republish after a crash) therefore changes nothing.
+
+import type { RecordedEvent } from '@pcas/eventstore';
+import type { Logger } from '@pcas/observability';
+import type { Db, Queryable } from '@pcas/sql';
+import { bindingCategories, bindingsToRegex } from './routing.ts';
+import type { Bus, BusMessage, Consumer } from './types.ts';
+
+export interface ProjectionOptions {
+  bus: Bus;
+  db: Db;
+  /** Consumer name: queue `projection.<name>`, inbox and progress rows. */
+  name: string;
+  /** Routing-key patterns, e.g. `vessel.*`. */
+  bindings: string[];
+  /** Applies new events (delivery order) inside the batch's transaction. */
+  apply: (tx: Queryable, events: RecordedEvent[]) => Promise<void>;
+  log: Logger;
+  maxBatch?: number;
+  prefetch?: number;
+  maxAttempts?: number;
+}
+
+// One statement per entry (PGlite runs one per query); the lock keeps concurrent first starts apart.
+const SCHEMA = [
+  'SELECT pg_advisory_xact_lock(7265747)',
+  'CREATE SCHEMA IF NOT EXISTS messaging',
+  `CREATE TABLE IF NOT EXISTS messaging.inbox (
+    consumer text NOT NULL,
+    event_id text NOT NULL,
+    processed_at timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (consumer, event_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS messaging.consumer_progress (
+    consumer text PRIMARY KEY,
+    categories text[] NOT NULL,
+    routing_pattern text NOT NULL,
+    last_global_position bigint NOT NULL DEFAULT 0,
+    last_event_created timestamptz,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+];
+
+/** Creates the messaging schema if missing (idempotent). */
+export async function ensureMessagingSchema(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    for (const statement of SCHEMA) await tx.query(statement);
+  });
+}
+
+/** A delivered event back as a RecordedEvent (created was sent as an ISO string). */
+export function toRecordedEvent(message: BusMessage): RecordedEvent {
+  const body = message.body as Record<string, unknown> | null;
+  if (!body || typeof body !== 'object' || typeof body.streamId !== 'string' || typeof body.type !== 'string') {
+    throw new Error(`message ${message.id} (${message.routingKey}) is not an event`);
+  }
+  const created = new Date(String(body.created));
+  if (Number.isNaN(created.getTime())) throw new Error(`message ${message.id} has no valid created time`);
+  return {
+    id: String(body.id ?? message.id),
+    streamId: body.streamId,
+    streamPosition: Number(body.streamPosition),
+    globalPosition: Number(body.globalPosition),
+    transactionId: String(body.transactionId ?? ''),
+    type: body.type,
+    data: body.data,
+    metadata: (body.metadata ?? {}) as RecordedEvent['metadata'],
+    created,
+  };
+}
+
+const UPSERT_PROGRESS = `
+  INSERT INTO messaging.consumer_progress AS p
+    (consumer, categories, routing_pattern, last_global_position, last_event_created, updated_at)
+  VALUES ($1, $2, $3, $4, $5, now())
+  ON CONFLICT (consumer) DO UPDATE SET
+    categories = EXCLUDED.categories,
+    routing_pattern = EXCLUDED.routing_pattern,
+    last_event_created = CASE WHEN EXCLUDED.last_global_position > p.last_global_position
+                              THEN EXCLUDED.last_event_created ELSE p.last_event_created END,
+    last_global_position = GREATEST(p.last_global_position, EXCLUDED.last_global_position),
+    updated_at = now()`;
+
+export async function startProjection(options: ProjectionOptions): Promise<Consumer> {
+  const { bus, db, name, bindings, apply, log } = options;
+  const categories = bindingCategories(bindings);
+  const pattern = bindingsToRegex(bindings);
+  await ensureMessagingSchema(db);
+  // Registered at start, so the lag check sees a consumer that has not received anything yet.
+  await db.query(UPSERT_PROGRESS, [name, categories, pattern, 0, null]);
+
+  const handle = async (messages: BusMessage[]) => {
+    const events = messages.map(toRecordedEvent);
+    await db.transaction(async (tx) => {
+      const ids = [...new Set(events.map((e) => e.id))];
+      const { rows } = await tx.query<{ event_id: string }>(
+        `INSERT INTO messaging.inbox (consumer, event_id) SELECT $1, unnest($2::text[])
+         ON CONFLICT DO NOTHING RETURNING event_id`,
+        [name, ids],
+      );
+      const fresh = new Set(rows.map((r) => r.event_id));
+      // Delivery order kept; an id twice in one batch is applied once (delete on first sight).
+      const toApply = events.filter((e) => fresh.delete(e.id));
+      if (toApply.length > 0) await apply(tx, toApply);
+      const last = events.reduce((a, b) => (b.globalPosition > a.globalPosition ? b : a));
+      await tx.query(UPSERT_PROGRESS, [name, categories, pattern, last.globalPosition, last.created]);
+      if (toApply.length < events.length)
+        log.debug({ consumer: name, duplicates: events.length - toApply.length }, 'duplicates skipped');
+    });
+  };
+
+  return bus.consume(`projection.${name}`, handle, {
+    bindings,
+    maxBatch: options.maxBatch,
+    prefetch: options.prefetch,
+    maxAttempts: options.maxAttempts,
+  });
+}
+
+/**
+ * Per consumer: age in seconds of the oldest event in the log it should receive (its bindings) that lies beyond
+ * the newest one it applied; 0 when it is up to date. Used by /health-check.
+ */
+export async function projectionLag(db: Queryable): Promise<{ consumer: string; lag_seconds: number }[]> {
+  const { rows: present } = await db.query<{ progress: string | null; events: string | null }>(
+    `SELECT to_regclass('messaging.consumer_progress')::text AS progress, to_regclass('eventstore.events')::text AS events`,
+  );
+  if (!present[0]?.progress) return [];
+  if (!present[0].events) {
+    const { rows } = await db.query<{ consumer: string }>(
+      'SELECT consumer FROM messaging.consumer_progress ORDER BY consumer',
+    );
+    return rows.map((r) => ({ consumer: r.consumer, lag_seconds: 0 }));
+  }
+  const { rows } = await db.query<{ consumer: string; lag_seconds: number | string }>(
+    `SELECT p.consumer,
+            COALESCE((
+              SELECT EXTRACT(EPOCH FROM (now() - min(e.created)))
+                FROM eventstore.events e
+               WHERE e.global_position > p.last_global_position
+                 AND ('*' = ANY (p.categories) OR split_part(e.stream_id, '-', 1) = ANY (p.categories))
+                 AND ('.' || split_part(e.stream_id, '-', 1) || '.' || e.event_type) ~ p.routing_pattern
+            ), 0)::float8 AS lag_seconds
+       FROM messaging.consumer_progress p
+      ORDER BY p.consumer`,
+  );
+  return rows.map((r) => ({ consumer: r.consumer, lag_seconds: Math.max(0, Number(r.lag_seconds)) }));
+}

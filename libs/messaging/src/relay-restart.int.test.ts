@@ -1,0 +1,107 @@
+// The relay crashes mid-stream (SIGKILL of its process: no cleanup, no last checkpoint) and a standby relay
+// takes over from the saved checkpoint; whatever the dead one had published but not checkpointed comes again and
+// the projection's inbox drops it. Every event is applied exactly once, in stream order.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { EventStore } from '@pcas/eventstore';
+import { createLogger } from '@pcas/observability';
+import type { Db } from '@pcas/sql';
+import { type PostgresForTest, rabbitmq, uniqueName } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAmqpBus } from './amqp-bus.ts';
+import { startProjection } from './projection.ts';
+import { type Relay, startRelay } from './relay.ts';
+import {
+  appendPaced,
+  countingApply,
+  deleteFlowTopology,
+  openFlowDatabase,
+  projectedStats,
+  waitFor,
+} from './testing/flow-fixture.ts';
+import type { Bus, Consumer } from './types.ts';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '../../..');
+const broker = await rabbitmq();
+const log = createLogger('relay-restart-test', process.env.LOG_LEVEL ?? 'silent');
+const TOTAL = 3_000;
+
+describe.skipIf(!broker)('relay crash and takeover', () => {
+  const exchange = uniqueName('events-relay');
+  const name = uniqueName('relaykill').replace('-', '_');
+  const table = `projected_${name}`;
+  const relayName = `relay_${name}`;
+  let pg: PostgresForTest;
+  let db: Db;
+  let store: EventStore;
+  let bus: Bus;
+  let child: ChildProcess | undefined;
+  let standby: Relay | undefined;
+  let projection: Consumer | undefined;
+
+  beforeAll(async () => {
+    ({ pg, db, store } = await openFlowDatabase(table));
+    bus = await createAmqpBus({ url: broker!.url, log, exchange });
+  });
+
+  afterAll(async () => {
+    child?.kill('SIGKILL');
+    await projection?.stop();
+    await standby?.stop();
+    await bus?.close();
+    await deleteFlowTopology(broker!.url, name, exchange);
+    await db?.close();
+    await pg?.drop();
+  });
+
+  it('ends with every event exactly once after the active relay is killed', async () => {
+    projection = await startProjection({ bus, db, name, bindings: ['vessel.*'], apply: countingApply(table), log });
+
+    child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/relay-child.ts')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: pg.url,
+        AMQP_URL: broker!.url,
+        EXCHANGE: exchange,
+        RELAY_NAME: relayName,
+        BATCH_SIZE: '50',
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let childActive = false;
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('active')) childActive = true;
+    });
+    await waitFor(() => childActive, 60_000, 'child relay active');
+
+    // Same name, same lock: this one stands by while the child is alive.
+    standby = await startRelay({ store, db, bus, log, name: relayName, batchSize: 50, standbyRetryMs: 200 });
+
+    // Half before the kill, half after it, so the standby has events to take over however fast this machine is.
+    const pace = { total: TOTAL / 2, streams: 40, perAppend: 10, concurrency: 8, pauseMs: 15 };
+    const firstHalf = appendPaced(store, pace);
+    await waitFor(async () => (await projectedStats(db, table)).rows >= 500, 60_000, 'first events projected');
+    expect(standby.active).toBe(false);
+
+    const exited = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGKILL');
+    await exited;
+    const atKill = (await projectedStats(db, table)).rows;
+    const secondHalf = appendPaced(store, pace);
+
+    await waitFor(() => standby!.active, 30_000, 'standby relay takes over');
+    await Promise.all([firstHalf, secondHalf]);
+    await waitFor(async () => (await projectedStats(db, table)).rows >= TOTAL, 60_000, 'all events projected');
+    await new Promise((r) => setTimeout(r, 300));
+
+    expect(atKill).toBeLessThan(TOTAL);
+    expect(await projectedStats(db, table)).toEqual({ rows: TOTAL, appliedTwice: 0, outOfOrder: 0 });
+    const checkpoint = await store.readCheckpoint(relayName);
+    const { events } = await store.readAll(checkpoint, 10);
+    expect(events).toEqual([]);
+  });
+});

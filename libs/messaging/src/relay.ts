@@ -1,0 +1,188 @@
+// The relay (DESIGN.md flow 2): tails the event log in commit order and publishes every event to the bus,
+// routing key `<stream category>.<event type>`, message id = event id. A batch's checkpoint is saved only after
+// every publish of the batch was confirmed, so a crash in between republishes (consumers dedupe on the id) and
+// never skips. One relay is active across processes (a PostgreSQL advisory lock); the others stand by.
+
+import type { EventStore, RecordedEvent } from '@pcas/eventstore';
+import type { Logger } from '@pcas/observability';
+import type { Db } from '@pcas/sql';
+import { advisoryLockId, eventRoutingKey, retryDelayMs } from './routing.ts';
+import type { Bus } from './types.ts';
+
+export interface RelayOptions {
+  store: EventStore;
+  db: Db;
+  bus: Bus;
+  log: Logger;
+  /** Checkpoint and lock name (default `relay`). */
+  name?: string;
+  /** Events read and published per round (default 500). */
+  batchSize?: number;
+  /** Poll interval when no NOTIFY arrives (default 50 ms). */
+  pollIntervalMs?: number;
+  /** How often a standby instance tries to take over (default 3 s). */
+  standbyRetryMs?: number;
+  /** LISTEN channel that wakes the relay (default: the store's `wakeChannel`, else `eventstore_events`). */
+  wakeChannel?: string;
+}
+
+export interface Relay {
+  /** True while this instance holds the lock and publishes. */
+  readonly active: boolean;
+  stop(): Promise<void>;
+}
+
+/** The event as it travels: the RecordedEvent as JSON, `created` as an ISO string. */
+export function eventMessage(event: RecordedEvent): Record<string, unknown> {
+  return { ...event, created: event.created.toISOString() };
+}
+
+/** Trace context of the request that wrote the event, so consumers continue its trace. */
+export function eventHeaders(event: RecordedEvent): Record<string, unknown> {
+  const headers: Record<string, unknown> = {};
+  const { traceparent, tracestate } = event.metadata ?? {};
+  if (typeof traceparent === 'string') headers.traceparent = traceparent;
+  if (typeof tracestate === 'string') headers.tracestate = tracestate;
+  return headers;
+}
+
+// The NOTIFY channel @pcas/eventstore's append signals on (its schema.ts); a store may announce another one.
+const EVENTSTORE_WAKE_CHANNEL = 'eventstore_events';
+
+/** Sleeps until the timeout, an abort of any signal, or a wake-up call (one that came early counts too). */
+class Waiter {
+  private wake: (() => void) | undefined;
+  private early = false;
+
+  notify(): void {
+    if (this.wake) this.wake();
+    else this.early = true;
+  }
+
+  wait(ms: number, ...signals: AbortSignal[]): Promise<void> {
+    if (this.early || signals.some((s) => s.aborted)) {
+      this.early = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        for (const s of signals) s.removeEventListener('abort', done);
+        if (this.wake === done) this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      for (const s of signals) s.addEventListener('abort', done, { once: true });
+      this.wake = done;
+    });
+  }
+}
+
+const abortableSleep = (ms: number, ...signals: AbortSignal[]) =>
+  new Promise<void>((resolve) => {
+    if (signals.some((s) => s.aborted)) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      for (const s of signals) s.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const s of signals) s.addEventListener('abort', done, { once: true });
+  });
+
+export async function startRelay(options: RelayOptions): Promise<Relay> {
+  const { store, db, bus, log } = options;
+  const name = options.name ?? 'relay';
+  const batchSize = options.batchSize ?? 500;
+  const pollIntervalMs = options.pollIntervalMs ?? 50;
+  const standbyRetryMs = options.standbyRetryMs ?? 3_000;
+  const lockId = advisoryLockId(`pcas.relay:${name}`);
+  const stopping = new AbortController();
+  const waiter = new Waiter();
+  let active = false;
+
+  const wakeChannel = options.wakeChannel ?? (store as { wakeChannel?: string }).wakeChannel ?? EVENTSTORE_WAKE_CHANNEL;
+  let unlisten: (() => Promise<void>) | undefined;
+  try {
+    unlisten = await db.listen(wakeChannel, () => waiter.notify());
+  } catch (error) {
+    log.warn({ err: error, wakeChannel }, 'relay cannot LISTEN; polling only');
+  }
+
+  const publishBatch = async (events: RecordedEvent[]): Promise<number> => {
+    // All at once on one confirm channel: many publishes in flight, each resolved by its own confirm.
+    const results = await Promise.allSettled(
+      events.map((event) =>
+        bus.publish(eventRoutingKey(event), eventMessage(event), { messageId: event.id, headers: eventHeaders(event) }),
+      ),
+    );
+    const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    if (failed.length > 0)
+      log.warn(
+        { err: failed[0].reason, failed: failed.length, of: events.length },
+        'relay publish failed; retrying the batch',
+      );
+    return failed.length;
+  };
+
+  const runActive = async (lost: AbortSignal) => {
+    active = true;
+    log.info({ name }, 'relay active');
+    let checkpoint = await store.readCheckpoint(name);
+    let failures = 0;
+    while (!stopping.signal.aborted && !lost.aborted) {
+      const { events, checkpoint: next } = await store.readAll(checkpoint, batchSize);
+      if (events.length === 0) {
+        await waiter.wait(pollIntervalMs, stopping.signal, lost);
+        continue;
+      }
+      if ((await publishBatch(events)) > 0) {
+        // Unconfirmed: the whole batch goes again from the same checkpoint (duplicates are deduped downstream).
+        // A real backoff: new events (NOTIFY) do not make the broker come back sooner.
+        await abortableSleep(retryDelayMs(++failures, 200, 5_000), stopping.signal, lost);
+        continue;
+      }
+      failures = 0;
+      // Another instance may own the log now; it starts from the saved checkpoint, so do not move it.
+      if (lost.aborted || next === null) break;
+      const saved = next;
+      await db.transaction((tx) => store.saveCheckpoint(tx, name, saved));
+      checkpoint = saved;
+    }
+  };
+
+  const loop = (async () => {
+    let failures = 0;
+    while (!stopping.signal.aborted) {
+      try {
+        const { acquired } = await db.tryWithAdvisoryLock(lockId, runActive);
+        if (!acquired) log.debug({ name }, 'relay standing by');
+        failures = 0;
+      } catch (error) {
+        log.error({ err: error, name }, 'relay failed; restarting');
+        failures++;
+      } finally {
+        if (active) log.info({ name }, 'relay inactive');
+        active = false;
+      }
+      if (stopping.signal.aborted) break;
+      // Not the NOTIFY waiter: each try opens a connection, so a standby tries on its own schedule only.
+      await abortableSleep(
+        failures > 0 ? retryDelayMs(failures, 200, standbyRetryMs) : standbyRetryMs,
+        stopping.signal,
+      );
+    }
+  })();
+
+  return {
+    get active() {
+      return active;
+    },
+    async stop() {
+      stopping.abort();
+      waiter.notify();
+      await loop;
+      await unlisten?.().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// The messaging port: RabbitMQ (amqplib) in the fleet, an in-process adapter in the embedded mode.
+// Same interface, same guarantees towards consumers (at-least-once, idempotent handlers, bounded retries).
+
+export interface BusMessage {
+  /** The event id (or a message id) — consumers deduplicate on it. */
+  id: string;
+  routingKey: string;
+  body: unknown;
+  headers: Record<string, unknown>;
+  redelivered: boolean;
+}
+
+export interface PublishOptions {
+  messageId: string;
+  headers?: Record<string, unknown>;
+}
+
+export interface ConsumeOptions {
+  /** Routing-key patterns bound to the durable queue on the `events` topic exchange, e.g. `vessel.*`. */
+  bindings: string[];
+  prefetch?: number;
+  /** Up to this many already-delivered messages are handed over together (one transaction). */
+  maxBatch?: number;
+  /** Attempts before a message goes to the dead-letter queue. */
+  maxAttempts?: number;
+}
+
+export interface Consumer {
+  stop(): Promise<void>;
+}
+
+export interface RpcOptions {
+  timeoutMs?: number;
+  headers?: Record<string, unknown>;
+}
+
+export type RpcHandler = (command: string, payload: unknown, headers: Record<string, unknown>) => Promise<unknown>;
+
+export interface Bus {
+  /** Publishes to the `events` topic exchange; resolves when the broker confirmed it. */
+  publish(routingKey: string, body: unknown, options: PublishOptions): Promise<void>;
+  /**
+   * Consumes a durable queue. The handler gets messages in delivery order and must be idempotent; messages are
+   * acked only after it resolves (i.e. after its transaction committed).
+   */
+  consume(
+    queue: string,
+    handler: (messages: BusMessage[]) => Promise<void>,
+    options: ConsumeOptions,
+  ): Promise<Consumer>;
+  /** Serves `cmd.<service>`: the handler's result or ApiError goes back to the caller. */
+  serveRpc(service: string, handler: RpcHandler): Promise<Consumer>;
+  /** Request/reply to `cmd.<service>`; ApiError from the service is rethrown; timeout → ApiError 503. */
+  rpc<T = unknown>(service: string, command: string, payload: unknown, options?: RpcOptions): Promise<T>;
+  /** Resolves true when the broker connection is up. */
+  healthy(): Promise<boolean>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,45 @@
+// How every service runs as its own process in the fleet: tracing, config, PostgreSQL, the event store,
+// RabbitMQ, a relay, the service, and a graceful stop on SIGTERM/SIGINT. Each service's `main.ts` is one call.
+
+import { loadConfig } from '@pcas/config';
+import type { RunningService, ServiceDeps } from '@pcas/contracts';
+import { createEventStore } from '@pcas/eventstore';
+import { createAmqpBus, startRelay } from '@pcas/messaging';
+import { createLogger, startTracing, stopTracing } from '@pcas/observability';
+import { openDb } from '@pcas/sql';
+
+export async function runInFleet(name: string, start: (deps: ServiceDeps) => Promise<RunningService>): Promise<void> {
+  await startTracing(name);
+  const config = loadConfig(process.env, { mode: 'fleet' });
+  const log = createLogger(name, config.logLevel);
+  const db = await openDb({ url: config.databaseUrl, applicationName: name });
+  const store = createEventStore(db);
+  await store.init();
+  const bus = await createAmqpBus({ url: config.amqpUrl!, log: log.child({ component: 'bus' }) });
+  // Every fleet process offers a relay; an advisory lock keeps exactly one publishing.
+  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }) });
+  const service = await start({ config, db, store, bus, log });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, `${name} stopping`);
+    // The service first, so no command is cut off half-way by the closing connections.
+    for (const part of [service, relay]) await part.stop().catch((error) => log.error({ err: error }, 'stop failed'));
+    await bus.close().catch((error) => log.error({ err: error }, 'bus close failed'));
+    await db.close().catch((error) => log.error({ err: error }, 'db close failed'));
+    await stopTracing();
+    process.exit(0);
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** For a service's main.ts: run it, or exit non-zero with the reason. */
+export function runMain(name: string, start: (deps: ServiceDeps) => Promise<RunningService>): void {
+  runInFleet(name, start).catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,3 @@
+export * from './client.ts';
+export * from './infra.ts';
+export * from './processes.ts';

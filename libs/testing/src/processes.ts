@@ -1,0 +1,154 @@
+// Starts the service as a newcomer would (`pnpm start` / `pnpm start:fleet`), as child processes, for the e2e
+// tests and the benchmarks. Each fleet gets a fresh database and its own RabbitMQ virtual host, so runs never
+// see each other's events or queues.
+
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { DEFAULT_URLS, freshPostgres, rabbitmq, redis, uniqueName } from './infra.ts';
+
+const run = promisify(execFile);
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface RunningSystem {
+  baseUrl: string;
+  port: number;
+  env: Record<string, string>;
+  /** Output of the processes so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function waitForHealth(baseUrl: string, timeoutMs: number, child?: ChildProcess): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < deadline) {
+    if (child && child.exitCode !== null)
+      throw new Error(`process exited with ${child.exitCode} before it was healthy`);
+    try {
+      const res = await fetch(`${baseUrl}/health-check`);
+      if (res.status === 200) return;
+      last = `${res.status} ${await res.text()}`;
+    } catch (error) {
+      last = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`not healthy after ${timeoutMs} ms: ${last}`);
+}
+
+function launch(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
+  const child = spawn(process.execPath, ['--import', 'tsx', script], {
+    cwd: repoRoot,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let buffer = '';
+  const keep = (chunk: Buffer) => {
+    buffer += chunk.toString();
+    if (buffer.length > 200_000) buffer = buffer.slice(-100_000);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return { child, output: () => buffer };
+}
+
+async function terminate(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    return;
+  }
+  const timer = setTimeout(() => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {}
+  }, 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const quietEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', INVALID_ACCESS_DELAY_MS: '0' };
+
+/** `pnpm start`: everything in one process on PGlite in a temporary data folder. */
+export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
+  const dataDir = await mkdtemp(path.join(tmpdir(), 'pcas-embedded-'));
+  const port = await freePort();
+  const env = { ...quietEnv, PORT: String(port), DATA_DIR: dataDir, ...extraEnv };
+  const { child, output } = launch('launcher/src/embedded.ts', env);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await terminate(child);
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, 90_000, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output()}`);
+  }
+  return { baseUrl, port, env, output, stop };
+}
+
+async function withVhost(amqpUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const vhost = uniqueName('pcas');
+  await run('rabbitmqctl', ['add_vhost', vhost]);
+  const user = decodeURIComponent(new URL(amqpUrl).username || 'guest');
+  await run('rabbitmqctl', ['set_permissions', '-p', vhost, user, '.*', '.*', '.*']);
+  const url = new URL(amqpUrl);
+  url.pathname = `/${encodeURIComponent(vhost)}`;
+  return { url: url.toString(), drop: () => run('rabbitmqctl', ['delete_vhost', vhost]).then(() => undefined) };
+}
+
+/** `pnpm start:fleet`: each service its own process against real PostgreSQL, RabbitMQ and Redis. */
+export async function startFleet(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
+  const database = await freshPostgres('pcas_fleet');
+  if (!database.url) throw new Error('the fleet needs a real PostgreSQL server');
+  const amqp = await rabbitmq();
+  const cache = await redis();
+  if (!amqp || !cache) throw new Error('the fleet needs RabbitMQ and Redis');
+  const vhost = await withVhost(amqp.url ?? DEFAULT_URLS.amqp);
+  const port = await freePort();
+  const env = {
+    ...quietEnv,
+    PORT: String(port),
+    DATABASE_URL: database.url,
+    AMQP_URL: vhost.url,
+    REDIS_URL: cache.url,
+    ADMIN_EMAIL: 'admin@port.local',
+    ADMIN_PASSWORD: 'e2e-admin-password',
+    ...extraEnv,
+  };
+  const { child, output } = launch('launcher/src/fleet.ts', env);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    await terminate(child);
+    await vhost.drop().catch(() => {});
+    await database.drop().catch(() => {});
+  };
+  try {
+    await waitForHealth(baseUrl, 120_000, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output()}`);
+  }
+  return { baseUrl, port, env, output, stop };
+}

@@ -1,0 +1,132 @@
+// API keys: events on `apikey-<id>` (and `user-<id>` for the bound user), with gateway.api_keys updated in
+// the same transaction. Lookups by key hit the UNIQUE index on `key`: one cheap query per request, so a
+// disabled key is refused at once by every gateway process (no cache to invalidate).
+
+import { randomBytes } from 'node:crypto';
+import { type Actor, type ApiKeyCreated, apiKeyStream } from '@pcas/contracts';
+import type { EventStore } from '@pcas/eventstore';
+import { escapeLike } from '@pcas/http-kit';
+import type { Db, Queryable } from '@pcas/sql';
+import { apiKeyUser } from '../domain/users.ts';
+import { pgText } from './schema.ts';
+import { createUser, metadataOf } from './users.ts';
+
+export interface ActiveApiKey {
+  id: number;
+  bound_user_id: number;
+  role: string | null;
+  permissions: string[];
+}
+
+export async function findActiveApiKey(db: Queryable, key: string): Promise<ActiveApiKey | null> {
+  const { rows } = await db.query<ActiveApiKey>(
+    `SELECT k.id, k.bound_user_id, r.name AS role,
+       COALESCE((SELECT array_agg(p.name ORDER BY p.id) FROM gateway.role_permissions rp
+                 JOIN gateway.permissions p ON p.id = rp.permission_id WHERE rp.role_id = u.role_id), '{}') AS permissions
+     FROM gateway.api_keys k
+     LEFT JOIN gateway.users u ON u.id = k.bound_user_id LEFT JOIN gateway.roles r ON r.id = u.role_id
+     WHERE k.key = $1 AND k.is_active`,
+    [key],
+  );
+  return rows[0] ?? null;
+}
+
+/** Creates the key and its hidden bound user in one transaction; returns what POST /api-keys answers. */
+export async function createApiKey(db: Db, store: EventStore, name: string, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const user = await createUser(
+      tx,
+      store,
+      apiKeyUser({
+        now: Date.now() / 1000,
+        suffix: randomBytes(7).toString('hex').slice(0, 13),
+        createdBy: actor.user_id,
+      }),
+      actor,
+    );
+    const { rows } = await tx.query<{ id: number }>(`SELECT nextval('gateway.api_key_ids')::int AS id`);
+    // 25 random bytes → 50 lowercase hex characters, the original's format.
+    const event: ApiKeyCreated = { id: rows[0].id, name, key: randomBytes(25).toString('hex'), bound_user_id: user.id };
+    await store.append(apiKeyStream(event.id), [{ type: 'ApiKeyCreated', data: event, metadata: metadataOf(actor) }], {
+      tx,
+      expectedVersion: 'no_stream',
+    });
+    await tx.query(
+      `INSERT INTO gateway.api_keys (id, key, is_active, bound_user_id, name, created_by, modified_by)
+       VALUES ($1, $2, true, $3, $4, $5, $5)`,
+      [event.id, event.key, event.bound_user_id, event.name, actor.user_id],
+    );
+    return { id: event.id, name: event.name, key: event.key };
+  });
+}
+
+/**
+ * Enables or disables a key. Returns false for an unknown id. Setting the state it already has changes
+ * nothing and appends no event.
+ */
+export async function setApiKeyActive(db: Db, store: EventStore, id: number, active: boolean, actor: Actor) {
+  return db.transaction(async (tx) => {
+    const { rows } = await tx.query(
+      `UPDATE gateway.api_keys SET is_active = $2, modified_at = now(), modified_by = $3
+       WHERE id = $1 AND is_active <> $2 RETURNING id`,
+      [id, active, actor.user_id],
+    );
+    if (rows.length === 0) {
+      return (await tx.query('SELECT 1 FROM gateway.api_keys WHERE id = $1', [id])).rowCount > 0;
+    }
+    await store.append(
+      apiKeyStream(id),
+      [{ type: active ? 'ApiKeyEnabled' : 'ApiKeyDisabled', data: { id }, metadata: metadataOf(actor) }],
+      { tx, expectedVersion: 'stream_exists' },
+    );
+    return true;
+  });
+}
+
+export interface ApiKeyRow {
+  id: number;
+  name: string;
+  key: string;
+  is_active: boolean;
+  bound_user_id: number;
+  created_at: string;
+  created_by: number | null;
+  modified_at: string;
+  modified_by: number | null;
+}
+
+/** API field → SQL expression, for the original's sort syntax. */
+export const API_KEY_SORT_FIELDS: Record<string, string> = {
+  id: 'id',
+  name: 'name',
+  key: 'key',
+  is_active: 'is_active',
+  bound_user_id: 'bound_user_id',
+  created_at: 'created_at',
+  created_by: 'created_by',
+  modified_at: 'modified_at',
+  modified_by: 'modified_by',
+};
+
+export async function listApiKeys(
+  db: Queryable,
+  query: { limit: number; offset: number; orderBy: string; search: string },
+): Promise<{ rows: ApiKeyRow[]; total: number }> {
+  const params: unknown[] = [];
+  let where = '';
+  if (query.search !== '') {
+    params.push(`%${escapeLike(query.search)}%`);
+    where = `WHERE name ILIKE $${params.length}`;
+  }
+  const total = await db.query<{ total: number }>(
+    `SELECT count(*)::int AS total FROM gateway.api_keys ${where}`,
+    params,
+  );
+  const { rows } = await db.query<ApiKeyRow>(
+    `SELECT id, name, key, is_active, bound_user_id, ${pgText('created_at')} AS created_at, created_by,
+       ${pgText('modified_at')} AS modified_at, modified_by
+     FROM gateway.api_keys ${where} ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, query.limit, query.offset],
+  );
+  return { rows, total: total.rows[0].total };
+}

@@ -1,0 +1,146 @@
+// The gateway's schema: read models of its own streams (users, API keys), reference data (roles,
+// permissions, settings), sessions for the embedded mode and the shared JWT signing key. Creating it is
+// idempotent and serialized by an advisory lock, so several gateway processes may start at once.
+
+import type { Db, Queryable } from '@pcas/sql';
+import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts';
+import { DEFAULT_SETTINGS } from '../domain/settings.ts';
+
+/** Advisory lock ids (arbitrary constants, unique within this database). */
+export const LOCKS = { schema: 7_410_001, adminSeed: 7_410_002 } as const;
+
+const DDL = [
+  'CREATE SCHEMA IF NOT EXISTS gateway',
+  `CREATE TABLE IF NOT EXISTS gateway.meta (
+     key text PRIMARY KEY,
+     value jsonb NOT NULL DEFAULT 'null'::jsonb,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  `CREATE TABLE IF NOT EXISTS gateway.roles (
+     id integer PRIMARY KEY,
+     name text NOT NULL UNIQUE,
+     readable_name text NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS gateway.permissions (
+     id integer PRIMARY KEY,
+     name text NOT NULL UNIQUE,
+     readable_name text NOT NULL
+   )`,
+  `CREATE TABLE IF NOT EXISTS gateway.role_permissions (
+     role_id integer NOT NULL REFERENCES gateway.roles (id),
+     permission_id integer NOT NULL REFERENCES gateway.permissions (id),
+     PRIMARY KEY (role_id, permission_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS gateway.settings (
+     id integer PRIMARY KEY,
+     name text NOT NULL UNIQUE,
+     value text NOT NULL DEFAULT '',
+     created_at timestamptz NOT NULL DEFAULT now(),
+     created_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer
+   )`,
+  'CREATE SEQUENCE IF NOT EXISTS gateway.user_ids',
+  // Columns beyond this issue's needs (lock/suspend, registration code) are the original's, for later issues.
+  `CREATE TABLE IF NOT EXISTS gateway.users (
+     id integer PRIMARY KEY,
+     email text NOT NULL,
+     password_hash text NOT NULL DEFAULT '',
+     first_name text NOT NULL DEFAULT '',
+     last_name text NOT NULL DEFAULT '',
+     role_id integer NOT NULL REFERENCES gateway.roles (id),
+     status text NOT NULL,
+     registration_type text NOT NULL,
+     registration_code_id integer,
+     time_zone text,
+     last_login_time timestamptz,
+     last_login_data jsonb,
+     last_session_time timestamptz,
+     failed_logins integer NOT NULL DEFAULT 0,
+     suspend_start timestamptz,
+     locked boolean NOT NULL DEFAULT false,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     created_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer
+   )`,
+  'CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON gateway.users (lower(email))',
+  'CREATE SEQUENCE IF NOT EXISTS gateway.api_key_ids',
+  `CREATE TABLE IF NOT EXISTS gateway.api_keys (
+     id integer PRIMARY KEY,
+     key text NOT NULL UNIQUE,
+     is_active boolean NOT NULL DEFAULT true,
+     bound_user_id integer NOT NULL REFERENCES gateway.users (id),
+     name text NOT NULL DEFAULT '',
+     created_at timestamptz NOT NULL DEFAULT now(),
+     created_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer
+   )`,
+  `CREATE TABLE IF NOT EXISTS gateway.sessions (
+     id text PRIMARY KEY,
+     user_id integer NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     expires_at timestamptz NOT NULL
+   )`,
+  'CREATE INDEX IF NOT EXISTS sessions_expires_at ON gateway.sessions (expires_at)',
+  `CREATE TABLE IF NOT EXISTS gateway.signing_keys (
+     id integer PRIMARY KEY CHECK (id = 1),
+     private_key_pem text NOT NULL,
+     public_key_pem text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now()
+   )`,
+];
+
+/** Creates the schema and seeds roles, permissions, the default matrix (once) and settings. */
+export async function ensureGatewaySchema(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    // DDL racing in several processes fails on catalog unique constraints; take turns.
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.schema]);
+    for (const statement of DDL) await tx.query(statement);
+    await seedReferenceData(tx);
+  });
+}
+
+async function seedReferenceData(tx: Queryable): Promise<void> {
+  await tx.query(
+    `INSERT INTO gateway.roles (id, name, readable_name)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING`,
+    [ROLES.map((r) => r.id), ROLES.map((r) => r.name), ROLES.map((r) => r.readable_name)],
+  );
+  await tx.query(
+    `INSERT INTO gateway.permissions (id, name, readable_name)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING`,
+    [PERMISSIONS.map((p) => p.id), PERMISSIONS.map((p) => p.name), PERMISSIONS.map((p) => p.readable_name)],
+  );
+  // Role permissions are editable, so the defaults go in once: re-seeding would undo an admin's removals.
+  const marker = await tx.query(
+    `INSERT INTO gateway.meta (key, value) VALUES ('seed.role_permissions', '1') ON CONFLICT (key) DO NOTHING
+     RETURNING key`,
+  );
+  if (marker.rowCount > 0) {
+    const roles: string[] = [];
+    const permissions: string[] = [];
+    for (const [role, names] of Object.entries(DEFAULT_ROLE_PERMISSIONS)) {
+      for (const name of names) {
+        roles.push(role);
+        permissions.push(name);
+      }
+    }
+    await tx.query(
+      `INSERT INTO gateway.role_permissions (role_id, permission_id)
+       SELECT r.id, p.id FROM unnest($1::text[], $2::text[]) AS d(role, permission)
+       JOIN gateway.roles r ON r.name = d.role JOIN gateway.permissions p ON p.name = d.permission
+       ON CONFLICT DO NOTHING`,
+      [roles, permissions],
+    );
+  }
+  await tx.query(
+    `INSERT INTO gateway.settings (id, name, value)
+     SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+    [DEFAULT_SETTINGS.map((s) => s.id), DEFAULT_SETTINGS.map((s) => s.name), DEFAULT_SETTINGS.map((s) => s.value)],
+  );
+}
+
+/** A timestamptz column in PostgreSQL's text output at UTC (`2020-02-23 20:15:00+00`), as the original's rows. */
+export const pgText = (column: string) => `((${column}) AT TIME ZONE 'UTC')::text || '+00'`;

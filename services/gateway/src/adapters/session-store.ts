@@ -1,0 +1,100 @@
+// Sessions: opaque random ids (never JWTs, as the original) with a sliding expiry. Redis in the fleet, so
+// every gateway process sees the same sessions; a table in the embedded mode.
+
+import { randomBytes } from 'node:crypto';
+import type { Db } from '@pcas/sql';
+import type { Redis } from 'ioredis';
+
+export interface SessionInfo {
+  userId: number;
+  /** Seconds left (after this read slid the expiry). */
+  ttl: number;
+}
+
+export interface SessionStore {
+  /** Starts a session for the user; returns its id. */
+  create(userId: number): Promise<string>;
+  /** The session, or null when unknown or expired. Reading it slides the expiry. */
+  get(id: string): Promise<SessionInfo | null>;
+  destroy(id: string): Promise<void>;
+  /** For /health-check: whether the backing server answers ('not used' when there is none). */
+  health(): Promise<'ok' | 'down' | 'not used'>;
+}
+
+/** 24 random bytes → 32 base64url characters (the original's PHP ids had 26 characters, 130 bits). */
+export const newSessionId = () => randomBytes(24).toString('base64url');
+
+// Anything that is not one of our ids is unknown without asking the server.
+const SESSION_ID = /^[A-Za-z0-9_-]{26,128}$/;
+
+export interface RedisSessionStoreOptions {
+  ttlSeconds: number;
+  /** Key prefix, so several deployments (or tests) can share one Redis. */
+  prefix?: string;
+}
+
+export function createRedisSessionStore(redis: Redis, options: RedisSessionStoreOptions): SessionStore {
+  const { ttlSeconds } = options;
+  const prefix = options.prefix ?? 'pcas:session:';
+  return {
+    async create(userId) {
+      const id = newSessionId();
+      await redis.set(prefix + id, String(userId), 'EX', ttlSeconds);
+      return id;
+    },
+    async get(id) {
+      if (!SESSION_ID.test(id)) return null;
+      // GETEX reads and slides in one round trip (Redis ≥ 6.2).
+      const value = await redis.getex(prefix + id, 'EX', ttlSeconds);
+      if (value === null) return null;
+      const userId = Number(value);
+      return Number.isInteger(userId) ? { userId, ttl: ttlSeconds } : null;
+    },
+    async destroy(id) {
+      if (SESSION_ID.test(id)) await redis.del(prefix + id);
+    },
+    async health() {
+      try {
+        return (await redis.ping()) === 'PONG' ? 'ok' : 'down';
+      } catch {
+        return 'down';
+      }
+    },
+  };
+}
+
+export interface SqlSessionStoreOptions {
+  ttlSeconds: number;
+}
+
+/** Sessions in gateway.sessions (created by startGateway), for the embedded mode (no Redis). */
+export function createSqlSessionStore(db: Db, options: SqlSessionStoreOptions): SessionStore {
+  const { ttlSeconds } = options;
+  return {
+    async create(userId) {
+      const id = newSessionId();
+      // Logins are rare, so this is a cheap moment to sweep what has expired.
+      await db.query('DELETE FROM gateway.sessions WHERE expires_at < now()');
+      await db.query(
+        `INSERT INTO gateway.sessions (id, user_id, expires_at) VALUES ($1, $2, now() + make_interval(secs => $3))`,
+        [id, userId, ttlSeconds],
+      );
+      return id;
+    },
+    async get(id) {
+      if (!SESSION_ID.test(id)) return null;
+      const { rows } = await db.query<{ user_id: number }>(
+        `UPDATE gateway.sessions SET expires_at = now() + make_interval(secs => $2)
+         WHERE id = $1 AND expires_at > now() RETURNING user_id`,
+        [id, ttlSeconds],
+      );
+      return rows.length > 0 ? { userId: Number(rows[0].user_id), ttl: ttlSeconds } : null;
+    },
+    async destroy(id) {
+      await db.query('DELETE FROM gateway.sessions WHERE id = $1', [id]);
+    },
+    async health() {
+      return 'not used';
+    },
+  };
+}

@@ -1,0 +1,75 @@
+// The login / session payload (shared/reference/original-app.md §9.1, original-clients.md §0 items 2–7).
+// The web UI reads these exact keys; `user` must stay flat (any nested object crashes its profile page).
+
+export const MODULE_SETTINGS = [
+  'activity_module',
+  'logistics_module',
+  'queue_module',
+  'map_module',
+  'codeless_registration_module',
+] as const;
+
+export type ModuleSetting = (typeof MODULE_SETTINGS)[number];
+export type ModuleState = 'enabled' | 'disabled';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  /** The role's name, e.g. "admin". */
+  role: string;
+  permissions: string[];
+}
+
+export interface SessionPayload {
+  session_id?: string;
+  user: SessionUser;
+  modules: Record<ModuleSetting, ModuleState>;
+  session: { time: number; ttl: number; expires_ts: number };
+  jwt: string;
+  rta_point_coordinates: string;
+  map_default_coordinates: string;
+  map_default_zoom: string;
+}
+
+export interface SessionPayloadInput {
+  /** Present for POST /login (and registration); absent for GET /session. */
+  sessionId?: string;
+  user: SessionUser;
+  /** Setting name → value, as stored; module rows that are missing count as disabled. */
+  settings: Readonly<Record<string, string | undefined>>;
+  /** Unix seconds. */
+  now: number;
+  /** Seconds the session has left. */
+  ttl: number;
+  jwt: string;
+  rtaPointCoordinates: string;
+  mapDefaultCoordinates: string;
+  mapDefaultZoom: string;
+}
+
+export function moduleStates(
+  settings: Readonly<Record<string, string | undefined>>,
+): Record<ModuleSetting, ModuleState> {
+  const modules = {} as Record<ModuleSetting, ModuleState>;
+  for (const name of MODULE_SETTINGS) modules[name] = settings[name] === 'enabled' ? 'enabled' : 'disabled';
+  return modules;
+}
+
+export function buildSessionPayload(input: SessionPayloadInput): SessionPayload {
+  const now = Math.floor(input.now);
+  const ttl = Math.max(0, Math.floor(input.ttl));
+  const { id, email, first_name, last_name, role, permissions } = input.user;
+  const body: SessionPayload = {
+    user: { id, email, first_name, last_name, role, permissions: [...permissions] },
+    modules: moduleStates(input.settings),
+    session: { time: now, ttl, expires_ts: now + ttl },
+    jwt: input.jwt,
+    rta_point_coordinates: input.rtaPointCoordinates,
+    map_default_coordinates: input.mapDefaultCoordinates,
+    map_default_zoom: input.mapDefaultZoom,
+  };
+  // session_id leads, as in the original's output.
+  return input.sessionId === undefined ? body : { session_id: input.sessionId, ...body };
+}

@@ -1,0 +1,97 @@
+// Who is calling (the Authorization header, shared/reference/original-app.md §2.2) and may they call this
+// route (§2.3). The rules themselves are pure (domain/roles.ts); this file does the look-ups.
+
+import type { IncomingHttpHeaders } from 'node:http';
+import { ApiError } from '@pcas/contracts';
+import type { AuthContext, Route } from '@pcas/http-kit';
+import { findActiveApiKey } from '../adapters/api-keys.ts';
+import { changeTimeZone, findActiveUserByEmail, loadUser } from '../adapters/users.ts';
+import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
+import { canonicalTimeZone } from '../domain/users.ts';
+import type { GatewayDeps } from './deps.ts';
+
+/** The original sleeps a random 0–2 s before "Invalid access", to slow down guessing. */
+export async function invalidAccess(maxDelayMs: number): Promise<never> {
+  if (maxDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, Math.random() * maxDelayMs));
+  throw ApiError.forbidden('Invalid access');
+}
+
+// Keys are 50 hex characters; anything much longer is not worth a query.
+const MAX_API_KEY_LENGTH = 256;
+
+export interface Access {
+  authenticate(headers: IncomingHttpHeaders): Promise<AuthContext>;
+  authorize(auth: AuthContext, route: Route, params: Record<string, unknown>): Promise<void>;
+}
+
+export function createAccess(deps: GatewayDeps): Access {
+  const { db, store, sessions, config, log } = deps;
+
+  async function fromSession(sessionId: string, headers: IncomingHttpHeaders): Promise<AuthContext> {
+    const session = await sessions.get(sessionId);
+    // Unknown or expired: 440 on every route, even /login (the UI then logs out silently).
+    if (!session) throw ApiError.sessionExpired();
+    const user = await loadUser(db, session.userId);
+    if (user?.status !== 'active') {
+      await sessions.destroy(sessionId);
+      throw ApiError.sessionExpired();
+    }
+    const header = headers.clienttimezone;
+    const zone = typeof header === 'string' ? canonicalTimeZone(header.trim()) : null;
+    // Compared with the zone just loaded, so an unchanged zone costs no write.
+    if (zone && zone !== user.time_zone) {
+      try {
+        await changeTimeZone(db, store, user.id, zone, { user_id: user.id, api_key_id: null });
+      } catch (error) {
+        log.warn({ err: error, user_id: user.id }, 'could not store the client time zone');
+      }
+    }
+    return {
+      kind: 'session',
+      sessionId,
+      userId: user.id,
+      apiKeyId: null,
+      role: user.role,
+      permissions: new Set(user.permissions),
+    };
+  }
+
+  async function fromApiKey(key: string): Promise<AuthContext> {
+    if (key === '' || key.length > MAX_API_KEY_LENGTH) return ANONYMOUS;
+    // Looked up on every request: a disabled key is refused at once by every gateway process.
+    const found = await findActiveApiKey(db, key);
+    if (!found) return ANONYMOUS;
+    return {
+      kind: 'api_key',
+      sessionId: null,
+      userId: found.bound_user_id,
+      apiKeyId: found.id,
+      role: found.role,
+      permissions: new Set([...found.permissions, ...API_KEY_PERMISSIONS]),
+    };
+  }
+
+  return {
+    async authenticate(headers) {
+      const header = headers.authorization;
+      if (typeof header !== 'string' || header === '') return ANONYMOUS;
+      // Split on the first space into scheme and credential, as the original.
+      const space = header.indexOf(' ');
+      const scheme = (space < 0 ? header : header.slice(0, space)).toLowerCase();
+      const credential = space < 0 ? '' : header.slice(space + 1).trim();
+      if (scheme === 'bearer') return fromSession(credential, headers);
+      if (scheme === 'apikey') return fromApiKey(credential);
+      return ANONYMOUS;
+    },
+
+    async authorize(auth, route, params) {
+      if (isAllowed(auth, route.permission)) return;
+      // `login` is also granted by the body's e-mail naming an active user whose role may log in.
+      if (route.permission === 'login' && typeof params.email === 'string' && params.email.trim() !== '') {
+        const candidate = await findActiveUserByEmail(db, params.email.trim());
+        if (isAllowed(auth, route.permission, candidate)) return;
+      }
+      await invalidAccess(config.invalidAccessDelayMs);
+    },
+  };
+}

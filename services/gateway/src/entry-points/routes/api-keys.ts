@@ -1,0 +1,61 @@
+// API key administration (shared/reference/original-app.md §8.2, §9.5).
+
+import { ApiError } from '@pcas/contracts';
+import { paginated, parseSort, type Route } from '@pcas/http-kit';
+import { API_KEY_SORT_FIELDS, createApiKey, listApiKeys, setApiKeyActive } from '../../adapters/api-keys.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+export function apiKeyRoutes(deps: GatewayDeps): Route[] {
+  const { db, store } = deps;
+
+  const setActive = (active: boolean): Route => ({
+    method: 'PUT',
+    path: active ? '/api-keys/enable' : '/api-keys/disable',
+    permission: 'manage_api_key',
+    params: { id: { type: 'int' } },
+    async handle({ params, auth }) {
+      const found = await setApiKeyActive(db, store, params.id, active, {
+        user_id: auth.userId,
+        api_key_id: auth.apiKeyId,
+      });
+      if (!found) throw ApiError.badRequest(`Invalid API key id: ${params.id}`);
+      return true;
+    },
+  });
+
+  return [
+    {
+      method: 'GET',
+      path: '/api-keys',
+      permission: 'manage_api_key',
+      // Required, as in the original: clients always send them.
+      params: {
+        limit: { type: 'int' },
+        offset: { type: 'int' },
+        sort: { type: 'string' },
+        search: { type: 'string', optional: true, default: '' },
+      },
+      async handle({ params }) {
+        const orderBy = parseSort(params.sort, API_KEY_SORT_FIELDS, 'id');
+        const { rows, total } = await listApiKeys(db, {
+          limit: params.limit,
+          offset: params.offset,
+          orderBy,
+          search: params.search ?? '',
+        });
+        return paginated(rows, { start: params.offset, limit: params.limit, total });
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api-keys',
+      permission: 'manage_api_key',
+      params: { name: { type: 'string' } },
+      async handle({ params, auth }) {
+        return createApiKey(db, store, params.name, { user_id: auth.userId, api_key_id: auth.apiKeyId });
+      },
+    },
+    setActive(true),
+    setActive(false),
+  ];
+}

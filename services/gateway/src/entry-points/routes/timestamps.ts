@@ -1,0 +1,119 @@
+// Timestamp routes: posting (agents and people) and trash/restore go to the ingest service over RPC; the lists
+// read the projector's read model (shared/reference/original-app.md §3, §4.5, §17.2).
+
+import { ApiError, type CommandBody, INGEST, IngestCommands, type PostTimestampCommand } from '@pcas/contracts';
+import { type ParamSpec, parseLimit, parseOffset, type RequestContext, type Route } from '@pcas/http-kit';
+import { listTimestamps, type TimestampFilter } from '../../adapters/read-models/timestamps.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
+
+/**
+ * The original's DateTools::isValidIsoDateTime: `YYYY-MM-DDThh:mm:ss±hh:mm` naming a real calendar instant;
+ * `Z`, fractions and a missing offset are rejected. Any offset is accepted (the original accepts them too).
+ */
+export function isIsoDateTime(text: string): boolean {
+  const m = ISO_WITH_OFFSET.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second, , offsetHours, offsetMinutes] = m.slice(1).map(Number);
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return false;
+  // Date.UTC rolls 2019-02-30 over into March; the original's round-trip check rejects such dates.
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+const POST_PARAMS: Record<string, ParamSpec> = {
+  imo: { type: 'int' },
+  vessel_name: { type: 'string' },
+  time_type: { type: 'string' },
+  state: { type: 'string' },
+  time: { type: 'string' },
+  // An object, or a JSON string as the VIS agent sends it; the ingest domain decides.
+  payload: { type: 'mixed', maxLength: 1_000_000 },
+};
+
+const LIST_PARAMS: Record<string, ParamSpec> = {
+  id: { type: 'int', optional: true },
+  imo: { type: 'int', optional: true },
+  port_call_id: { type: 'int', optional: true },
+  start_date_time: { type: 'string', optional: true },
+  end_date_time: { type: 'string', optional: true },
+  // Checked by parseOffset/parseLimit so a negative limit gets the original's own message, not a type error.
+  offset: { type: 'mixed', optional: true },
+  limit: { type: 'mixed', optional: true },
+  sort: { type: 'string', optional: true },
+};
+
+const actorOf = (ctx: RequestContext) => ({ user_id: ctx.auth.userId, api_key_id: ctx.auth.apiKeyId });
+
+function listFilter(params: Record<string, any>): TimestampFilter {
+  const filter: TimestampFilter = { id: params.id, imo: params.imo, port_call_id: params.port_call_id };
+  // The original treats an empty date like any other malformed one; only an absent one means "no bound".
+  if (params.start_date_time !== undefined) {
+    if (!isIsoDateTime(params.start_date_time)) {
+      throw ApiError.badRequest(`Given start date time is not in ISO format: ${params.start_date_time}`);
+    }
+    filter.start_date_time = params.start_date_time;
+  }
+  if (params.end_date_time !== undefined) {
+    if (!isIsoDateTime(params.end_date_time)) {
+      throw ApiError.badRequest(`Given end date time is not in ISO format: ${params.end_date_time}`);
+    }
+    filter.end_date_time = params.end_date_time;
+  }
+  return filter;
+}
+
+export function timestampRoutes(deps: GatewayDeps): Route[] {
+  const { db, bus } = deps;
+
+  const post = (path: string, permission: string, manual: boolean): Route => ({
+    method: 'POST',
+    path,
+    permission,
+    params: POST_PARAMS,
+    async handle(ctx) {
+      const { imo, vessel_name, time_type, state, time, payload } = ctx.params;
+      const body: CommandBody<PostTimestampCommand> = {
+        actor: actorOf(ctx),
+        input: { imo, vessel_name, time_type, state, time, payload, manual },
+      };
+      await bus.rpc(INGEST, IngestCommands.postTimestamp, body);
+      return { result: 'OK' };
+    },
+  });
+
+  const list = (path: string, permission: string): Route => ({
+    method: 'GET',
+    path,
+    permission,
+    params: LIST_PARAMS,
+    async handle({ params }) {
+      const filter = listFilter(params);
+      const limit = parseLimit(params.limit);
+      const offset = parseOffset(params.offset);
+      return listTimestamps(db, filter, { offset, limit, sort: params.sort });
+    },
+  });
+
+  const byId = (method: Route['method'], path: string, command: string): Route => ({
+    method,
+    path,
+    permission: 'manage_port_call',
+    params: { id: { type: 'int' } },
+    async handle(ctx) {
+      const body: CommandBody<{ id: number }> = { actor: actorOf(ctx), input: { id: ctx.params.id } };
+      await bus.rpc(INGEST, command, body);
+      return true;
+    },
+  });
+
+  return [
+    post('/agent/rest/timestamps', 'timestamp', false),
+    post('/timestamps', 'add_manual_timestamp', true),
+    list('/timestamps', 'manage_port_call'),
+    list('/export/timestamps', 'export_api'),
+    byId('DELETE', '/timestamps', IngestCommands.deleteTimestamp),
+    byId('POST', '/restore-timestamp', IngestCommands.restoreTimestamp),
+  ];
+}

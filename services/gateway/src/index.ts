@@ -1,0 +1,10 @@
+// What the launcher (embedded mode) and tests use.
+
+export {
+  createRedisSessionStore,
+  createSqlSessionStore,
+  type SessionInfo,
+  type SessionStore,
+} from './adapters/session-store.ts';
+export type { GatewayDeps } from './entry-points/deps.ts';
+export { startGateway } from './entry-points/service.ts';

@@ -1,0 +1,32 @@
+// The ingest schema. `ingest.vessels` is also the GET /vessels read model the gateway reads (original-app §9.6),
+// so its column names follow the original's `vessel` table.
+
+import type { Db } from '@pcas/sql';
+
+// Concurrent `CREATE ... IF NOT EXISTS` can still collide in the catalogue (two processes starting at once), so
+// the DDL runs under a transaction-scoped advisory lock keyed by the schema's name.
+
+const DDL = [
+  'CREATE SCHEMA IF NOT EXISTS ingest',
+  `CREATE TABLE IF NOT EXISTS ingest.vessels (
+    id serial PRIMARY KEY,
+    imo bigint UNIQUE,
+    vessel_name text NOT NULL DEFAULT '',
+    visible boolean NOT NULL DEFAULT true,
+    vessel_type integer NOT NULL DEFAULT 1,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    created_by integer,
+    modified_at timestamptz NOT NULL DEFAULT now(),
+    modified_by integer
+  )`,
+  // IMO-0 posts find their vessel by case-insensitive name; the gateway's vessel search uses it too.
+  'CREATE INDEX IF NOT EXISTS vessels_lower_name_idx ON ingest.vessels (lower(vessel_name))',
+];
+
+/** Creates the schema if missing; idempotent and safe when several processes start together. */
+export async function ensureSchema(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.ingest'))");
+    for (const statement of DDL) await tx.query(statement);
+  });
+}

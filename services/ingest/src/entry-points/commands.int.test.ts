@@ -1,0 +1,423 @@
+// The ingest handlers against a real database and the event store: what a post, a re-post, an invalid post,
+// an IMO-0 post and delete/restore leave in `vessel-<imo>` and in `ingest.vessels`.
+
+import { type ApiError, INGEST, IngestCommands, type PostTimestampCommand, vesselStream } from '@pcas/contracts';
+import { createEventStore, type EventStore } from '@pcas/eventstore';
+import { createInProcessBus } from '@pcas/messaging';
+import { createLogger } from '@pcas/observability';
+import { type Db, openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureSchema } from '../adapters/schema.ts';
+import { insertFakeImoVessel, lockVesselName } from '../adapters/vessels.ts';
+import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
+import { startIngest } from './service.ts';
+
+const NOW = new Date('2026-05-11T12:30:40Z');
+const log = createLogger('ingest-test', 'silent');
+const agent = { user_id: 7, api_key_id: 3 };
+const person = { user_id: 12, api_key_id: null };
+
+const timestamp = (overrides: Partial<PostTimestampCommand> = {}): PostTimestampCommand => ({
+  imo: 9074729,
+  vessel_name: 'Ever Given',
+  time_type: 'Estimated',
+  state: 'Arrival_Vessel_PortArea',
+  time: '2026-05-12T08:00:00+03:00',
+  payload: { source: 'test', external_id: 'A-1' },
+  manual: false,
+  ...overrides,
+});
+
+let pg: PostgresForTest;
+let db: Db;
+let store: EventStore;
+let ingest: IngestCommandHandlers;
+
+const handlers = () => createIngestCommands({ db, store, log, now: () => NOW });
+const streamOf = (imo: number) => store.readStream(vesselStream(imo));
+const eventCount = async () => (await store.readAll(null, 100_000)).events.length;
+const vesselRow = async (imo: number) =>
+  (await db.query('SELECT * FROM ingest.vessels WHERE imo = $1', [imo])).rows[0] as Record<string, unknown> | undefined;
+
+/** Polls until the check holds (true) or 5 s pass (false): sequencing, not a timing assertion. */
+async function until(check: () => Promise<boolean>): Promise<boolean> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
+    if (await check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return false;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as ApiError;
+  }
+  throw new Error('expected a rejection');
+}
+
+beforeAll(async () => {
+  pg = await freshPostgres('pcas_ingest');
+  db = await openDb(pg.url ? { url: pg.url, applicationName: 'ingest-test' } : { dataDir: 'memory://' });
+  store = createEventStore(db);
+  await store.init();
+  await ensureSchema(db);
+  await ensureSchema(db); // idempotent
+  ingest = handlers();
+});
+
+afterAll(async () => {
+  await db?.close();
+  await pg?.drop();
+});
+
+describe('postTimestamp', () => {
+  let firstId: number;
+
+  it('registers a new vessel and records the timestamp in vessel-<imo>, with who did it', async () => {
+    const reply = await ingest.postTimestamp({ actor: agent, input: timestamp() });
+    expect(reply).toEqual({ result: 'OK', id: expect.any(Number) });
+    firstId = reply.id;
+
+    const events = await streamOf(9074729);
+    expect(events.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived']);
+    expect(events[0].data).toEqual({ imo: 9074729, vessel_name: 'Ever Given' });
+    expect(events[1].data).toEqual({
+      imo: 9074729,
+      vessel_name: 'Ever Given',
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_PortArea',
+      time: '2026-05-12T05:00:00+00:00',
+      payload: { source: 'test', external_id: 'A-1' },
+      source: 'api_key',
+      api_key_id: 3,
+      user_id: 7,
+    });
+    for (const e of events) expect(e.metadata).toMatchObject({ user_id: 7, api_key_id: 3 });
+    expect(events[1].globalPosition).toBe(reply.id);
+    expect((await store.readByGlobalPosition(reply.id))?.type).toBe('TimestampReceived');
+
+    expect(await vesselRow(9074729)).toMatchObject({
+      imo: 9074729,
+      vessel_name: 'Ever Given',
+      visible: true,
+      vessel_type: 1,
+      created_by: 7,
+    });
+  });
+
+  it('stores a re-post of the same timestamp once and answers with the same id', async () => {
+    const before = await eventCount();
+    const again = await ingest.postTimestamp({
+      actor: person,
+      input: timestamp({
+        manual: true,
+        time: '2026-05-12T05:00:00.000Z',
+        payload: '{"external_id":"A-1","source":"test"}',
+      }),
+    });
+    expect(again).toEqual({ result: 'OK', id: firstId });
+    // A fresh handler (another process, empty cache) dedupes too.
+    expect(await handlers().postTimestamp({ actor: agent, input: timestamp() })).toEqual({ result: 'OK', id: firstId });
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('appends only the timestamp for a known vessel, and uses the stored name when none is given', async () => {
+    const reply = await ingest.postTimestamp({
+      actor: person,
+      input: timestamp({
+        vessel_name: '',
+        time_type: 'Actual',
+        state: 'Arrival_Vessel_Berth',
+        time: '2026-05-11T12:35:00Z',
+        manual: true,
+      }),
+    });
+    const events = await streamOf(9074729);
+    expect(events.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived', 'TimestampReceived']);
+    expect(events[2].globalPosition).toBe(reply.id);
+    expect(events[2].data).toMatchObject({
+      vessel_name: 'Ever Given',
+      source: 'manual',
+      user_id: 12,
+      api_key_id: null,
+    });
+    expect(events[2].metadata).toMatchObject({ user_id: 12, api_key_id: null });
+  });
+
+  it('renames the vessel when a different name arrives, in the stream and the vessels table', async () => {
+    await ingest.postTimestamp({
+      actor: agent,
+      input: timestamp({ vessel_name: 'Ever Given II', state: 'Departure_Vessel_Berth' }),
+    });
+    const events = await streamOf(9074729);
+    expect(events.slice(-2).map((e) => [e.type, e.data])).toEqual([
+      ['VesselRenamed', { imo: 9074729, vessel_name: 'Ever Given II', previous_vessel_name: 'Ever Given' }],
+      ['TimestampReceived', expect.objectContaining({ vessel_name: 'Ever Given II' })],
+    ]);
+    expect(await vesselRow(9074729)).toMatchObject({ vessel_name: 'Ever Given II', modified_by: 7 });
+  });
+
+  it.each([
+    [{ imo: 1234568 }, 'IMO number is not valid (automatic check calculation)'],
+    [{ imo: 123 }, 'IMO length should 7 digits or IMO should be 0'],
+    [{ imo: 0, vessel_name: '' }, 'IMO is 0 and vessel name is empty.'],
+    [
+      { time_type: 'Guess' },
+      'Timestamp time type is not valid: Guess. Should be one of: Planned, Estimated, Actual, Recommended, Required',
+    ],
+    [{ state: 'Nowhere' }, 'Timestamp state is not valid: Nowhere. Should be one of: '],
+    [{ time: '2026-02-30T10:00:00Z' }, 'Invalid date format: 2026-02-30T10:00:00Z. Use format '],
+    [
+      { time_type: 'Actual', time: '2026-05-11T12:41:41Z' },
+      'Time type is actual, but time is in future. Now: 2026-05-11T12:30:40+00:00, Time: 2026-05-11T12:41:41+00:00',
+    ],
+    [{ payload: 'nope' }, 'Invalid payload'],
+    [{ imo: 1234567, payload: [1] }, 'Invalid payload'],
+  ] as [Partial<PostTimestampCommand>, string][])(
+    'refuses %j with 400 and appends nothing',
+    async (overrides, message) => {
+      const before = await eventCount();
+      const error = await rejection(ingest.postTimestamp({ actor: agent, input: timestamp(overrides) }));
+      expect(error.status).toBe(400);
+      expect(error.message.startsWith(message)).toBe(true);
+      expect(await eventCount()).toBe(before);
+      expect(await vesselRow(1234567)).toBeUndefined();
+    },
+  );
+
+  it('IMO 0: creates the vessel under a fake IMO, then finds it by case-insensitive name', async () => {
+    const first = await ingest.postTimestamp({
+      actor: agent,
+      input: timestamp({ imo: 0, vessel_name: 'Nameless One' }),
+    });
+    const { rows } = await db.query<{ id: number; imo: number }>(
+      "SELECT id, imo FROM ingest.vessels WHERE vessel_name = 'Nameless One'",
+    );
+    expect(rows).toHaveLength(1);
+    const fake = rows[0].imo;
+    expect(fake).toBe(100_000_000 + rows[0].id);
+
+    let events = await streamOf(fake);
+    expect(events.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived']);
+    expect(events[0].data).toEqual({ imo: fake, vessel_name: 'Nameless One' });
+    expect(events[1]).toMatchObject({ globalPosition: first.id, data: { imo: fake, vessel_name: 'Nameless One' } });
+
+    // Another process (empty cache), other case: same vessel, stored name, no second registration.
+    await handlers().postTimestamp({
+      actor: agent,
+      input: timestamp({ imo: 0, vessel_name: 'NAMELESS ONE', state: 'Arrival_Vessel_Berth' }),
+    });
+    events = await streamOf(fake);
+    expect(events.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived', 'TimestampReceived']);
+    expect(events[2].data).toMatchObject({ imo: fake, vessel_name: 'Nameless One', state: 'Arrival_Vessel_Berth' });
+    expect((await db.query("SELECT 1 FROM ingest.vessels WHERE lower(vessel_name) = 'nameless one'")).rowCount).toBe(1);
+  });
+
+  it('IMO 0: a name of a vessel with a real IMO posts to that vessel', async () => {
+    const reply = await ingest.postTimestamp({
+      actor: agent,
+      input: timestamp({ imo: 0, vessel_name: 'ever given ii', state: 'Pilotage_Commenced' }),
+    });
+    const event = await store.readByGlobalPosition(reply.id);
+    expect(event).toMatchObject({ streamId: 'vessel-9074729', data: { imo: 9074729, vessel_name: 'Ever Given II' } });
+  });
+
+  it('a stale cache never leaves a wrong name: the handler notices the missed rename and renames back', async () => {
+    const a = handlers();
+    const b = handlers();
+    await a.postTimestamp({ actor: agent, input: timestamp({ imo: 1234567, vessel_name: 'Alpha' }) });
+    await b.postTimestamp({
+      actor: agent,
+      input: timestamp({ imo: 1234567, vessel_name: 'Beta', state: 'Arrival_Vessel_Berth' }),
+    });
+    // a still believes the vessel is "Alpha": its timestamp goes in at once (no version needed), then a sees
+    // that the stream moved, catches up, and renames the vessel back from "Beta".
+    await a.postTimestamp({
+      actor: agent,
+      input: timestamp({ imo: 1234567, vessel_name: 'Alpha', state: 'Departure_Vessel_Berth' }),
+    });
+    const events = await streamOf(1234567);
+    expect(events.map((e) => e.type)).toEqual([
+      'VesselRegistered',
+      'TimestampReceived',
+      'VesselRenamed',
+      'TimestampReceived',
+      'TimestampReceived',
+      'VesselRenamed',
+    ]);
+    expect(events[5].data).toEqual({ imo: 1234567, vessel_name: 'Alpha', previous_vessel_name: 'Beta' });
+    expect(events.map((e) => e.streamPosition)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(await vesselRow(1234567)).toMatchObject({ vessel_name: 'Alpha' });
+  });
+
+  it('many concurrent posts for one known vessel all succeed, each stored once', async () => {
+    const h = handlers();
+    await h.postTimestamp({ actor: agent, input: timestamp({ imo: 9295347, vessel_name: 'Delta' }) });
+    const replies = await Promise.all(
+      Array.from({ length: 32 }, (_, i) =>
+        handlers().postTimestamp({
+          actor: agent,
+          input: timestamp({ imo: 9295347, vessel_name: 'Delta', payload: { n: i } }),
+        }),
+      ),
+    );
+    expect(new Set(replies.map((r) => r.id)).size).toBe(32);
+    const events = await streamOf(9295347);
+    expect(events.filter((e) => e.type === 'TimestampReceived')).toHaveLength(33);
+    expect(events.filter((e) => e.type.startsWith('Vessel'))).toHaveLength(1);
+  });
+
+  it('concurrent first posts of one vessel from several processes register it once', async () => {
+    const posts = ['Estimated', 'Planned', 'Actual', 'Recommended'].map((timeType, i) =>
+      handlers().postTimestamp({
+        actor: agent,
+        input: timestamp({ imo: 9201827, vessel_name: 'Gamma', time_type: timeType, time: `2026-05-11T1${i}:00:00Z` }),
+      }),
+    );
+    const replies = await Promise.all(posts);
+    expect(new Set(replies.map((r) => r.id)).size).toBe(4);
+    const events = await streamOf(9201827);
+    expect(events.filter((e) => e.type === 'VesselRegistered')).toHaveLength(1);
+    expect(events.filter((e) => e.type === 'TimestampReceived')).toHaveLength(4);
+    expect((await db.query('SELECT 1 FROM ingest.vessels WHERE imo = 9201827')).rowCount).toBe(1);
+  });
+
+  it('concurrent IMO-0 posts of one new name create one vessel', async () => {
+    const replies = await Promise.all(
+      ['Planned', 'Estimated', 'Recommended'].map((timeType) =>
+        handlers().postTimestamp({
+          actor: agent,
+          input: timestamp({ imo: 0, vessel_name: 'Drifter', time_type: timeType }),
+        }),
+      ),
+    );
+    const { rows } = await db.query<{ imo: number }>(
+      "SELECT imo FROM ingest.vessels WHERE lower(vessel_name) = 'drifter'",
+    );
+    expect(rows).toHaveLength(1);
+    const events = await streamOf(rows[0].imo);
+    expect(events.map((e) => e.type).sort()).toEqual([
+      'TimestampReceived',
+      'TimestampReceived',
+      'TimestampReceived',
+      'VesselRegistered',
+    ]);
+    expect(replies.map((r) => r.id).sort()).toEqual(
+      events
+        .filter((e) => e.type === 'TimestampReceived')
+        .map((e) => e.globalPosition)
+        .sort(),
+    );
+  });
+  it('IMO 0: a registration waits for one of the same name in flight, then posts to that vessel', async () => {
+    // Needs a second connection to hold the lock meanwhile; PGlite has one.
+    if (db.kind !== 'postgres') return;
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let otherImo = 0;
+    const other = db.transaction(async (tx) => {
+      await lockVesselName(tx, 'Racer');
+      const imo = await insertFakeImoVessel(tx, 'Racer', 1);
+      await store.append(vesselStream(imo), [{ type: 'VesselRegistered', data: { imo, vessel_name: 'Racer' } }], {
+        expectedVersion: 'no_stream',
+        tx,
+      });
+      otherImo = imo;
+      await released;
+    });
+    await until(async () => otherImo !== 0);
+    const post = handlers().postTimestamp({ actor: agent, input: timestamp({ imo: 0, vessel_name: 'racer' }) });
+    const waiting = await until(
+      async () => (await db.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rowCount > 0,
+    );
+    release();
+    await other;
+    const reply = await post;
+    expect(waiting).toBe(true);
+    expect((await db.query("SELECT 1 FROM ingest.vessels WHERE lower(vessel_name) = 'racer'")).rowCount).toBe(1);
+    expect(await store.readByGlobalPosition(reply.id)).toMatchObject({
+      streamId: vesselStream(otherImo),
+      data: { imo: otherImo, vessel_name: 'Racer' },
+    });
+  });
+});
+
+describe('deleteTimestamp / restoreTimestamp', () => {
+  let id: number;
+
+  beforeAll(async () => {
+    id = (await ingest.postTimestamp({ actor: agent, input: timestamp({ imo: 9321483, vessel_name: 'Delta' }) })).id;
+  });
+
+  const trashEvents = async () =>
+    (await streamOf(9321483)).filter((e) => e.type === 'TimestampDeleted' || e.type === 'TimestampRestored');
+
+  it('deletes once; deleting again changes nothing and still succeeds', async () => {
+    expect(await ingest.deleteTimestamp({ actor: person, input: { id } })).toBe(true);
+    expect(await ingest.deleteTimestamp({ actor: person, input: { id } })).toBe(true);
+    const events = await trashEvents();
+    expect(events.map((e) => [e.type, e.data])).toEqual([['TimestampDeleted', { timestamp_id: id }]]);
+    expect(events[0].metadata).toMatchObject({ user_id: 12, api_key_id: null });
+  });
+
+  it('restores once; restoring a present one changes nothing', async () => {
+    expect(await ingest.restoreTimestamp({ actor: person, input: { id } })).toBe(true);
+    expect(await ingest.restoreTimestamp({ actor: person, input: { id } })).toBe(true);
+    expect((await trashEvents()).map((e) => e.type)).toEqual(['TimestampDeleted', 'TimestampRestored']);
+  });
+
+  it('the same post after a delete/restore still appends to the right version', async () => {
+    await ingest.postTimestamp({
+      actor: agent,
+      input: timestamp({ imo: 9321483, vessel_name: 'Delta', state: 'Arrival_Vessel_Berth' }),
+    });
+    expect((await streamOf(9321483)).map((e) => e.streamPosition)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it('refuses ids that are not timestamps', async () => {
+    const registered = (await streamOf(9321483))[0];
+    for (const bad of [registered.globalPosition, 987654321]) {
+      const error = await rejection(ingest.deleteTimestamp({ actor: person, input: { id: bad } }));
+      expect([error.status, error.message]).toEqual([400, `Invalid timestamp id: ${bad}`]);
+      expect((await rejection(ingest.restoreTimestamp({ actor: person, input: { id: bad } }))).status).toBe(400);
+    }
+    expect((await rejection(ingest.deleteTimestamp({ actor: person, input: { id: 'x' } }))).message).toBe(
+      'Invalid timestamp id: x',
+    );
+    expect(await trashEvents()).toHaveLength(2);
+  });
+});
+
+describe('startIngest over the bus', () => {
+  it('serves cmd.ingest: commands in, replies and ApiErrors out', async () => {
+    const bus = createInProcessBus({ log });
+    const config = {} as Parameters<typeof startIngest>[0]['config'];
+    const service = await startIngest({ config, db, store, bus, log });
+    try {
+      const reply = await bus.rpc<{ result: string; id: number }>(INGEST, IngestCommands.postTimestamp, {
+        actor: agent,
+        input: timestamp({ imo: 9074729, vessel_name: '', state: 'CargoOp_Commenced' }),
+      });
+      expect(reply).toMatchObject({ result: 'OK', id: expect.any(Number) });
+      expect(await bus.rpc(INGEST, IngestCommands.deleteTimestamp, { actor: person, input: { id: reply.id } })).toBe(
+        true,
+      );
+      const refused = await rejection(
+        bus.rpc(INGEST, IngestCommands.postTimestamp, { actor: agent, input: timestamp({ state: 'x' }) }),
+      );
+      expect(refused.status).toBe(400);
+      expect(refused.message).toMatch(/^Timestamp state is not valid: x\./);
+      expect((await rejection(bus.rpc(INGEST, 'launchRockets', { actor: agent, input: {} }))).status).toBe(400);
+      const malformed = await rejection(bus.rpc(INGEST, IngestCommands.postTimestamp, { actor: agent }));
+      expect([malformed.status, malformed.message]).toEqual([400, 'Invalid command']);
+    } finally {
+      await service.stop();
+      await bus.close();
+    }
+  });
+});

@@ -1,0 +1,2 @@
+// Built by its own issue; the package exists so the workspace shape matches DESIGN.md.
+export {};

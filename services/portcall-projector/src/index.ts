@@ -1,0 +1,1 @@
+export { startPortcallProjector } from './entry-points/service.ts';
