@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 // Three tiers, one command (`pnpm test`): unit (pure, no I/O), int (adapters against real servers),
 // e2e (the fleet as separate processes, over HTTP). Solo tests disrupt a shared server (they stop the broker),
-// so they run after every other project has finished.
+// so they get a group of their own: vitest runs groups one after another, never side by side.
 export default defineConfig({
   test: {
     projects: [
