@@ -52,11 +52,13 @@ const APPEND_SQL = `SELECT event_id, stream_position, global_position, duplicate
 // Only transactions older than every running one are read: a sequence value is taken at insert, not at commit,
 // so a younger transaction can commit first (shared/reference/event-sourcing.md B2).
 const SETTLED = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
-const READ_ALL_FROM_START = `SELECT ${COLUMNS} FROM eventstore.events WHERE ${SETTLED}
-  ORDER BY transaction_id, global_position LIMIT $1`;
-const READ_ALL_AFTER = `SELECT ${COLUMNS} FROM eventstore.events
-  WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint) AND ${SETTLED}
-  ORDER BY transaction_id, global_position LIMIT $3`;
+// ORDER BY names the table's columns (`e.`): a bare `transaction_id` would mean the text alias in the select
+// list, and text order breaks where transaction ids gain a digit ('1000001' < '999999').
+const READ_ALL_FROM_START = `SELECT ${COLUMNS} FROM eventstore.events e WHERE ${SETTLED}
+  ORDER BY e.transaction_id, e.global_position LIMIT $1`;
+const READ_ALL_AFTER = `SELECT ${COLUMNS} FROM eventstore.events e
+  WHERE (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint) AND ${SETTLED}
+  ORDER BY e.transaction_id, e.global_position LIMIT $3`;
 
 const toEvent = (row: EventRow): RecordedEvent => ({
   id: row.event_id,
@@ -200,8 +202,8 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
   /** The last event committed so far in commit order (what caughtUp() waits for). */
   async function head(): Promise<Checkpoint | null> {
     const { rows } = await db.query<{ transaction_id: string; global_position: number }>(
-      `SELECT transaction_id::text AS transaction_id, global_position FROM eventstore.events
-        ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+      `SELECT e.transaction_id::text AS transaction_id, e.global_position FROM eventstore.events e
+        ORDER BY e.transaction_id DESC, e.global_position DESC LIMIT 1`,
     );
     return rows[0] ? { transactionId: rows[0].transaction_id, globalPosition: rows[0].global_position } : null;
   }
