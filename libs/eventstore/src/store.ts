@@ -93,7 +93,7 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
 
   async function streamVersion(q: Queryable, streamId: string): Promise<number> {
     const { rows } = await q.query<{ stream_position: number }>(
-      'SELECT stream_position FROM eventstore.streams WHERE stream_id = $1',
+      'SELECT COALESCE(max(stream_position), 0)::int8 AS stream_position FROM eventstore.events WHERE stream_id = $1',
       [streamId],
     );
     return rows[0]?.stream_position ?? 0;
