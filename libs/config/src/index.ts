@@ -25,6 +25,83 @@ export interface Config {
   mapDefaultZoom: string;
   privateKeyPem: string | undefined;
   publicKeyPem: string | undefined;
+  /** SMTP server for outgoing mail (smtp:// or smtps://, credentials in the URL); unset: mails go to an outbox folder. */
+  smtpUrl: string | undefined;
+  /** The From of every outgoing mail. */
+  mailFrom: string;
+  /** Per-role password and failed-login rules (`PASSWORD_RULES`); `default` holds the rules of unlisted roles. */
+  passwordRules: PasswordRules;
+  /** Base URL of the web UI, for links in e-mails such as the password reset (`BASE_URL`). */
+  baseUrl: string;
+}
+
+/** One role's rules (shared/reference/original-app.md §8.4). A failure count of 0 turns that rule off. */
+export interface PasswordRuleSet {
+  password_min_length: number;
+  password_min_unique_chars: number;
+  /** Every this-many consecutive failed logins suspend the account. */
+  suspend_failures: number;
+  suspend_minutes: number;
+  /** This many failed logins lock the account until an administrator unlocks it or the password is reset. */
+  lock_failures: number;
+}
+
+/** Role name → complete rule set; always has `default`. */
+export type PasswordRules = Readonly<Record<string, PasswordRuleSet>>;
+
+export const DEFAULT_PASSWORD_RULES: PasswordRuleSet = Object.freeze({
+  password_min_length: 12,
+  password_min_unique_chars: 3,
+  suspend_failures: 3,
+  suspend_minutes: 15,
+  lock_failures: 15,
+});
+
+const RULE_FIELDS = Object.keys(DEFAULT_PASSWORD_RULES) as (keyof PasswordRuleSet)[];
+
+/**
+ * Parses the original's PASSWORD_RULES JSON, e.g. `{"user": {"password_min_length": "4", "lock_failures": "7"}}`:
+ * values are whole numbers given as numbers or digit strings, every field optional (falling back to the
+ * `default` entry, itself falling back to §8.4's defaults). Anything else throws, so a typo stops the start.
+ */
+export function parsePasswordRules(raw: string | undefined): PasswordRules {
+  const fail = (why: string): never => {
+    throw new Error(`PASSWORD_RULES: ${why}`);
+  };
+  let parsed: unknown = {};
+  if (raw !== undefined && raw.trim() !== '') {
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      fail('not valid JSON');
+    }
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) fail('must be a JSON object');
+  const entries = Object.entries(parsed as Record<string, unknown>);
+  const overrides = new Map<string, Partial<PasswordRuleSet>>();
+  for (const [role, rules] of entries) {
+    if (!/^[a-z][a-z0-9_]{0,63}$/.test(role)) fail(`invalid role name '${role}'`);
+    if (rules === null || typeof rules !== 'object' || Array.isArray(rules)) fail(`${role} must be an object`);
+    const set: Partial<PasswordRuleSet> = {};
+    for (const [field, value] of Object.entries(rules as Record<string, unknown>)) {
+      if (!RULE_FIELDS.includes(field as keyof PasswordRuleSet)) fail(`${role}.${field} is not a known rule`);
+      const n =
+        typeof value === 'number'
+          ? value
+          : typeof value === 'string' && /^\s*\d+\s*$/.test(value)
+            ? Number(value)
+            : NaN;
+      if (!Number.isSafeInteger(n) || n < 0 || n > 1_000_000) {
+        fail(`${role}.${field} must be a whole number from 0 to 1000000, got ${JSON.stringify(value)}`);
+      }
+      set[field as keyof PasswordRuleSet] = n;
+    }
+    overrides.set(role, set);
+  }
+  const base: PasswordRuleSet = { ...DEFAULT_PASSWORD_RULES, ...overrides.get('default') };
+  const out: Record<string, PasswordRuleSet> = { default: base };
+  for (const [role, set] of overrides) if (role !== 'default') out[role] = { ...base, ...set };
+  return out;
 }
 
 type Env = Record<string, string | undefined>;
@@ -45,6 +122,17 @@ function str(env: Env, name: string, fallback: string): string {
 function opt(env: Env, name: string): string | undefined {
   const raw = env[name];
   return raw === undefined || raw === '' ? undefined : raw;
+}
+
+/** An http(s) URL without trailing slashes (links are built by appending `/path`). */
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const value = str(env, name, fallback).replace(/\/+$/, '');
+  let protocol = '';
+  try {
+    protocol = new URL(value).protocol;
+  } catch {}
+  if (protocol !== 'http:' && protocol !== 'https:') throw new Error(`${name} must be an http(s) URL, got '${value}'`);
+  return value;
 }
 
 /** PEM keys may come JSON-encoded (as the original's PRIVATE_KEY_JSON) or plain. */
@@ -76,6 +164,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mapDefaultZoom: str(env, 'MAP_DEFAULT_ZOOM', '10'),
     privateKeyPem: pem(env, 'PRIVATE_KEY_JSON'),
     publicKeyPem: pem(env, 'PUBLIC_KEY_JSON'),
+    smtpUrl: opt(env, 'SMTP_URL'),
+    mailFrom: str(env, 'MAIL_FROM', 'Port Activity <no-reply@port.local>'),
+    passwordRules: parsePasswordRules(opt(env, 'PASSWORD_RULES')),
+    baseUrl: httpUrl(env, 'BASE_URL', 'http://localhost:3000'),
     ...overrides,
   };
   if (config.mode === 'fleet') {

@@ -42,12 +42,73 @@ export interface TimestampRestored {
   timestamp_id: number;
 }
 
+// Manual port-call corrections (shared/reference/original-app.md §5.11), kept in the vessel stream so that a
+// replay reproduces them. What each one does to the port calls is decided when projecting; "now" is the
+// event's `created` time.
+
+/** GET /force-close-port-call: the port call departs (atd = its best end time, at most now) and is closed. */
+export interface PortCallForceClosed {
+  port_call_id: number;
+}
+
+/** GET /force-scan-port-call: derived fields are cleared and re-read from the port call's timestamps. */
+export interface PortCallForceScanned {
+  port_call_id: number;
+}
+
+/** POST /port-call-range: a manual master range; timestamps in it (plus buffers) are re-attached. */
+export interface PortCallRangeSet {
+  port_call_id: number;
+  /** UTC, `YYYY-MM-DDThh:mm:ss+00:00`; start <= end. */
+  start: string;
+  end: string;
+}
+
+/** POST /update-port-call-id: the timestamp moves to this port call (same vessel) and is untrashed. */
+export interface TimestampPortCallSet {
+  timestamp_id: number;
+  port_call_id: number;
+}
+
+/** POST /unset-port-call-id: the timestamp leaves its port call and is trashed. */
+export interface TimestampPortCallUnset {
+  timestamp_id: number;
+}
+
+/** GET /timestamps-to-port-calls: orphan timestamps of the vessel are attached where a port call fits. */
+export interface OrphanTimestampsAttachRequested {
+  is_from_agent: boolean;
+  ignore_status: boolean;
+}
+
+/** POST /vessel-visibility: a hidden vessel's port calls stay out of the activity timeline. */
+export interface VesselVisibilitySet {
+  imo: number;
+  visible: boolean;
+}
+
+/**
+ * Appended when a port-call timer is due (departed → done after 180 minutes, force-depart after 30 days), so the
+ * change happens without new traffic and a replay applies it at the same point of the stream.
+ */
+export interface PortCallTimersElapsed {
+  imo: number;
+}
+
 export interface VesselEvents {
   VesselRegistered: VesselRegistered;
   VesselRenamed: VesselRenamed;
   TimestampReceived: TimestampReceived;
   TimestampDeleted: TimestampDeleted;
   TimestampRestored: TimestampRestored;
+  PortCallForceClosed: PortCallForceClosed;
+  PortCallForceScanned: PortCallForceScanned;
+  PortCallRangeSet: PortCallRangeSet;
+  TimestampPortCallSet: TimestampPortCallSet;
+  TimestampPortCallUnset: TimestampPortCallUnset;
+  OrphanTimestampsAttachRequested: OrphanTimestampsAttachRequested;
+  VesselVisibilitySet: VesselVisibilitySet;
+  PortCallTimersElapsed: PortCallTimersElapsed;
 }
 
 export const vesselStream = (imo: number): string => `vessel-${imo}`;
@@ -65,6 +126,8 @@ export interface UserCreated {
   /** scrypt hash; never the password itself. Empty for users that cannot log in. */
   password_hash: string;
   created_by: number | null;
+  /** The registration code used (registration_type 'code'); absent or null otherwise. */
+  registration_code_id?: number | null;
 }
 
 export interface ApiKeyCreated {
@@ -86,7 +149,7 @@ export interface ApiKeyDisabled {
 export const userStream = (id: number): string => `user-${id}`;
 export const apiKeyStream = (id: number): string => `apikey-${id}`;
 
-/** Appended on every successful login; the user's last_login_* columns follow it. */
+/** Appended on every successful login; the user's last_login_* columns follow it and its failed-login counters reset. */
 export interface UserLoggedIn {
   id: number;
   /** UTC ISO 8601. */
@@ -102,14 +165,201 @@ export interface UserTimeZoneChanged {
   previous_time_zone: string | null;
 }
 
+/** PUT /users/:id: the user's fields after the change (role is the role's name). */
+export interface UserUpdated {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  previous_role: string;
+}
+
+/**
+ * The password was set (change-password or reset). Carries no hash: the hash lives only in gateway.users, so
+ * the log never holds material to attack offline beyond what UserCreated already has.
+ */
+export interface UserPasswordChanged {
+  id: number;
+  reason: 'change' | 'reset';
+}
+
+/** A wrong password: the counters after it (suspend_start UTC ISO 8601 when this failure suspended). */
+export interface UserLoginFailed {
+  id: number;
+  failed_logins: number;
+  suspend_start: string | null;
+  locked: boolean;
+}
+
+/** POST /user-suspend {suspended: true}; suspend_start UTC ISO 8601. */
+export interface UserSuspended {
+  id: number;
+  suspend_start: string;
+}
+
+/** POST /user-suspend {suspended: false}: the failed-login counter stays. */
+export interface UserUnsuspended {
+  id: number;
+}
+
+export interface UserLocked {
+  id: number;
+}
+
+/** Unlocking also zeroes the failed-login counter and ends a suspension. */
+export interface UserUnlocked {
+  id: number;
+}
+
+/**
+ * DELETE /users/:id: the user is marked deleted and anonymised in every read model (e-mail `<id>@deleted`,
+ * names and password emptied, role inactive_user). The event carries no personal data.
+ */
+export interface UserDeleted {
+  id: number;
+}
+
 export interface UserEvents {
   UserCreated: UserCreated;
   UserLoggedIn: UserLoggedIn;
   UserTimeZoneChanged: UserTimeZoneChanged;
+  UserUpdated: UserUpdated;
+  UserPasswordChanged: UserPasswordChanged;
+  UserLoginFailed: UserLoginFailed;
+  UserSuspended: UserSuspended;
+  UserUnsuspended: UserUnsuspended;
+  UserLocked: UserLocked;
+  UserUnlocked: UserUnlocked;
+  UserDeleted: UserDeleted;
+}
+
+// ---- regcode-<id> streams (owned by the gateway): registration codes ----
+
+export const registrationCodeStream = (id: number): string => `regcode-${id}`;
+
+export interface RegistrationCodeCreated {
+  id: number;
+  /** `AAAAAA-NNNNNN`; shown to the managers who hand it out, as the original's list does. */
+  code: string;
+  role: string;
+  description: string;
+  enabled: boolean;
+  created_by: number | null;
+}
+
+export interface RegistrationCodeUpdated {
+  id: number;
+  enabled: boolean;
+  role: string;
+}
+
+export interface RegistrationCodeDeleted {
+  id: number;
+}
+
+export interface RegistrationCodeEvents {
+  RegistrationCodeCreated: RegistrationCodeCreated;
+  RegistrationCodeUpdated: RegistrationCodeUpdated;
+  RegistrationCodeDeleted: RegistrationCodeDeleted;
 }
 
 export interface ApiKeyEvents {
   ApiKeyCreated: ApiKeyCreated;
   ApiKeyEnabled: ApiKeyEnabled;
   ApiKeyDisabled: ApiKeyDisabled;
+}
+
+// ---- gateway streams: rolepermissions-<role>, setting-<name>, translations-<ns>-<lng>, pushtoken-<id> ----
+
+export const rolePermissionsStream = (role: string): string => `rolepermissions-${role}`;
+export const settingStream = (name: string): string => `setting-${name}`;
+/** Namespaces carry no '-', so the stream id names exactly one (namespace, language) pair. */
+export const translationsStream = (namespace: string, language: string): string =>
+  `translations-${namespace}-${language}`;
+export const pushTokenStream = (id: number): string => `pushtoken-${id}`;
+
+/** PUT /role-permissions/:role/:permission added a permission the role did not have. */
+export interface RolePermissionGranted {
+  role: string;
+  permission: string;
+}
+
+/** DELETE /role-permissions/:role/:permission removed a permission the role had. */
+export interface RolePermissionRevoked {
+  role: string;
+  permission: string;
+}
+
+export interface RolePermissionEvents {
+  RolePermissionGranted: RolePermissionGranted;
+  RolePermissionRevoked: RolePermissionRevoked;
+}
+
+/** PUT /settings/:name/:value. Appended even when the value stays, as the actor becomes the setting's modifier. */
+export interface SettingChanged {
+  name: string;
+  value: string;
+  previous_value: string;
+}
+
+export interface SettingEvents {
+  SettingChanged: SettingChanged;
+}
+
+export interface TranslationEntry {
+  key: string;
+  value: string;
+}
+
+/** POST /translation/:ns/:lng: keys that had neither a stored nor a default text (i18next saveMissing). */
+export interface TranslationsAdded {
+  namespace: string;
+  language: string;
+  translations: TranslationEntry[];
+}
+
+/** PUT /translations/:ns/:lng: the entries whose stored text changed. */
+export interface TranslationsUpdated {
+  namespace: string;
+  language: string;
+  translations: TranslationEntry[];
+}
+
+/** POST /translations/:ns/:lng: the stored texts of the pair are exactly these now. */
+export interface TranslationsReplaced {
+  namespace: string;
+  language: string;
+  translations: TranslationEntry[];
+}
+
+export interface TranslationEvents {
+  TranslationsAdded: TranslationsAdded;
+  TranslationsUpdated: TranslationsUpdated;
+  TranslationsReplaced: TranslationsReplaced;
+}
+
+/** A device's push token, one per (platform, installation_id); registering again moves it to the caller. */
+export interface PushTokenRegistered {
+  id: number;
+  user_id: number;
+  platform: string;
+  installation_id: string;
+  push_token: string;
+  /** The user the device was registered to before, if any. */
+  previous_user_id: number | null;
+}
+
+/** The token is gone: the device unregistered (empty token) or the push service reported it stale. */
+export interface PushTokenRemoved {
+  id: number;
+  user_id: number;
+  platform: string;
+  installation_id: string;
+  reason: 'unregistered' | 'stale';
+}
+
+export interface PushTokenEvents {
+  PushTokenRegistered: PushTokenRegistered;
+  PushTokenRemoved: PushTokenRemoved;
 }

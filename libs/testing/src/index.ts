@@ -1,3 +1,4 @@
 export * from './client.ts';
 export * from './infra.ts';
 export * from './processes.ts';
+export * from './smtp.ts';

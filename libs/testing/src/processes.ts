@@ -55,7 +55,8 @@ export async function waitForHealth(baseUrl: string, timeoutMs: number, child?: 
 function launch(script: string, env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ['--import', 'tsx', script], {
     cwd: repoRoot,
-    env: { ...process.env, ...env },
+    // vitest puts Vite's BASE_URL="/" into process.env; the service reads BASE_URL as the web UI's address.
+    env: { ...process.env, BASE_URL: 'http://localhost:3000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });

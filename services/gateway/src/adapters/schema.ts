@@ -7,7 +7,7 @@ import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts
 import { DEFAULT_SETTINGS } from '../domain/settings.ts';
 
 /** Advisory lock ids (arbitrary constants, unique within this database). */
-export const LOCKS = { schema: 7_410_001, adminSeed: 7_410_002 } as const;
+export const LOCKS = { schema: 7_410_001, adminSeed: 7_410_002, userRoles: 7_410_003 } as const;
 
 const DDL = [
   'CREATE SCHEMA IF NOT EXISTS gateway',
@@ -84,12 +84,50 @@ const DDL = [
      expires_at timestamptz NOT NULL
    )`,
   'CREATE INDEX IF NOT EXISTS sessions_expires_at ON gateway.sessions (expires_at)',
+  'CREATE SEQUENCE IF NOT EXISTS gateway.registration_code_ids',
+  // Registration codes (stream regcode-<id>); `role` is the role's name, as the original's list shows it.
+  `CREATE TABLE IF NOT EXISTS gateway.registration_codes (
+     id integer PRIMARY KEY,
+     code text NOT NULL UNIQUE,
+     enabled boolean NOT NULL DEFAULT true,
+     role text NOT NULL,
+     description text NOT NULL DEFAULT '',
+     created_at timestamptz NOT NULL DEFAULT now(),
+     created_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer
+   )`,
+  'CREATE INDEX IF NOT EXISTS users_created_by ON gateway.users (created_by)',
   `CREATE TABLE IF NOT EXISTS gateway.signing_keys (
      id integer PRIMARY KEY CHECK (id = 1),
      private_key_pem text NOT NULL,
      public_key_pem text NOT NULL,
      created_at timestamptz NOT NULL DEFAULT now()
    )`,
+  // Stored texts only; the S-211 defaults are computed (domain/translations.ts), so they never need a migration.
+  `CREATE TABLE IF NOT EXISTS gateway.translations (
+     namespace text NOT NULL,
+     language text NOT NULL,
+     key text NOT NULL,
+     value text NOT NULL,
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer,
+     PRIMARY KEY (namespace, language, key)
+   )`,
+  'CREATE SEQUENCE IF NOT EXISTS gateway.push_token_ids',
+  // One row per device (platform, installation_id); the notifier reads it to send pushes to a user's devices.
+  `CREATE TABLE IF NOT EXISTS gateway.push_tokens (
+     id integer PRIMARY KEY,
+     user_id integer NOT NULL,
+     platform text NOT NULL,
+     installation_id text NOT NULL,
+     push_token text NOT NULL,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     UNIQUE (platform, installation_id)
+   )`,
+  'CREATE INDEX IF NOT EXISTS push_tokens_user_id ON gateway.push_tokens (user_id)',
+  'CREATE INDEX IF NOT EXISTS push_tokens_push_token ON gateway.push_tokens (push_token)',
 ];
 
 /** Creates the schema and seeds roles, permissions, the default matrix (once) and settings. */

@@ -1,16 +1,28 @@
 // Users: every change is an event on `user-<id>`, and the gateway.users row (its read model) is written in
-// the same transaction, so the table never disagrees with the log.
+// the same transaction, so the table never disagrees with the log. Changes that depend on the current row
+// (counters, roles) run under the stream's lock (stream-lock.ts) and take their decision from a pure callback.
 
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Config } from '@pcas/config';
-import { type Actor, type UserCreated, type UserLoggedIn, type UserTimeZoneChanged, userStream } from '@pcas/contracts';
+import {
+  type Actor,
+  ApiError,
+  type UserCreated,
+  type UserEvents,
+  type UserLoggedIn,
+  type UserTimeZoneChanged,
+  userStream,
+} from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
+import { searchClause } from '@pcas/http-kit';
 import type { Logger } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
+import type { LoginCounters } from '../domain/passwords.ts';
 import { hashPassword } from './password.ts';
-import { LOCKS } from './schema.ts';
+import { LOCKS, pgText } from './schema.ts';
+import { isUniqueViolation, lockStream, lockUserRoles } from './stream-lock.ts';
 
 export const metadataOf = (actor: Actor): EventMetadata => ({ user_id: actor.user_id, api_key_id: actor.api_key_id });
 
@@ -25,7 +37,7 @@ export interface UserWithPermissions {
   permissions: string[];
 }
 
-export interface LoginUser extends UserWithPermissions {
+export interface LoginUser extends UserWithPermissions, LoginCounters {
   password_hash: string;
 }
 
@@ -33,14 +45,23 @@ const USER_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, 
   COALESCE((SELECT array_agg(p.name ORDER BY p.id) FROM gateway.role_permissions rp
             JOIN gateway.permissions p ON p.id = rp.permission_id WHERE rp.role_id = u.role_id), '{}') AS permissions`;
 
-/** The active user with this e-mail (case-insensitive), with the role's permissions and the password hash. */
+const COUNTER_COLUMNS = 'u.failed_logins, u.suspend_start, u.locked';
+
+/** Dates come back as Date from node-postgres and PGlite alike; normalised so the domain always gets one. */
+function withCounters<T extends { suspend_start: unknown }>(row: T): T & { suspend_start: Date | null } {
+  const value = row.suspend_start;
+  return { ...row, suspend_start: value === null || value === undefined ? null : new Date(value as string) };
+}
+
+/** The active user with this e-mail (case-insensitive), with the role's permissions, counters and hash. */
 export async function findActiveUserByEmail(db: Queryable, email: string): Promise<LoginUser | null> {
   const { rows } = await db.query<LoginUser>(
-    `SELECT ${USER_COLUMNS}, u.password_hash FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+    `SELECT ${USER_COLUMNS}, ${COUNTER_COLUMNS}, u.password_hash FROM gateway.users u
+     JOIN gateway.roles r ON r.id = u.role_id
      WHERE lower(u.email) = lower($1) AND u.status = 'active'`,
     [email],
   );
-  return rows[0] ?? null;
+  return rows[0] ? withCounters(rows[0]) : null;
 }
 
 export async function loadUser(db: Queryable, id: number): Promise<UserWithPermissions | null> {
@@ -51,23 +72,85 @@ export async function loadUser(db: Queryable, id: number): Promise<UserWithPermi
   return rows[0] ?? null;
 }
 
+/** The read-model row as user management sees it (role by name; dates in PostgreSQL's text form). */
+export interface UserRecord extends LoginCounters {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  role_id: number;
+  status: string;
+  registration_type: string;
+  registration_code_id: number | null;
+  created_at: string;
+  created_by: number | null;
+  modified_at: string;
+  modified_by: number | null;
+  password_hash: string;
+}
+
+const RECORD_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, u.role_id, u.status,
+  u.registration_type, u.registration_code_id, ${pgText('u.created_at')} AS created_at, u.created_by,
+  ${pgText('u.modified_at')} AS modified_at, u.modified_by, u.failed_logins, u.suspend_start, u.locked,
+  u.password_hash`;
+
+export async function loadUserRecord(db: Queryable, id: number): Promise<UserRecord | null> {
+  const { rows } = await db.query<UserRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id WHERE u.id = $1`,
+    [id],
+  );
+  return rows[0] ? withCounters(rows[0]) : null;
+}
+
+export async function findActiveUserRecordByEmail(db: Queryable, email: string): Promise<UserRecord | null> {
+  const { rows } = await db.query<UserRecord>(
+    `SELECT ${RECORD_COLUMNS} FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+     WHERE lower(u.email) = lower($1) AND u.status = 'active'`,
+    [email],
+  );
+  return rows[0] ? withCounters(rows[0]) : null;
+}
+
+/** The original's single-user JSON (13 keys, §8.7). `locked` is a real boolean (the original sent "t"/"f"). */
+export function userJson(user: UserRecord) {
+  return {
+    id: user.id,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    email: user.email,
+    role_id: user.role_id,
+    registration_code_id: user.registration_code_id,
+    created_at: user.created_at,
+    created_by: user.created_by,
+    modified_at: user.modified_at,
+    modified_by: user.modified_by,
+    status: user.status,
+    locked: user.locked,
+    registration_type: user.registration_type,
+  };
+}
+
+export type UserJson = ReturnType<typeof userJson>;
+
 /** Allocates an id, appends UserCreated and inserts the row, all inside the caller's transaction. */
 export async function createUser(
   tx: Queryable,
   store: EventStore,
   user: Omit<UserCreated, 'id'>,
-  actor: Actor,
+  actor: Actor | ((id: number) => Actor),
 ): Promise<UserCreated> {
   const { rows } = await tx.query<{ id: number }>(`SELECT nextval('gateway.user_ids')::int AS id`);
   const created: UserCreated = { id: rows[0].id, ...user };
-  await store.append(userStream(created.id), [{ type: 'UserCreated', data: created, metadata: metadataOf(actor) }], {
+  const acting = typeof actor === 'function' ? actor(created.id) : actor;
+  await store.append(userStream(created.id), [{ type: 'UserCreated', data: created, metadata: metadataOf(acting) }], {
     tx,
     expectedVersion: 'no_stream',
   });
   await tx.query(
     `INSERT INTO gateway.users (id, email, password_hash, first_name, last_name, role_id, status, registration_type,
-       created_by, modified_by)
-     SELECT $1, $2, $3, $4, $5, r.id, $7, $8, $9, $9 FROM gateway.roles r WHERE r.name = $6`,
+       registration_code_id, created_by, modified_by)
+     SELECT $1, $2, $3, $4, $5, r.id, $7, $8, $10, $9, $9 FROM gateway.roles r WHERE r.name = $6`,
     [
       created.id,
       created.email,
@@ -78,49 +161,387 @@ export async function createUser(
       created.status,
       created.registration_type,
       created.created_by,
+      created.registration_code_id ?? null,
     ],
   );
   return created;
 }
 
+const duplicateEmail = (email: string) => ApiError.badRequest(`User with email ${email} already exists`);
+
+async function assertEmailFree(tx: Queryable, email: string, exceptId: number | null): Promise<void> {
+  const taken = await tx.query(
+    'SELECT 1 FROM gateway.users WHERE lower(email) = lower($1) AND id IS DISTINCT FROM $2',
+    [email, exceptId],
+  );
+  if (taken.rowCount > 0) throw duplicateEmail(email);
+}
+
+/**
+ * Creates a user whose e-mail must be free (case-insensitively, among every user ever created, as the unique
+ * index says). A concurrent sign-up with the same e-mail loses with the same 400, not a 500.
+ */
+export async function createUniqueUser(
+  db: Db,
+  store: EventStore,
+  user: Omit<UserCreated, 'id'>,
+  actor: Actor | ((id: number) => Actor),
+): Promise<UserCreated> {
+  try {
+    return await db.transaction(async (tx) => {
+      await assertEmailFree(tx, user.email, null);
+      return createUser(tx, store, user, actor);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail(user.email);
+    throw error;
+  }
+}
+
+async function appendUserEvent<K extends keyof UserEvents>(
+  tx: Queryable,
+  store: EventStore,
+  id: number,
+  type: K,
+  data: UserEvents[K],
+  actor: Actor,
+): Promise<void> {
+  await store.append(userStream(id), [{ type, data, metadata: metadataOf(actor) }], {
+    tx,
+    expectedVersion: 'stream_exists',
+  });
+}
+
+/** Runs fn in a transaction holding the user's stream lock (and the role lock first, when asked). */
+async function withUser<T>(
+  db: Db,
+  id: number,
+  fn: (tx: Queryable, user: UserRecord | null) => Promise<T>,
+  options: { roles?: boolean } = {},
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    if (options.roles) await lockUserRoles(tx);
+    await lockStream(tx, userStream(id));
+    return fn(tx, await loadUserRecord(tx, id));
+  });
+}
+
+async function countActiveAdmins(tx: Queryable): Promise<number> {
+  const { rows } = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+     WHERE r.name = 'admin' AND u.status = 'active'`,
+  );
+  return rows[0].n;
+}
+
+const SUCCESSFUL_LOGIN_RESET = 'failed_logins = 0, suspend_start = NULL, locked = false';
+
+/**
+ * A correct password: appends UserLoggedIn and resets the failed-login counters, unless `blocked` (checked
+ * under the lock, against counters a concurrent wrong password may just have changed) returns a message, which
+ * is then returned and nothing is written.
+ */
 export async function recordLogin(
   db: Db,
   store: EventStore,
   userId: number,
   data: UserLoggedIn['last_login_data'],
   actor: Actor,
-): Promise<void> {
-  const event: UserLoggedIn = { id: userId, last_login_time: new Date().toISOString(), last_login_data: data };
-  await db.transaction(async (tx) => {
-    await store.append(userStream(userId), [{ type: 'UserLoggedIn', data: event, metadata: metadataOf(actor) }], {
-      tx,
-      expectedVersion: 'stream_exists',
-    });
+  blocked: (counters: LoginCounters) => string | null = () => null,
+): Promise<string | null> {
+  return withUser(db, userId, async (tx, user) => {
+    if (!user) throw ApiError.badRequest('No such user');
+    const message = blocked(user);
+    if (message) return message;
+    const event: UserLoggedIn = { id: userId, last_login_time: new Date().toISOString(), last_login_data: data };
+    await appendUserEvent(tx, store, userId, 'UserLoggedIn', event, actor);
     await tx.query(
-      `UPDATE gateway.users SET last_login_time = $2, last_login_data = $3, failed_logins = 0 WHERE id = $1`,
+      `UPDATE gateway.users SET last_login_time = $2, last_login_data = $3, ${SUCCESSFUL_LOGIN_RESET} WHERE id = $1`,
       [userId, event.last_login_time, JSON.stringify(event.last_login_data)],
     );
+    return null;
+  });
+}
+
+/**
+ * A wrong password: `next` gives the counters after it from the current ones (or null when the account is
+ * already blocked, so nothing is counted). Returns the counters now stored.
+ */
+export async function recordFailedLogin(
+  db: Db,
+  store: EventStore,
+  userId: number,
+  next: (counters: LoginCounters) => LoginCounters | null,
+): Promise<LoginCounters> {
+  return withUser(db, userId, async (tx, user) => {
+    if (!user) throw ApiError.badRequest('No such user');
+    const after = next(user);
+    if (!after) return user;
+    await appendUserEvent(
+      tx,
+      store,
+      userId,
+      'UserLoginFailed',
+      {
+        id: userId,
+        failed_logins: after.failed_logins,
+        suspend_start: after.suspend_start?.toISOString() ?? null,
+        locked: after.locked,
+      },
+      // Whoever typed the password is unknown: the attempt is recorded without an acting user.
+      { user_id: null, api_key_id: null },
+    );
+    await tx.query('UPDATE gateway.users SET failed_logins = $2, suspend_start = $3, locked = $4 WHERE id = $1', [
+      userId,
+      after.failed_logins,
+      after.suspend_start,
+      after.locked,
+    ]);
+    return after;
   });
 }
 
 /** Stores the zone when it differs; concurrent requests with the same new zone write one event. */
 export async function changeTimeZone(db: Db, store: EventStore, userId: number, zone: string, actor: Actor) {
-  await db.transaction(async (tx) => {
-    // The row lock taken by the UPDATE serializes racing requests; the loser sees no change and appends nothing.
-    const { rows } = await tx.query<{ previous: string | null }>(
-      `UPDATE gateway.users u SET time_zone = $2 FROM (SELECT id, time_zone AS previous FROM gateway.users
-         WHERE id = $1 FOR UPDATE) old
-       WHERE u.id = old.id AND u.time_zone IS DISTINCT FROM $2 RETURNING old.previous`,
-      [userId, zone],
-    );
-    if (rows.length === 0) return;
-    const event: UserTimeZoneChanged = { id: userId, time_zone: zone, previous_time_zone: rows[0].previous };
-    await store.append(
-      userStream(userId),
-      [{ type: 'UserTimeZoneChanged', data: event, metadata: metadataOf(actor) }],
-      { tx, expectedVersion: 'stream_exists' },
-    );
+  await withUser(db, userId, async (tx) => {
+    const { rows } = await tx.query<{ time_zone: string | null }>('SELECT time_zone FROM gateway.users WHERE id = $1', [
+      userId,
+    ]);
+    if (rows.length === 0 || rows[0].time_zone === zone) return;
+    const event: UserTimeZoneChanged = { id: userId, time_zone: zone, previous_time_zone: rows[0].time_zone };
+    await appendUserEvent(tx, store, userId, 'UserTimeZoneChanged', event, actor);
+    await tx.query('UPDATE gateway.users SET time_zone = $2 WHERE id = $1', [userId, zone]);
   });
+}
+
+/** Only active users are managed; deleted ones and the hidden users of API keys are "no such user". */
+const managed = (user: UserRecord | null): user is UserRecord => user?.status === 'active';
+
+/**
+ * PUT /users/:id. `decide` gets the current user and the number of active admins and returns the new fields
+ * (or throws). Returns null for an unknown, deleted or API-key user.
+ */
+export async function updateUser(
+  db: Db,
+  store: EventStore,
+  id: number,
+  actor: Actor,
+  decide: (
+    user: UserRecord,
+    activeAdmins: number,
+  ) => { email: string; first_name: string; last_name: string; role: string },
+): Promise<UserRecord | null> {
+  let wanted = '';
+  try {
+    return await withUser(
+      db,
+      id,
+      async (tx, user) => {
+        if (!managed(user)) return null;
+        const next = decide(user, await countActiveAdmins(tx));
+        wanted = next.email;
+        if (next.email.toLowerCase() !== user.email.toLowerCase()) await assertEmailFree(tx, next.email, id);
+        const unchanged =
+          next.email === user.email &&
+          next.first_name === user.first_name &&
+          next.last_name === user.last_name &&
+          next.role === user.role;
+        if (!unchanged) {
+          await appendUserEvent(tx, store, id, 'UserUpdated', { id, ...next, previous_role: user.role }, actor);
+          await tx.query(
+            `UPDATE gateway.users SET email = $2, first_name = $3, last_name = $4,
+               role_id = (SELECT r.id FROM gateway.roles r WHERE r.name = $5), modified_at = now(), modified_by = $6
+             WHERE id = $1`,
+            [id, next.email, next.first_name, next.last_name, next.role, actor.user_id],
+          );
+        }
+        return loadUserRecord(tx, id);
+      },
+      { roles: true },
+    );
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateEmail(wanted);
+    throw error;
+  }
+}
+
+/**
+ * DELETE /users/:id: a soft delete that anonymises the row (e-mail `<id>@deleted`, names, hash, login data and
+ * zone emptied, role inactive_user, status deleted). The stream keeps the id, so the log still says who did what.
+ */
+export async function deleteUser(
+  db: Db,
+  store: EventStore,
+  id: number,
+  actor: Actor,
+  decide: (user: UserRecord, activeAdmins: number) => void,
+): Promise<boolean> {
+  return withUser(
+    db,
+    id,
+    async (tx, user) => {
+      if (!managed(user)) return false;
+      decide(user, await countActiveAdmins(tx));
+      await appendUserEvent(tx, store, id, 'UserDeleted', { id }, actor);
+      await tx.query(
+        `UPDATE gateway.users SET email = id::text || '@deleted', first_name = '', last_name = '', password_hash = '',
+           role_id = (SELECT r.id FROM gateway.roles r WHERE r.name = 'inactive_user'), status = 'deleted',
+           last_login_data = NULL, time_zone = NULL, failed_logins = 0, suspend_start = NULL, locked = false,
+           modified_at = now(), modified_by = $2
+         WHERE id = $1`,
+        [id, actor.user_id],
+      );
+      return true;
+    },
+    { roles: true },
+  );
+}
+
+/** POST /user-suspend. Returns false for an unknown user. Setting the state it already has appends nothing. */
+export async function setSuspended(
+  db: Db,
+  store: EventStore,
+  id: number,
+  suspended: boolean,
+  actor: Actor,
+  decide: (user: UserRecord) => void,
+): Promise<boolean> {
+  return withUser(db, id, async (tx, user) => {
+    if (!managed(user)) return false;
+    decide(user);
+    if (suspended) {
+      const start = new Date();
+      await appendUserEvent(tx, store, id, 'UserSuspended', { id, suspend_start: start.toISOString() }, actor);
+      await tx.query(
+        'UPDATE gateway.users SET suspend_start = $2, modified_at = now(), modified_by = $3 WHERE id = $1',
+        [id, start, actor.user_id],
+      );
+    } else if (user.suspend_start !== null) {
+      // The failed-login counter stays, as the original: the next failures continue from it.
+      await appendUserEvent(tx, store, id, 'UserUnsuspended', { id }, actor);
+      await tx.query(
+        'UPDATE gateway.users SET suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
+        [id, actor.user_id],
+      );
+    }
+    return true;
+  });
+}
+
+/** POST /user-lock. Locking ends a suspension; unlocking also zeroes the failed-login counter. */
+export async function setLocked(
+  db: Db,
+  store: EventStore,
+  id: number,
+  locked: boolean,
+  actor: Actor,
+  decide: (user: UserRecord) => void,
+): Promise<boolean> {
+  return withUser(db, id, async (tx, user) => {
+    if (!managed(user)) return false;
+    decide(user);
+    if (locked) {
+      if (user.locked && user.suspend_start === null) return true;
+      await appendUserEvent(tx, store, id, 'UserLocked', { id }, actor);
+      await tx.query(
+        'UPDATE gateway.users SET locked = true, suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
+        [id, actor.user_id],
+      );
+    } else {
+      if (!user.locked && user.suspend_start === null && user.failed_logins === 0) return true;
+      await appendUserEvent(tx, store, id, 'UserUnlocked', { id }, actor);
+      await tx.query(
+        `UPDATE gateway.users SET ${SUCCESSFUL_LOGIN_RESET}, modified_at = now(), modified_by = $2 WHERE id = $1`,
+        [id, actor.user_id],
+      );
+    }
+    return true;
+  });
+}
+
+/**
+ * Sets a new password hash (change-password, reset). The event names the change only: the hash stays in
+ * gateway.users. A reset also clears failed logins, suspension and lock. `decide` runs under the lock against
+ * the current row and may throw; it returns false to give up without a change. Returns the user after.
+ */
+export async function setPassword(
+  db: Db,
+  store: EventStore,
+  id: number,
+  passwordHash: string,
+  reason: 'change' | 'reset',
+  actor: Actor,
+  decide: (user: UserRecord) => boolean = () => true,
+): Promise<UserRecord | null> {
+  return withUser(db, id, async (tx, user) => {
+    if (!managed(user) || !decide(user)) return null;
+    await appendUserEvent(tx, store, id, 'UserPasswordChanged', { id, reason }, actor);
+    await tx.query(
+      `UPDATE gateway.users SET password_hash = $2, modified_at = now(), modified_by = $3
+         ${reason === 'reset' ? `, ${SUCCESSFUL_LOGIN_RESET}` : ''}
+       WHERE id = $1`,
+      [id, passwordHash, actor.user_id],
+    );
+    return loadUserRecord(tx, id);
+  });
+}
+
+/** A user list row: the 13 keys plus `created_by_email` and `suspended` (§8.7), in the original's order. */
+export interface UserListRow extends UserRecord {
+  created_by_email: string | null;
+}
+
+/** API field → SQL expression, for the original's sort syntax (the original prefixed each with the user table). */
+export const USER_SORT_FIELDS: Record<string, string> = {
+  id: 'u.id',
+  first_name: 'u.first_name',
+  last_name: 'u.last_name',
+  email: 'u.email',
+  role_id: 'u.role_id',
+  registration_code_id: 'u.registration_code_id',
+  created_at: 'u.created_at',
+  created_by: 'u.created_by',
+  modified_at: 'u.modified_at',
+  modified_by: 'u.modified_by',
+  status: 'u.status',
+  locked: 'u.locked',
+  registration_type: 'u.registration_type',
+  created_by_email: 'cb.email',
+};
+
+/**
+ * GET /users: active users only, searched in e-mail and names, optionally only those created by `createdBy`
+ * (management level own). The caller decides the level; level none never gets here.
+ */
+export async function listUsers(
+  db: Queryable,
+  query: { limit: number; offset: number; orderBy: string; search: string; createdBy: number | null },
+): Promise<{ rows: UserListRow[]; total: number }> {
+  const conditions = ["u.status = 'active'"];
+  const params: unknown[] = [];
+  if (query.createdBy !== null) {
+    params.push(query.createdBy);
+    conditions.push(`u.created_by = $${params.length}`);
+  }
+  const search = searchClause(query.search, {
+    columns: ['u.email', 'u.first_name', 'u.last_name'],
+    caretPrefix: false,
+    offset: params.length,
+  });
+  if (search) {
+    params.push(...search.params);
+    conditions.push(search.sql);
+  }
+  const where = `WHERE ${conditions.join(' AND ')}`;
+  const from = `FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+    LEFT JOIN gateway.users cb ON cb.id = u.created_by`;
+  const total = await db.query<{ total: number }>(`SELECT count(*)::int AS total ${from} ${where}`, params);
+  const { rows } = await db.query<UserListRow>(
+    `SELECT ${RECORD_COLUMNS}, cb.email AS created_by_email ${from} ${where}
+     ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, query.limit, query.offset],
+  );
+  return { rows: rows.map(withCounters), total: total.rows[0].total };
 }
 
 const ADMIN_EXISTS = `SELECT 1 FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id

@@ -1,5 +1,8 @@
-// Settings the gateway seeds (shared/reference/original-app.md §12.1). Ids keep the original's listing order,
-// since GET /settings returns `[{id, <name>: value}]` and the UI shows them in that order.
+// Settings the gateway seeds and the rules of changing them (shared/reference/original-app.md §12.1, §9.9).
+// Ids keep the original's listing order, since GET /settings returns `[{id, <name>: value}]` and the UI shows
+// them in that order.
+
+import { ApiError } from '@pcas/contracts';
 
 export interface SettingDef {
   id: number;
@@ -20,3 +23,70 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   { id: 10, name: 'queue_live_eta_alert_delay_duration', value: 'PT2H' },
   { id: 11, name: 'port_operator_emails', value: '' },
 ];
+
+export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.name);
+
+/** The only setting anyone may read without a session (the login page asks before anyone logs in). */
+export const PUBLIC_SETTINGS: readonly string[] = ['codeless_registration_module'];
+
+const ON_OFF_SETTINGS = new Set(['activity_module', 'logistics_module', 'queue_module', 'map_module']);
+const DURATION_SETTINGS = new Set([
+  'queue_travel_duration_to_berth',
+  'queue_rta_window_duration',
+  'queue_laytime_buffer_duration',
+  'queue_live_eta_alert_buffer_duration',
+  'queue_live_eta_alert_delay_duration',
+]);
+const EMAIL_LIST_SETTINGS = new Set(['port_operator_emails']);
+
+/** The UI cannot put an empty value in a URL path, so it sends this word to clear a setting. */
+export const EMPTY_VALUE = 'empty';
+
+// PHP DateInterval's ISO 8601 form: whole numbers, designators in order, at least one of them, a `T` only
+// before a time part. PHP 8 accepts weeks together with days, so this does too.
+const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
+
+/** A duration the original's DateInterval accepts, e.g. `PT30M`, `PT1H30M`, `P1D`. */
+export function isIsoDuration(value: string): boolean {
+  return ISO_DURATION.test(value);
+}
+
+// The practical subset of RFC 5321 that PHP's FILTER_VALIDATE_EMAIL accepts: a dot-atom local part and a
+// domain of at least two labels.
+const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+export function isEmailAddress(text: string): boolean {
+  const at = text.lastIndexOf('@');
+  if (at <= 0 || text.length > 254) return false;
+  const local = text.slice(0, at);
+  const domain = text.slice(at + 1);
+  return local.length <= 64 && LOCAL_PART.test(local) && domain.length <= 253 && DOMAIN.test(domain);
+}
+
+/** Space- and/or comma-separated addresses, as the queue settings page sends them; null if any is invalid. */
+export function parseEmailList(text: string): string[] | null {
+  const emails = text.split(/[\s,]+/).filter((part) => part !== '');
+  if (emails.length === 0 || !emails.every(isEmailAddress)) return null;
+  return emails;
+}
+
+export function isSettingName(name: string): boolean {
+  return SETTING_NAMES.includes(name);
+}
+
+/**
+ * The value PUT /settings/:name/:value stores, or a 400 with the original's messages: an unknown name first,
+ * then a value the setting does not take. `empty` stores "" where "" is allowed (the e-mail list).
+ */
+export function settingValueToStore(name: string, value: string): string {
+  if (!isSettingName(name)) throw ApiError.badRequest(`Invalid setting name: ${name}`);
+  let valid = true;
+  if (ON_OFF_SETTINGS.has(name)) valid = value === 'enabled' || value === 'disabled';
+  else if (DURATION_SETTINGS.has(name)) valid = isIsoDuration(value);
+  else if (EMAIL_LIST_SETTINGS.has(name)) valid = value === EMPTY_VALUE || parseEmailList(value) !== null;
+  // codeless_registration_module: the original checks nothing; anything but "enabled" keeps sign-up closed.
+  else if (name === 'codeless_registration_module') valid = value === 'enabled' || value === 'disabled';
+  if (!valid) throw ApiError.badRequest(`Invalid value: ${value} for setting: ${name}`);
+  return value === EMPTY_VALUE ? '' : value;
+}

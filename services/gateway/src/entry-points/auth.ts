@@ -24,7 +24,7 @@ export interface Access {
   authorize(auth: AuthContext, route: Route, params: Record<string, unknown>): Promise<void>;
 }
 
-export function createAccess(deps: GatewayDeps): Access {
+export function createAccess(deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions' | 'config' | 'log'>): Access {
   const { db, store, sessions, config, log } = deps;
 
   async function fromSession(sessionId: string, headers: IncomingHttpHeaders): Promise<AuthContext> {

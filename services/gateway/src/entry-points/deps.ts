@@ -1,8 +1,11 @@
 // What every gateway route factory receives. Route files export `(deps: GatewayDeps) => Route[]`.
 
 import type { ServiceDeps } from '@pcas/contracts';
+import type { Mailer } from '@pcas/mail';
 import type { SessionStore } from '../adapters/session-store.ts';
 
 export interface GatewayDeps extends ServiceDeps {
   sessions: SessionStore;
+  /** Outgoing e-mail (password reset links): SMTP when SMTP_URL is set, else the outbox folder. */
+  mailer: Mailer;
 }

@@ -2,19 +2,35 @@
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import type { RunningService, ServiceDeps } from '@pcas/contracts';
 import { createHttpApp } from '@pcas/http-kit';
+import { createMailer, type Mailer } from '@pcas/mail';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
 import { isModuleEnabled } from '../adapters/settings.ts';
 import { seedFirstAdmin } from '../adapters/users.ts';
+import { unknownRuleRoles } from '../domain/passwords.ts';
+import { ROLE_NAMES } from '../domain/roles.ts';
 import { createAccess } from './auth.ts';
 import { allRoutes } from './routes/index.ts';
 
 export async function startGateway(
-  deps: ServiceDeps & { sessions: SessionStore },
+  input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
 ): Promise<RunningService & { port: number }> {
-  const { db, config, log } = deps;
+  const { db, config, log } = input;
+  // A role name misspelt in PASSWORD_RULES would silently get the default rules: refuse to start instead.
+  const unknownRoles = unknownRuleRoles(config.passwordRules, ROLE_NAMES);
+  if (unknownRoles.length > 0) throw new Error(`PASSWORD_RULES names unknown roles: ${unknownRoles.join(', ')}`);
+  const mailer =
+    input.mailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.resolve(config.dataDir, 'outbox'),
+      log: log.child({ component: 'mail' }),
+    });
+  const deps = { ...input, mailer };
   await ensureGatewaySchema(db);
   await seedFirstAdmin(deps);
   const access = createAccess(deps);
@@ -44,6 +60,8 @@ export async function startGateway(
       const force = setTimeout(() => server.closeAllConnections(), 5_000);
       await closed;
       clearTimeout(force);
+      // A mailer passed in belongs to the caller.
+      if (!input.mailer) await mailer.close();
     },
   };
 }

@@ -4,8 +4,16 @@ import type { Route } from '@pcas/http-kit';
 import type { GatewayDeps } from '../deps.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { healthRoutes } from './health.ts';
+import { passwordRoutes } from './passwords.ts';
+import { pushTokenRoutes } from './push-tokens.ts';
+import { registrationRoutes } from './registration.ts';
+import { registrationCodeRoutes } from './registration-codes.ts';
+import { roleRoutes } from './roles.ts';
 import { sessionRoutes } from './session.ts';
+import { settingRoutes } from './settings.ts';
 import { timestampRoutes } from './timestamps.ts';
+import { translationRoutes } from './translations.ts';
+import { userRoutes } from './users.ts';
 import { vesselRoutes } from './vessels.ts';
 
 export function allRoutes(deps: GatewayDeps): Route[] {
@@ -15,5 +23,13 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...healthRoutes(deps),
     ...timestampRoutes(deps),
     ...vesselRoutes(deps),
+    ...roleRoutes(deps),
+    ...settingRoutes(deps),
+    ...translationRoutes(deps),
+    ...pushTokenRoutes(deps),
+    ...userRoutes(deps),
+    ...registrationRoutes(deps),
+    ...registrationCodeRoutes(deps),
+    ...passwordRoutes(deps),
   ];
 }

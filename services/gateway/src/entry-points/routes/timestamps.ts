@@ -2,7 +2,14 @@
 // read the projector's read model (shared/reference/original-app.md §3, §4.5, §17.2).
 
 import { ApiError, type CommandBody, INGEST, IngestCommands, type PostTimestampCommand } from '@pcas/contracts';
-import { type ParamSpec, parseLimit, parseOffset, type RequestContext, type Route } from '@pcas/http-kit';
+import {
+  type ModuleName,
+  type ParamSpec,
+  parseLimit,
+  parseOffset,
+  type RequestContext,
+  type Route,
+} from '@pcas/http-kit';
 import { listTimestamps, type TimestampFilter } from '../../adapters/read-models/timestamps.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -67,10 +74,11 @@ function listFilter(params: Record<string, any>): TimestampFilter {
 export function timestampRoutes(deps: GatewayDeps): Route[] {
   const { db, bus } = deps;
 
-  const post = (path: string, permission: string, manual: boolean): Route => ({
+  const post = (path: string, permission: string, manual: boolean, module?: ModuleName): Route => ({
     method: 'POST',
     path,
     permission,
+    module,
     params: POST_PARAMS,
     async handle(ctx) {
       const { imo, vessel_name, time_type, state, time, payload } = ctx.params;
@@ -83,10 +91,11 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     },
   });
 
-  const list = (path: string, permission: string): Route => ({
+  const list = (path: string, permission: string, module?: ModuleName): Route => ({
     method: 'GET',
     path,
     permission,
+    module,
     params: LIST_PARAMS,
     async handle({ params }) {
       const filter = listFilter(params);
@@ -100,6 +109,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     method,
     path,
     permission: 'manage_port_call',
+    module: 'activity',
     params: { id: { type: 'int' } },
     async handle(ctx) {
       const body: CommandBody<{ id: number }> = { actor: actorOf(ctx), input: { id: ctx.params.id } };
@@ -108,10 +118,13 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     },
   });
 
+  // Modules: what people do on the activity timeline and its admin pages belongs to `activity`. Data sources
+  // posting and systems exporting stay open whatever the UI shows: other modules (queue, VIS) build on the
+  // same timestamps, and an agent refused would silently drop data.
   return [
     post('/agent/rest/timestamps', 'timestamp', false),
-    post('/timestamps', 'add_manual_timestamp', true),
-    list('/timestamps', 'manage_port_call'),
+    post('/timestamps', 'add_manual_timestamp', true, 'activity'),
+    list('/timestamps', 'manage_port_call', 'activity'),
     list('/export/timestamps', 'export_api'),
     byId('DELETE', '/timestamps', IngestCommands.deleteTimestamp),
     byId('POST', '/restore-timestamp', IngestCommands.restoreTimestamp),

@@ -16,6 +16,8 @@ export function vesselRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/vessels',
       permission: 'basic_user_action',
+      // The vessels admin pages and the mobile app's pinned-vessel list are part of the activity timeline.
+      module: 'activity',
       params: {
         limit: { type: 'int', optional: true },
         offset: { type: 'int', optional: true },

@@ -1,0 +1,20 @@
+// Locks of user management. Per-stream serialization of read-decide-append comes from decision-lock.ts (shared
+// with the settings and roles code); this adds the lock of changes that depend on the set of admins.
+
+import type { Queryable } from '@pcas/sql';
+import { lockStreamForDecision } from './decision-lock.ts';
+import { LOCKS } from './schema.ts';
+
+/** Serializes read-decide-append on one stream among the gateway's writers (see decision-lock.ts). */
+export const lockStream = lockStreamForDecision;
+
+/**
+ * Changes that depend on how many active admins there are (the last admin keeps its role and account) take
+ * this lock first, before any stream lock, so two admins demoting each other cannot both succeed.
+ */
+export async function lockUserRoles(tx: Queryable): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.userRoles]);
+}
+
+/** PostgreSQL's unique_violation: a concurrent writer took the same e-mail or code first. */
+export const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';

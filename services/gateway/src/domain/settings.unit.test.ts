@@ -1,0 +1,91 @@
+import { isApiError } from '@pcas/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  DEFAULT_SETTINGS,
+  isEmailAddress,
+  isIsoDuration,
+  PUBLIC_SETTINGS,
+  parseEmailList,
+  settingValueToStore,
+} from './settings.ts';
+
+/** The 400 message a value gets, or the stored value when accepted. */
+function outcome(name: string, value: string): string {
+  try {
+    return `ok:${settingValueToStore(name, value)}`;
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return `${error.status}:${error.message}`;
+  }
+}
+
+describe('settings', () => {
+  it('seeds the eleven settings of §12.1 in the original order with their defaults', () => {
+    expect(DEFAULT_SETTINGS.map((s) => [s.id, s.name, s.value])).toEqual([
+      [1, 'activity_module', 'enabled'],
+      [2, 'logistics_module', 'enabled'],
+      [3, 'queue_module', 'enabled'],
+      [4, 'map_module', 'enabled'],
+      [5, 'codeless_registration_module', 'disabled'],
+      [6, 'queue_travel_duration_to_berth', 'PT30M'],
+      [7, 'queue_rta_window_duration', 'PT30M'],
+      [8, 'queue_laytime_buffer_duration', 'PT30M'],
+      [9, 'queue_live_eta_alert_buffer_duration', 'PT1H'],
+      [10, 'queue_live_eta_alert_delay_duration', 'PT2H'],
+      [11, 'port_operator_emails', ''],
+    ]);
+    expect(PUBLIC_SETTINGS).toEqual(['codeless_registration_module']);
+  });
+
+  it('rejects an unknown name before looking at the value', () => {
+    expect(outcome('dark_mode', 'enabled')).toBe('400:Invalid setting name: dark_mode');
+    expect(outcome('Activity_module', 'enabled')).toBe('400:Invalid setting name: Activity_module');
+  });
+
+  it.each([
+    ['activity_module', 'disabled', 'ok:disabled'],
+    ['map_module', 'enabled', 'ok:enabled'],
+    ['queue_module', 'on', '400:Invalid value: on for setting: queue_module'],
+    ['logistics_module', 'Enabled', '400:Invalid value: Enabled for setting: logistics_module'],
+    ['logistics_module', 'empty', '400:Invalid value: empty for setting: logistics_module'],
+    ['codeless_registration_module', 'enabled', 'ok:enabled'],
+    ['codeless_registration_module', 'yes', '400:Invalid value: yes for setting: codeless_registration_module'],
+    ['queue_rta_window_duration', 'PT1H30M', 'ok:PT1H30M'],
+    ['queue_laytime_buffer_duration', 'P1D', 'ok:P1D'],
+    [
+      'queue_live_eta_alert_delay_duration',
+      '30',
+      '400:Invalid value: 30 for setting: queue_live_eta_alert_delay_duration',
+    ],
+    ['queue_travel_duration_to_berth', 'empty', '400:Invalid value: empty for setting: queue_travel_duration_to_berth'],
+    ['port_operator_emails', 'ops@port.fi,duty@port.fi', 'ok:ops@port.fi,duty@port.fi'],
+    ['port_operator_emails', 'ops@port.fi duty@port.fi', 'ok:ops@port.fi duty@port.fi'],
+    ['port_operator_emails', 'empty', 'ok:'],
+    [
+      'port_operator_emails',
+      'ops@port.fi,nobody',
+      '400:Invalid value: ops@port.fi,nobody for setting: port_operator_emails',
+    ],
+    ['port_operator_emails', ',', '400:Invalid value: , for setting: port_operator_emails'],
+  ])('%s = %s → %s', (name, value, expected) => {
+    expect(outcome(name, value)).toBe(expected);
+  });
+
+  it('accepts the ISO 8601 durations PHP DateInterval accepts, and nothing else', () => {
+    for (const ok of ['PT30M', 'PT1H', 'PT2H', 'PT1H30M', 'P1D', 'P1DT12H', 'P1Y2M3W4DT5H6M7S', 'PT0M', 'PT90S']) {
+      expect(isIsoDuration(ok), ok).toBe(true);
+    }
+    for (const bad of ['', 'P', 'PT', 'P1DT', 'PT1.5H', 'pt30m', 'PT30', '30M', 'PT-1H', 'P1H', 'PT1M1H', ' PT1H']) {
+      expect(isIsoDuration(bad), bad).toBe(false);
+    }
+  });
+
+  it('checks e-mail addresses and lists', () => {
+    expect(isEmailAddress('ops.team+jit@port-of-gavle.se')).toBe(true);
+    for (const bad of ['ops', '@port.se', 'ops@', 'ops@port', 'a..b@port.se', 'ops@-port.se', 'o ps@port.se']) {
+      expect(isEmailAddress(bad), bad).toBe(false);
+    }
+    expect(parseEmailList(' a@b.se , c@d.fi  e@f.no ')).toEqual(['a@b.se', 'c@d.fi', 'e@f.no']);
+    expect(parseEmailList('   ')).toBeNull();
+  });
+});

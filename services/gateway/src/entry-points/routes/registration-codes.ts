@@ -1,0 +1,105 @@
+// Registration codes (shared/reference/original-app.md §8.6): list, create, enable/disable or re-role, delete.
+// Level all sees every code, level own only the codes it created, no level none.
+
+import { ApiError } from '@pcas/contracts';
+import { paginated, parseSort, type Route } from '@pcas/http-kit';
+import {
+  createRegistrationCode,
+  deleteRegistrationCode,
+  listRegistrationCodes,
+  REGISTRATION_CODE_SORT_FIELDS,
+  updateRegistrationCode,
+} from '../../adapters/registration-codes.ts';
+import { decideChangeCode, decideCreateCode, managementLevel, rowId } from '../../domain/user-management.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { actorOf, managerOf } from './users.ts';
+
+const noSuchCode = () => ApiError.badRequest('No such registration code');
+
+export function registrationCodeRoutes(deps: GatewayDeps): Route[] {
+  const { db, store } = deps;
+
+  // The route is declared `/registration-codes/:limit`, but the original router matched by prefix and the UI
+  // calls it without the segment, so both paths serve the list; a query `limit` wins over the path's.
+  const list = (path: string): Route => ({
+    method: 'GET',
+    path,
+    permission: 'manage_registration_code',
+    params: {
+      limit: { type: 'int' },
+      offset: { type: 'int' },
+      sort: { type: 'string', maxLength: 500 },
+      search: { type: 'string', optional: true, default: '', maxLength: 255 },
+    },
+    async handle({ params, auth }) {
+      const orderBy = parseSort(params.sort, REGISTRATION_CODE_SORT_FIELDS, 'id');
+      const page = { start: params.offset, limit: params.limit };
+      const level = managementLevel(auth.permissions);
+      if (level === 'none') return paginated([], { ...page, total: 0 });
+      const { rows, total } = await listRegistrationCodes(db, {
+        limit: params.limit,
+        offset: params.offset,
+        orderBy,
+        search: params.search ?? '',
+        createdBy: level === 'own' ? auth.userId : null,
+      });
+      return paginated(rows, { ...page, total });
+    },
+  });
+
+  return [
+    list('/registration-codes'),
+    list('/registration-codes/:limit'),
+    {
+      method: 'POST',
+      path: '/registration-codes',
+      permission: 'manage_registration_code',
+      params: {
+        role: { type: 'string', maxLength: 64 },
+        description: { type: 'string', maxLength: 1000 },
+      },
+      async handle({ params, auth }) {
+        decideCreateCode(managerOf(auth), params.role);
+        return createRegistrationCode(db, store, { role: params.role, description: params.description }, actorOf(auth));
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/registration-codes/:id',
+      permission: 'manage_registration_code',
+      params: {
+        id: { type: 'int' },
+        enabled: { type: 'int' },
+        role: { type: 'string', maxLength: 64 },
+      },
+      async handle({ params, auth }) {
+        if (params.enabled !== 0 && params.enabled !== 1) throw ApiError.badRequest('Invalid enabled parameter');
+        const manager = managerOf(auth);
+        const found = await updateRegistrationCode(
+          db,
+          store,
+          rowId(params.id),
+          { enabled: params.enabled === 1, role: params.role },
+          actorOf(auth),
+          (code) => decideChangeCode(manager, code, params.role),
+        );
+        if (!found) throw noSuchCode();
+        return params.id;
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/registration-codes/:id',
+      permission: 'manage_registration_code',
+      params: { id: { type: 'int' } },
+      async handle({ params, auth }) {
+        const manager = managerOf(auth);
+        const found = await deleteRegistrationCode(db, store, rowId(params.id), actorOf(auth), (code) =>
+          decideChangeCode(manager, code),
+        );
+        if (!found) throw noSuchCode();
+        return {};
+      },
+    },
+  ];
+}

@@ -1,0 +1,70 @@
+// Settings and modules (shared/reference/original-app.md §12.1, §9.9). The module switches are settings; the
+// HTTP kit reads them per request for routes that declare a module, and GET /session reports them.
+
+import { ApiError } from '@pcas/contracts';
+import type { Route } from '@pcas/http-kit';
+import { changeSetting, getSetting, listSettings } from '../../adapters/settings.ts';
+import { PUBLIC_SETTINGS, settingValueToStore } from '../../domain/settings.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+const NAME = { type: 'string', maxLength: 100 } as const;
+
+export function settingRoutes(deps: GatewayDeps): Route[] {
+  const { db, store } = deps;
+
+  const byName = async (name: string) => {
+    const setting = await getSetting(db, name);
+    if (!setting) throw ApiError.badRequest(`Invalid setting name: ${name}`);
+    return setting;
+  };
+
+  return [
+    {
+      method: 'GET',
+      path: '/settings',
+      permission: 'basic_user_action',
+      params: {},
+      // `[{id, <name>: value}, ...]`: one object per setting, keyed by the setting's own name.
+      async handle() {
+        return (await listSettings(db)).map((s) => ({ id: s.id, [s.name]: s.value }));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/settings/by-name/:name',
+      permission: 'basic_user_action',
+      params: { name: NAME },
+      async handle({ params }) {
+        const setting = await byName(params.name);
+        return { id: setting.id, [setting.name]: setting.value };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/settings/:name/:value',
+      permission: 'manage_setting',
+      // The value travels in the path (the UI does not encode it): an e-mail list can be long.
+      params: { name: NAME, value: { type: 'string', maxLength: 2000 } },
+      async handle({ params, auth }) {
+        const value = settingValueToStore(params.name, params.value);
+        const changed = await changeSetting(db, store, params.name, value, {
+          user_id: auth.userId,
+          api_key_id: auth.apiKeyId,
+        });
+        if (!changed) throw ApiError.badRequest(`Invalid setting name: ${params.name}`);
+        return { [changed.name]: changed.value };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/public-settings',
+      permission: 'public',
+      params: { name: NAME },
+      async handle({ params }) {
+        if (!PUBLIC_SETTINGS.includes(params.name)) throw ApiError.badRequest(`Invalid setting name: ${params.name}`);
+        const setting = await byName(params.name);
+        return { [setting.name]: setting.value };
+      },
+    },
+  ];
+}

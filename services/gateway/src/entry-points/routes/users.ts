@@ -1,0 +1,234 @@
+// User administration (shared/reference/original-app.md §8.5, §8.7, §9.4): list, create, read, update,
+// delete, suspend, lock and change-password. The route permission is `manage_user` (any manage_user_<role>);
+// the finer rules (own vs all, manage_user_<role>, last admin) are domain/user-management.ts.
+
+import { randomBytes } from 'node:crypto';
+import { type Actor, ApiError } from '@pcas/contracts';
+import { type AuthContext, paginated, parseSort, type Route } from '@pcas/http-kit';
+import { hashPassword } from '../../adapters/password.ts';
+import {
+  createUniqueUser,
+  deleteUser,
+  findActiveUserRecordByEmail,
+  listUsers,
+  loadUserRecord,
+  setLocked,
+  setPassword,
+  setSuspended,
+  USER_SORT_FIELDS,
+  type UserListRow,
+  updateUser,
+  userJson,
+} from '../../adapters/users.ts';
+import { assertPasswordAllowed, isSuspended, rulesForRole } from '../../domain/passwords.ts';
+import {
+  assertUserFields,
+  decideChangePasswordRights,
+  decideChangePasswordTarget,
+  decideCreateUser,
+  decideDeleteUser,
+  decideSuspendOrLock,
+  decideUpdateUser,
+  isWithinReach,
+  type Manager,
+  managementLevel,
+  rowId,
+} from '../../domain/user-management.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+/** Longest e-mail (username) and name accepted; longer → 400 "Parameter too long". */
+export const EMAIL_MAX = 255;
+export const NAME_MAX = 100;
+export const PASSWORD_MAX = 1024;
+
+export const managerOf = (auth: AuthContext): Manager => ({ id: auth.userId ?? -1, permissions: auth.permissions });
+export const actorOf = (auth: AuthContext): Actor => ({ user_id: auth.userId, api_key_id: auth.apiKeyId });
+
+const noSuchUser = () => ApiError.badRequest('No such user');
+
+export function userRoutes(deps: GatewayDeps): Route[] {
+  const { db, store, config } = deps;
+
+  /** A list row in the original's key order, `suspended` computed from the role's rules. */
+  const listRow = (row: UserListRow, now: Date) => {
+    const { created_by_email, ...user } = row;
+    const single = userJson(user);
+    const { locked, registration_type, ...head } = single;
+    return {
+      ...head,
+      created_by_email,
+      locked,
+      suspended: isSuspended(row, rulesForRole(config.passwordRules, row.role), now),
+      registration_type,
+    };
+  };
+
+  const setFlag = (path: '/user-suspend' | '/user-lock', name: 'suspended' | 'locked'): Route => ({
+    method: 'POST',
+    path,
+    permission: 'manage_user',
+    params: { id: { type: 'int' }, [name]: { type: 'mixed' } },
+    async handle({ params, auth }) {
+      const value = params[name];
+      // Only JSON booleans: the original refused anything else with this message.
+      if (typeof value !== 'boolean') throw ApiError.badRequest(`Invalid ${name} parameter`);
+      const manager = managerOf(auth);
+      const what = name === 'suspended' ? 'suspend' : 'lock';
+      const decide = (user: Parameters<typeof decideSuspendOrLock>[1]) => decideSuspendOrLock(manager, user, what);
+      const found =
+        name === 'suspended'
+          ? await setSuspended(db, store, rowId(params.id), value, actorOf(auth), decide)
+          : await setLocked(db, store, rowId(params.id), value, actorOf(auth), decide);
+      if (!found) throw ApiError.badRequest('Invalid ID');
+      return params.id;
+    },
+  });
+
+  return [
+    {
+      method: 'GET',
+      path: '/users',
+      permission: 'manage_user',
+      // Required, as in the original: clients always send them.
+      params: {
+        limit: { type: 'int' },
+        offset: { type: 'int' },
+        sort: { type: 'string', maxLength: 500 },
+        search: { type: 'string', optional: true, default: '', maxLength: 255 },
+      },
+      async handle({ params, auth }) {
+        const orderBy = parseSort(params.sort, USER_SORT_FIELDS, 'id');
+        const page = { start: params.offset, limit: params.limit };
+        const level = managementLevel(auth.permissions);
+        // The original left out `data` on an empty page; clients read it, so it is always there.
+        if (level === 'none') return paginated([], { ...page, total: 0 });
+        const { rows, total } = await listUsers(db, {
+          limit: params.limit,
+          offset: params.offset,
+          orderBy,
+          search: params.search ?? '',
+          createdBy: level === 'own' ? auth.userId : null,
+        });
+        const now = new Date();
+        return paginated(
+          rows.map((row) => listRow(row, now)),
+          { ...page, total },
+        );
+      },
+    },
+    {
+      method: 'POST',
+      path: '/users',
+      permission: 'manage_user',
+      params: {
+        email: { type: 'string', maxLength: EMAIL_MAX },
+        first_name: { type: 'string', maxLength: NAME_MAX },
+        last_name: { type: 'string', maxLength: NAME_MAX },
+        role: { type: 'string', optional: true, default: 'inactive_user', maxLength: 64 },
+      },
+      async handle({ params, auth }) {
+        decideCreateUser(managerOf(auth), params.role);
+        assertUserFields(params as { email: string; first_name: string; last_name: string });
+        // 15 random bytes → 30 hex characters, the original's initial password; shown once, stored hashed.
+        const password = randomBytes(15).toString('hex');
+        const created = await createUniqueUser(
+          db,
+          store,
+          {
+            email: params.email,
+            first_name: params.first_name,
+            last_name: params.last_name,
+            role: params.role,
+            status: 'active',
+            registration_type: 'manual',
+            password_hash: await hashPassword(password),
+            created_by: auth.userId,
+          },
+          actorOf(auth),
+        );
+        return { id: created.id, password };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/users/:id',
+      permission: 'manage_user',
+      params: { id: { type: 'int' } },
+      async handle({ params, auth }) {
+        const user = await loadUserRecord(db, rowId(params.id));
+        // Deleted users, API-key users and users beyond the caller's reach are all "no such user".
+        if (user?.status !== 'active' || !isWithinReach(managerOf(auth), user)) throw noSuchUser();
+        return userJson(user);
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/users/:id',
+      permission: 'manage_user',
+      // The UI sends the whole user object back; keys not declared here (role_id, locked, ...) are ignored, and
+      // so is `password`, as in the original (passwords change through /change-password).
+      params: {
+        id: { type: 'int' },
+        email: { type: 'string', maxLength: EMAIL_MAX },
+        first_name: { type: 'string', maxLength: NAME_MAX },
+        last_name: { type: 'string', maxLength: NAME_MAX },
+        role: { type: 'string', optional: true, default: 'inactive_user', maxLength: 64 },
+        updateRole: { type: 'bool', optional: true, default: false },
+      },
+      async handle({ params, auth }) {
+        assertUserFields(params as { email: string; first_name: string; last_name: string });
+        const manager = managerOf(auth);
+        const updated = await updateUser(db, store, rowId(params.id), actorOf(auth), (user, activeAdmins) => {
+          const role = params.updateRole ? params.role : user.role;
+          decideUpdateUser(manager, user, role, activeAdmins);
+          return { email: params.email, first_name: params.first_name, last_name: params.last_name, role };
+        });
+        if (!updated) throw noSuchUser();
+        return userJson(updated);
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/users/:id',
+      permission: 'manage_user',
+      params: { id: { type: 'int' } },
+      async handle({ params, auth }) {
+        const manager = managerOf(auth);
+        const deleted = await deleteUser(db, store, rowId(params.id), actorOf(auth), (user, activeAdmins) =>
+          decideDeleteUser(manager, user, activeAdmins),
+        );
+        if (!deleted) throw noSuchUser();
+        // Their sessions end too: every request re-reads the user and refuses a deleted one with 440.
+        return true;
+      },
+    },
+    setFlag('/user-suspend', 'suspended'),
+    setFlag('/user-lock', 'locked'),
+    {
+      method: 'POST',
+      path: '/change-password',
+      permission: 'manage_user',
+      params: {
+        email: { type: 'string', maxLength: EMAIL_MAX },
+        password: { type: 'string', maxLength: PASSWORD_MAX },
+      },
+      async handle({ params, auth }) {
+        const manager = managerOf(auth);
+        const target = await findActiveUserRecordByEmail(db, params.email);
+        if (!target) throw ApiError.badRequest(`Can't find user with email: ${params.email}`);
+        decideChangePasswordTarget(manager, target);
+        assertPasswordAllowed(params.password, target.email, rulesForRole(config.passwordRules, target.role));
+        decideChangePasswordRights(manager, target);
+        const hash = await hashPassword(params.password);
+        // Re-checked under the user's lock: the role may have changed while the password was hashed.
+        const changed = await setPassword(db, store, target.id, hash, 'change', actorOf(auth), (current) => {
+          decideChangePasswordTarget(manager, current);
+          decideChangePasswordRights(manager, current);
+          return true;
+        });
+        if (!changed) throw ApiError.badRequest(`Can't find user with email: ${params.email}`);
+        return true;
+      },
+    },
+  ];
+}

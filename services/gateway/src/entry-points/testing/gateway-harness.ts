@@ -1,0 +1,164 @@
+// A gateway on real servers for integration tests: a fresh PostgreSQL database, sessions in Redis (the SQL
+// store when no Redis can be had outside CI), the in-process bus. Users of any role and API keys are created
+// through the gateway's own adapters (so their events are real), and sessions are minted in the session store,
+// which lets a test act as any role without a login per request.
+
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { type Config, loadConfig } from '@pcas/config';
+import { createEventStore, type EventStore } from '@pcas/eventstore';
+import { createMailer } from '@pcas/mail';
+import { type Bus, createInProcessBus } from '@pcas/messaging';
+import { createLogger, type Logger } from '@pcas/observability';
+import { type Db, openDb } from '@pcas/sql';
+import { ApiClient, freshPostgres, type PostgresForTest, redis as redisForTest } from '@pcas/testing';
+import { Redis } from 'ioredis';
+import { createApiKey } from '../../adapters/api-keys.ts';
+import { createRedisSessionStore, createSqlSessionStore, type SessionStore } from '../../adapters/session-store.ts';
+import { createUser } from '../../adapters/users.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { startGateway } from '../service.ts';
+
+export interface TestGateway {
+  baseUrl: string;
+  config: Config;
+  db: Db;
+  store: EventStore;
+  sessions: SessionStore;
+  deps: GatewayDeps;
+  /** postgres:// URL of the test database; undefined when it runs on PGlite (no real server outside CI). */
+  databaseUrl: string | undefined;
+  /** Redis URL the sessions live in, and their key prefix (what a second gateway process needs to share them). */
+  redisUrl: string | undefined;
+  /** A caller without credentials. */
+  anonymous: ApiClient;
+  /** A client with a fresh session of this user (no login, no password). */
+  as(userId: number): Promise<ApiClient>;
+  /** An active user of the role; returns its id. */
+  createUser(role: string): Promise<number>;
+  /** An active API key; returns its id and secret. */
+  createApiKey(name?: string): Promise<{ id: number; key: string }>;
+  /** The seeded first administrator's id. */
+  adminId: number;
+  stop(): Promise<void>;
+}
+
+/** Letters and digits only: also valid as NAMESPACE, which names the fleet gateway's session key prefix. */
+const token = () => randomBytes(5).toString('hex');
+
+export async function startTestGateway(prefix: string, overrides: Partial<Config> = {}): Promise<TestGateway> {
+  const pg: PostgresForTest = await freshPostgres(prefix);
+  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+  const store = createEventStore(db);
+  await store.init();
+  const log: Logger = createLogger(prefix, process.env.LOG_LEVEL ?? 'warn');
+  const bus: Bus = createInProcessBus({ log });
+  const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
+  const namespace = `t${token()}`;
+  const config = loadConfig(
+    {},
+    {
+      port: 0,
+      invalidAccessDelayMs: 0,
+      adminEmail: `admin-${token()}@test.local`,
+      adminPassword: `pw-${token()}${token()}`,
+      sessionTtlSeconds: 3600,
+      dataDir,
+      namespace,
+      ...overrides,
+    },
+  );
+  const redisServer = await redisForTest();
+  let redisClient: Redis | undefined;
+  let sessions: SessionStore;
+  // The fleet gateway's prefix (entry-points/main.ts), so a gateway process started with NAMESPACE shares them.
+  const sessionPrefix = `pcas:${namespace}:session:`;
+  if (redisServer) {
+    redisClient = new Redis(redisServer.url);
+    sessions = createRedisSessionStore(redisClient, { ttlSeconds: config.sessionTtlSeconds, prefix: sessionPrefix });
+  } else {
+    sessions = createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
+  }
+  // Mails go to the outbox folder of the temporary data directory: these tests send none on purpose.
+  const mailer = createMailer({
+    smtpUrl: undefined,
+    from: config.mailFrom,
+    outboxDir: path.join(dataDir, 'outbox'),
+    log,
+  });
+  const deps: GatewayDeps = { config, db, store, bus, log, sessions, mailer };
+  const gateway = await startGateway(deps);
+  const baseUrl = `http://127.0.0.1:${gateway.port}`;
+  const admin = await db.query<{ id: number }>('SELECT id FROM gateway.users WHERE lower(email) = lower($1)', [
+    config.adminEmail,
+  ]);
+  const adminId = admin.rows[0].id;
+  const anonymous = new ApiClient(baseUrl);
+
+  return {
+    baseUrl,
+    config,
+    db,
+    store,
+    sessions,
+    deps,
+    databaseUrl: pg.url,
+    redisUrl: redisServer?.url,
+    anonymous,
+    adminId,
+    async as(userId) {
+      return anonymous.withSession(await sessions.create(userId));
+    },
+    async createUser(role) {
+      const user = await db.transaction((tx) =>
+        createUser(
+          tx,
+          store,
+          {
+            email: `${role}-${token()}@test.local`,
+            first_name: 'Test',
+            last_name: role,
+            role,
+            status: 'active',
+            registration_type: 'manual',
+            password_hash: '',
+            created_by: adminId,
+          },
+          { user_id: adminId, api_key_id: null },
+        ),
+      );
+      return user.id;
+    },
+    async createApiKey(name = `key-${token()}`) {
+      const created = await createApiKey(db, store, name, { user_id: adminId, api_key_id: null });
+      return { id: created.id, key: created.key };
+    },
+    async stop() {
+      await gateway.stop();
+      await mailer.close();
+      await bus.close();
+      if (redisClient) {
+        const keys = await redisClient.keys(`${sessionPrefix}*`);
+        if (keys.length > 0) await redisClient.del(...keys);
+        await redisClient.quit();
+      }
+      await db.close();
+      await pg.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What bad input must leave untouched: the event log and the gateway tables this issue writes. */
+export async function changeSnapshot(db: Db): Promise<string> {
+  const parts = await Promise.all([
+    db.query('SELECT count(*)::int AS n, max(global_position)::text AS last FROM eventstore.events'),
+    db.query('SELECT role_id, permission_id FROM gateway.role_permissions ORDER BY 1, 2'),
+    db.query('SELECT name, value, modified_by, modified_at::text FROM gateway.settings ORDER BY id'),
+    db.query('SELECT namespace, language, key, value FROM gateway.translations ORDER BY 1, 2, 3'),
+    db.query('SELECT id, user_id, platform, installation_id, push_token FROM gateway.push_tokens ORDER BY id'),
+  ]);
+  return JSON.stringify(parts.map((p) => p.rows));
+}
