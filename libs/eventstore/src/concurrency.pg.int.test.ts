@@ -1,5 +1,5 @@
 // Concurrency on real PostgreSQL (PGlite has one connection and cannot commit out of order): 16 writers on
-// their own connections, two subscribers, and one transaction held open for seconds in the middle. Sequence
+// their own connections (half of them appending two streams at once with appendMany), two subscribers, and one transaction held open for seconds in the middle. Sequence
 // values commit out of order here; the subscribers must still see every event exactly once, streams in order.
 
 import { type Db, openDb, type Queryable } from '@pcas/sql';
@@ -91,8 +91,19 @@ describe('event store under concurrent writers (PostgreSQL)', () => {
       writers.map(async (store, w) => {
         for (let i = next++; i < EVENTS; i = next++) {
           const stream = `vessel-${(i * 7919 + w) % STREAMS}`;
-          await store.append(stream, [{ type: 'Timestamp', data: { i, writer: w } }]);
-          appended++;
+          // Odd writers take two events at once over two streams (sometimes the same one twice): a batch.
+          const j = w % 2 === 1 ? next++ : EVENTS;
+          if (j >= EVENTS) {
+            await store.append(stream, [{ type: 'Timestamp', data: { i, writer: w } }]);
+            appended++;
+          } else {
+            const other = `vessel-${(j * 7919 + w) % STREAMS}`;
+            await store.appendMany([
+              { streamId: stream, events: [{ type: 'Timestamp', data: { i, writer: w } }] },
+              { streamId: other, events: [{ type: 'Timestamp', data: { i: j, writer: w } }] },
+            ]);
+            appended += 2;
+          }
         }
       }),
     );

@@ -446,6 +446,58 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       expect(await store.readCheckpoint(consumer)).toEqual({ transactionId: '12346', globalPosition: 1 });
     });
 
+    it('appends to several streams in one call, each in order, and a retry stores nothing twice', async () => {
+      const a = unique('many-a');
+      const b = unique('many-b');
+      await store.append(a, [{ type: 'Before', data: 0 }]);
+      const entries = [
+        { streamId: a, events: [{ id: randomUUID(), type: 'A1', data: 1 }] },
+        {
+          streamId: b,
+          events: [
+            { id: randomUUID(), type: 'B1', data: 2 },
+            { id: randomUUID(), type: 'B2', data: 3 },
+          ],
+        },
+        { streamId: a, events: [{ id: randomUUID(), type: 'A2', data: 4 }] },
+      ];
+      const results = await store.appendMany(entries);
+      expect(results.map((r) => r.events.map((e) => [e.streamPosition, e.duplicate]))).toEqual([
+        [[2, false]],
+        [
+          [1, false],
+          [2, false],
+        ],
+        [[3, false]],
+      ]);
+      expect(results.map((r) => r.nextExpectedVersion)).toEqual([3, 2, 3]);
+      expect((await store.readStream(a)).map((e) => e.type)).toEqual(['Before', 'A1', 'A2']);
+      expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B1', 'B2']);
+
+      // The same call again (a retry after a lost reply): the stored positions, all duplicates, nothing new.
+      const again = await store.appendMany(entries);
+      expect(again.map((r) => r.events.map((e) => [e.streamPosition, e.duplicate]))).toEqual([
+        [[2, true]],
+        [
+          [1, true],
+          [2, true],
+        ],
+        [[3, true]],
+      ]);
+      expect(await store.readStream(a)).toHaveLength(3);
+      expect(await store.readStream(b)).toHaveLength(2);
+
+      // In a caller's transaction it rolls back with it.
+      const c = unique('many-c');
+      await expect(
+        db.transaction(async (tx) => {
+          await store.appendMany([{ streamId: c, events: [{ type: 'C', data: 5 }] }], { tx });
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await store.readStream(c)).toEqual([]);
+    });
+
     // Last: the rows below sort before every other event of this database.
     it('orders by transaction id as a number, also where ids gain a digit', async () => {
       // Ids of long-finished transactions, written directly: text order would put 10 before 8 and 100 before 99.

@@ -1,6 +1,6 @@
 // Pure helpers of the event store: no I/O, unit-tested.
 
-import type { AppendResult, Checkpoint, EventMetadata, ExpectedVersion, NewEvent } from './types.ts';
+import type { AppendResult, Checkpoint, EventMetadata, ExpectedVersion, NewEvent, StreamAppend } from './types.ts';
 
 /** Orders checkpoints in commit order: transaction id first (as a big integer), then global position. */
 export function compareCheckpoints(a: Checkpoint | null, b: Checkpoint | null): number {
@@ -109,6 +109,68 @@ export function appendResult(plan: AppendPlan, rows: AppendRow[]): AppendResult 
     };
   });
   return { nextExpectedVersion: rows[0]?.stream_version ?? 0, events };
+}
+
+export interface AppendManyPlan {
+  /** Per entry: its plan (ids in the given order, repeats included). */
+  entries: { streamId: string; plan: AppendPlan }[];
+  /** Events to send, one row each; an id already sent for the same stream (by an earlier entry) is not. */
+  rows: { streamId: string; event: PlannedEvent }[];
+}
+
+/** Plans each entry as append does, then drops ids sent earlier in the call for the same stream. */
+export function planAppendMany(entries: StreamAppend[], newId: () => string, trace: TraceContext): AppendManyPlan {
+  const sent = new Map<string, Set<string>>();
+  const rows: AppendManyPlan['rows'] = [];
+  const planned = entries.map(({ streamId, events }) => {
+    const plan = planAppend(events, newId, trace);
+    let ids = sent.get(streamId);
+    if (!ids) sent.set(streamId, (ids = new Set()));
+    for (const event of plan.events) {
+      if (ids.has(event.id)) continue;
+      ids.add(event.id);
+      rows.push({ streamId, event });
+    }
+    return { streamId, plan };
+  });
+  return { entries: planned, rows };
+}
+
+export interface AppendManyRow {
+  event_id: string;
+  stream_id: string;
+  stream_position: number;
+  global_position: number;
+  duplicate: boolean;
+  stream_version: number;
+}
+
+/**
+ * Maps eventstore.append_many's rows back onto the entries. An event counts as a duplicate when it was already
+ * stored, or when it repeats an id given earlier in the call for the same stream.
+ */
+export function appendManyResults(plan: AppendManyPlan, rows: AppendManyRow[]): AppendResult[] {
+  const key = (streamId: string, id: string) => `${streamId}\u0000${id}`;
+  const byKey = new Map(rows.map((r) => [key(r.stream_id, r.event_id), r]));
+  const version = new Map<string, number>();
+  for (const r of rows) version.set(r.stream_id, Math.max(version.get(r.stream_id) ?? 0, r.stream_version));
+  const seen = new Set<string>();
+  return plan.entries.map(({ streamId, plan: entry }) => {
+    const events = entry.ids.map((id) => {
+      const k = key(streamId, id);
+      const row = byKey.get(k);
+      if (!row) throw new Error(`eventstore.append_many returned no row for event ${id} of ${streamId}`);
+      const repeated = seen.has(k);
+      seen.add(k);
+      return {
+        id,
+        streamPosition: row.stream_position,
+        globalPosition: row.global_position,
+        duplicate: row.duplicate || repeated,
+      };
+    });
+    return { nextExpectedVersion: version.get(streamId) ?? 0, events };
+  });
 }
 
 /** Delay before retrying a failed batch: doubling from `base`, capped. */

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { appendResult, compareCheckpoints, expectedVersionParam, planAppend, retryDelay, satisfies } from './plan.ts';
+import {
+  appendManyResults,
+  appendResult,
+  compareCheckpoints,
+  expectedVersionParam,
+  planAppend,
+  planAppendMany,
+  retryDelay,
+  satisfies,
+} from './plan.ts';
 
 describe('compareCheckpoints', () => {
   it('orders by transaction id numerically, then by global position', () => {
@@ -124,5 +133,74 @@ describe('appendResult', () => {
 describe('retryDelay', () => {
   it('doubles from the base up to the cap', () => {
     expect([1, 2, 3, 4, 10].map((n) => retryDelay(n, 100, 1_000))).toEqual([100, 200, 400, 800, 1_000]);
+  });
+});
+
+describe('planAppendMany and appendManyResults', () => {
+  const ids = ['a', 'b', 'c', 'd'].map((x) => `00000000-0000-4000-8000-00000000000${x}`);
+
+  it('sends an id once per stream, and reports its repeats as duplicates', () => {
+    const plan = planAppendMany(
+      [
+        { streamId: 's1', events: [{ id: ids[0], type: 'T', data: 1 }] },
+        { streamId: 's2', events: [{ id: ids[0], type: 'T', data: 2 }] },
+        {
+          streamId: 's1',
+          events: [
+            { id: ids[0], type: 'T', data: 3 },
+            { id: ids[1], type: 'T', data: 4 },
+          ],
+        },
+      ],
+      () => ids[3],
+      {},
+    );
+    expect(plan.rows.map((r) => [r.streamId, r.event.id])).toEqual([
+      ['s1', ids[0]],
+      ['s2', ids[0]],
+      ['s1', ids[1]],
+    ]);
+    const results = appendManyResults(plan, [
+      {
+        event_id: ids[0],
+        stream_id: 's1',
+        stream_position: 5,
+        global_position: 50,
+        duplicate: false,
+        stream_version: 6,
+      },
+      {
+        event_id: ids[0],
+        stream_id: 's2',
+        stream_position: 1,
+        global_position: 51,
+        duplicate: true,
+        stream_version: 1,
+      },
+      {
+        event_id: ids[1],
+        stream_id: 's1',
+        stream_position: 6,
+        global_position: 52,
+        duplicate: false,
+        stream_version: 6,
+      },
+    ]);
+    expect(results).toEqual([
+      { nextExpectedVersion: 6, events: [{ id: ids[0], streamPosition: 5, globalPosition: 50, duplicate: false }] },
+      { nextExpectedVersion: 1, events: [{ id: ids[0], streamPosition: 1, globalPosition: 51, duplicate: true }] },
+      {
+        nextExpectedVersion: 6,
+        events: [
+          { id: ids[0], streamPosition: 5, globalPosition: 50, duplicate: true },
+          { id: ids[1], streamPosition: 6, globalPosition: 52, duplicate: false },
+        ],
+      },
+    ]);
+  });
+
+  it('fails loudly when the database returns no row for an event', () => {
+    const plan = planAppendMany([{ streamId: 's', events: [{ id: ids[0], type: 'T', data: 1 }] }], () => ids[3], {});
+    expect(() => appendManyResults(plan, [])).toThrow(/no row/);
   });
 });

@@ -120,5 +120,62 @@ END
 $fn$;
 `;
 
+// Many streams in one round trip and one transaction, expected version "any" (a data source's batch). Every
+// stream lock is taken before the first write, in one global order (lock key ascending): the same ordering
+// rule as append, and two batches never wait on each other in a cycle. Rows of p_stream_ids/p_ids/... are one
+// per event; a stream's events are stored in input order; ids must be distinct per stream (the caller dedupes).
+const APPEND_MANY_FUNCTION = `
+CREATE OR REPLACE FUNCTION eventstore.append_many(
+  p_stream_ids text[],
+  p_ids uuid[],
+  p_types text[],
+  p_data jsonb[],
+  p_metadata jsonb[],
+  p_notify boolean
+) RETURNS TABLE (event_id uuid, stream_id text, stream_position bigint, global_position bigint, duplicate boolean,
+  stream_version bigint)
+LANGUAGE plpgsql
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_key bigint;
+  v_stored uuid[];
+BEGIN
+  FOR v_key IN SELECT DISTINCT hashtextextended(s, 0) AS k FROM unnest(p_stream_ids) AS s ORDER BY k LOOP
+    PERFORM pg_advisory_xact_lock(v_key);
+  END LOOP;
+
+  SELECT array_agg(e.event_id) INTO v_stored
+    FROM eventstore.events e
+    JOIN unnest(p_stream_ids, p_ids) AS i (stream_id, id) ON e.stream_id = i.stream_id AND e.event_id = i.id;
+
+  IF p_notify THEN
+    PERFORM pg_notify('${WAKE_CHANNEL}', '');
+  END IF;
+
+  INSERT INTO eventstore.events (stream_id, stream_position, event_id, event_type, data, metadata)
+  SELECT i.stream_id,
+         v.version + row_number() OVER (PARTITION BY i.stream_id ORDER BY i.ord),
+         i.id, i.type, i.data, i.metadata
+    FROM unnest(p_stream_ids, p_ids, p_types, p_data, p_metadata) WITH ORDINALITY
+           AS i (stream_id, id, type, data, metadata, ord)
+    JOIN (SELECT s.stream_id,
+                 COALESCE((SELECT max(e.stream_position) FROM eventstore.events e WHERE e.stream_id = s.stream_id), 0)
+                   AS version
+            FROM (SELECT DISTINCT x AS stream_id FROM unnest(p_stream_ids) AS x) s) v ON v.stream_id = i.stream_id
+   WHERE v_stored IS NULL OR i.id <> ALL (v_stored)
+   ORDER BY i.ord;
+
+  RETURN QUERY
+    SELECT e.event_id, e.stream_id, e.stream_position, e.global_position, e.event_id = ANY (COALESCE(v_stored, '{}')),
+           (SELECT max(l.stream_position) FROM eventstore.events l WHERE l.stream_id = i.stream_id)
+      FROM unnest(p_stream_ids, p_ids) WITH ORDINALITY AS i (stream_id, id, ord)
+      JOIN eventstore.events e ON e.stream_id = i.stream_id AND e.event_id = i.id
+     ORDER BY i.ord;
+END
+$fn$;
+`;
+
 /** Statements for init(), run in one transaction. */
-export const SCHEMA_STATEMENTS = [INIT_LOCK, ...TABLES, APPEND_FUNCTION];
+export const SCHEMA_STATEMENTS = [INIT_LOCK, ...TABLES, APPEND_FUNCTION, APPEND_MANY_FUNCTION];

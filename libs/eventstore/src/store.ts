@@ -4,7 +4,16 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger, currentTraceCarrier, type Logger, withSpan } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
-import { type AppendRow, appendResult, expectedVersionParam, planAppend, satisfies } from './plan.ts';
+import {
+  type AppendManyRow,
+  type AppendRow,
+  appendManyResults,
+  appendResult,
+  expectedVersionParam,
+  planAppend,
+  planAppendMany,
+  satisfies,
+} from './plan.ts';
 import { SCHEMA_STATEMENTS, WAKE_CHANNEL, WRONG_EXPECTED_VERSION } from './schema.ts';
 import { CatchUpSubscription } from './subscription.ts';
 import {
@@ -46,6 +55,9 @@ interface EventRow {
 const COLUMNS = `event_id, stream_id, stream_position, global_position, transaction_id::text AS transaction_id,
   event_type, data, metadata, created`;
 
+const APPEND_MANY_SQL = `SELECT event_id, stream_id, stream_position, global_position, duplicate, stream_version
+  FROM eventstore.append_many($1::text[], $2::text[]::uuid[], $3::text[], $4::text[]::jsonb[], $5::text[]::jsonb[],
+    $6::boolean)`;
 const APPEND_SQL = `SELECT event_id, stream_position, global_position, duplicate, stream_version
   FROM eventstore.append($1, $2, $3::text[]::uuid[], $4::text[], $5::text[]::jsonb[], $6::text[]::jsonb[], $7::boolean)`;
 
@@ -141,6 +153,35 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
             }
             throw error;
           }
+        },
+      );
+    },
+
+    appendMany(entries, appendOptions = {}) {
+      const q = appendOptions.tx ?? db;
+      const count = entries.reduce((n, entry) => n + entry.events.length, 0);
+      return withSpan(
+        'eventstore.append_many',
+        { attributes: { 'eventstore.stream_count': entries.length, 'eventstore.event_count': count } },
+        async () => {
+          const plan = planAppendMany(entries, randomUUID, currentTraceCarrier());
+          if (plan.rows.length === 0) {
+            const versions = new Map<string, number>();
+            for (const { streamId } of entries) versions.set(streamId, await streamVersion(q, streamId));
+            return entries.map(({ streamId }) => ({ nextExpectedVersion: versions.get(streamId) ?? 0, events: [] }));
+          }
+          const notify = wake.claim();
+          const params = [
+            plan.rows.map((r) => r.streamId),
+            plan.rows.map((r) => r.event.id),
+            plan.rows.map((r) => r.event.type),
+            plan.rows.map((r) => JSON.stringify(r.event.data ?? null)),
+            plan.rows.map((r) => JSON.stringify(r.event.metadata)),
+            notify,
+          ];
+          const { rows } = await q.query<AppendManyRow>(APPEND_MANY_SQL, params);
+          if (!notify) wake.committedWithoutNotify();
+          return appendManyResults(plan, rows);
         },
       );
     },

@@ -52,6 +52,11 @@ export interface AppendResult {
   events: { id: string; streamPosition: number; globalPosition: number; duplicate: boolean }[];
 }
 
+export interface StreamAppend {
+  streamId: string;
+  events: NewEvent[];
+}
+
 export interface AppendOptions {
   expectedVersion?: ExpectedVersion;
   /** Append inside the caller's transaction, so read-model writes commit atomically with the events. */
@@ -77,6 +82,12 @@ export interface EventStore {
   /** Creates the schema if missing (idempotent). */
   init(): Promise<void>;
   append(streamId: string, events: NewEvent[], options?: AppendOptions): Promise<AppendResult>;
+  /**
+   * Appends to several streams in one round trip and one transaction (the caller's, if given), expected version
+   * "any" for each: a batch of independent writes, e.g. many data-source posts at once. A stream may appear in
+   * several entries; its events are stored in entry order. One result per entry, in entry order.
+   */
+  appendMany(entries: StreamAppend[], options?: Pick<AppendOptions, 'tx'>): Promise<AppendResult[]>;
   readStream(streamId: string, options?: { fromPosition?: number; tx?: Queryable }): Promise<RecordedEvent[]>;
   /** The event with this global position, if any. */
   readByGlobalPosition(globalPosition: number, tx?: Queryable): Promise<RecordedEvent | undefined>;
