@@ -124,8 +124,8 @@ export function planAppendMany(entries: StreamAppend[], newId: () => string, tra
   const rows: AppendManyPlan['rows'] = [];
   const planned = entries.map(({ streamId, events }) => {
     const plan = planAppend(events, newId, trace);
-    let ids = sent.get(streamId);
-    if (!ids) sent.set(streamId, (ids = new Set()));
+    const ids = sent.get(streamId) ?? new Set<string>();
+    sent.set(streamId, ids);
     for (const event of plan.events) {
       if (ids.has(event.id)) continue;
       ids.add(event.id);
