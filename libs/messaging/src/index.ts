@@ -1,4 +1,5 @@
 export * from './amqp-bus.ts';
+export * from './batcher.ts';
 export * from './in-process-bus.ts';
 export * from './projection.ts';
 export * from './relay.ts';
