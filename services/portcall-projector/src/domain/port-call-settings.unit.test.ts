@@ -1,0 +1,114 @@
+// Settings, templates and time helpers of the port-call rules.
+
+import { readFileSync } from 'node:fs';
+import { ApiError } from '@pcas/contracts';
+import { describe, expect, it } from 'vitest';
+import {
+  compileSettings,
+  DEFAULT_PORT_CALL_SETTINGS,
+  isMasterMode,
+  parsePortCallSettings,
+} from './port-call-settings.ts';
+import { parsePortCallTemplate, portCallTemplate, slotKey, templatePairs } from './port-call-template.ts';
+import { dbText, isoInZone, isoUtc, parseIsoDuration, parseStrictIso, shiftMs } from './port-call-time.ts';
+
+describe('settings from the environment', () => {
+  it('defaults: clustering mode, no buffers, departed at berth departure, the Gävle template', () => {
+    const s = parsePortCallSettings({});
+    expect(s).toEqual(DEFAULT_PORT_CALL_SETTINGS);
+    expect(isMasterMode(s)).toBe(false);
+    expect(compileSettings(s).departedStates).toEqual(new Set(['Departure_Vessel_Berth']));
+  });
+
+  it('reads the original’s variables', () => {
+    const s = parsePortCallSettings({
+      PORT_CALL_MASTER_SOURCE: 'portnet, MSW',
+      PORT_CALL_MASTER_START_BUFFER_DURATION: 'PT6H',
+      PORT_CALL_MASTER_END_BUFFER_DURATION: 'PT12H',
+      PORT_CALL_DEPARTED_STATES: 'Departure_Vessel_PortArea',
+      VISIBLE_UNLOCODES: 'SEGVX,SEKAS',
+      NAMESPACE: 'rauma',
+    });
+    expect(s).toEqual({
+      masterSources: ['portnet', 'MSW'],
+      masterStartBuffer: 'PT6H',
+      masterEndBuffer: 'PT12H',
+      departedStates: ['Departure_Vessel_PortArea'],
+      visibleUnlocodes: ['SEGVX', 'SEKAS'],
+      namespace: 'rauma',
+    });
+    expect(isMasterMode(s)).toBe(true);
+    expect(compileSettings(s).startBuffer).toMatchObject({ hours: 6 });
+  });
+
+  it('an invalid buffer is no buffer, as in the original', () => {
+    const c = compileSettings(parsePortCallSettings({ PORT_CALL_MASTER_START_BUFFER_DURATION: '6 hours' }));
+    expect(shiftMs(1000, c.startBuffer, 1)).toBe(1000);
+  });
+});
+
+describe('templates', () => {
+  const read = (name: string) =>
+    readFileSync(new URL(`../../data/port-call-templates/${name}.txt`, import.meta.url), 'utf8');
+
+  it('parses lines or `;`-separated entries with their payload', () => {
+    expect(
+      parsePortCallTemplate('seaArriving:Estimated:Arrival_Vessel_PortArea;atBerth:Actual:X:direction=inbound,a=b\n'),
+    ).toEqual([
+      { group: 'seaArriving', time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', payload: {} },
+      { group: 'atBerth', time_type: 'Actual', state: 'X', payload: { direction: 'inbound', a: 'b' } },
+    ]);
+  });
+
+  it('picks the namespace’s template, 400 when there is none', () => {
+    const templates = { gavle: read('gavle'), rauma: read('rauma') };
+    expect(portCallTemplate('gavle', templates)).toHaveLength(24);
+    expect(portCallTemplate('RAUMA', templates)).toHaveLength(18);
+    expect(() => portCallTemplate('kemi', templates)).toThrow(ApiError);
+    expect(() => portCallTemplate('kemi', templates)).toThrow('No port call template for namespace kemi');
+  });
+
+  it('slot keys carry the direction; priority pairs are the distinct (time type, state) pairs', () => {
+    expect(slotKey('Actual', 'Pilotage_Commenced', { direction: 'inbound' })).toBe('Actual_Pilotage_Commenced_inbound');
+    expect(slotKey('Actual', 'Pilotage_Commenced', {})).toBe('Actual_Pilotage_Commenced');
+    const pairs = templatePairs(parsePortCallTemplate(read('gavle')));
+    expect(pairs).toHaveLength(19); // 23 slots; inbound and outbound pilotage share 4 pairs
+    expect(pairs).toContainEqual({ time_type: 'LiveEstimated', state: 'Arrival_Vessel_PortArea' });
+  });
+});
+
+describe('time', () => {
+  it('formats as stored (UTC, +00:00) and as PostgreSQL text', () => {
+    expect(isoUtc(Date.UTC(2020, 1, 23, 20, 15, 0, 999))).toBe('2020-02-23T20:15:00+00:00');
+    expect(dbText('2020-02-23T20:15:00+00:00')).toBe('2020-02-23 20:15:00+00');
+    expect(dbText(null)).toBe('');
+  });
+
+  it('accepts only strict ISO times with an offset, real calendar dates', () => {
+    expect(parseStrictIso('2019-12-12T12:13:14+00:00')).toBe(Date.UTC(2019, 11, 12, 12, 13, 14));
+    expect(parseStrictIso('2019-12-12T14:13:14+02:00')).toBe(Date.UTC(2019, 11, 12, 12, 13, 14));
+    for (const bad of ['2019-12-12T12:13:14Z', '2019-12-12T12:13:14.5+00:00', '2019-02-30T00:00:00+00:00', 12, null]) {
+      expect(parseStrictIso(bad)).toBeUndefined();
+    }
+  });
+
+  it('reads ISO durations and adds them the calendar way', () => {
+    expect(parseIsoDuration('P1W2DT3H4M5S')).toEqual({
+      years: 0,
+      months: 0,
+      days: 9,
+      hours: 3,
+      minutes: 4,
+      seconds: 5,
+    });
+    for (const bad of ['', 'P', 'PT', '6H', 'P1.5D', '-PT1H']) expect(parseIsoDuration(bad)).toBeUndefined();
+    const jan31 = Date.UTC(2020, 0, 31);
+    expect(shiftMs(jan31, parseIsoDuration('P1M')!, 1)).toBe(Date.UTC(2020, 2, 2));
+    expect(shiftMs(jan31, parseIsoDuration('PT12H')!, -1)).toBe(Date.UTC(2020, 0, 30, 12));
+  });
+
+  it('renders a time in a zone with its offset', () => {
+    expect(isoInZone('2020-02-23T20:15:00+00:00', 'Europe/Helsinki')).toBe('2020-02-23T22:15:00+02:00');
+    expect(() => isoInZone('2020-02-23T20:15:00+00:00', 'Nowhere/Else')).toThrow('Invalid time zone: Nowhere/Else');
+  });
+});

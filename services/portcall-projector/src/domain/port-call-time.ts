@@ -1,0 +1,153 @@
+// Time formats and durations as the port-call rules use them (shared/reference/original-app.md §2.8). Every
+// stored time is UTC `YYYY-MM-DDThh:mm:ss+00:00`; these strings sort in time order and parse with Date.parse.
+
+import { ApiError } from '@pcas/contracts';
+
+export const MINUTE_MS = 60_000;
+export const HOUR_MS = 60 * MINUTE_MS;
+export const DAY_MS = 24 * HOUR_MS;
+
+/** Epoch milliseconds → `YYYY-MM-DDThh:mm:ss+00:00` (whole seconds, as the original stores them). */
+export function isoUtc(ms: number): string {
+  return `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+}
+
+export const toMs = (iso: string): number => Date.parse(iso);
+
+/** The PostgreSQL text form the original's raw rows carry: `2020-02-23 20:15:00+00`. */
+export function dbText(iso: string | null | undefined): string {
+  if (!iso) return '';
+  return `${isoUtc(toMs(iso)).slice(0, 19).replace('T', ' ')}+00`;
+}
+
+const ATOM = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
+
+/**
+ * The original's strict date check (`DateTools::isValidIsoDateTime`): the string must be exactly
+ * `YYYY-MM-DDThh:mm:ss±hh:mm` and a real calendar time. Returns epoch ms, or undefined when invalid.
+ */
+export function parseStrictIso(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = ATOM.exec(value);
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, s, sign, oh, om] = [
+    Number(m[1]),
+    Number(m[2]),
+    Number(m[3]),
+    Number(m[4]),
+    Number(m[5]),
+    Number(m[6]),
+    m[7],
+    Number(m[8]),
+    Number(m[9]),
+  ];
+  if (h > 23 || mi > 59 || s > 59 || om > 59 || oh > 23) return undefined;
+  const local = Date.UTC(y, mo - 1, d, h, mi, s);
+  const back = new Date(local);
+  // A round trip rejects dates such as 2019-02-30 that a lenient parser would roll over.
+  if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined;
+  const offset = (sign === '-' ? -1 : 1) * (oh * 60 + om) * MINUTE_MS;
+  return local - offset;
+}
+
+/** An ISO 8601 duration as PHP's DateInterval reads it: calendar parts, no fractions, no sign. */
+export interface IsoDuration {
+  years: number;
+  months: number;
+  days: number;
+  hours: number;
+  minutes: number;
+  seconds: number;
+}
+
+export const ZERO_DURATION: IsoDuration = Object.freeze({
+  years: 0,
+  months: 0,
+  days: 0,
+  hours: 0,
+  minutes: 0,
+  seconds: 0,
+});
+
+const DURATION = /^P(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
+
+/** `PT6H`, `P1D`, `P1DT12H` … ; undefined when not a duration. */
+export function parseIsoDuration(value: string | undefined): IsoDuration | undefined {
+  if (!value) return undefined;
+  const m = DURATION.exec(value.trim());
+  if (!m || value.trim() === 'P' || value.trim().endsWith('T')) return undefined;
+  const n = (i: number) => (m[i] === undefined ? 0 : Number(m[i]));
+  return {
+    years: n(1),
+    months: n(2),
+    days: n(3) * 7 + n(4),
+    hours: n(5),
+    minutes: n(6),
+    seconds: n(7),
+  };
+}
+
+/** Adds (sign 1) or subtracts (sign -1) a duration the calendar way, as PHP's DateTime::add/sub. */
+export function shiftMs(ms: number, d: IsoDuration, sign: 1 | -1): number {
+  if (d === ZERO_DURATION) return ms;
+  const t = new Date(ms);
+  return Date.UTC(
+    t.getUTCFullYear() + sign * d.years,
+    t.getUTCMonth() + sign * d.months,
+    t.getUTCDate() + sign * d.days,
+    t.getUTCHours() + sign * d.hours,
+    t.getUTCMinutes() + sign * d.minutes,
+    t.getUTCSeconds() + sign * d.seconds,
+    t.getUTCMilliseconds(),
+  );
+}
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat>();
+
+function zoneFormat(zone: string): Intl.DateTimeFormat | undefined {
+  let format = zoneFormats.get(zone);
+  if (!format) {
+    try {
+      format = new Intl.DateTimeFormat('en-US', {
+        timeZone: zone,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: '2-digit',
+        day: '2-digit',
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      });
+    } catch {
+      return undefined;
+    }
+    zoneFormats.set(zone, format);
+  }
+  return format;
+}
+
+/** Whether the IANA zone exists (what the original's DateTimeZone constructor accepts, near enough). */
+export const isTimeZone = (zone: unknown): zone is string =>
+  typeof zone === 'string' && zone.trim() !== '' && zoneFormat(zone) !== undefined;
+
+/** The time in the zone with its offset: `2020-02-23T22:15:00+02:00`. Throws 400 for an unknown zone. */
+export function isoInZone(iso: string, zone: string): string {
+  const format = zoneFormat(zone);
+  if (!format || zone.trim() === '') throw ApiError.badRequest(`Invalid time zone: ${zone}`);
+  const ms = Math.floor(toMs(iso) / 1000) * 1000;
+  const parts: Record<string, string> = {};
+  for (const p of format.formatToParts(new Date(ms))) parts[p.type] = p.value;
+  const local = Date.UTC(
+    Number(parts.year),
+    Number(parts.month) - 1,
+    Number(parts.day),
+    Number(parts.hour),
+    Number(parts.minute),
+    Number(parts.second),
+  );
+  const offsetMinutes = Math.round((local - ms) / MINUTE_MS);
+  const sign = offsetMinutes < 0 ? '-' : '+';
+  const abs = Math.abs(offsetMinutes);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+}
