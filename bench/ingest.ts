@@ -34,7 +34,15 @@ async function main() {
   try {
     const api = new ApiClient(fleet.baseUrl);
     const admin = await api.login('admin@port.local', 'e2e-admin-password');
-    const key = (await admin.post('/api-keys', { name: 'bench' })).body.key as string;
+    const created = (await admin.post('/api-keys', { name: 'bench' })).body as { id: number; key: string };
+    const key = created.key;
+    // A key may post only the (time type, state) pairs it has a weight for.
+    const weights = await admin.post('/timestamp-api-key-weights', {
+      timestamp_time_type: 'Estimated',
+      timestamp_state: 'Arrival_Vessel_PortArea',
+      api_key_ids: [created.id],
+    });
+    if (weights.status !== 200) throw new Error(`set weights: ${weights.status} ${JSON.stringify(weights.body)}`);
     const agent = new http.Agent({ keepAlive: true, maxSockets: C });
     const url = new URL(fleet.baseUrl);
     const future = `${new Date(Date.now() + 86_400_000).toISOString().slice(0, 19)}+00:00`;

@@ -17,6 +17,13 @@ describe.each(modes)('%s mode', (_mode, start) => {
   beforeAll(async () => {
     system = await start();
     setup = await adminAndDataSource(system.baseUrl);
+    // As an operator does before a source goes live: the key may post ETAs (a key without a weight is refused).
+    const weights = await setup.admin.post('/timestamp-api-key-weights', {
+      timestamp_time_type: 'Estimated',
+      timestamp_state: 'Arrival_Vessel_PortArea',
+      api_key_ids: [setup.apiKey.id],
+    });
+    if (weights.status !== 200) throw new Error(`set weights: ${weights.status} ${JSON.stringify(weights.body)}`);
   });
   afterAll(async () => {
     await system?.stop();

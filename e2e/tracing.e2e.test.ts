@@ -61,7 +61,14 @@ afterAll(async () => {
 });
 
 it('follows one timestamp post from the gateway through RPC, append, relay and projection', async () => {
-  const { apiKey } = await adminAndDataSource(system.baseUrl);
+  const { admin, apiKey } = await adminAndDataSource(system.baseUrl);
+  // A key may post only the pairs it has a weight for.
+  const weights = await admin.post('/timestamp-api-key-weights', {
+    timestamp_time_type: 'Estimated',
+    timestamp_state: 'Arrival_Vessel_PortArea',
+    api_key_ids: [apiKey.id],
+  });
+  expect(weights.status).toBe(200);
   const traceId = randomBytes(16).toString('hex');
   const res = await fetch(`${system.baseUrl}/agent/rest/timestamps`, {
     method: 'POST',

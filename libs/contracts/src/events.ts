@@ -32,6 +32,12 @@ export interface TimestampReceived {
   source: 'api_key' | 'manual';
   api_key_id: number | null;
   user_id: number | null;
+  /**
+   * The weight the post was admitted with: the API key's weight for (time_type, state) then, 999 for manual
+   * timestamps. For information only (absent on older events): projections weigh timestamps by the
+   * priorities-* events, so a rebuild applies the priorities as they are set now.
+   */
+  weight?: number;
 }
 
 export interface TimestampDeleted {
@@ -362,4 +368,39 @@ export interface PushTokenRemoved {
 export interface PushTokenEvents {
   PushTokenRegistered: PushTokenRegistered;
   PushTokenRemoved: PushTokenRemoved;
+}
+
+// ---- priorities-timestamps, priorities-payload-keys streams (owned by ingest): API-key weights ----
+
+/** Every timestamp weight change is an event of this one stream (category `priorities`). */
+export const TIMESTAMP_PRIORITIES_STREAM = 'priorities-timestamps';
+/** Every payload-key weight change is an event of this one stream (category `priorities`). */
+export const PAYLOAD_KEY_PRIORITIES_STREAM = 'priorities-payload-keys';
+
+/** One API key's weight; higher wins. An ordered list [k1, k2, ... kN] gives k1 weight N, kN weight 1. */
+export interface ApiKeyWeight {
+  api_key_id: number;
+  weight: number;
+}
+
+/**
+ * POST /timestamp-api-key-weights: the complete weights of (time_type, state) from now on, highest first. It
+ * replaces the previous ones; an empty list removes them all (the pair's timestamps are then refused from every
+ * API key). Appended only when the weights change.
+ */
+export interface TimestampApiKeyWeightsSet {
+  time_type: string;
+  state: string;
+  weights: ApiKeyWeight[];
+}
+
+/** POST /payload-key-api-key-weights: as TimestampApiKeyWeightsSet, for one payload key (never refuses posts). */
+export interface PayloadKeyApiKeyWeightsSet {
+  payload_key: string;
+  weights: ApiKeyWeight[];
+}
+
+export interface PriorityEvents {
+  TimestampApiKeyWeightsSet: TimestampApiKeyWeightsSet;
+  PayloadKeyApiKeyWeightsSet: PayloadKeyApiKeyWeightsSet;
 }

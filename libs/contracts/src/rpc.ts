@@ -31,8 +31,22 @@ export interface TimestampIdCommand {
   id: number;
 }
 
+/** Ordered API key ids, highest priority first (already checked by the gateway: distinct, existing keys). */
+export interface SetTimestampApiKeyWeightsCommand {
+  time_type: string;
+  state: string;
+  api_key_ids: number[];
+}
+
+export interface SetPayloadKeyApiKeyWeightsCommand {
+  payload_key: string;
+  api_key_ids: number[];
+}
+
 export const IngestCommands = {
   postTimestamp: 'postTimestamp',
   deleteTimestamp: 'deleteTimestamp',
   restoreTimestamp: 'restoreTimestamp',
+  setTimestampApiKeyWeights: 'setTimestampApiKeyWeights',
+  setPayloadKeyApiKeyWeights: 'setPayloadKeyApiKeyWeights',
 } as const;

@@ -77,3 +77,15 @@ export const TIMESTAMP_DEFINITIONS: readonly TimestampDefinition[] = DEFINITION_
     state_id: s.id,
   };
 });
+
+export {
+  PORT_CALL_TEMPLATE_NAMESPACES,
+  type PortCallTemplateEntry,
+  parsePortCallTemplate,
+  portCallTemplate,
+  TEMPLATE_GROUP_LOCATIONS,
+  TEMPLATE_GROUPS,
+  type TemplateGroup,
+  type TimestampPair,
+  templatePairs,
+} from './port-call-templates.ts';

@@ -1,5 +1,5 @@
 // The ingest schema. `ingest.vessels` is also the GET /vessels read model the gateway reads (original-app §9.6),
-// so its column names follow the original's `vessel` table.
+// so its column names follow the original's `vessel` table; the weight tables serve GET /*-api-key-weights.
 
 import type { Db } from '@pcas/sql';
 
@@ -21,6 +21,25 @@ const DDL = [
   )`,
   // IMO-0 posts find their vessel by case-insensitive name; the gateway's vessel search uses it too.
   'CREATE INDEX IF NOT EXISTS vessels_lower_name_idx ON ingest.vessels (lower(vessel_name))',
+  // Priorities (original-app §7): rows of the priorities-* streams, the gateway lists them joined with its
+  // api_keys. The primary key serves the admission lookup of every API-key post.
+  `CREATE TABLE IF NOT EXISTS ingest.timestamp_api_key_weights (
+    time_type text NOT NULL,
+    state text NOT NULL,
+    api_key_id integer NOT NULL,
+    weight integer NOT NULL,
+    modified_at timestamptz NOT NULL DEFAULT now(),
+    modified_by integer,
+    PRIMARY KEY (time_type, state, api_key_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS ingest.payload_key_api_key_weights (
+    payload_key text NOT NULL,
+    api_key_id integer NOT NULL,
+    weight integer NOT NULL,
+    modified_at timestamptz NOT NULL DEFAULT now(),
+    modified_by integer,
+    PRIMARY KEY (payload_key, api_key_id)
+  )`,
 ];
 
 /** Creates the schema if missing; idempotent and safe when several processes start together. */

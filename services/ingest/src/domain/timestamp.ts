@@ -1,5 +1,5 @@
 // What a posted timestamp must look like and which events it produces (shared/reference/original-app.md §4.5
-// steps 2–5 and 7). Pure: the caller supplies the clock and the vessel as currently stored.
+// steps 2–5, 7 and 8; step 6, admission, is domain/priorities.ts). Pure: the caller supplies the clock and the vessel as currently stored.
 
 import {
   type Actor,
@@ -124,6 +124,8 @@ export interface PostTimestampContext {
   knownVessel?: Vessel;
   /** IMO-0 post and no vessel by that name: the fake IMO reserved for the vessel to register. */
   assignedImo?: number;
+  /** The weight the post was admitted with (domain/priorities.ts admitTimestamp), recorded for information. */
+  weight: number;
 }
 
 export interface PostTimestampDecision {
@@ -177,8 +179,14 @@ export function decidePostTimestamp(input: PostTimestampCommand, context: PostTi
     payload: ts.payload,
   };
   const data: TimestampReceived = context.manual
-    ? { ...fields, source: 'manual', api_key_id: null, user_id: context.actor.user_id }
-    : { ...fields, source: 'api_key', api_key_id: context.actor.api_key_id, user_id: context.actor.user_id };
+    ? { ...fields, source: 'manual', api_key_id: null, user_id: context.actor.user_id, weight: context.weight }
+    : {
+        ...fields,
+        source: 'api_key',
+        api_key_id: context.actor.api_key_id,
+        user_id: context.actor.user_id,
+        weight: context.weight,
+      };
   events.push({ type: 'TimestampReceived', id: timestampEventId(fields), data });
   return { imo: vessel.imo, vessel, vesselChange, events };
 }

@@ -22,8 +22,8 @@ const post = (overrides: Partial<PostTimestampCommand> = {}): PostTimestampComma
   ...overrides,
 });
 
-const agent: PostTimestampContext = { now: NOW, actor: { user_id: 7, api_key_id: 3 }, manual: false };
-const person: PostTimestampContext = { now: NOW, actor: { user_id: 12, api_key_id: null }, manual: true };
+const agent: PostTimestampContext = { now: NOW, actor: { user_id: 7, api_key_id: 3 }, manual: false, weight: 2 };
+const person: PostTimestampContext = { now: NOW, actor: { user_id: 12, api_key_id: null }, manual: true, weight: 999 };
 
 const error = (fn: () => unknown) => {
   try {
@@ -193,12 +193,18 @@ describe('decidePostTimestamp', () => {
       source: 'api_key',
       api_key_id: 3,
       user_id: 7,
+      weight: 2,
     });
   });
 
   it('marks manual posts with the acting user and no API key', () => {
     const decision = decidePostTimestamp(post({ manual: true }), person);
-    expect(decision.events.at(-1)!.data).toMatchObject({ source: 'manual', api_key_id: null, user_id: 12 });
+    expect(decision.events.at(-1)!.data).toMatchObject({
+      source: 'manual',
+      api_key_id: null,
+      user_id: 12,
+      weight: 999,
+    });
   });
 
   it('emits only the timestamp for a known vessel with the same name', () => {

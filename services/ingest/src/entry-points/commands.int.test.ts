@@ -1,10 +1,13 @@
 // The ingest handlers against a real database and the event store: what a post, a re-post, an invalid post,
-// an IMO-0 post and delete/restore leave in `vessel-<imo>` and in `ingest.vessels`.
+// an IMO-0 post and delete/restore leave in `vessel-<imo>` and in `ingest.vessels`. The data source (API key 3)
+// has a weight for every pair of the Gävle template, as an operator sets before a source goes live; admission
+// and the priorities commands are in priorities.int.test.ts.
 
 import { type ApiError, INGEST, IngestCommands, type PostTimestampCommand, vesselStream } from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
+import { templatePairs } from '@pcas/s211';
 import { type Db, openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,7 +37,7 @@ let db: Db;
 let store: EventStore;
 let ingest: IngestCommandHandlers;
 
-const handlers = () => createIngestCommands({ db, store, log, now: () => NOW });
+const handlers = () => createIngestCommands({ db, store, log, namespace: 'gavle', now: () => NOW });
 const streamOf = (imo: number) => store.readStream(vesselStream(imo));
 const eventCount = async () => (await store.readAll(null, 100_000)).events.length;
 const vesselRow = async (imo: number) =>
@@ -66,6 +69,12 @@ beforeAll(async () => {
   await ensureSchema(db);
   await ensureSchema(db); // idempotent
   ingest = handlers();
+  for (const { time_type, state } of templatePairs('gavle')!) {
+    await ingest.setTimestampApiKeyWeights({
+      actor: person,
+      input: { time_type, state, api_key_ids: [agent.api_key_id] },
+    });
+  }
 });
 
 afterAll(async () => {
@@ -94,6 +103,7 @@ describe('postTimestamp', () => {
       source: 'api_key',
       api_key_id: 3,
       user_id: 7,
+      weight: 1,
     });
     for (const e of events) expect(e.metadata).toMatchObject({ user_id: 7, api_key_id: 3 });
     expect(events[1].globalPosition).toBe(reply.id);
@@ -143,6 +153,7 @@ describe('postTimestamp', () => {
       source: 'manual',
       user_id: 12,
       api_key_id: null,
+      weight: 999,
     });
     expect(events[2].metadata).toMatchObject({ user_id: 12, api_key_id: null });
   });
@@ -208,11 +219,11 @@ describe('postTimestamp', () => {
     // Another process (empty cache), other case: same vessel, stored name, no second registration.
     await handlers().postTimestamp({
       actor: agent,
-      input: timestamp({ imo: 0, vessel_name: 'NAMELESS ONE', state: 'Arrival_Vessel_Berth' }),
+      input: timestamp({ imo: 0, vessel_name: 'NAMELESS ONE', state: 'CargoOp_Completed' }),
     });
     events = await streamOf(fake);
     expect(events.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived', 'TimestampReceived']);
-    expect(events[2].data).toMatchObject({ imo: fake, vessel_name: 'Nameless One', state: 'Arrival_Vessel_Berth' });
+    expect(events[2].data).toMatchObject({ imo: fake, vessel_name: 'Nameless One', state: 'CargoOp_Completed' });
     expect((await db.query("SELECT 1 FROM ingest.vessels WHERE lower(vessel_name) = 'nameless one'")).rowCount).toBe(1);
   });
 
@@ -231,7 +242,7 @@ describe('postTimestamp', () => {
     await a.postTimestamp({ actor: agent, input: timestamp({ imo: 1234567, vessel_name: 'Alpha' }) });
     await b.postTimestamp({
       actor: agent,
-      input: timestamp({ imo: 1234567, vessel_name: 'Beta', state: 'Arrival_Vessel_Berth' }),
+      input: timestamp({ imo: 1234567, vessel_name: 'Beta', state: 'CargoOp_Completed' }),
     });
     // a still believes the vessel is "Alpha": its timestamp goes in at once (no version needed), then a sees
     // that the stream moved, catches up, and renames the vessel back from "Beta".
@@ -374,7 +385,7 @@ describe('deleteTimestamp / restoreTimestamp', () => {
   it('the same post after a delete/restore still appends to the right version', async () => {
     await ingest.postTimestamp({
       actor: agent,
-      input: timestamp({ imo: 9321483, vessel_name: 'Delta', state: 'Arrival_Vessel_Berth' }),
+      input: timestamp({ imo: 9321483, vessel_name: 'Delta', state: 'CargoOp_Completed' }),
     });
     expect((await streamOf(9321483)).map((e) => e.streamPosition)).toEqual([1, 2, 3, 4, 5]);
   });
@@ -396,12 +407,12 @@ describe('deleteTimestamp / restoreTimestamp', () => {
 describe('startIngest over the bus', () => {
   it('serves cmd.ingest: commands in, replies and ApiErrors out', async () => {
     const bus = createInProcessBus({ log });
-    const config = {} as Parameters<typeof startIngest>[0]['config'];
+    const config = { namespace: 'gavle' } as Parameters<typeof startIngest>[0]['config'];
     const service = await startIngest({ config, db, store, bus, log });
     try {
       const reply = await bus.rpc<{ result: string; id: number }>(INGEST, IngestCommands.postTimestamp, {
         actor: agent,
-        input: timestamp({ imo: 9074729, vessel_name: '', state: 'CargoOp_Commenced' }),
+        input: timestamp({ imo: 9074729, vessel_name: '', state: 'CargoOp_Completed' }),
       });
       expect(reply).toMatchObject({ result: 'OK', id: expect.any(Number) });
       expect(await bus.rpc(INGEST, IngestCommands.deleteTimestamp, { actor: person, input: { id: reply.id } })).toBe(

@@ -1,5 +1,5 @@
 // RPC handlers of `cmd.ingest`: decode, decide, append to `vessel-<imo>` (with the vessels table in the same
-// transaction when the vessel changes), reply.
+// transaction when the vessel changes), reply. Priorities go to the priorities-* streams with their weight tables.
 //
 // Hot path: a known vessel posting under its current name costs one append. Known vessels are cached as
 // snapshots {name, stream version}; every append carries the cached version as its expected version, so a stale
@@ -11,7 +11,11 @@ import {
   ApiError,
   type CommandBody,
   IngestCommands,
+  PAYLOAD_KEY_PRIORITIES_STREAM,
   type PostTimestampCommand,
+  type SetPayloadKeyApiKeyWeightsCommand,
+  type SetTimestampApiKeyWeightsCommand,
+  TIMESTAMP_PRIORITIES_STREAM,
   type TimestampIdCommand,
   type TimestampReceived,
   vesselStream,
@@ -24,9 +28,27 @@ import {
   WrongExpectedVersionError,
 } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
+import { templatePairs } from '@pcas/s211';
+import type { Db, Queryable } from '@pcas/sql';
+import {
+  findTimestampWeight,
+  loadWeights,
+  lockPriorities,
+  savePayloadKeyWeights,
+  saveTimestampWeights,
+} from '../adapters/priorities.ts';
 import { catchUpVessel, loadTrash } from '../adapters/vessel-streams.ts';
 import { findVesselByName, insertFakeImoVessel, lockVesselName, saveVessel } from '../adapters/vessels.ts';
+import {
+  admitTimestamp,
+  decidePayloadKeyWeights,
+  decideTimestampWeights,
+  needsKeyWeight,
+  type PriorityEvent,
+  validatePayloadKeyWeights,
+  validateTimestampWeights,
+  type WeightsState,
+} from '../domain/priorities.ts';
 import { decidePostTimestamp, validateTimestamp } from '../domain/timestamp.ts';
 import { decideDeleteTimestamp, decideRestoreTimestamp, parseTimestampId, type TrashEvent } from '../domain/trash.ts';
 import type { Vessel, VesselSnapshot } from '../domain/vessel.ts';
@@ -41,6 +63,8 @@ export interface IngestCommandDeps {
   db: Db;
   store: EventStore;
   log: Logger;
+  /** The port's namespace (config NAMESPACE): its port-call template decides which pairs can have priorities. */
+  namespace: string;
   /** Injectable clock for tests. */
   now?: () => Date;
   /** Cached vessel snapshots kept at most (least recently used go first). */
@@ -108,6 +132,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     actor: Actor,
     at: Date,
     metadata: EventMetadata,
+    weight: number,
   ): Promise<PostTimestampReply> {
     const stream = vesselStream(imo);
     let snapshot = cache.get(imo) ?? (await catchUpVessel(store, imo));
@@ -119,6 +144,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         manual: input.manual === true,
         knownVessel: snapshot.vessel,
         assignedImo: imo,
+        weight,
       });
       const events: NewEvent[] = decision.events.map((e) => ({ ...e, metadata }));
       // A timestamp for a known vessel under its current name depends on no other state: append it whatever
@@ -152,6 +178,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
             manual: input.manual === true,
             knownVessel: caughtUp.vessel,
             assignedImo: imo,
+            weight,
           });
           if (again.vesselChange !== 'none' && attempt < POST_ATTEMPTS) {
             snapshot = caughtUp;
@@ -180,6 +207,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     actor: Actor,
     at: Date,
     metadata: EventMetadata,
+    weight: number,
   ): Promise<{ reply: PostTimestampReply } | { imo: number }> {
     type Outcome = { imo: number; registered?: { vessel: Vessel; result: AppendResult } };
     const outcome = await db.transaction(async (tx): Promise<Outcome> => {
@@ -187,7 +215,13 @@ export function createIngestCommands(deps: IngestCommandDeps) {
       const found = await findVesselByName(tx, vesselName);
       if (found) return { imo: found.imo };
       const imo = await insertFakeImoVessel(tx, vesselName, actor.user_id);
-      const decision = decidePostTimestamp(input, { now: at, actor, manual: input.manual === true, assignedImo: imo });
+      const decision = decidePostTimestamp(input, {
+        now: at,
+        actor,
+        manual: input.manual === true,
+        assignedImo: imo,
+        weight,
+      });
       const events: NewEvent[] = decision.events.map((e) => ({ ...e, metadata }));
       const result = await store.append(vesselStream(imo), events, { expectedVersion: 'no_stream', tx });
       return { imo, registered: { vessel: decision.vessel, result } };
@@ -201,14 +235,20 @@ export function createIngestCommands(deps: IngestCommandDeps) {
   async function postTimestamp(payload: unknown, headers: Record<string, unknown> = {}): Promise<PostTimestampReply> {
     const { actor, input } = bodyOf<PostTimestampCommand>(payload);
     const at = now();
-    // Invalid input is refused before any I/O.
+    // Invalid input is refused before any I/O; then admission (403, nothing stored), as the original's order.
     const ts = validateTimestamp(input, at);
+    const post = { manual: input.manual === true, actor };
+    const keyWeight =
+      needsKeyWeight(post) && actor.api_key_id !== null
+        ? await findTimestampWeight(db, ts.time_type, ts.state, actor.api_key_id)
+        : undefined;
+    const weight = admitTimestamp(post, keyWeight);
     const metadata = metadataOf(actor, headers);
-    if (ts.imo !== 0) return postForImo(ts.imo, input, actor, at, metadata);
+    if (ts.imo !== 0) return postForImo(ts.imo, input, actor, at, metadata, weight);
     const found = await findVesselByName(db, ts.vessel_name);
-    if (found) return postForImo(found.imo, input, actor, at, metadata);
-    const registered = await registerByName(input, ts.vessel_name, actor, at, metadata);
-    return 'reply' in registered ? registered.reply : postForImo(registered.imo, input, actor, at, metadata);
+    if (found) return postForImo(found.imo, input, actor, at, metadata, weight);
+    const registered = await registerByName(input, ts.vessel_name, actor, at, metadata, weight);
+    return 'reply' in registered ? registered.reply : postForImo(registered.imo, input, actor, at, metadata, weight);
   }
 
   async function changeTrash(
@@ -247,6 +287,75 @@ export function createIngestCommands(deps: IngestCommandDeps) {
   const restoreTimestamp = (payload: unknown, headers: Record<string, unknown> = {}) =>
     changeTrash(payload, headers, decideRestoreTimestamp);
 
+  /**
+   * Decides a priority change against its stream and appends it with the stream's version, the weight table in
+   * the same transaction. Operators changing priorities at the same moment (from any process) take turns on a
+   * transaction lock, so each decides against the other's result; the expected version still guards the stream.
+   */
+  async function changePriorities(
+    streamId: string,
+    actor: Actor,
+    headers: Record<string, unknown>,
+    decide: (state: WeightsState) => PriorityEvent[],
+    save: (tx: Queryable, event: PriorityEvent) => Promise<void>,
+  ): Promise<{ result: 'OK' }> {
+    const metadata = metadataOf(actor, headers);
+    await db.transaction(async (tx) => {
+      await lockPriorities(tx, streamId);
+      const { state, version } = await loadWeights(store, streamId, tx);
+      const events = decide(state);
+      if (events.length === 0) return;
+      // Append first: the event store needs the stream's lock before this transaction's first write.
+      await store.append(
+        streamId,
+        events.map((e) => ({ ...e, metadata })),
+        { expectedVersion: version === 0 ? 'no_stream' : version, tx },
+      );
+      for (const event of events) await save(tx, event);
+    });
+    return { result: 'OK' };
+  }
+
+  /** POST /timestamp-api-key-weights (the gateway has checked that the API keys exist). */
+  async function setTimestampApiKeyWeights(
+    payload: unknown,
+    headers: Record<string, unknown> = {},
+  ): Promise<{ result: 'OK' }> {
+    const { actor, input } = bodyOf<SetTimestampApiKeyWeightsCommand>(payload);
+    const pairs = templatePairs(deps.namespace);
+    if (!pairs) throw ApiError.badRequest(`No port call template for namespace ${deps.namespace}`);
+    const command = validateTimestampWeights(input, pairs);
+    return changePriorities(
+      TIMESTAMP_PRIORITIES_STREAM,
+      actor,
+      headers,
+      (state) => decideTimestampWeights(state, command),
+      (tx, event) =>
+        event.type === 'TimestampApiKeyWeightsSet'
+          ? saveTimestampWeights(tx, event.data.time_type, event.data.state, event.data.weights, actor.user_id)
+          : Promise.resolve(),
+    );
+  }
+
+  /** POST /payload-key-api-key-weights. */
+  async function setPayloadKeyApiKeyWeights(
+    payload: unknown,
+    headers: Record<string, unknown> = {},
+  ): Promise<{ result: 'OK' }> {
+    const { actor, input } = bodyOf<SetPayloadKeyApiKeyWeightsCommand>(payload);
+    const command = validatePayloadKeyWeights(input);
+    return changePriorities(
+      PAYLOAD_KEY_PRIORITIES_STREAM,
+      actor,
+      headers,
+      (state) => decidePayloadKeyWeights(state, command),
+      (tx, event) =>
+        event.type === 'PayloadKeyApiKeyWeightsSet'
+          ? savePayloadKeyWeights(tx, event.data.payload_key, event.data.weights, actor.user_id)
+          : Promise.resolve(),
+    );
+  }
+
   /** The `cmd.ingest` RPC handler. */
   async function handle(command: string, payload: unknown, headers: Record<string, unknown>): Promise<unknown> {
     switch (command) {
@@ -256,12 +365,23 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         return deleteTimestamp(payload, headers);
       case IngestCommands.restoreTimestamp:
         return restoreTimestamp(payload, headers);
+      case IngestCommands.setTimestampApiKeyWeights:
+        return setTimestampApiKeyWeights(payload, headers);
+      case IngestCommands.setPayloadKeyApiKeyWeights:
+        return setPayloadKeyApiKeyWeights(payload, headers);
       default:
         throw ApiError.badRequest(`Unknown command: ${command}`);
     }
   }
 
-  return { postTimestamp, deleteTimestamp, restoreTimestamp, handle };
+  return {
+    postTimestamp,
+    deleteTimestamp,
+    restoreTimestamp,
+    setTimestampApiKeyWeights,
+    setPayloadKeyApiKeyWeights,
+    handle,
+  };
 }
 
 export type IngestCommandHandlers = ReturnType<typeof createIngestCommands>;

@@ -7,7 +7,12 @@ import { createIngestCommands } from './commands.ts';
 
 export async function startIngest(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
-  const commands = createIngestCommands({ db: deps.db, store: deps.store, log: deps.log });
+  const commands = createIngestCommands({
+    db: deps.db,
+    store: deps.store,
+    log: deps.log,
+    namespace: deps.config.namespace,
+  });
   const rpc = await deps.bus.serveRpc(INGEST, commands.handle);
   deps.log.info('ingest serving cmd.ingest');
   return {

@@ -5,6 +5,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { healthRoutes } from './health.ts';
 import { passwordRoutes } from './passwords.ts';
+import { priorityRoutes } from './priorities.ts';
 import { pushTokenRoutes } from './push-tokens.ts';
 import { registrationRoutes } from './registration.ts';
 import { registrationCodeRoutes } from './registration-codes.ts';
@@ -20,6 +21,7 @@ export function allRoutes(deps: GatewayDeps): Route[] {
   return [
     ...sessionRoutes(deps),
     ...apiKeyRoutes(deps),
+    ...priorityRoutes(deps),
     ...healthRoutes(deps),
     ...timestampRoutes(deps),
     ...vesselRoutes(deps),
