@@ -12,6 +12,9 @@ export interface CommandBody<P = unknown> {
 
 export type RpcReply<R = unknown> = { ok: true; result: R } | { ok: false; status: number; error: string };
 
+/** One item's reply inside a batch command's reply: the same shape as a whole RPC's. */
+export type ItemReply<R = unknown> = RpcReply<R>;
+
 export const INGEST = 'ingest';
 export const PORTCALL_PROJECTOR = 'portcall-projector';
 
@@ -26,6 +29,17 @@ export interface PostTimestampCommand {
   /** true for POST /timestamps (people), false for POST /agent/rest/timestamps (data sources) */
   manual: boolean;
 }
+
+/**
+ * Many timestamp posts in one RPC (the gateway gathers concurrent posts): each item carries its own actor and
+ * trace headers and gets its own reply, in item order.
+ */
+export interface PostTimestampsCommand {
+  items: { body: CommandBody<PostTimestampCommand>; headers?: Record<string, string> }[];
+}
+
+/** The most posts one postTimestamps command may carry. */
+export const MAX_TIMESTAMP_BATCH = 256;
 
 export interface TimestampIdCommand {
   id: number;
@@ -45,6 +59,7 @@ export interface SetPayloadKeyApiKeyWeightsCommand {
 
 export const IngestCommands = {
   postTimestamp: 'postTimestamp',
+  postTimestamps: 'postTimestamps',
   deleteTimestamp: 'deleteTimestamp',
   restoreTimestamp: 'restoreTimestamp',
   setTimestampApiKeyWeights: 'setTimestampApiKeyWeights',

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Config, loadConfig } from '@pcas/config';
-import { INGEST } from '@pcas/contracts';
+import { INGEST, IngestCommands, type PostTimestampsCommand } from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import type { Route } from '@pcas/http-kit';
 import { type Bus, createInProcessBus, startProjection, startRelay } from '@pcas/messaging';
@@ -99,7 +99,13 @@ beforeAll(async () => {
   logLines = captureLogs(log);
   bus = createInProcessBus({ log });
   // Stands in for the ingest service, so an API-key-only route can be called end to end.
+  // Timestamp posts come as batches (postTimestamps): one call is recorded per item.
   await bus.serveRpc(INGEST, async (command, payload) => {
+    if (command === IngestCommands.postTimestamps) {
+      const { items } = payload as PostTimestampsCommand;
+      for (const item of items) ingestCalls.push({ command: IngestCommands.postTimestamp, payload: item.body });
+      return items.map(() => ({ ok: true, result: { result: 'OK', id: 1 } }));
+    }
     ingestCalls.push({ command, payload });
     return { result: 'OK', id: 1 };
   });

@@ -36,6 +36,25 @@ export async function findTimestampWeight(
   return rows[0]?.weight;
 }
 
+/** Weights of many (time type, state, API key) at once: `time_type|state|api_key_id` → weight, for those that have one. */
+export async function findTimestampWeights(
+  q: Queryable,
+  wanted: { time_type: string; state: string; api_key_id: number }[],
+): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  if (wanted.length === 0) return found;
+  const { rows } = await q.query<{ time_type: string; state: string; api_key_id: number; weight: number }>(
+    `SELECT w.time_type, w.state, w.api_key_id, w.weight FROM ingest.timestamp_api_key_weights w
+       JOIN unnest($1::text[], $2::text[], $3::int[]) AS x (time_type, state, api_key_id)
+         ON w.time_type = x.time_type AND w.state = x.state AND w.api_key_id = x.api_key_id`,
+    [wanted.map((w) => w.time_type), wanted.map((w) => w.state), wanted.map((w) => w.api_key_id)],
+  );
+  for (const r of rows) found.set(weightKey(r.time_type, r.state, r.api_key_id), r.weight);
+  return found;
+}
+
+export const weightKey = (timeType: string, state: string, apiKeyId: number) => `${timeType}|${state}|${apiKeyId}`;
+
 /** Replaces the pair's rows with these weights (none: the pair has no priorities any more). */
 export async function saveTimestampWeights(
   tx: Queryable,

@@ -358,6 +358,62 @@ describe('postTimestamp', () => {
   });
 });
 
+describe('postTimestamps (a batch of posts)', () => {
+  const item = (actor: typeof agent | typeof person, input: PostTimestampCommand) => ({ body: { actor, input } });
+
+  it('answers each post as if it came alone, in order, and stores each once', async () => {
+    const h = handlers();
+    // Known and cached: takes the one-append path together with the others.
+    await h.postTimestamp({ actor: agent, input: timestamp({ imo: 9310006, vessel_name: 'Batch One' }) });
+    const before = await eventCount();
+    const replies = await h.postTimestamps({
+      items: [
+        item(agent, timestamp({ imo: 9310006, vessel_name: 'Batch One', payload: { n: 1 } })),
+        item(agent, timestamp({ imo: 1234, vessel_name: 'Broken' })),
+        item({ user_id: 7, api_key_id: 99 }, timestamp({ imo: 9310006, vessel_name: 'Batch One', payload: { n: 2 } })),
+        item(agent, timestamp({ imo: 9310018, vessel_name: 'Batch Two' })),
+        item(agent, timestamp({ imo: 9310006, vessel_name: 'Batch One', payload: { n: 1 } })),
+        item(person, timestamp({ imo: 9310006, vessel_name: 'Batch One', payload: { n: 3 }, manual: true })),
+        item(agent, timestamp({ imo: 0, vessel_name: 'Batch Nameless' })),
+        item(agent, timestamp({ imo: 9310006, vessel_name: 'Batch One Renamed', payload: { n: 4 } })),
+      ],
+    });
+    expect(replies.map((r) => (r.ok ? 'OK' : `${r.status} ${r.error}`))).toEqual([
+      'OK',
+      '400 IMO length should 7 digits or IMO should be 0',
+      '403 No permission to post given timestamp data',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+      'OK',
+    ]);
+    const ok = replies.filter((r) => r.ok).map((r) => (r as { result: { id: number } }).result.id);
+    // The repeat of item 1 is the same stored timestamp.
+    expect(ok[0]).toBe(ok[2]);
+    // Stored: n=1 once, n=3, the rename's timestamp; the new vessel (registration + timestamp); the nameless
+    // vessel (registration + timestamp); the rename event.
+    const one = await streamOf(9310006);
+    expect(
+      one.filter((e) => e.type === 'TimestampReceived').map((e) => (e.data as { payload: unknown }).payload),
+    ).toEqual([{ source: 'test', external_id: 'A-1' }, { n: 1 }, { n: 3 }, { n: 4 }]);
+    expect(one.filter((e) => e.type === 'VesselRenamed')).toHaveLength(1);
+    expect((await streamOf(9310018)).map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived']);
+    expect(await eventCount()).toBe(before + 8);
+    // Positions follow the stream's order with no gap, whatever path each post took.
+    expect(one.map((e) => e.streamPosition)).toEqual(one.map((_, i) => i + 1));
+  });
+
+  it('refuses a malformed batch as a whole and stores nothing', async () => {
+    const h = handlers();
+    const before = await eventCount();
+    for (const payload of [{}, { items: [] }, { items: 'x' }, { items: Array.from({ length: 257 }, () => ({})) }]) {
+      expect((await rejection(h.postTimestamps(payload))).message).toBe('Invalid command');
+    }
+    expect(await eventCount()).toBe(before);
+  });
+});
+
 describe('deleteTimestamp / restoreTimestamp', () => {
   let id: number;
 

@@ -11,8 +11,11 @@ import {
   ApiError,
   type CommandBody,
   IngestCommands,
+  type ItemReply,
+  MAX_TIMESTAMP_BATCH,
   PAYLOAD_KEY_PRIORITIES_STREAM,
   type PostTimestampCommand,
+  type PostTimestampsCommand,
   type SetPayloadKeyApiKeyWeightsCommand,
   type SetTimestampApiKeyWeightsCommand,
   TIMESTAMP_PRIORITIES_STREAM,
@@ -32,10 +35,12 @@ import { templatePairs } from '@pcas/s211';
 import type { Db, Queryable } from '@pcas/sql';
 import {
   findTimestampWeight,
+  findTimestampWeights,
   loadWeights,
   lockPriorities,
   savePayloadKeyWeights,
   saveTimestampWeights,
+  weightKey,
 } from '../adapters/priorities.ts';
 import { catchUpVessel, loadTrash } from '../adapters/vessel-streams.ts';
 import { findVesselByName, insertFakeImoVessel, lockVesselName, saveVessel } from '../adapters/vessels.ts';
@@ -49,9 +54,18 @@ import {
   validateTimestampWeights,
   type WeightsState,
 } from '../domain/priorities.ts';
-import { decidePostTimestamp, validateTimestamp } from '../domain/timestamp.ts';
+import { decidePostTimestamp, type ValidTimestamp, validateTimestamp } from '../domain/timestamp.ts';
 import { decideDeleteTimestamp, decideRestoreTimestamp, parseTimestampId, type TrashEvent } from '../domain/trash.ts';
 import type { Vessel, VesselSnapshot } from '../domain/vessel.ts';
+
+interface AdmittedPost {
+  input: PostTimestampCommand;
+  ts: ValidTimestamp;
+  actor: Actor;
+  at: Date;
+  metadata: EventMetadata;
+  weight: number;
+}
 
 export interface PostTimestampReply {
   result: 'OK';
@@ -232,6 +246,16 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     return { reply: { result: 'OK', id: result.events.at(-1)!.globalPosition } };
   }
 
+  /** A validated, admitted post: vessel found or registered by name, then decided and appended. */
+  async function postAdmitted(post: AdmittedPost): Promise<PostTimestampReply> {
+    const { input, ts, actor, at, metadata, weight } = post;
+    if (ts.imo !== 0) return postForImo(ts.imo, input, actor, at, metadata, weight);
+    const found = await findVesselByName(db, ts.vessel_name);
+    if (found) return postForImo(found.imo, input, actor, at, metadata, weight);
+    const registered = await registerByName(input, ts.vessel_name, actor, at, metadata, weight);
+    return 'reply' in registered ? registered.reply : postForImo(registered.imo, input, actor, at, metadata, weight);
+  }
+
   async function postTimestamp(payload: unknown, headers: Record<string, unknown> = {}): Promise<PostTimestampReply> {
     const { actor, input } = bodyOf<PostTimestampCommand>(payload);
     const at = now();
@@ -243,12 +267,123 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         ? await findTimestampWeight(db, ts.time_type, ts.state, actor.api_key_id)
         : undefined;
     const weight = admitTimestamp(post, keyWeight);
-    const metadata = metadataOf(actor, headers);
-    if (ts.imo !== 0) return postForImo(ts.imo, input, actor, at, metadata, weight);
-    const found = await findVesselByName(db, ts.vessel_name);
-    if (found) return postForImo(found.imo, input, actor, at, metadata, weight);
-    const registered = await registerByName(input, ts.vessel_name, actor, at, metadata, weight);
-    return 'reply' in registered ? registered.reply : postForImo(registered.imo, input, actor, at, metadata, weight);
+    return postAdmitted({ input, ts, actor, at, metadata: metadataOf(actor, headers), weight });
+  }
+
+  /**
+   * Many posts at once (the gateway gathers concurrent ones): one weight look-up for all, then every post for a
+   * cached vessel under its current name goes into ONE appendMany (one round trip, one commit); the rest (new
+   * vessels, renames, IMO 0) take the single-post path. Each item gets its own reply, as if posted alone.
+   */
+  async function postTimestamps(payload: unknown): Promise<ItemReply<PostTimestampReply>[]> {
+    const items = (payload as Partial<PostTimestampsCommand> | null)?.items;
+    if (!Array.isArray(items) || items.length === 0 || items.length > MAX_TIMESTAMP_BATCH) {
+      throw ApiError.badRequest('Invalid command');
+    }
+    const at = now();
+    const replies: ItemReply<PostTimestampReply>[] = new Array(items.length);
+    const fail = (index: number, error: unknown) => {
+      if (error instanceof ApiError) {
+        replies[index] = { ok: false, status: error.status, error: error.message };
+        return;
+      }
+      // One post's failure must not take the others' replies with it: this one answers 500, as alone.
+      log.error({ err: error }, 'timestamp post in a batch failed');
+      replies[index] = { ok: false, status: 500, error: 'Internal server error' };
+    };
+
+    const valid: {
+      index: number;
+      input: PostTimestampCommand;
+      ts: ValidTimestamp;
+      actor: Actor;
+      headers: Record<string, unknown>;
+    }[] = [];
+    items.forEach((item, index) => {
+      try {
+        const { actor, input } = bodyOf<PostTimestampCommand>(item?.body);
+        valid.push({ index, input, ts: validateTimestamp(input, at), actor, headers: item?.headers ?? {} });
+      } catch (error) {
+        fail(index, error);
+      }
+    });
+    const needed = valid.filter((v) => needsKeyWeight({ manual: v.input.manual === true, actor: v.actor }));
+    const weights = await findTimestampWeights(
+      db,
+      needed
+        .filter((v) => v.actor.api_key_id !== null)
+        .map((v) => ({ time_type: v.ts.time_type, state: v.ts.state, api_key_id: v.actor.api_key_id! })),
+    );
+
+    const fast: { index: number; imo: number; post: AdmittedPost; events: NewEvent[]; vessel: Vessel }[] = [];
+    const slow: { index: number; post: AdmittedPost }[] = [];
+    for (const v of valid) {
+      let post: AdmittedPost;
+      try {
+        const keyWeight =
+          v.actor.api_key_id === null
+            ? undefined
+            : weights.get(weightKey(v.ts.time_type, v.ts.state, v.actor.api_key_id));
+        const weight = admitTimestamp({ manual: v.input.manual === true, actor: v.actor }, keyWeight);
+        post = { input: v.input, ts: v.ts, actor: v.actor, at, metadata: metadataOf(v.actor, v.headers), weight };
+      } catch (error) {
+        fail(v.index, error);
+        continue;
+      }
+      const snapshot = v.ts.imo === 0 ? undefined : cache.get(v.ts.imo);
+      if (snapshot?.vessel) {
+        const decision = decidePostTimestamp(post.input, {
+          now: at,
+          actor: post.actor,
+          manual: post.input.manual === true,
+          knownVessel: snapshot.vessel,
+          assignedImo: v.ts.imo,
+          weight: post.weight,
+        });
+        if (decision.vesselChange === 'none') {
+          const events = decision.events.map((e) => ({ ...e, metadata: post.metadata }));
+          fast.push({ index: v.index, imo: v.ts.imo, post, events, vessel: decision.vessel });
+          continue;
+        }
+      }
+      slow.push({ index: v.index, post });
+    }
+
+    if (fast.length > 0) {
+      const versionsBefore = new Map(fast.map((f) => [f.imo, cache.get(f.imo)?.version ?? 0]));
+      const results = await store.appendMany(fast.map((f) => ({ streamId: vesselStream(f.imo), events: f.events })));
+      const added = new Map<number, number>();
+      const version = new Map<number, number>();
+      results.forEach((result, i) => {
+        const imo = fast[i].imo;
+        added.set(imo, (added.get(imo) ?? 0) + result.events.filter((e) => !e.duplicate).length);
+        version.set(imo, result.nextExpectedVersion);
+      });
+      results.forEach((result, i) => {
+        const f = fast[i];
+        // As in postForImo: the snapshot stays only if nobody else wrote to the stream meanwhile. Otherwise the
+        // post is decided again on the single path (its event is then a stored duplicate; a rename by someone
+        // else is caught up on there).
+        if (version.get(f.imo) === (versionsBefore.get(f.imo) ?? 0) + (added.get(f.imo) ?? 0)) {
+          cache.set(f.imo, { vessel: f.vessel, version: version.get(f.imo)! });
+          replies[f.index] = { ok: true, result: { result: 'OK', id: result.events.at(-1)!.globalPosition } };
+        } else {
+          cache.delete(f.imo);
+          slow.push({ index: f.index, post: f.post });
+        }
+      });
+    }
+
+    await Promise.all(
+      slow.map(async ({ index, post }) => {
+        try {
+          replies[index] = { ok: true, result: await postAdmitted(post) };
+        } catch (error) {
+          fail(index, error);
+        }
+      }),
+    );
+    return replies;
   }
 
   async function changeTrash(
@@ -361,6 +496,8 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     switch (command) {
       case IngestCommands.postTimestamp:
         return postTimestamp(payload, headers);
+      case IngestCommands.postTimestamps:
+        return postTimestamps(payload);
       case IngestCommands.deleteTimestamp:
         return deleteTimestamp(payload, headers);
       case IngestCommands.restoreTimestamp:
@@ -376,6 +513,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
 
   return {
     postTimestamp,
+    postTimestamps,
     deleteTimestamp,
     restoreTimestamp,
     setTimestampApiKeyWeights,

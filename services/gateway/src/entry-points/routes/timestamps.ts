@@ -1,7 +1,16 @@
 // Timestamp routes: posting (agents and people) and trash/restore go to the ingest service over RPC; the lists
 // read the projector's read model (shared/reference/original-app.md §3, §4.5, §17.2).
 
-import { ApiError, type CommandBody, INGEST, IngestCommands, type PostTimestampCommand } from '@pcas/contracts';
+import {
+  ApiError,
+  type CommandBody,
+  INGEST,
+  IngestCommands,
+  type ItemReply,
+  MAX_TIMESTAMP_BATCH,
+  type PostTimestampCommand,
+  type PostTimestampsCommand,
+} from '@pcas/contracts';
 import {
   type ModuleName,
   type ParamSpec,
@@ -10,6 +19,8 @@ import {
   type RequestContext,
   type Route,
 } from '@pcas/http-kit';
+import { createBatcher } from '@pcas/messaging';
+import { currentTraceCarrier } from '@pcas/observability';
 import { listTimestamps, type TimestampFilter } from '../../adapters/read-models/timestamps.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -74,6 +85,18 @@ function listFilter(params: Record<string, any>): TimestampFilter {
 export function timestampRoutes(deps: GatewayDeps): Route[] {
   const { db, bus } = deps;
 
+  // Concurrent posts travel to ingest together (one message, one append of many streams, one commit); a lone
+  // post goes at once. Each request still gets its own answer.
+  const postTimestamp = createBatcher<PostTimestampsCommand['items'][number], unknown>(
+    async (items) => {
+      const replies = await bus.rpc<ItemReply[]>(INGEST, IngestCommands.postTimestamps, { items });
+      return replies.map((reply) =>
+        reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
+      );
+    },
+    { maxItems: MAX_TIMESTAMP_BATCH },
+  );
+
   const post = (path: string, permission: string, manual: boolean, module?: ModuleName): Route => ({
     method: 'POST',
     path,
@@ -86,7 +109,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
         actor: actorOf(ctx),
         input: { imo, vessel_name, time_type, state, time, payload, manual },
       };
-      await bus.rpc(INGEST, IngestCommands.postTimestamp, body);
+      await postTimestamp({ body, headers: { ...currentTraceCarrier() } });
       return { result: 'OK' };
     },
   });
