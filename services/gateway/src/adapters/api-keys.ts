@@ -18,17 +18,18 @@ export interface ActiveApiKey {
   permissions: string[];
 }
 
-export async function findActiveApiKey(db: Queryable, key: string): Promise<ActiveApiKey | null> {
-  const { rows } = await db.query<ActiveApiKey>(
-    `SELECT k.id, k.bound_user_id, r.name AS role,
+/** The active keys among `keys` (one query for many concurrent requests): key → what it may do. */
+export async function findActiveApiKeys(db: Queryable, keys: string[]): Promise<Map<string, ActiveApiKey>> {
+  const { rows } = await db.query<ActiveApiKey & { key: string }>(
+    `SELECT k.key, k.id, k.bound_user_id, r.name AS role,
        COALESCE((SELECT array_agg(p.name ORDER BY p.id) FROM gateway.role_permissions rp
                  JOIN gateway.permissions p ON p.id = rp.permission_id WHERE rp.role_id = u.role_id), '{}') AS permissions
      FROM gateway.api_keys k
      LEFT JOIN gateway.users u ON u.id = k.bound_user_id LEFT JOIN gateway.roles r ON r.id = u.role_id
-     WHERE k.key = $1 AND k.is_active`,
-    [key],
+     WHERE k.key = ANY ($1::text[]) AND k.is_active`,
+    [keys],
   );
-  return rows[0] ?? null;
+  return new Map(rows.map(({ key, ...found }) => [key, found]));
 }
 
 /** Creates the key and its hidden bound user in one transaction; returns what POST /api-keys answers. */

@@ -4,7 +4,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { ApiError } from '@pcas/contracts';
 import type { AuthContext, Route } from '@pcas/http-kit';
-import { findActiveApiKey } from '../adapters/api-keys.ts';
+import { createBatcher } from '@pcas/messaging';
+import { type ActiveApiKey, findActiveApiKeys } from '../adapters/api-keys.ts';
 import { changeTimeZone, findActiveUserByEmail, loadUser } from '../adapters/users.ts';
 import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
 import { canonicalTimeZone } from '../domain/users.ts';
@@ -56,10 +57,16 @@ export function createAccess(deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions'
     };
   }
 
+  const lookUpApiKey = createBatcher<string, ActiveApiKey | null>(async (keys) => {
+    const found = await findActiveApiKeys(db, [...new Set(keys)]);
+    return keys.map((key) => ({ ok: true, value: found.get(key) ?? null }));
+  });
+
   async function fromApiKey(key: string): Promise<AuthContext> {
     if (key === '' || key.length > MAX_API_KEY_LENGTH) return ANONYMOUS;
-    // Looked up on every request: a disabled key is refused at once by every gateway process.
-    const found = await findActiveApiKey(db, key);
+    // Looked up on every request (never cached): a disabled key is refused at once by every gateway process.
+    // Requests arriving together share one query.
+    const found = await lookUpApiKey(key);
     if (!found) return ANONYMOUS;
     return {
       kind: 'api_key',

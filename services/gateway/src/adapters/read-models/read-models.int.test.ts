@@ -4,7 +4,7 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ApiError, INGEST, IngestCommands } from '@pcas/contracts';
+import { ApiError, INGEST, IngestCommands, type PostTimestampsCommand } from '@pcas/contracts';
 import { type AuthContext, createHttpApp } from '@pcas/http-kit';
 import type { Bus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
@@ -88,6 +88,15 @@ const rpcCalls: { service: string; command: string; payload: any }[] = [];
 
 const fakeBus = {
   async rpc(service: string, command: string, payload: unknown) {
+    // Timestamp posts travel in batches; each item is recorded (and answered) as the post it stands for.
+    if (command === IngestCommands.postTimestamps) {
+      return (payload as PostTimestampsCommand).items.map(({ body }) => {
+        rpcCalls.push({ service, command: IngestCommands.postTimestamp, payload: body });
+        return (body.input as { imo?: unknown }).imo === 1
+          ? { ok: false, status: 400, error: 'IMO number is not valid (automatic check calculation)' }
+          : { ok: true, result: { result: 'OK', id: 99 } };
+      });
+    }
     rpcCalls.push({ service, command, payload });
     if ((payload as any)?.input?.imo === 1)
       throw ApiError.badRequest('IMO number is not valid (automatic check calculation)');
