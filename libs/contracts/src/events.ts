@@ -119,6 +119,27 @@ export interface VesselEvents {
 
 export const vesselStream = (imo: number): string => `vessel-${imo}`;
 
+// ---- the portcall-changes stream (owned by the portcall-projector): change signals ----
+
+/**
+ * A port call changed in the read models (created, re-scanned, closed, its timeline changed, or deleted: then
+ * `deleted` is true). Appended in the same transaction as the read-model change, so none is lost; consumers (the
+ * notifier) re-read the read models and may see a signal twice. Routing key `portcall.PortCallChanged`.
+ */
+export interface PortCallChanged {
+  imo: number;
+  port_call_id: number;
+  deleted: boolean;
+}
+
+export interface PortCallEvents {
+  PortCallChanged: PortCallChanged;
+}
+
+/** One stream for every signal: a projection batch appends its signals in one round trip. */
+export const PORTCALL_CHANGES_STREAM = 'portcall-changes';
+export const PORTCALL_CHANGED_ROUTING_KEY = 'portcall.PortCallChanged';
+
 // ---- gateway streams: user-<id>, apikey-<id> ----
 
 export interface UserCreated {

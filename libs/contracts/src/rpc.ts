@@ -65,3 +65,70 @@ export const IngestCommands = {
   setTimestampApiKeyWeights: 'setTimestampApiKeyWeights',
   setPayloadKeyApiKeyWeights: 'setPayloadKeyApiKeyWeights',
 } as const;
+
+// ---- cmd.portcall-projector: manual port-call corrections (shared/reference/original-app.md §5.11) ----
+// Inputs as the routes receive them (types checked by the gateway, values by the service: unknown ids, bad times
+// → 400 with the original's messages). Each correction is appended to the vessel's stream, so a replay repeats it.
+
+/** GET /force-close-port-call, GET /force-scan-port-call, GET /port-call-range. */
+export interface PortCallIdCommand {
+  port_call_id: number;
+}
+
+/** POST /port-call-range: strict ISO times (`2020-02-23T20:15:00+00:00`). Replies null, as the original. */
+export interface SetPortCallRangeCommand {
+  port_call_id: number;
+  start: string;
+  end: string;
+}
+
+/** GET /port-call-range's reply; times in PostgreSQL text form (`2020-02-23 20:15:00+00`), null when unset. */
+export interface PortCallRangeReply {
+  port_call_id: number;
+  start: string | null;
+  end: string | null;
+  master_id: string | null;
+  master_manual: boolean;
+}
+
+/** POST /update-port-call-id {id, portCallId}. */
+export interface UpdatePortCallIdCommand {
+  id: number;
+  portCallId: number;
+}
+
+/** POST /unset-port-call-id {id}. */
+export interface UnsetPortCallIdCommand {
+  id: number;
+}
+
+/** GET /timestamps-to-port-calls. */
+export interface AttachOrphansCommand {
+  imo: number;
+  isFromAgent?: boolean;
+  ignoreStatus?: boolean;
+}
+
+/** POST /vessel-visibility. */
+export interface SetVesselVisibilityCommand {
+  imo: number;
+  visible: boolean;
+}
+
+/** GET /rebuild-port-calls: the vessel's port calls replayed from its stream. */
+export interface RebuildVesselCommand {
+  imo: number;
+}
+
+/** Every command but getPortCallRange and setPortCallRange replies `{result: 'OK'}`. */
+export const PortcallCommands = {
+  forceClose: 'forceClose',
+  forceScan: 'forceScan',
+  setPortCallRange: 'setPortCallRange',
+  getPortCallRange: 'getPortCallRange',
+  updatePortCallId: 'updatePortCallId',
+  unsetPortCallId: 'unsetPortCallId',
+  attachOrphans: 'attachOrphans',
+  setVesselVisibility: 'setVesselVisibility',
+  rebuildVessel: 'rebuildVessel',
+} as const;

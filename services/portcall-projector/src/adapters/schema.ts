@@ -1,10 +1,43 @@
-// The port-call context's read models live in schema `portcall`. Created at start-up by every instance.
+// The port-call context's read models live in schema `portcall`. Created at start-up by every instance. The
+// portcall-projector is their only writer; the gateway reads them (read-only). All of it can be dropped and
+// rebuilt from the event log (`pnpm rebuild:portcalls`).
+//
+// portcall.timestamps: one row per timestamp (id = global position of its TimestampReceived event), never
+//   deleted. GET /timestamps, /export/timestamps, /port-call-timestamps (WHERE port_call_id = $1),
+//   /non-port-call-timestamps (WHERE imo = $1 AND port_call_id IS NULL). `port_call_id`, `is_trash` and
+//   `weight` follow the port-call rules: `weight` is the effective weight under the priorities in force when the
+//   row was last written (999 for people); `hold` says why automatic attachment leaves it alone ('deleted' by
+//   DELETE /timestamps, 'unset' by POST /unset-port-call-id). `source`/`api_key_id` say who posted it.
+//
+// portcall.port_calls: one row per port call (id = the id of the timestamp that opened it, unique across
+//   vessels). `doc` is the whole PortCall (domain/port-call-types.ts); the typed columns copy its fields for
+//   filtering and sorting (times as timestamptz, so `sort=next_event_ts` orders by time). `ship` is the §9.3
+//   ship object as far as the port call knows it (ports as codes, no vessel type, no VIS details: the reader
+//   fills those in), `timeline` the §5.9 timeline `{id:1, events:[…]}` with every filled slot's `source` left ""
+//   (the reader names the creator from its `created_by`). `shown`: the vessel is visible and `to_port` is empty
+//   or in VISIBLE_UNLOCODES.
+//   - GET /ongoing-port-calls: `WHERE shown AND (status <> 'done' OR atd >= now() - interval '2 hours')
+//     ORDER BY next_event_ts NULLS FIRST, current_eta, id` (domain/ship.ts compareOngoing), ship + timeline.
+//   - GET /port-calls: any typed column sorts (`next_event_ts` by default, §2.6); search (§2.7) on `imo` (7+
+//     digits, exact) or `lower(vessel_name)` (`^prefix` / substring). GET /port-call?id=: by id, `ship` and
+//     the timeline's slots. GET /export/port-calls: `doc` rows.
+//
+// portcall.vessels: the fold's state per vessel besides its timestamps and port calls (`version` = global
+//   position of the last event folded in, `stream_position` its place in `vessel-<imo>`), `visible` (POST
+//   /vessel-visibility) and `next_timer_at` (the next clock rule: departed → done after 180 min, force-depart
+//   after 30 days). `revision` changes with every write of the vessel's rows (the projector caches states).
+//
+// portcall.timestamp_weights, portcall.payload_key_weights: the priorities (§7) as the projection applies them,
+//   from the priorities-* streams; portcall.priority_versions: the last event of each stream applied.
 
 import type { Db } from '@pcas/sql';
 
 // Any constant shared by the instances of this service: serialises their DDL, because CREATE ... IF NOT EXISTS
 // still fails with a unique violation when two sessions create the same object at the same moment.
 const SCHEMA_LOCK = 0x70637331; // 'pcs1'
+
+/** The first key of every per-vessel advisory lock (the two-key space never meets the event store's one-key locks). */
+export const VESSEL_LOCK_CLASS = 0x70637332; // 'pcs2'
 
 const DDL = [
   'CREATE SCHEMA IF NOT EXISTS portcall',
@@ -25,10 +58,100 @@ const DDL = [
     modified_at timestamptz NULL,
     version bigint NOT NULL
   )`,
-  // The list filters: per vessel by time (admin vessel view, clustering agent), by time range, per port call.
+  "ALTER TABLE portcall.timestamps ADD COLUMN IF NOT EXISTS source text NOT NULL DEFAULT 'api_key'",
+  'ALTER TABLE portcall.timestamps ADD COLUMN IF NOT EXISTS api_key_id int NULL',
+  'ALTER TABLE portcall.timestamps ADD COLUMN IF NOT EXISTS hold text NULL',
+  // The list filters: per vessel by time (admin vessel view; also how the projection loads a vessel, and the
+  // orphans of an IMO), by time range, per port call.
   'CREATE INDEX IF NOT EXISTS timestamps_imo_time_idx ON portcall.timestamps (imo, time)',
   'CREATE INDEX IF NOT EXISTS timestamps_time_idx ON portcall.timestamps (time)',
   'CREATE INDEX IF NOT EXISTS timestamps_port_call_id_idx ON portcall.timestamps (port_call_id)',
+  `CREATE TABLE IF NOT EXISTS portcall.port_calls (
+    id bigint PRIMARY KEY,
+    imo bigint NOT NULL,
+    seq int NOT NULL,
+    vessel_name text NOT NULL DEFAULT '',
+    status text NOT NULL,
+    first_eta timestamptz NULL,
+    current_eta timestamptz NULL,
+    first_etd timestamptz NULL,
+    current_etd timestamptz NULL,
+    rta timestamptz NULL,
+    ata timestamptz NULL,
+    atd timestamptz NULL,
+    next_event_title text NULL,
+    next_event_ts timestamptz NULL,
+    from_port text NULL,
+    to_port text NULL,
+    next_port text NULL,
+    berth text NULL,
+    berth_name text NULL,
+    mmsi bigint NULL,
+    call_sign text NULL,
+    nationality text NULL,
+    loa real NULL,
+    beam real NULL,
+    draft real NULL,
+    net_weight real NULL,
+    gross_weight real NULL,
+    is_vis boolean NOT NULL DEFAULT false,
+    master_id text NULL,
+    master_start timestamptz NULL,
+    master_end timestamptz NULL,
+    master_manual boolean NOT NULL DEFAULT false,
+    shown boolean NOT NULL,
+    doc jsonb NOT NULL,
+    ship jsonb NOT NULL,
+    timeline jsonb NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  'CREATE INDEX IF NOT EXISTS port_calls_imo_idx ON portcall.port_calls (imo, seq)',
+  // GET /port-calls' default order, and the activity timeline (not done, or done recently).
+  'CREATE INDEX IF NOT EXISTS port_calls_next_event_idx ON portcall.port_calls (next_event_ts, id)',
+  `CREATE INDEX IF NOT EXISTS port_calls_ongoing_idx ON portcall.port_calls (next_event_ts, current_eta, id)
+     WHERE shown AND status <> 'done'`,
+  "CREATE INDEX IF NOT EXISTS port_calls_done_atd_idx ON portcall.port_calls (atd) WHERE status = 'done'",
+  'CREATE INDEX IF NOT EXISTS port_calls_name_idx ON portcall.port_calls (lower(vessel_name) text_pattern_ops)',
+  `CREATE TABLE IF NOT EXISTS portcall.vessels (
+    imo bigint PRIMARY KEY,
+    revision text NOT NULL,
+    visible boolean NOT NULL DEFAULT true,
+    version bigint NOT NULL,
+    stream_position bigint NOT NULL,
+    clock text NULL,
+    next_seq int NOT NULL,
+    retired_port_call_ids bigint[] NOT NULL DEFAULT '{}',
+    next_timer_at timestamptz NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  'CREATE INDEX IF NOT EXISTS vessels_next_timer_idx ON portcall.vessels (next_timer_at) WHERE next_timer_at IS NOT NULL',
+  `CREATE TABLE IF NOT EXISTS portcall.timestamp_weights (
+    time_type text NOT NULL,
+    state text NOT NULL,
+    api_key_id int NOT NULL,
+    weight int NOT NULL,
+    PRIMARY KEY (time_type, state, api_key_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS portcall.payload_key_weights (
+    payload_key text NOT NULL,
+    api_key_id int NOT NULL,
+    weight int NOT NULL,
+    PRIMARY KEY (payload_key, api_key_id)
+  )`,
+  `CREATE TABLE IF NOT EXISTS portcall.priority_versions (
+    stream_id text PRIMARY KEY,
+    version bigint NOT NULL
+  )`,
+  // Per-vessel locks in one global order (ascending IMO), so writers of several vessels never deadlock.
+  `CREATE OR REPLACE FUNCTION portcall.lock_vessels(p_imos bigint[]) RETURNS void
+   LANGUAGE plpgsql AS $fn$
+   DECLARE v bigint;
+   BEGIN
+     FOR v IN SELECT DISTINCT x FROM unnest(p_imos) AS x ORDER BY x LOOP
+       PERFORM pg_advisory_xact_lock(${VESSEL_LOCK_CLASS}, (v % 2147483647)::int);
+     END LOOP;
+   END
+   $fn$`,
 ];
 
 export async function ensureSchema(db: Db): Promise<void> {

@@ -1,20 +1,33 @@
-// The timestamp list projection against real PostgreSQL: events from the real event store applied in batches,
-// re-applied (redelivery), applied out of order, and the whole service wired event store → relay → bus.
+// The timestamp list rows (portcall.timestamps) as the port-call projection writes them, against real PostgreSQL:
+// events from the real event store applied in batches, re-applied (redelivery), deletes and restores of rows from
+// earlier batches, and the whole service wired event store → relay → bus.
 
 import { loadConfig } from '@pcas/config';
 import { vesselStream } from '@pcas/contracts';
 import { createEventStore, type EventStore, type NewEvent, type RecordedEvent } from '@pcas/eventstore';
 import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
+import { type Db, openDb, type Queryable } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEFAULT_PORT_CALL_SETTINGS } from '../domain/port-call-settings.ts';
+import { portCallTemplate } from '../domain/port-calls.ts';
 import { startPortcallProjector } from '../entry-points/service.ts';
+import { readLog } from '../testing/read-models.ts';
+import { type ProjectorRules, projectBatch } from './projection.ts';
 import { ensureSchema } from './schema.ts';
-import { applyTimestampEvents } from './timestamp-rows.ts';
 
 const log = createLogger('portcall-projector-test', 'silent');
 const IMO = 9074729;
+// Each test has a vessel of its own: read models are emptied between tests, the log is not (a vessel whose
+// state is gone but whose stream goes on is replayed from its start).
+const SECOND = 9176186;
+const THIRD = 9176185;
+
+/** A stored time (UTC, `+00:00`) this many hours from now, whole hours: visits still to come. */
+const hoursFromNow = (h: number) =>
+  `${new Date(Math.floor(Date.now() / 3_600_000 + h) * 3_600_000).toISOString().slice(0, 19)}+00:00`;
+const plain = (time: string) => time.slice(0, 19);
 
 let pg: PostgresForTest;
 let db: Db;
@@ -35,8 +48,14 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await db.query('TRUNCATE portcall.timestamps');
+  await db.query('TRUNCATE portcall.timestamps, portcall.port_calls, portcall.vessels');
 });
+
+const rules: ProjectorRules = {
+  settings: DEFAULT_PORT_CALL_SETTINGS,
+  clustering: 'density',
+  template: portCallTemplate('gavle'),
+};
 
 const received = (time: string, over: Record<string, unknown> = {}): NewEvent => ({
   type: 'TimestampReceived',
@@ -78,14 +97,22 @@ const table = async () =>
     )
   ).rows;
 
-const apply = (events: RecordedEvent[]) => db.transaction((tx) => applyTimestampEvents(tx, events));
+/** Applies a batch; resolves to the number of rows it wrote. */
+const apply = async (events: RecordedEvent[]) => {
+  const before = await table();
+  await db.transaction((tx) => projectBatch(tx, store, rules, events));
+  const after = await table();
+  const was = new Map(before.map((r) => [r.id, JSON.stringify(r)]));
+  return after.filter((r) => was.get(r.id) !== JSON.stringify(r)).length;
+};
 
-describe('applyTimestampEvents', () => {
+describe('the timestamp list rows', () => {
   it('projects a batch into rows keyed by global position, and a re-applied batch changes nothing', async () => {
     const stream = vesselStream(IMO);
+    const [t1, t2] = [hoursFromNow(48), hoursFromNow(50)];
     const events = await appendAndRead(stream, [
-      received('2026-05-12T08:00:00+00:00'),
-      received('2026-05-12T09:30:00+00:00', { source: 'manual', api_key_id: null, user_id: 12 }),
+      received(t1),
+      received(t2, { source: 'manual', api_key_id: null, user_id: 12 }),
     ]);
     const [first, second] = events;
     const deleted = await appendAndRead(stream, [trash('TimestampDeleted', first.globalPosition, 12)]);
@@ -100,7 +127,7 @@ describe('applyTimestampEvents', () => {
         vessel_name: 'Ever Given',
         time_type: 'Estimated',
         state: 'Arrival_Vessel_PortArea',
-        time: '2026-05-12T08:00:00',
+        time: plain(t1),
         payload: { source: 'agent', text: 'quote " and backslash \\ and ünïcode' },
         port_call_id: null,
         is_trash: true,
@@ -113,7 +140,7 @@ describe('applyTimestampEvents', () => {
       },
       expect.objectContaining({
         id: second.globalPosition,
-        time: '2026-05-12T09:30:00',
+        time: plain(t2),
         is_trash: false,
         weight: 999,
         created_by: 12,
@@ -130,8 +157,8 @@ describe('applyTimestampEvents', () => {
   });
 
   it('loads rows from earlier batches for deletes and restores, and never goes backwards', async () => {
-    const stream = vesselStream(IMO);
-    const [ts] = await appendAndRead(stream, [received('2026-06-01T10:00:00+00:00')]);
+    const stream = vesselStream(SECOND);
+    const [ts] = await appendAndRead(stream, [received(hoursFromNow(30), { imo: SECOND })]);
     await apply([ts]);
 
     const [del] = await appendAndRead(stream, [trash('TimestampDeleted', ts.globalPosition, 20)]);
@@ -149,32 +176,34 @@ describe('applyTimestampEvents', () => {
   });
 
   it('ignores vessel events that are not timestamps, and deletes of unknown rows', async () => {
-    const events = await appendAndRead(vesselStream(IMO), [
-      { type: 'VesselRegistered', data: { imo: IMO, vessel_name: 'Ever Given' } },
+    const events = await appendAndRead(vesselStream(THIRD), [
+      { type: 'VesselRegistered', data: { imo: THIRD, vessel_name: 'Ever Given' } },
       trash('TimestampDeleted', 987654321, 1),
     ]);
     expect(await apply(events)).toBe(0);
     expect(await table()).toEqual([]);
   });
 
-  it('applies a large batch with few statements', async () => {
+  it('applies a large batch with a handful of statements', async () => {
     const many = Array.from({ length: 500 }, (_, i) =>
       received(new Date(Date.UTC(2026, 6, 1, 0, i)).toISOString().replace('.000Z', '+00:00'), { imo: 9176187 }),
     );
     const result = await store.append(vesselStream(9176187), many);
-    const { events } = await store.readAll(null, 10_000);
+    const { rows: all } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM eventstore.events');
+    const events = await readLog(store, all[0].n);
     const ours = events.filter((e) => result.events.some((r) => r.globalPosition === e.globalPosition));
     let statements = 0;
     await db.transaction(async (tx) => {
-      const counting = {
-        query: (text: string, params?: unknown[]) => {
+      const counting: Queryable = {
+        query: <R>(text: string, params?: unknown[]) => {
           statements++;
-          return tx.query(text, params);
+          return tx.query<R>(text, params);
         },
       };
-      expect(await applyTimestampEvents(counting as typeof tx, ours)).toBe(500);
+      await projectBatch(counting, store, rules, ours);
     });
-    expect(statements).toBe(1);
+    // Locks, the stored state and priorities, one write per table, the signals: not one per event.
+    expect(statements).toBeLessThanOrEqual(12);
     const { rows } = await db.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM portcall.timestamps WHERE imo = 9176187',
     );
@@ -190,7 +219,7 @@ describe('startPortcallProjector', () => {
     const relay = await startRelay({ store, db, bus, log, name: 'relay-projector-test' });
     try {
       const [ts] = await appendAndRead(vesselStream(9321483), [
-        received('2026-07-01T12:00:00+00:00', { imo: 9321483, vessel_name: 'Wired' }),
+        received(hoursFromNow(20), { imo: 9321483, vessel_name: 'Wired' }),
       ]);
       const row = await waitFor(async () => {
         const { rows } = await db.query(

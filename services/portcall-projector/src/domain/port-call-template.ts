@@ -1,13 +1,15 @@
-// The port-call template: the activity timeline's slots (shared/reference/original-app.md §4.4). The files are in
-// services/portcall-projector/data/port-call-templates/<namespace>.txt; an adapter reads them, this parses them.
+// The port-call template: the activity timeline's slots (shared/reference/original-app.md §4.4). The templates
+// are those of libs/s211 (data/port-call-templates/<namespace>.txt, bundled there); this module picks one by
+// namespace and holds the slot rules the timeline uses.
 
 import { ApiError } from '@pcas/contracts';
+import { parsePortCallTemplate as parseS211Template, portCallTemplate as s211Template } from '@pcas/s211';
 
 /** The three parts of the timeline: before the port, at berth, after the port. */
 export const TIMELINE_GROUPS = ['seaArriving', 'atBerth', 'seaDeparting'] as const;
 export type TimelineGroup = (typeof TIMELINE_GROUPS)[number];
 
-/** One template line, as `GET /port-call-template` lists it. */
+/** One template line, as `GET /port-call-template` lists it (libs/s211's entries carry more; these are read). */
 export interface TemplateEntry {
   group: string;
   time_type: string;
@@ -16,38 +18,20 @@ export interface TemplateEntry {
   payload: Record<string, string>;
 }
 
-function parsePayload(raw: string | undefined): Record<string, string> {
-  const payload: Record<string, string> = {};
-  if (!raw) return payload;
-  for (const pair of raw.split(',')) {
-    const at = pair.indexOf('=');
-    if (at < 0) payload[pair] = '';
-    else payload[pair.slice(0, at)] = pair.slice(at + 1);
-  }
-  return payload;
-}
-
 /**
  * Entries separated by `;` or new lines, each `group:time_type:state[:k=v,k=v]`. Lines are kept as written,
  * duplicates included (the Gävle template lists Actual Arrival_Vessel_AnchorageArea twice), as the original
- * returns them; the timeline de-duplicates by slot key.
+ * returns them; the timeline de-duplicates by slot key. A malformed entry throws.
  */
-export function parsePortCallTemplate(text: string): TemplateEntry[] {
-  return text
-    .split(/[;\n]/)
-    .map((token) => token.trim())
-    .filter((token) => token !== '')
-    .map((token) => {
-      const [group = '', timeType = '', state = '', payload] = token.split(':');
-      return { group, time_type: timeType, state, payload: parsePayload(payload) };
-    });
-}
+export const parsePortCallTemplate = (text: string): TemplateEntry[] => parseS211Template(text);
 
-/** The template for a namespace from the loaded files (namespace → file text); 400 when there is none. */
-export function portCallTemplate(namespace: string, templates: Readonly<Record<string, string>>): TemplateEntry[] {
-  const text = Object.hasOwn(templates, namespace.toLowerCase()) ? templates[namespace.toLowerCase()] : undefined;
-  if (!text || text.trim() === '') throw ApiError.badRequest(`No port call template for namespace ${namespace}`);
-  return parsePortCallTemplate(text);
+/** The bundled template of a namespace (case-insensitive); 400 when there is none, as the original. */
+export function portCallTemplate(namespace: string): readonly TemplateEntry[] {
+  const template = s211Template(namespace);
+  if (!template || template.length === 0) {
+    throw ApiError.badRequest(`No port call template for namespace ${namespace}`);
+  }
+  return template;
 }
 
 /** A payload's `direction`, when it is a non-empty string or number (the original tests it for truthiness). */

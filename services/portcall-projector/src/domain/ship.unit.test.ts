@@ -1,11 +1,10 @@
 // The "ship" object (shared/reference/original-app.md §9.3), the activity timeline's selection and order (§5.10),
 // and the CSV timesheet (§17.1).
 
-import { readFileSync } from 'node:fs';
 import { ApiError } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
 import { newPortCall } from './port-call-scan.ts';
-import { parsePortCallTemplate } from './port-call-template.ts';
+import { parsePortCallTemplate, portCallTemplate } from './port-call-template.ts';
 import { at } from './port-call-test-kit.ts';
 import type { PortCall } from './port-call-types.ts';
 import { NO_PRIORITIES } from './priorities.ts';
@@ -139,9 +138,7 @@ describe('the activity timeline’s port calls (§5.10)', () => {
   });
 
   it('an entry is the ship and its timeline; placeholders make sure it always has timestamp objects', () => {
-    const template = parsePortCallTemplate(
-      readFileSync(new URL('../../data/port-call-templates/gavle.txt', import.meta.url), 'utf8'),
-    );
+    const template = portCallTemplate('gavle');
     const entry = ongoingEntry(pc(), [], { template, priorities: NO_PRIORITIES, sourceOf: () => '' });
     expect(entry.ship.id).toBe(501);
     expect(entry.portcalls).toHaveLength(1);

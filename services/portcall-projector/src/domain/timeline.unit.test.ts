@@ -1,19 +1,16 @@
 // The timeline object (shared/reference/original-app.md §5.9): the eight factory scenarios of §6, re-expressed
 // as our own data from their descriptions, then the weight filter and the synthetic slots.
 
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newPortCall } from './port-call-scan.ts';
-import { parsePortCallTemplate } from './port-call-template.ts';
+import { portCallTemplate } from './port-call-template.ts';
 import { at, context, project, VesselStream } from './port-call-test-kit.ts';
 import type { PortCall } from './port-call-types.ts';
 import type { Priorities } from './priorities.ts';
 import { buildTimeline, portCallTimeline, type TimelineInput, type TimelineSlot, timelineSlots } from './timeline.ts';
 import { timestampsOfPortCall } from './vessel-port-calls.ts';
 
-const gavle = parsePortCallTemplate(
-  readFileSync(new URL('../../data/port-call-templates/gavle.txt', import.meta.url), 'utf8'),
-);
+const gavle = portCallTemplate('gavle');
 const testKey = () => 'Test api key';
 
 const ts = (time_type: string, state: string, time: string, extra: Partial<TimelineInput> = {}): TimelineInput => ({
@@ -224,9 +221,7 @@ describe('the factory: the §6 scenarios on the Gävle template', () => {
   });
 
   it('a duplicated template line gives one slot; the Rauma template has 18', () => {
-    const rauma = parsePortCallTemplate(
-      readFileSync(new URL('../../data/port-call-templates/rauma.txt', import.meta.url), 'utf8'),
-    );
+    const rauma = portCallTemplate('rauma');
     expect(gavle).toHaveLength(24);
     expect(timelineSlots(buildTimeline(gavle, [], testKey))).toHaveLength(23);
     expect(timelineSlots(buildTimeline(rauma, [], testKey))).toHaveLength(18);

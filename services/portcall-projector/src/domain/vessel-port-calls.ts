@@ -325,14 +325,18 @@ function tickAll(w: Work): void {
 function received(w: Work, event: VesselEvent): void {
   const d = event.data as TimestampReceived;
   if (w.timestamps.has(event.globalPosition)) return;
+  // Stored in the one form a read model gives back (whole seconds, `+00:00`), so a state loaded from the read
+  // models folds on exactly as the one in memory.
+  const ms = toMs(d.time);
+  const time = Number.isNaN(ms) ? d.time : isoUtc(ms);
   const t: VesselTimestamp = {
     id: event.globalPosition,
     imo: d.imo,
     vessel_name: d.vessel_name,
     time_type: d.time_type,
     state: d.state,
-    time: d.time,
-    time_ms: toMs(d.time),
+    time,
+    time_ms: toMs(time),
     payload: d.payload ?? {},
     source: d.source,
     api_key_id: d.api_key_id ?? null,
@@ -415,7 +419,9 @@ function rangeSet(w: Work, data: PortCallRangeSet): void {
       t.port_call_id = null;
     }
   }
-  attachOrphans(w, { isFromAgent: false, ignoreStatus: true });
+  // Master-mode attachment whatever the mode (§5.11): the manual range itself decides, so in clustering mode too
+  // the timestamps in it join this port call rather than new clusters.
+  attachOrphansByMaster(w, { isFromAgent: false, ignoreStatus: true });
   w.scanAll(modified, true, true);
 }
 

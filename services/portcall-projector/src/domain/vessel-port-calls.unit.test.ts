@@ -333,4 +333,19 @@ describe('determinism: the same events give the same port calls', () => {
     expect(changes.timestamps.find((t) => t.id === ataA)).toEqual({ id: ataA, port_call_id: null, is_trash: true });
     expect(diffVessel(emptyVesselPortCalls(s.imo), before).port_calls).toHaveLength(2);
   });
+
+  it('a manual range in clustering mode keeps its timestamps in that port call (master-mode attachment, §5.11)', () => {
+    const s = new VesselStream();
+    s.now(at(-48));
+    const eta = s.post('Estimated', 'Arrival_Vessel_PortArea', at(0), { key: 1 });
+    const etd = s.post('Estimated', 'Departure_Vessel_Berth', at(20), { key: 1 });
+    const before = project(s, context());
+    expect(portCallOf(before, eta)).toBeDefined();
+    const from = s.events.length;
+    s.push('PortCallRangeSet', { port_call_id: eta, start: at(-1), end: at(21) });
+    const after = projectMore(before, s.since(from), context());
+    expect(after.port_calls.map((pc) => pc.id)).toEqual([eta]);
+    expect(timestampsOfPortCall(after, eta).map((t) => t.id)).toEqual([eta, etd]);
+    expect(portCallOf(after, eta)?.master_manual).toBe(true);
+  });
 });

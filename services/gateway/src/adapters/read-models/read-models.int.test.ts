@@ -28,6 +28,8 @@ const TABLES = [
     state text NOT NULL, time timestamptz NOT NULL, payload jsonb NOT NULL, port_call_id bigint,
     is_trash boolean NOT NULL, weight int NOT NULL, created_by int, created_at timestamptz NOT NULL,
     modified_by int, modified_at timestamptz, version bigint NOT NULL DEFAULT 0)`,
+  // GET /vessels reads `visible` from here (POST /vessel-visibility); no row means the ingest default.
+  'CREATE TABLE IF NOT EXISTS portcall.vessels (imo bigint PRIMARY KEY, visible boolean NOT NULL DEFAULT true)',
   'CREATE SCHEMA IF NOT EXISTS ingest',
   `CREATE TABLE IF NOT EXISTS ingest.vessels (
     id serial PRIMARY KEY, imo bigint UNIQUE, vessel_name text NOT NULL DEFAULT '',

@@ -34,6 +34,8 @@ export interface TimestampFilter {
   id?: number;
   imo?: number;
   port_call_id?: number;
+  /** Only timestamps in no port call (GET /non-port-call-timestamps). */
+  without_port_call?: boolean;
   start_date_time?: string;
   end_date_time?: string;
 }
@@ -97,6 +99,7 @@ function where(filter: TimestampFilter, firstParam: number): { sql: string; para
   if (filter.id !== undefined) add('t.id = ?', filter.id);
   if (filter.imo !== undefined) add('t.imo = ?', filter.imo);
   if (filter.port_call_id !== undefined) add('t.port_call_id = ?', filter.port_call_id);
+  if (filter.without_port_call) conditions.push('t.port_call_id IS NULL');
   if (filter.start_date_time !== undefined) add('t.time >= ?::timestamptz', filter.start_date_time);
   if (filter.end_date_time !== undefined) add('t.time <= ?::timestamptz', filter.end_date_time);
   return { sql: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };

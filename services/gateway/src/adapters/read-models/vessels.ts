@@ -1,4 +1,6 @@
 // GET /vessels: read-only query on the ingest service's vessel table (shared/reference/original-app.md §9.6).
+// `visible` is set by POST /vessel-visibility, which the portcall-projector owns: its portcall.vessels wins over
+// ingest's column (which keeps the original's default, true).
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
@@ -37,7 +39,11 @@ const COLUMNS = [
   'modified_at',
   'modified_by',
 ] as const;
-const SORTABLE: Record<string, string> = Object.fromEntries(COLUMNS.map((c) => [c, `v.${c}`]));
+const VISIBLE = 'coalesce(pv.visible, v.visible)';
+const SORTABLE: Record<string, string> = Object.fromEntries(
+  COLUMNS.map((c) => [c, c === 'visible' ? VISIBLE : `v.${c}`]),
+);
+const FROM = 'ingest.vessels v LEFT JOIN portcall.vessels pv ON pv.imo = v.imo';
 
 export function vesselOrderBy(sort: string | undefined): string {
   for (const token of (sort ?? '').split(',')) {
@@ -57,10 +63,10 @@ export async function listVessels(db: Queryable, query: VesselListQuery): Promis
   const [total, data] = await Promise.all([
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ingest.vessels v ${filter}`, params),
     db.query<VesselListRow>(
-      `SELECT v.id, v.imo, v.vessel_name, v.visible, v.vessel_type,
+      `SELECT v.id, v.imo, v.vessel_name, ${VISIBLE} AS visible, v.vessel_type,
               ${pgTimestampText('v.created_at')} AS created_at, v.created_by,
               ${pgTimestampText('v.modified_at')} AS modified_at, v.modified_by
-         FROM ingest.vessels v ${filter}
+         FROM ${FROM} ${filter}
         ORDER BY ${orderBy}, v.id
         LIMIT $${n} OFFSET $${n + 1}`,
       [...params, query.limit, query.offset],

@@ -5,6 +5,8 @@ import type { GatewayDeps } from '../deps.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { healthRoutes } from './health.ts';
 import { passwordRoutes } from './passwords.ts';
+import { portCallCorrectionRoutes } from './port-call-corrections.ts';
+import { portCallRoutes } from './port-calls.ts';
 import { priorityRoutes } from './priorities.ts';
 import { pushTokenRoutes } from './push-tokens.ts';
 import { registrationRoutes } from './registration.ts';
@@ -25,6 +27,8 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...healthRoutes(deps),
     ...timestampRoutes(deps),
     ...vesselRoutes(deps),
+    ...portCallRoutes(deps),
+    ...portCallCorrectionRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),
     ...translationRoutes(deps),

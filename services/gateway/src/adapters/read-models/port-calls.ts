@@ -1,0 +1,297 @@
+// Read-only queries on the portcall-projector's read models (schema `portcall`, documented in
+// services/portcall-projector/src/adapters/schema.ts) for the port-call routes (shared/reference/original-app.md
+// §2.5–2.7, §5.10, §5.13, §9.3, §17.3). The projector stores each port call's `ship` object and its timeline;
+// the gateway only names the creators of the timeline's slots (it owns users and API keys).
+
+import { ApiError } from '@pcas/contracts';
+import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
+import { createBatcher } from '@pcas/messaging';
+import type { Queryable } from '@pcas/sql';
+import { type Creator, creatorIds, creatorName, type Timeline, withSources } from '../../domain/port-calls.ts';
+import { type GzipHead, gzipHead, gzipWithTail } from './gzip-splice.ts';
+
+/** The projector creates its schema when it starts; until then (a gateway started first) there is nothing. */
+const UNDEFINED_TABLE = '42P01';
+async function rowsOrNone<R>(query: Promise<{ rows: R[] }>): Promise<R[]> {
+  try {
+    return (await query).rows;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === UNDEFINED_TABLE) return [];
+    throw error;
+  }
+}
+
+// ---- who created the timeline's slots ----
+
+/** One row per user id, in id order; `api_key_name` when a data source's key is bound to the user. */
+const CREATORS_SQL = `
+  SELECT coalesce(json_agg(json_build_array(u.id, u.first_name, u.last_name, u.email,
+           (SELECT k.name FROM gateway.api_keys k WHERE k.bound_user_id = u.id ORDER BY k.id LIMIT 1))
+         ORDER BY u.id)::text, '[]')
+    FROM gateway.users u WHERE u.id = ANY($1::int[])`;
+
+function namesOf(creatorsJson: string): Map<number, string> {
+  const rows = JSON.parse(creatorsJson) as [number, string, string, string, string | null][];
+  return new Map(
+    rows.map(([id, first_name, last_name, email, api_key_name]) => [
+      id,
+      creatorName({ id, first_name, last_name, email, api_key_name } satisfies Creator),
+    ]),
+  );
+}
+
+async function creators(db: Queryable, ids: readonly number[]): Promise<{ json: string; names: Map<number, string> }> {
+  if (ids.length === 0) return { json: '[]', names: new Map() };
+  const { rows } = await db.query<{ creators: string }>(`SELECT (${CREATORS_SQL}) AS creators`, [[...ids]]);
+  return { json: rows[0].creators, names: namesOf(rows[0].creators) };
+}
+
+/** Timelines with every filled slot's `source` set (one query for all of them). */
+export async function namedTimelines(db: Queryable, timelines: readonly Timeline[]): Promise<Timeline[]> {
+  const { names } = await creators(db, creatorIds(timelines));
+  return timelines.map((t) => withSources(t, names));
+}
+
+// ---- GET /ongoing-port-calls ----
+
+// The activity timeline's port calls (§5.10): shown (vessel visible, to_port empty or visible), and not done or
+// done with its ATD in the last two hours. Written so each half can use its partial index.
+const ONGOING = `p.shown AND (p.status <> 'done' OR (p.status = 'done' AND p.atd >= now() - interval '2 hours'))`;
+const ONGOING_ORDER = 'p.next_event_ts NULLS FIRST, p.current_eta, p.id';
+
+// Changes whenever the set changes or any row of it is rewritten: every write of a row gives it a new xmin, in
+// whatever order transactions commit (a max(updated_at) would miss an older transaction committing later).
+const FINGERPRINT = (rows: string) =>
+  `count(*) ${rows} || ':' || coalesce(sum(p.id) ${rows}, 0) || ':' || coalesce(sum(p.xmin::text::bigint) ${rows}, 0)`;
+
+interface OngoingSnapshot {
+  fingerprint: string;
+  /** The creators' rows the names were made from, as the check query renders them. */
+  creatorsJson: string;
+  creatorIds: number[];
+  body: OngoingBody;
+}
+
+/**
+ * GET /ongoing-port-calls' document up to its per-caller end: `{"portcalls":[…]` as UTF-8 JSON, encoded (and
+ * gzipped, the first time a caller accepts gzip) once per snapshot rather than once per request.
+ */
+export class OngoingBody {
+  #gzip: GzipHead | undefined;
+  constructor(readonly head: Buffer) {}
+  /** The whole document: the head and the caller's `tail` (`,"pinned_vessels":[…]}`). */
+  json(tail: Buffer): Buffer {
+    return Buffer.concat([this.head, tail]);
+  }
+  gzipped(tail: Buffer): Buffer {
+    this.#gzip ??= gzipHead(this.head);
+    return gzipWithTail(this.#gzip, tail);
+  }
+}
+
+/**
+ * GET /ongoing-port-calls' document. Each call is answered from a check of the read model made after the call
+ * arrived (one small query: the set's fingerprint and the names of the slots' creators); the document is rebuilt
+ * only when either changed, so the answer is never stale and the usual call serialises nothing. Calls arriving
+ * while a check runs share the next one. (The original cached the list in Redis, invalidated on every port-call
+ * save.)
+ */
+export function createOngoingPortCalls(db: Queryable): () => Promise<OngoingBody> {
+  let snapshot: OngoingSnapshot | null = null;
+
+  async function build(): Promise<OngoingSnapshot> {
+    const rows = await rowsOrNone(
+      db.query<{ ship: string; timeline: Timeline; fingerprint: string }>(
+        `SELECT p.ship::text AS ship, p.timeline, ${FINGERPRINT('OVER ()')} AS fingerprint
+           FROM portcall.port_calls p WHERE ${ONGOING} ORDER BY ${ONGOING_ORDER}`,
+      ),
+    );
+    const timelines = rows.map((r) => r.timeline);
+    const ids = creatorIds(timelines);
+    const { json, names } = await creators(db, ids);
+    // The ship objects go out as the database rendered them; only the timelines need their sources named.
+    const entries = rows.map(
+      (r, i) => `{"ship":${r.ship},"portcalls":[${JSON.stringify(withSources(timelines[i], names))}]}`,
+    );
+    return {
+      fingerprint: rows[0]?.fingerprint ?? '0:0:0',
+      creatorsJson: json,
+      creatorIds: ids,
+      body: new OngoingBody(Buffer.from(`{"portcalls":[${entries.join(',')}]`)),
+    };
+  }
+
+  async function current(): Promise<OngoingBody> {
+    const cached = snapshot;
+    if (cached) {
+      const check = await rowsOrNone(
+        db.query<{ fingerprint: string; creators: string }>(
+          `SELECT (SELECT ${FINGERPRINT('')} FROM portcall.port_calls p WHERE ${ONGOING}) AS fingerprint,
+                  (${CREATORS_SQL}) AS creators`,
+          [cached.creatorIds],
+        ),
+      );
+      const now = check[0];
+      if (now && now.fingerprint === cached.fingerprint && now.creators === cached.creatorsJson) return cached.body;
+    }
+    snapshot = await build();
+    return snapshot.body;
+  }
+
+  // One check at a time; a batch only starts after its calls arrived, so each sees what was committed before it.
+  const shared = createBatcher<null, OngoingBody>(
+    async (calls) => {
+      const body = await current();
+      return calls.map(() => ({ ok: true, value: body }));
+    },
+    { maxItems: 10_000, maxInFlight: 1 },
+  );
+  return () => shared(null);
+}
+
+// ---- GET /port-calls ----
+
+const TEXT_COLUMNS = [
+  'vessel_name',
+  'status',
+  'next_event_title',
+  'from_port',
+  'to_port',
+  'next_port',
+  'berth',
+  'berth_name',
+  'call_sign',
+  'nationality',
+  'master_id',
+] as const;
+const OTHER_COLUMNS = [
+  'id',
+  'imo',
+  'first_eta',
+  'current_eta',
+  'first_etd',
+  'current_etd',
+  'rta',
+  'ata',
+  'atd',
+  'next_event_ts',
+  'mmsi',
+  'loa',
+  'beam',
+  'draft',
+  'net_weight',
+  'gross_weight',
+  'is_vis',
+  'master_start',
+  'master_end',
+  'master_manual',
+] as const;
+/** The port call's typed columns (times as timestamptz, so they sort in time order). */
+const SORTABLE: Record<string, string> = Object.fromEntries(
+  [...TEXT_COLUMNS, ...OTHER_COLUMNS].map((c) => [c, `p.${c}`]),
+);
+const LOWER_OK = new Set<string>(TEXT_COLUMNS);
+
+/** The original's sort syntax (§2.6) over the port call's columns; lower() only of text columns. */
+export function portCallOrderBy(sort: string | undefined, fallback: string): string {
+  for (const token of (sort ?? '').split(',')) {
+    const lowered = /^\s*lower\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)/.exec(token);
+    if (lowered && !LOWER_OK.has(lowered[1])) throw ApiError.badRequest(`Invalid orderBy: ${token.trim()}`);
+  }
+  return parseSort(sort, SORTABLE, fallback);
+}
+
+export interface PortCallListQuery {
+  offset: number;
+  limit: number;
+  sort?: string;
+  search?: string;
+}
+
+/** GET /port-calls: paginated ship objects (§5.13); search by IMO (7+ digits), `^prefix` or part of the name. */
+export async function listPortCalls(db: Queryable, query: PortCallListQuery): Promise<Paginated<unknown>> {
+  const orderBy = portCallOrderBy(query.sort, 'next_event_ts');
+  const search = searchClause(query.search, { columns: ['p.vessel_name'], imoColumn: 'p.imo' });
+  const filter = search ? `WHERE ${search.sql}` : '';
+  const params = search?.params ?? [];
+  const n = params.length + 1;
+  const [total, data] = await Promise.all([
+    rowsOrNone(
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM portcall.port_calls p ${filter}`, params),
+    ),
+    rowsOrNone(
+      db.query<{ ship: unknown }>(
+        `SELECT p.ship FROM portcall.port_calls p ${filter} ORDER BY ${orderBy}, p.id LIMIT $${n} OFFSET $${n + 1}`,
+        [...params, query.limit, query.offset],
+      ),
+    ),
+  ]);
+  return paginated(
+    data.map((r) => r.ship),
+    { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 },
+  );
+}
+
+// ---- GET /port-call, GET /port-call-csv ----
+
+export interface PortCallView {
+  ship: { id: number; imo: number; vessel_name: string; [field: string]: unknown };
+  timeline: Timeline;
+}
+
+/** The port call's ship object and its timeline with named sources; undefined when there is no such port call. */
+export async function portCallById(db: Queryable, id: number): Promise<PortCallView | undefined> {
+  const rows = await rowsOrNone(
+    db.query<PortCallView>('SELECT p.ship, p.timeline FROM portcall.port_calls p WHERE p.id = $1', [id]),
+  );
+  if (!rows[0]) return undefined;
+  const [timeline] = await namedTimelines(db, [rows[0].timeline]);
+  return { ship: rows[0].ship, timeline };
+}
+
+// ---- GET /export/port-calls ----
+
+export interface PortCallExportFilter {
+  id?: number;
+  imo?: number;
+}
+
+/**
+ * GET /export/port-calls (§17.3, broken in the original): the port-call records (times ISO 8601 UTC), paginated.
+ * The projector's bookkeeping (its creation order, the remembered payload-key weights) is left out.
+ */
+export async function exportPortCalls(
+  db: Queryable,
+  filter: PortCallExportFilter,
+  page: { offset: number; limit: number; sort?: string },
+): Promise<Paginated<unknown>> {
+  const orderBy = portCallOrderBy(page.sort, 'id');
+  const conditions: string[] = [];
+  const params: unknown[] = [];
+  if (filter.id !== undefined) {
+    params.push(filter.id);
+    conditions.push(`p.id = $${params.length}`);
+  }
+  if (filter.imo !== undefined) {
+    params.push(filter.imo);
+    conditions.push(`p.imo = $${params.length}`);
+  }
+  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const n = params.length + 1;
+  const [total, data] = await Promise.all([
+    rowsOrNone(
+      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM portcall.port_calls p ${where}`, params),
+    ),
+    rowsOrNone(
+      db.query<{ doc: unknown }>(
+        `SELECT p.doc - 'seq' - 'payload_key_weights' AS doc FROM portcall.port_calls p ${where}
+          ORDER BY ${orderBy}, p.id LIMIT $${n} OFFSET $${n + 1}`,
+        [...params, page.limit, page.offset],
+      ),
+    ),
+  ]);
+  return paginated(
+    data.map((r) => r.doc),
+    { start: page.offset, limit: page.limit, total: total[0]?.total ?? 0 },
+  );
+}

@@ -1,0 +1,107 @@
+// Manual port-call corrections (shared/reference/original-app.md §3, §5.11; spec "States and transitions"): the
+// gateway checks the parameters' types and sends each command to the portcall-projector, which decides it against
+// the vessel's stream and records it there (so a replay repeats it). Unknown ids, bad times and the like come back
+// from the service as 400 with the original's messages. Answers are the original's: `true`, null, or
+// `{"result": "OK"|"ERROR"}`.
+
+import {
+  type AttachOrphansCommand,
+  type CommandBody,
+  PORTCALL_PROJECTOR,
+  type PortCallIdCommand,
+  PortcallCommands,
+  type RebuildVesselCommand,
+  type SetPortCallRangeCommand,
+  type SetVesselVisibilityCommand,
+  type UnsetPortCallIdCommand,
+  type UpdatePortCallIdCommand,
+} from '@pcas/contracts';
+import type { ParamSpec, RequestContext, Route } from '@pcas/http-kit';
+import type { GatewayDeps } from '../deps.ts';
+
+const actorOf = (ctx: RequestContext) => ({ user_id: ctx.auth.userId, api_key_id: ctx.auth.apiKeyId });
+
+export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
+  const { bus } = deps;
+
+  /** A manage_port_call route of the activity module whose input goes to the projector as it is. */
+  const command = <I>(
+    method: Route['method'],
+    path: string,
+    params: Record<string, ParamSpec>,
+    name: string,
+    input: (params: Record<string, any>) => I,
+    answer: (reply: unknown) => unknown = (reply) => reply,
+  ): Route => ({
+    method,
+    path,
+    permission: 'manage_port_call',
+    module: 'activity',
+    params,
+    async handle(ctx) {
+      const body: CommandBody<I> = { actor: actorOf(ctx), input: input(ctx.params) };
+      return answer(await bus.rpc(PORTCALL_PROJECTOR, name, body));
+    },
+  });
+
+  const portCallId = { port_call_id: { type: 'int' } } as const;
+  const byPortCallId = (p: Record<string, any>): PortCallIdCommand => ({ port_call_id: p.port_call_id });
+
+  return [
+    command('GET', '/force-close-port-call', portCallId, PortcallCommands.forceClose, byPortCallId),
+    command('GET', '/force-scan-port-call', portCallId, PortcallCommands.forceScan, byPortCallId),
+    // {port_call_id, start, end, master_id, master_manual} (PortCallRangeReply).
+    command('GET', '/port-call-range', portCallId, PortcallCommands.getPortCallRange, byPortCallId),
+    command(
+      'POST',
+      '/port-call-range',
+      { port_call_id: { type: 'int' }, start: { type: 'string' }, end: { type: 'string' } },
+      PortcallCommands.setPortCallRange,
+      (p): SetPortCallRangeCommand => ({ port_call_id: p.port_call_id, start: p.start, end: p.end }),
+      () => null,
+    ),
+    command(
+      'POST',
+      '/update-port-call-id',
+      // camelCase as the original's body (§3).
+      { id: { type: 'int' }, portCallId: { type: 'int' } },
+      PortcallCommands.updatePortCallId,
+      (p): UpdatePortCallIdCommand => ({ id: p.id, portCallId: p.portCallId }),
+      () => true,
+    ),
+    command(
+      'POST',
+      '/unset-port-call-id',
+      { id: { type: 'int' } },
+      PortcallCommands.unsetPortCallId,
+      (p): UnsetPortCallIdCommand => ({ id: p.id }),
+      () => true,
+    ),
+    command(
+      'GET',
+      '/timestamps-to-port-calls',
+      {
+        imo: { type: 'int' },
+        isFromAgent: { type: 'bool', optional: true, default: false },
+        ignoreStatus: { type: 'bool', optional: true, default: false },
+      },
+      PortcallCommands.attachOrphans,
+      (p): AttachOrphansCommand => ({ imo: p.imo, isFromAgent: p.isFromAgent, ignoreStatus: p.ignoreStatus }),
+    ),
+    command(
+      'GET',
+      '/rebuild-port-calls',
+      { imo: { type: 'int' } },
+      PortcallCommands.rebuildVessel,
+      (p): RebuildVesselCommand => ({ imo: p.imo }),
+    ),
+    command(
+      'POST',
+      '/vessel-visibility',
+      // Untyped in the original (a JSON boolean from the UI); the projector reads true/false and their spellings.
+      { imo: { type: 'int' }, visible: { type: 'mixed' } },
+      PortcallCommands.setVesselVisibility,
+      (p): SetVesselVisibilityCommand => ({ imo: p.imo, visible: p.visible }),
+    ),
+  ];
+}

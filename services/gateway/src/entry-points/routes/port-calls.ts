@@ -1,0 +1,203 @@
+// Port-call queries (shared/reference/original-app.md §3, §5.10, §5.13, §9.3, §17; original-clients.md §0 items
+// 8–12, §2.2–2.3): the activity timeline, the port-call list and timesheet, a port call's timestamps and its
+// vessel's orphans, the CSV timesheet, the template and the manual-entry definitions, and the export. All of them
+// read the portcall-projector's read models; nothing here changes data.
+
+import { ApiError } from '@pcas/contracts';
+import { HttpResponse, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { portCallTemplate, TIMESTAMP_DEFINITIONS } from '@pcas/s211';
+import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
+import {
+  createOngoingPortCalls,
+  exportPortCalls,
+  listPortCalls,
+  portCallById,
+} from '../../adapters/read-models/port-calls.ts';
+import { listTimestamps } from '../../adapters/read-models/timestamps.ts';
+import { storedTranslations } from '../../adapters/translations.ts';
+import { timelineSlots, timesheetCsv } from '../../domain/port-calls.ts';
+import { DEFAULT_TEXT_LANGUAGE, defaultTranslations, effectiveTranslations } from '../../domain/translations.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+// The original passed a missing limit to SQL as LIMIT 0 (§20 item 3) and had no upper bound; these lists require
+// limit and offset as it did, and cap a page so one request cannot read the whole table.
+const MAX_LIMIT = 10_000;
+const LIST_LIMIT = 100;
+
+const page = { type: 'mixed' } as const;
+
+const invalidPortCallId = (id: unknown) => ApiError.badRequest(`Invalid port call ID: ${String(id)}`);
+
+/** GET /timestamp-definitions items: the original's rows, whose audit columns were never set by a person. */
+const DEFINITIONS = TIMESTAMP_DEFINITIONS.map((d) => ({
+  id: d.id,
+  name: d.name,
+  time_type_id: d.time_type_id,
+  state_id: d.state_id,
+  created_by: null,
+  created_at: null,
+  modified_by: null,
+  modified_at: null,
+  time_type: d.time_type,
+  state: d.state,
+}));
+
+export function portCallRoutes(deps: GatewayDeps): Route[] {
+  const { db, config } = deps;
+  const ongoingPortCalls = createOngoingPortCalls(db);
+
+  return [
+    {
+      method: 'GET',
+      path: '/ongoing-port-calls',
+      permission: 'basic_user_action',
+      module: 'activity',
+      // The spec's example also sends imo, limit, offset and sort; the original ignored them, and so does this.
+      params: {},
+      async handle({ headers }) {
+        const body = await ongoingPortCalls();
+        // Pinned vessels belong to the notifier (its issue); until it keeps them, nobody has any.
+        const pinned: number[] = [];
+        const tail = Buffer.from(`,"pinned_vessels":${JSON.stringify(pinned)}}`);
+        // A megabyte of JSON for 300 port calls is some 50 kB gzipped; browsers and the mobile app ask for it.
+        if (acceptsGzip(headers['accept-encoding'])) {
+          return new HttpResponse(200, body.gzipped(tail), { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+        }
+        return new HttpResponse(200, body.json(tail), { Vary: 'Accept-Encoding' });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/port-calls',
+      permission: 'basic_user_action',
+      module: 'activity',
+      params: {
+        limit: page,
+        offset: page,
+        sort: { type: 'string', optional: true },
+        search: { type: 'string', optional: true },
+      },
+      async handle({ params }) {
+        return listPortCalls(db, {
+          limit: parseLimit(params.limit, { fallback: LIST_LIMIT, max: MAX_LIMIT }),
+          offset: parseOffset(params.offset),
+          sort: params.sort,
+          search: params.search,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/port-call',
+      permission: 'basic_user_action',
+      module: 'activity',
+      params: { id: { type: 'int' } },
+      async handle({ params }) {
+        const found = await portCallById(db, params.id);
+        if (!found) throw invalidPortCallId(params.id);
+        return { ship: found.ship, timestamps: timelineSlots(found.timeline) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/port-call-timestamps',
+      permission: 'basic_user_action',
+      module: 'activity',
+      params: { port_call_id: { type: 'int' }, limit: page, offset: page, sort: { type: 'string' } },
+      async handle({ params }) {
+        return listTimestamps(
+          db,
+          { port_call_id: params.port_call_id },
+          {
+            limit: parseLimit(params.limit, { fallback: LIST_LIMIT, max: MAX_LIMIT }),
+            offset: parseOffset(params.offset),
+            sort: params.sort,
+          },
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/non-port-call-timestamps',
+      permission: 'basic_user_action',
+      module: 'activity',
+      params: { imo: { type: 'int' }, limit: page, offset: page, sort: { type: 'string' } },
+      async handle({ params }) {
+        return listTimestamps(
+          db,
+          { imo: params.imo, without_port_call: true },
+          {
+            limit: parseLimit(params.limit, { fallback: LIST_LIMIT, max: MAX_LIMIT }),
+            offset: parseOffset(params.offset),
+            sort: params.sort,
+          },
+        );
+      },
+    },
+    {
+      method: 'GET',
+      path: '/port-call-csv',
+      permission: 'basic_user_action',
+      module: 'activity',
+      params: { id: { type: 'int' }, time_zone: { type: 'string', maxLength: 64 } },
+      async handle({ params }) {
+        const found = await portCallById(db, params.id);
+        if (!found) throw invalidPortCallId(params.id);
+        const texts = effectiveTranslations(
+          defaultTranslations(config.namespace, DEFAULT_TEXT_LANGUAGE),
+          await storedTranslations(db, config.namespace, DEFAULT_TEXT_LANGUAGE),
+        );
+        const sheet = timesheetCsv(found.ship, timelineSlots(found.timeline), {
+          timeZone: params.time_zone,
+          translate: (text) => (Object.hasOwn(texts, text) ? texts[text] : undefined),
+        });
+        return new HttpResponse(200, sheet.body, {
+          'Content-Type': 'application/csv',
+          'Content-Disposition': `attachment; filename="${sheet.filename}"`,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/port-call-template',
+      permission: 'basic_user_action',
+      module: 'activity',
+      params: { namespace: { type: 'string', maxLength: 64 } },
+      async handle({ params }) {
+        const template = portCallTemplate(params.namespace);
+        if (!template) throw ApiError.badRequest(`No port call template for namespace ${params.namespace}`);
+        return template.map(({ group, time_type, state, payload }) => ({ group, time_type, state, payload }));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/timestamp-definitions',
+      permission: 'add_manual_timestamp',
+      module: 'activity',
+      params: {},
+      async handle() {
+        return DEFINITIONS;
+      },
+    },
+    {
+      // Systems exporting stay open whatever the UI's modules show, as GET /export/timestamps.
+      method: 'GET',
+      path: '/export/port-calls',
+      permission: 'export_api',
+      params: {
+        id: { type: 'int', optional: true },
+        imo: { type: 'int', optional: true },
+        offset: { type: 'mixed', optional: true },
+        limit: { type: 'mixed', optional: true },
+        sort: { type: 'string', optional: true },
+      },
+      async handle({ params }) {
+        return exportPortCalls(
+          db,
+          { id: params.id, imo: params.imo },
+          { offset: parseOffset(params.offset), limit: parseLimit(params.limit), sort: params.sort },
+        );
+      },
+    },
+  ];
+}

@@ -1,0 +1,99 @@
+// The priorities as the projection applies them (shared/reference/original-app.md §7): rows of
+// portcall.timestamp_weights and portcall.payload_key_weights, kept from the priorities-* streams (owned by
+// ingest) by the live projection, and caught up from the log before a rebuild. Each stream's last applied event
+// is remembered, so an event applied twice (redelivery, a rebuild that read it first) changes nothing.
+
+import {
+  PAYLOAD_KEY_PRIORITIES_STREAM,
+  type PayloadKeyApiKeyWeightsSet,
+  TIMESTAMP_PRIORITIES_STREAM,
+  type TimestampApiKeyWeightsSet,
+} from '@pcas/contracts';
+import type { EventStore, RecordedEvent } from '@pcas/eventstore';
+import type { Queryable } from '@pcas/sql';
+import type { Priorities } from '../domain/port-calls.ts';
+
+const PRIORITIES_LOCK = 0x70637333; // 'pcs3'
+
+export const PRIORITY_STREAMS = [TIMESTAMP_PRIORITIES_STREAM, PAYLOAD_KEY_PRIORITIES_STREAM] as const;
+
+export const isPriorityEvent = (event: Pick<RecordedEvent, 'streamId'>): boolean =>
+  (PRIORITY_STREAMS as readonly string[]).includes(event.streamId);
+
+export async function loadPriorities(q: Queryable): Promise<Priorities> {
+  const [timestamps, payloads] = [
+    await q.query<{ time_type: string; state: string; api_key_id: number; weight: number }>(
+      'SELECT time_type, state, api_key_id, weight FROM portcall.timestamp_weights ORDER BY time_type, state, api_key_id',
+    ),
+    await q.query<{ payload_key: string; api_key_id: number; weight: number }>(
+      'SELECT payload_key, api_key_id, weight FROM portcall.payload_key_weights ORDER BY payload_key, api_key_id',
+    ),
+  ];
+  return { timestamp_weights: timestamps.rows, payload_key_weights: payloads.rows };
+}
+
+async function versions(tx: Queryable): Promise<Map<string, number>> {
+  const { rows } = await tx.query<{ stream_id: string; version: number }>(
+    'SELECT stream_id, version FROM portcall.priority_versions',
+  );
+  return new Map(rows.map((r) => [r.stream_id, Number(r.version)]));
+}
+
+async function applyOne(tx: Queryable, event: RecordedEvent): Promise<void> {
+  if (event.type === 'TimestampApiKeyWeightsSet') {
+    const d = event.data as TimestampApiKeyWeightsSet;
+    await tx.query('DELETE FROM portcall.timestamp_weights WHERE time_type = $1 AND state = $2', [
+      d.time_type,
+      d.state,
+    ]);
+    if (d.weights.length > 0) {
+      await tx.query(
+        `INSERT INTO portcall.timestamp_weights (time_type, state, api_key_id, weight)
+         SELECT $1, $2, w.api_key_id, w.weight FROM unnest($3::int[], $4::int[]) AS w(api_key_id, weight)
+         ON CONFLICT (time_type, state, api_key_id) DO UPDATE SET weight = EXCLUDED.weight`,
+        [d.time_type, d.state, d.weights.map((w) => w.api_key_id), d.weights.map((w) => w.weight)],
+      );
+    }
+  } else if (event.type === 'PayloadKeyApiKeyWeightsSet') {
+    const d = event.data as PayloadKeyApiKeyWeightsSet;
+    await tx.query('DELETE FROM portcall.payload_key_weights WHERE payload_key = $1', [d.payload_key]);
+    if (d.weights.length > 0) {
+      await tx.query(
+        `INSERT INTO portcall.payload_key_weights (payload_key, api_key_id, weight)
+         SELECT $1, w.api_key_id, w.weight FROM unnest($2::int[], $3::int[]) AS w(api_key_id, weight)
+         ON CONFLICT (payload_key, api_key_id) DO UPDATE SET weight = EXCLUDED.weight`,
+        [d.payload_key, d.weights.map((w) => w.api_key_id), d.weights.map((w) => w.weight)],
+      );
+    }
+  }
+}
+
+/** Applies priority events (in stream order); those at or before a stream's applied version are skipped. */
+export async function applyPriorityEvents(tx: Queryable, events: readonly RecordedEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  // The live projection and a rebuild may both apply the same events: one after the other, never interleaved.
+  await tx.query('SELECT pg_advisory_xact_lock($1)', [PRIORITIES_LOCK]);
+  const applied = await versions(tx);
+  let count = 0;
+  for (const event of events) {
+    if (event.globalPosition <= (applied.get(event.streamId) ?? 0)) continue;
+    await applyOne(tx, event);
+    applied.set(event.streamId, event.globalPosition);
+    count++;
+    await tx.query(
+      `INSERT INTO portcall.priority_versions (stream_id, version) VALUES ($1, $2)
+       ON CONFLICT (stream_id) DO UPDATE SET version = EXCLUDED.version`,
+      [event.streamId, event.globalPosition],
+    );
+  }
+  return count;
+}
+
+/** Catches the priority tables up with the log (before a rebuild: "the priorities as they are set now"). */
+export async function syncPriorities(tx: Queryable, store: EventStore): Promise<number> {
+  let count = 0;
+  for (const stream of PRIORITY_STREAMS) {
+    count += await applyPriorityEvents(tx, await store.readStream(stream, { tx }));
+  }
+  return count;
+}

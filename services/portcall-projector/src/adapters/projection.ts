@@ -1,0 +1,300 @@
+// The port-call projection (DESIGN.md flows 2 and 6): vessel events folded into the read models, in the live
+// projection's transaction (one batch of the bus), in a rebuild (a vessel's whole stream replayed) and for a
+// command's decision (the stored state caught up with the stream). One code path for all three: the same events
+// give the same rows, so a rebuild reproduces what the live projection wrote.
+//
+// Exclusion: every writer of a vessel's rows holds its advisory lock (portcall.lock_vessels) for the whole
+// transaction and reads the stored state under it; a state's `version`/`stream_position` say which events are in
+// it, so a redelivered or already-replayed event changes nothing and nothing is applied twice. A batch whose
+// first event of a vessel is not the next one of its stream (the events before it never reached this
+// projection: a new queue, read models dropped) replays that vessel's stream instead.
+
+import { randomUUID } from 'node:crypto';
+import { PORTCALL_CHANGES_STREAM, type PortCallChanged, vesselStream } from '@pcas/contracts';
+import type { EventStore, NewEvent, RecordedEvent } from '@pcas/eventstore';
+import type { Queryable } from '@pcas/sql';
+import {
+  foldVessel,
+  type PortCallSettings,
+  type Priorities,
+  type ProjectionContext,
+  replayVessel,
+  type TemplateEntry,
+  type VesselPortCalls,
+} from '../domain/port-calls.ts';
+import { placementOf, type ReadModelContext, vesselWrites } from '../domain/read-model.ts';
+import { evolveBatch, rowsToLoad, type TimestampRow } from '../domain/timestamp-rows.ts';
+import { applyPriorityEvents, isPriorityEvent, loadPriorities } from './priorities.ts';
+import {
+  loadStoredRows,
+  loadTimestampRows,
+  loadVessels,
+  lockVessels,
+  type StoredVessel,
+  type VesselCache,
+  type VesselWrite,
+  writeVessels,
+} from './vessel-state.ts';
+import { imoOfStream, readVesselStreams } from './vessel-streams.ts';
+
+/** What the rules need besides the events and the priorities. */
+export interface ProjectorRules {
+  settings: PortCallSettings;
+  clustering: NonNullable<ProjectionContext['clustering']>;
+  /** The namespace's timeline template (empty when it has none). */
+  template: readonly TemplateEntry[];
+}
+
+/** A vessel whose next clock rule moved: the timer to (re)arm. */
+export interface TimerChange {
+  imo: number;
+  /** The previous due time (ISO), whose job can go. */
+  previous: string | null;
+  /** The new due time (ISO), or null when no clock rule waits any more. */
+  next: string | null;
+}
+
+export interface ProjectionOutcome {
+  vessels: number;
+  events: number;
+  /** Change signals appended. */
+  signals: number;
+  timers: TimerChange[];
+}
+
+const contextOf = (rules: ProjectorRules, priorities: Priorities): ProjectionContext & ReadModelContext => ({
+  settings: rules.settings,
+  priorities,
+  clustering: rules.clustering,
+  template: rules.template,
+});
+
+/** The list rows the events create or change (the rows they change are loaded first). */
+async function listRows(tx: Queryable, events: RecordedEvent[], fromScratch: boolean) {
+  const current = fromScratch ? new Map<number, TimestampRow>() : await loadTimestampRows(tx, rowsToLoad(events));
+  return new Map(evolveBatch(current, events).map((row) => [row.id, row]));
+}
+
+/** One vessel's fold over events it has not seen, as writes. Undefined when nothing is new. */
+async function foldOne(
+  tx: Queryable,
+  imo: number,
+  stored: StoredVessel,
+  events: RecordedEvent[],
+  ctx: ProjectionContext & ReadModelContext,
+): Promise<VesselWrite | undefined> {
+  // New events only, each once (a batch may carry a redelivered copy).
+  let fresh = events.filter(
+    (e, i) =>
+      e.streamPosition > stored.streamPosition && (i === 0 || events[i - 1].streamPosition !== e.streamPosition),
+  );
+  if (fresh.length === 0) return undefined;
+  let replay = false;
+  // Each event must follow the one before it in the stream; otherwise some never reached this projection.
+  const contiguous = fresh.every((e, i) => e.streamPosition === stored.streamPosition + 1 + i);
+  if (!contiguous) {
+    // Events before these never reached the projection: replay the stream (read under the vessel's lock).
+    fresh = (await readVesselStreams(tx, [imo])).get(imo) ?? [];
+    replay = true;
+  }
+  const after = replay ? replayVessel(imo, fresh, ctx) : foldVessel(stored.state, fresh, ctx);
+  const rows = await listRows(tx, fresh, replay);
+  const writes = vesselWrites(stored.state, after, ctx, replay);
+  // Rows whose list fields alone changed (e.g. a second delete of a deleted timestamp) are written too.
+  const placed = new Set(writes.timestamps.map((p) => p.id));
+  const byId = new Map(after.timestamps.map((t) => [t.id, t]));
+  for (const id of rows.keys()) {
+    const t = placed.has(id) ? undefined : byId.get(id);
+    if (t) writes.timestamps.push(placementOf(t, ctx.priorities));
+  }
+  return {
+    imo,
+    after,
+    writes,
+    rows,
+    revision: randomUUID(),
+    streamPosition: fresh[fresh.length - 1].streamPosition,
+    replace: replay,
+  };
+}
+
+/**
+ * Appends the change signals of the writes to `portcall-changes` in one round trip. Called after the other writes:
+ * the stream's lock is then held only until the commit, so concurrent rebuild chunks do not queue behind each
+ * other's writes. The price: signals of two transactions may be read in another order than their stream positions
+ * (the event store wants an append first for that order); nothing is skipped, and their order carries no meaning.
+ */
+async function appendSignals(
+  tx: Queryable,
+  store: EventStore,
+  entries: readonly VesselWrite[],
+  causes: ReadonlyMap<number, RecordedEvent | undefined>,
+): Promise<number> {
+  const events: NewEvent<PortCallChanged>[] = [];
+  for (const e of entries) {
+    const cause = causes.get(e.imo);
+    const metadata = cause
+      ? { causation_id: cause.id, correlation_id: cause.metadata?.correlation_id ?? cause.id }
+      : undefined;
+    for (const c of e.writes.changed) {
+      events.push({
+        type: 'PortCallChanged',
+        data: { imo: e.imo, port_call_id: c.port_call_id, deleted: c.deleted },
+        metadata,
+      });
+    }
+  }
+  if (events.length > 0) await store.append(PORTCALL_CHANGES_STREAM, events, { tx });
+  return events.length;
+}
+
+function timerChanges(entries: readonly VesselWrite[], before: ReadonlyMap<number, string | null>): TimerChange[] {
+  const out: TimerChange[] = [];
+  for (const e of entries) {
+    const previous = before.get(e.imo) ?? null;
+    if (previous !== e.writes.next_timer_at) out.push({ imo: e.imo, previous, next: e.writes.next_timer_at });
+  }
+  return out;
+}
+
+/** Folds vessel events (any vessels, stream order per vessel) into the read models. */
+async function projectVesselEvents(
+  tx: Queryable,
+  store: EventStore,
+  rules: ProjectorRules,
+  events: readonly RecordedEvent[],
+  priorities: Priorities,
+  cache: VesselCache | undefined,
+): Promise<ProjectionOutcome> {
+  const byImo = new Map<number, RecordedEvent[]>();
+  for (const event of events) {
+    const imo = imoOfStream(event.streamId);
+    if (imo === undefined) continue;
+    const list = byImo.get(imo);
+    if (list) list.push(event);
+    else byImo.set(imo, [event]);
+  }
+  const imos = [...byImo.keys()].sort((a, b) => a - b);
+  if (imos.length === 0) return { vessels: 0, events: 0, signals: 0, timers: [] };
+  await lockVessels(tx, imos);
+  const stored = await loadVessels(tx, imos, { cache });
+  const ctx = contextOf(rules, priorities);
+  const entries: VesselWrite[] = [];
+  const causes = new Map<number, RecordedEvent | undefined>();
+  for (const imo of imos) {
+    const list = byImo.get(imo)!.sort((a, b) => a.streamPosition - b.streamPosition);
+    const entry = await foldOne(tx, imo, stored.get(imo)!, list, ctx);
+    if (!entry) continue;
+    entries.push(entry);
+    causes.set(imo, list[list.length - 1]);
+  }
+  await writeVessels(tx, entries);
+  const signals = await appendSignals(tx, store, entries, causes);
+  // Cached under the revision just written: should this transaction roll back, the stored revision differs and
+  // the next batch loads the vessel again.
+  for (const e of entries) cache?.set(storedAfter(e));
+  const before = new Map([...stored].map(([imo, s]) => [imo, s.nextTimerAt]));
+  return { vessels: entries.length, events: events.length, signals, timers: timerChanges(entries, before) };
+}
+
+const storedAfter = (e: VesselWrite): StoredVessel => ({
+  state: e.after,
+  revision: e.revision,
+  streamPosition: e.streamPosition,
+  nextTimerAt: e.writes.next_timer_at,
+  exists: true,
+});
+
+/**
+ * The live projection's apply: a batch in delivery order. Priority changes apply to the events after them (the
+ * batch is cut there); the vessel events between two of them are folded together.
+ */
+export async function projectBatch(
+  tx: Queryable,
+  store: EventStore,
+  rules: ProjectorRules,
+  events: readonly RecordedEvent[],
+  cache?: VesselCache,
+): Promise<ProjectionOutcome> {
+  const total: ProjectionOutcome = { vessels: 0, events: 0, signals: 0, timers: [] };
+  let priorities: Priorities | undefined;
+  let segment: RecordedEvent[] = [];
+  const flush = async () => {
+    if (segment.length === 0) return;
+    priorities ??= await loadPriorities(tx);
+    const outcome = await projectVesselEvents(tx, store, rules, segment, priorities, cache);
+    total.vessels += outcome.vessels;
+    total.events += outcome.events;
+    total.signals += outcome.signals;
+    total.timers.push(...outcome.timers);
+    segment = [];
+  };
+  for (const event of events) {
+    if (isPriorityEvent(event)) {
+      await flush();
+      if ((await applyPriorityEvents(tx, [event])) > 0) priorities = undefined;
+    } else segment.push(event);
+  }
+  await flush();
+  return total;
+}
+
+/**
+ * Rebuilds vessels from their streams (read under their locks) under the priorities in the tables, replacing
+ * every row of theirs in the caller's transaction. Signals name the port calls that differ from what was stored.
+ */
+export async function rebuildVessels(
+  tx: Queryable,
+  store: EventStore,
+  rules: ProjectorRules,
+  imos: readonly number[],
+  priorities?: Priorities,
+): Promise<ProjectionOutcome> {
+  const sorted = [...new Set(imos)].sort((a, b) => a - b);
+  if (sorted.length === 0) return { vessels: 0, events: 0, signals: 0, timers: [] };
+  await lockVessels(tx, sorted);
+  const ctx = contextOf(rules, priorities ?? (await loadPriorities(tx)));
+  const stored = await loadVessels(tx, sorted, { withTimestamps: false });
+  const storedRows = await loadStoredRows(tx, sorted);
+  const streams = await readVesselStreams(tx, sorted);
+  const entries: VesselWrite[] = [];
+  let count = 0;
+  for (const imo of sorted) {
+    const events = streams.get(imo) ?? [];
+    const old = stored.get(imo)!;
+    if (events.length === 0 && !old.exists) continue;
+    count += events.length;
+    const after = replayVessel(imo, events, ctx);
+    entries.push({
+      imo,
+      after,
+      writes: vesselWrites(old.state, after, ctx, true, storedRows),
+      rows: new Map(evolveBatch(new Map(), events).map((row) => [row.id, row])),
+      revision: randomUUID(),
+      streamPosition: events.length > 0 ? events[events.length - 1].streamPosition : 0,
+      replace: true,
+    });
+  }
+  await writeVessels(tx, entries);
+  const signals = await appendSignals(tx, store, entries, new Map());
+  const before = new Map([...stored].map(([imo, s]) => [imo, s.nextTimerAt]));
+  return { vessels: entries.length, events: count, signals, timers: timerChanges(entries, before) };
+}
+
+/**
+ * A vessel's state now: the stored one caught up with the events of its stream the projection has not applied
+ * yet (nothing is written). `streamVersion` is the stream's last position, for an append with expected version.
+ */
+export async function currentVessel(
+  tx: Queryable,
+  store: EventStore,
+  rules: ProjectorRules,
+  imo: number,
+): Promise<{ state: VesselPortCalls; streamVersion: number }> {
+  await lockVessels(tx, [imo]);
+  const stored = (await loadVessels(tx, [imo])).get(imo)!;
+  const rest = await store.readStream(vesselStream(imo), { fromPosition: stored.streamPosition + 1, tx });
+  const ctx = contextOf(rules, await loadPriorities(tx));
+  const state = rest.length > 0 ? foldVessel(stored.state, rest, ctx) : stored.state;
+  return { state, streamVersion: rest.length > 0 ? rest[rest.length - 1].streamPosition : stored.streamPosition };
+}

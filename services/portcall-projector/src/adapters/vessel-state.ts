@@ -1,0 +1,393 @@
+// A vessel's port-call state as the read models keep it: the scalars in portcall.vessels, each port call in
+// portcall.port_calls (`doc`), each timestamp in portcall.timestamps. Loading puts the fold's state back together
+// exactly (the timestamp time and creation time in the fold's own form), so folding on from a loaded state gives
+// what folding on in memory gives; writing stores what a fold changed. Callers hold the vessels' locks.
+
+import type { Queryable } from '@pcas/sql';
+import { isoUtc, toMs } from '../domain/port-call-time.ts';
+import {
+  emptyVesselPortCalls,
+  type PortCall,
+  type VesselPortCalls,
+  type VesselTimestamp,
+} from '../domain/port-calls.ts';
+import type { PortCallReadModel, TimestampPlacement, VesselWrites } from '../domain/read-model.ts';
+import type { TimestampRow } from '../domain/timestamp-rows.ts';
+
+export interface StoredVessel {
+  state: VesselPortCalls;
+  /** Changes with every write of the vessel's rows: a cached state is current while it is the same. */
+  revision: string | null;
+  /** Position in `vessel-<imo>` of the last event folded in (0: none). */
+  streamPosition: number;
+  /** ISO, as stored. */
+  nextTimerAt: string | null;
+  /** Whether the vessel has a row at all. */
+  exists: boolean;
+}
+
+/** Takes the vessels' advisory locks (ascending IMO) until the transaction ends. */
+export async function lockVessels(tx: Queryable, imos: readonly number[]): Promise<void> {
+  if (imos.length > 0) await tx.query('SELECT portcall.lock_vessels($1::bigint[])', [imos]);
+}
+
+interface VesselRow {
+  imo: number;
+  revision: string;
+  visible: boolean;
+  version: number;
+  stream_position: number;
+  clock: string | null;
+  next_seq: number;
+  retired_port_call_ids: number[];
+  next_timer_at: Date | null;
+}
+
+interface TimestampDbRow {
+  id: number;
+  imo: number;
+  vessel_name: string;
+  time_type: string;
+  state: string;
+  time: string;
+  payload: Record<string, unknown>;
+  port_call_id: number | null;
+  is_trash: boolean;
+  weight: number;
+  created_by: number | null;
+  created_at: Date;
+  modified_by: number | null;
+  modified_at: Date;
+  version: number;
+  source: 'api_key' | 'manual';
+  api_key_id: number | null;
+  hold: 'deleted' | 'unset' | null;
+}
+
+const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * States kept between batches by the process that wrote them, tagged with the revision they were written under.
+ * Least recently used ones go first. Never mutated: the fold returns new states.
+ */
+export class VesselCache {
+  private readonly entries = new Map<number, { revision: string; stored: StoredVessel }>();
+  constructor(private readonly max = 1_000) {}
+
+  get(imo: number, revision: string): StoredVessel | undefined {
+    const hit = this.entries.get(imo);
+    if (!hit) return undefined;
+    this.entries.delete(imo);
+    if (hit.revision !== revision) return undefined;
+    this.entries.set(imo, hit);
+    return hit.stored;
+  }
+
+  set(stored: StoredVessel): void {
+    if (stored.revision === null || this.max <= 0) return;
+    this.entries.delete(stored.state.imo);
+    this.entries.set(stored.state.imo, { revision: stored.revision, stored });
+    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+const emptyStored = (imo: number): StoredVessel => ({
+  state: emptyVesselPortCalls(imo),
+  revision: null,
+  streamPosition: 0,
+  nextTimerAt: null,
+  exists: false,
+});
+
+const timestampOfRow = (r: TimestampDbRow): VesselTimestamp => ({
+  id: Number(r.id),
+  imo: Number(r.imo),
+  vessel_name: r.vessel_name,
+  time_type: r.time_type,
+  state: r.state,
+  time: r.time,
+  time_ms: toMs(r.time),
+  payload: r.payload,
+  source: r.source,
+  api_key_id: num(r.api_key_id),
+  created_by: num(r.created_by),
+  created_at: isoUtc(r.created_at.getTime()),
+  port_call_id: num(r.port_call_id),
+  is_trash: r.is_trash,
+  hold: r.hold,
+});
+
+const rowOfDb = (r: TimestampDbRow): TimestampRow => ({
+  id: Number(r.id),
+  imo: Number(r.imo),
+  vessel_name: r.vessel_name,
+  time_type: r.time_type,
+  state: r.state,
+  time: r.time,
+  payload: r.payload,
+  port_call_id: num(r.port_call_id),
+  is_trash: r.is_trash,
+  weight: r.weight,
+  created_by: num(r.created_by),
+  created_at: r.created_at,
+  modified_by: num(r.modified_by),
+  modified_at: r.modified_at,
+  version: Number(r.version),
+});
+
+// The time comes back in the fold's own form (whole seconds, `+00:00`).
+const TIMESTAMP_SELECT = `SELECT id, imo, vessel_name, time_type, state,
+    to_char(time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS time, payload, port_call_id, is_trash,
+    weight, created_by, created_at, modified_by, modified_at, version, source, api_key_id, hold
+  FROM portcall.timestamps`;
+
+/**
+ * The stored states of the vessels (an empty one for a vessel without a row), from the cache when it holds the
+ * current revision. `withTimestamps: false` leaves the timestamps out (a rebuild replaces them all and needs only
+ * the port calls for its change signals); such states are not cached.
+ */
+export async function loadVessels(
+  tx: Queryable,
+  imos: readonly number[],
+  options: { withTimestamps?: boolean; cache?: VesselCache } = {},
+): Promise<Map<number, StoredVessel>> {
+  const out = new Map<number, StoredVessel>();
+  for (const imo of imos) out.set(imo, emptyStored(imo));
+  if (imos.length === 0) return out;
+  const { rows: vessels } = await tx.query<VesselRow>(
+    `SELECT imo, revision, visible, version, stream_position, clock, next_seq, retired_port_call_ids, next_timer_at
+       FROM portcall.vessels WHERE imo = ANY($1::bigint[])`,
+    [imos],
+  );
+  const missing: number[] = [];
+  for (const v of vessels) {
+    const imo = Number(v.imo);
+    const cached = options.withTimestamps !== false ? options.cache?.get(imo, v.revision) : undefined;
+    if (cached) {
+      out.set(imo, cached);
+      continue;
+    }
+    missing.push(imo);
+    out.set(imo, {
+      state: {
+        imo,
+        visible: v.visible,
+        version: Number(v.version),
+        clock: v.clock,
+        timestamps: [],
+        port_calls: [],
+        next_seq: v.next_seq,
+        retired_port_call_ids: v.retired_port_call_ids.map(Number),
+      },
+      revision: v.revision,
+      streamPosition: Number(v.stream_position),
+      nextTimerAt: v.next_timer_at ? v.next_timer_at.toISOString() : null,
+      exists: true,
+    });
+  }
+  if (missing.length === 0) return out;
+  const { rows: pcs } = await tx.query<{ imo: number; doc: PortCall }>(
+    'SELECT imo, doc FROM portcall.port_calls WHERE imo = ANY($1::bigint[]) ORDER BY imo, seq',
+    [missing],
+  );
+  for (const r of pcs) out.get(Number(r.imo))?.state.port_calls.push(r.doc);
+  if (options.withTimestamps === false) return out;
+  const { rows: ts } = await tx.query<TimestampDbRow>(
+    `${TIMESTAMP_SELECT} WHERE imo = ANY($1::bigint[]) ORDER BY imo, id`,
+    [missing],
+  );
+  for (const r of ts) out.get(Number(r.imo))?.state.timestamps.push(timestampOfRow(r));
+  for (const imo of missing) options.cache?.set(out.get(imo)!);
+  return out;
+}
+
+/** The timestamp list rows with these ids (what the row fold of timestamp-rows.ts continues from). */
+export async function loadTimestampRows(tx: Queryable, ids: readonly number[]): Promise<Map<number, TimestampRow>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await tx.query<TimestampDbRow>(`${TIMESTAMP_SELECT} WHERE id = ANY($1::bigint[])`, [ids]);
+  return new Map(rows.map((r) => [Number(r.id), rowOfDb(r)]));
+}
+
+/** The stored timelines and `shown` flags of the vessels' port calls (a rebuild signals only what changed). */
+export async function loadStoredRows(
+  tx: Queryable,
+  imos: readonly number[],
+): Promise<Map<number, { timeline: unknown; shown: boolean }>> {
+  if (imos.length === 0) return new Map();
+  const { rows } = await tx.query<{ id: number; timeline: unknown; shown: boolean }>(
+    'SELECT id, timeline, shown FROM portcall.port_calls WHERE imo = ANY($1::bigint[])',
+    [imos],
+  );
+  return new Map(rows.map((r) => [Number(r.id), { timeline: r.timeline, shown: r.shown }]));
+}
+
+/** What to write for one vessel after a fold. */
+export interface VesselWrite {
+  imo: number;
+  after: VesselPortCalls;
+  writes: VesselWrites;
+  /**
+   * Whole list rows to write (new timestamps, deletes, restores), by id, their placement from `writes`; the other
+   * timestamps of `writes.timestamps` only have their placement updated.
+   */
+  rows: ReadonlyMap<number, TimestampRow>;
+  /** The revision written (a fresh one per write). */
+  revision: string;
+  streamPosition: number;
+  /** A rebuild: port calls of the vessel that are not in `after` go, whatever the diff says. */
+  replace: boolean;
+}
+
+const PORT_CALL_COLUMNS = `id bigint, imo bigint, seq int, vessel_name text, status text, first_eta timestamptz,
+  current_eta timestamptz, first_etd timestamptz, current_etd timestamptz, rta timestamptz, ata timestamptz,
+  atd timestamptz, next_event_title text, next_event_ts timestamptz, from_port text, to_port text, next_port text,
+  berth text, berth_name text, mmsi bigint, call_sign text, nationality text, loa real, beam real, draft real,
+  net_weight real, gross_weight real, is_vis boolean, master_id text, master_start timestamptz,
+  master_end timestamptz, master_manual boolean, shown boolean, doc jsonb, ship jsonb, timeline jsonb`;
+const PORT_CALL_NAMES = PORT_CALL_COLUMNS.split(',').map((c) => c.trim().split(/\s+/)[0]);
+
+function portCallRow(rm: PortCallReadModel): Record<string, unknown> {
+  const pc = rm.pc;
+  return {
+    id: pc.id,
+    imo: pc.imo,
+    seq: pc.seq,
+    vessel_name: pc.vessel_name ?? '',
+    status: pc.status,
+    first_eta: pc.first_eta,
+    current_eta: pc.current_eta,
+    first_etd: pc.first_etd,
+    current_etd: pc.current_etd,
+    rta: pc.rta,
+    ata: pc.ata,
+    atd: pc.atd,
+    next_event_title: pc.next_event_title,
+    next_event_ts: pc.next_event_ts,
+    from_port: pc.from_port,
+    to_port: pc.to_port,
+    next_port: pc.next_port,
+    berth: pc.berth,
+    berth_name: pc.berth_name,
+    mmsi: pc.mmsi,
+    call_sign: pc.call_sign,
+    nationality: pc.nationality,
+    loa: pc.loa,
+    beam: pc.beam,
+    draft: pc.draft,
+    net_weight: pc.net_weight,
+    gross_weight: pc.gross_weight,
+    is_vis: pc.is_vis,
+    master_id: pc.master_id,
+    master_start: pc.master_start,
+    master_end: pc.master_end,
+    master_manual: pc.master_manual,
+    shown: rm.shown,
+    doc: pc,
+    ship: rm.ship,
+    timeline: rm.timeline,
+  };
+}
+
+const TIMESTAMP_COLUMNS = `id bigint, imo bigint, vessel_name text, time_type text, state text, time timestamptz,
+  payload jsonb, port_call_id bigint, is_trash boolean, weight int, created_by int, created_at timestamptz,
+  modified_by int, modified_at timestamptz, version bigint, source text, api_key_id int, hold text`;
+const TIMESTAMP_NAMES = TIMESTAMP_COLUMNS.split(',').map((c) => c.trim().split(/\s+/)[0]);
+
+function timestampRow(row: TimestampRow, p: TimestampPlacement): Record<string, unknown> {
+  return {
+    ...row,
+    port_call_id: p.port_call_id,
+    is_trash: p.is_trash,
+    weight: p.weight,
+    source: p.source,
+    api_key_id: p.api_key_id,
+    hold: p.hold,
+  };
+}
+
+const upsert = (table: string, columns: string, names: string[]) => `
+  INSERT INTO ${table} AS t (${names.join(', ')})
+  SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${columns})
+  ON CONFLICT (id) DO UPDATE SET ${names
+    .filter((n) => n !== 'id')
+    .map((n) => `${n} = EXCLUDED.${n}`)
+    .join(', ')}${table === 'portcall.port_calls' ? ', updated_at = now()' : ''}`;
+
+const UPSERT_PORT_CALLS = upsert('portcall.port_calls', PORT_CALL_COLUMNS, PORT_CALL_NAMES);
+const UPSERT_TIMESTAMPS = upsert('portcall.timestamps', TIMESTAMP_COLUMNS, TIMESTAMP_NAMES);
+
+const UPDATE_PLACEMENTS = `
+  UPDATE portcall.timestamps AS t
+     SET port_call_id = r.port_call_id, is_trash = r.is_trash, weight = r.weight, source = r.source,
+         api_key_id = r.api_key_id, hold = r.hold
+    FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, port_call_id bigint, is_trash boolean, weight int,
+         source text, api_key_id int, hold text)
+   WHERE t.id = r.id`;
+
+const UPSERT_VESSELS = `
+  INSERT INTO portcall.vessels AS v
+    (imo, revision, visible, version, stream_position, clock, next_seq, retired_port_call_ids, next_timer_at,
+     updated_at)
+  SELECT imo, revision, visible, version, stream_position, clock, next_seq,
+         ARRAY(SELECT jsonb_array_elements_text(retired))::bigint[], next_timer_at, now()
+    FROM jsonb_to_recordset($1::jsonb) AS r(imo bigint, revision text, visible boolean, version bigint,
+         stream_position bigint, clock text, next_seq int, retired jsonb, next_timer_at timestamptz)
+  ON CONFLICT (imo) DO UPDATE SET
+    revision = EXCLUDED.revision, visible = EXCLUDED.visible, version = EXCLUDED.version, stream_position = EXCLUDED.stream_position,
+    clock = EXCLUDED.clock, next_seq = EXCLUDED.next_seq, retired_port_call_ids = EXCLUDED.retired_port_call_ids,
+    next_timer_at = EXCLUDED.next_timer_at, updated_at = now()`;
+
+/** Rows per statement: keeps each JSON parameter to a few megabytes. */
+const CHUNK = 5_000;
+
+async function inChunks(tx: Queryable, sql: string, rows: unknown[]): Promise<void> {
+  for (let i = 0; i < rows.length; i += CHUNK) {
+    await tx.query(sql, [JSON.stringify(rows.slice(i, i + CHUNK))]);
+  }
+}
+
+/** Writes the vessels' changes: a handful of statements for any number of vessels. */
+export async function writeVessels(tx: Queryable, entries: readonly VesselWrite[]): Promise<void> {
+  if (entries.length === 0) return;
+  const deleted = entries.flatMap((e) => e.writes.deleted_port_call_ids);
+  if (deleted.length > 0) await tx.query('DELETE FROM portcall.port_calls WHERE id = ANY($1::bigint[])', [deleted]);
+  const replaced = entries.filter((e) => e.replace);
+  if (replaced.length > 0) {
+    await tx.query(`DELETE FROM portcall.port_calls WHERE imo = ANY($1::bigint[]) AND NOT (id = ANY($2::bigint[]))`, [
+      replaced.map((e) => e.imo),
+      replaced.flatMap((e) => e.after.port_calls.map((pc) => pc.id)),
+    ]);
+  }
+  const portCalls = entries.flatMap((e) => e.writes.port_calls.map(portCallRow));
+  if (portCalls.length > 0) await inChunks(tx, UPSERT_PORT_CALLS, portCalls);
+  const timestamps: Record<string, unknown>[] = [];
+  const placements: TimestampPlacement[] = [];
+  for (const e of entries) {
+    for (const p of e.writes.timestamps) {
+      const row = e.rows.get(p.id);
+      if (row) timestamps.push(timestampRow(row, p));
+      else placements.push(p);
+    }
+  }
+  if (timestamps.length > 0) await inChunks(tx, UPSERT_TIMESTAMPS, timestamps);
+  if (placements.length > 0) await inChunks(tx, UPDATE_PLACEMENTS, placements);
+  await inChunks(
+    tx,
+    UPSERT_VESSELS,
+    entries.map((e) => ({
+      imo: e.imo,
+      revision: e.revision,
+      visible: e.after.visible,
+      version: e.after.version,
+      stream_position: e.streamPosition,
+      clock: e.after.clock,
+      next_seq: e.after.next_seq,
+      retired: e.after.retired_port_call_ids,
+      next_timer_at: e.writes.next_timer_at,
+    })),
+  );
+}
