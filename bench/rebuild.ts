@@ -1,7 +1,8 @@
-// `pnpm bench:rebuild [-- --vessels 5000 --days 150 --workers 0 --concurrency 2]`: generates a log of realistic
+// `pnpm bench:rebuild [-- --vessels 5000 --days 150 --workers 1 --concurrency 2]`: generates a log of realistic
 // vessel traffic (ETAs days ahead, arrival, berth, cargo, ETDs, departure; over 1,000,000 timestamps for 5,000
 // vessels by default) straight into a fresh database's event store, rebuilds every port call from it with the
 // projector's rebuild, and prints one JSON line: events/s of the rebuild and the peak RSS of this process.
+// `--workers 1` (the default): this thread and one worker thread rebuild, one per core of a 2-core machine.
 
 import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
@@ -18,7 +19,7 @@ const { values } = parseArgs({
   options: {
     vessels: { type: 'string', default: '5000' },
     days: { type: 'string', default: '150' },
-    workers: { type: 'string', default: '0' },
+    workers: { type: 'string', default: '1' },
     concurrency: { type: 'string', default: '2' },
     keep: { type: 'boolean', default: false },
   },

@@ -33,9 +33,10 @@ import {
   type StoredVessel,
   type VesselCache,
   type VesselWrite,
+  vesselsWithoutRows,
   writeVessels,
 } from './vessel-state.ts';
-import { imoOfStream, readVesselStreams } from './vessel-streams.ts';
+import { imoOfStream, readVesselHistories, readVesselStreams } from './vessel-streams.ts';
 
 /** What the rules need besides the events and the priorities. */
 export interface ProjectorRules {
@@ -253,10 +254,20 @@ export async function rebuildVessels(
   const sorted = [...new Set(imos)].sort((a, b) => a - b);
   if (sorted.length === 0) return { vessels: 0, events: 0, signals: 0, timers: [] };
   await lockVessels(tx, sorted);
+  // The reads are lookups by key: without statistics on the log (a fresh database) the planner would plan a
+  // parallel scan and JIT-compile it, costing more than the reads themselves.
+  await tx.query("SELECT set_config('jit', 'off', true), set_config('max_parallel_workers_per_gather', '0', true)");
   const ctx = contextOf(rules, priorities ?? (await loadPriorities(tx)));
   const stored = await loadVessels(tx, sorted, { withTimestamps: false });
-  const storedRows = await loadStoredRows(tx, sorted);
-  const streams = await readVesselStreams(tx, sorted);
+  // Vessels never projected have no rows to compare with (a first rebuild: all of them), and their rows are
+  // inserted rather than upserted.
+  const existing = sorted.filter((imo) => stored.get(imo)!.exists);
+  const storedRows = await loadStoredRows(tx, existing);
+  const fresh = await vesselsWithoutRows(
+    tx,
+    sorted.filter((imo) => !stored.get(imo)!.exists),
+  );
+  const streams = await readVesselHistories(tx, sorted);
   const entries: VesselWrite[] = [];
   let count = 0;
   for (const imo of sorted) {
@@ -273,6 +284,7 @@ export async function rebuildVessels(
       revision: randomUUID(),
       streamPosition: events.length > 0 ? events[events.length - 1].streamPosition : 0,
       replace: true,
+      fresh: fresh.has(imo),
     });
   }
   await writeVessels(tx, entries);

@@ -27,13 +27,17 @@ export interface RebuildOptions {
   log: Logger;
   /** Only these vessels (default: every vessel stream of the log). */
   imos?: readonly number[];
-  /** Events per transaction, about (default 20,000). */
+  /**
+   * Events per transaction, about (default 5,000: the live projection waits for a chunk's vessels no longer than
+   * that takes, and a small chunk's objects are short-lived).
+   */
   chunkEvents?: number;
-  /** Chunks in flight at once (per worker thread with `workers`): one folds while another waits (default 2). */
+  /** Chunks in flight at once per thread: one folds while another waits for the database (default 2). */
   concurrency?: number;
   /**
-   * Worker threads that rebuild chunks in parallel, each with its own connections to `databaseUrl` (PostgreSQL
-   * only; the process must run under tsx, whose loader the threads inherit). 0 (default): this thread does it.
+   * Worker threads that rebuild chunks besides this thread, each with its own connections to `databaseUrl`
+   * (PostgreSQL only; the process must run under tsx, whose loader the threads inherit). 0 (default): this thread
+   * alone; 1 uses a second core.
    */
   workers?: number;
   databaseUrl?: string;
@@ -78,7 +82,7 @@ export async function rebuildAll(options: RebuildOptions): Promise<RebuildSummar
   const streams = wanted ? all.filter((s) => wanted.has(s.imo)) : all;
   // Named vessels without a stream still get their rows cleared.
   if (wanted) for (const imo of wanted) if (!streams.some((s) => s.imo === imo)) streams.push({ imo, events: 0 });
-  const chunks = chunkVessels(streams, options.chunkEvents ?? 20_000);
+  const chunks = chunkVessels(streams, options.chunkEvents ?? 5_000);
   const progress: RebuildProgress = {
     vessels: 0,
     totalVessels: streams.length,
@@ -98,18 +102,28 @@ export async function rebuildAll(options: RebuildOptions): Promise<RebuildSummar
   };
   const concurrency = db.kind === 'pglite' ? 1 : Math.max(1, options.concurrency ?? 2);
   const threads = db.kind === 'postgres' && options.databaseUrl ? Math.max(0, options.workers ?? 0) : 0;
-  if (threads > 0) {
-    await inWorkers(chunks, { databaseUrl: options.databaseUrl!, rules, priorities }, threads, concurrency, done);
-  } else {
-    let next = 0;
-    const worker = async () => {
-      while (next < chunks.length) {
-        const chunk = chunks[next++];
-        done(chunk, await db.transaction((tx) => rebuildVessels(tx, store, rules, chunk, priorities)));
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, chunks.length) }, worker));
+  // One queue of chunks for this thread and the worker threads: whoever is free takes the next. The first failure
+  // stops the taking; chunks in flight end (each its own transaction) before it is thrown.
+  let next = 0;
+  let failure: { error: unknown } | undefined;
+  const take = () => (failure === undefined && next < chunks.length ? chunks[next++] : undefined);
+  const fail = (error: unknown) => {
+    failure ??= { error };
+  };
+  const here = async () => {
+    for (let chunk = take(); chunk; chunk = take()) {
+      const vessels = chunk;
+      done(vessels, await db.transaction((tx) => rebuildVessels(tx, store, rules, vessels, priorities)));
+    }
+  };
+  const runs = Array.from({ length: Math.min(concurrency, chunks.length) }, () => here().catch(fail));
+  // Worker threads only when this thread has more than it takes at once (a vessel or two need none).
+  if (threads > 0 && chunks.length > runs.length) {
+    const data = { databaseUrl: options.databaseUrl!, rules, priorities };
+    runs.push(inWorkers(take, data, threads, concurrency, done).catch(fail));
   }
+  await Promise.all(runs);
+  if (failure) throw failure.error;
   const seconds = (performance.now() - started) / 1000;
   log.info({ vessels: summary.vessels, events: summary.events, seconds }, 'port calls rebuilt');
   return {
@@ -119,16 +133,18 @@ export async function rebuildAll(options: RebuildOptions): Promise<RebuildSummar
   };
 }
 
-/** Hands the chunks to worker threads, `perWorker` in flight on each; the first failure stops them all. */
+/**
+ * Worker threads taking chunks from the shared queue, `perWorker` in flight on each; the first failure stops them
+ * all (this thread's own chunks see it when they end).
+ */
 async function inWorkers(
-  chunks: readonly number[][],
+  take: () => number[] | undefined,
   data: RebuildWorkerData,
   threads: number,
   perWorker: number,
   done: (chunk: readonly number[], outcome: ProjectionOutcome) => void,
 ): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(threads, chunks.length) }, () => {
+  const workers = Array.from({ length: threads }, () => {
     return new Worker(new URL('./rebuild-worker.mjs', import.meta.url), { workerData: data });
   });
   try {
@@ -137,10 +153,15 @@ async function inWorkers(
         (worker) =>
           new Promise<void>((resolve, reject) => {
             let inFlight = 0;
+            let drained = false;
             const feed = () => {
-              while (inFlight < perWorker && next < chunks.length) {
-                inFlight++;
-                worker.postMessage({ chunk: chunks[next++] });
+              while (inFlight < perWorker && !drained) {
+                const chunk = take();
+                if (!chunk) drained = true;
+                else {
+                  inFlight++;
+                  worker.postMessage({ chunk });
+                }
               }
               if (inFlight === 0) resolve();
             };
@@ -163,7 +184,7 @@ async function inWorkers(
             );
             worker.on('error', reject);
             worker.on('exit', (code) => {
-              if (inFlight > 0 || next < chunks.length) reject(new Error(`rebuild worker exited (${code})`));
+              if (inFlight > 0 || !drained) reject(new Error(`rebuild worker exited (${code})`));
             });
           }),
       ),

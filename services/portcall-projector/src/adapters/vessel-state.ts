@@ -4,7 +4,7 @@
 // what folding on in memory gives; writing stores what a fold changed. Callers hold the vessels' locks.
 
 import type { Queryable } from '@pcas/sql';
-import { isoUtc, toMs } from '../domain/port-call-time.ts';
+import { isoMs, isoUtc, toMs } from '../domain/port-call-time.ts';
 import {
   emptyVesselPortCalls,
   type PortCall,
@@ -13,6 +13,7 @@ import {
 } from '../domain/port-calls.ts';
 import type { PortCallReadModel, TimestampPlacement, VesselWrites } from '../domain/read-model.ts';
 import type { TimestampRow } from '../domain/timestamp-rows.ts';
+import { booleanArray, numberArray, textArray } from './pg-arrays.ts';
 
 export interface StoredVessel {
   state: VesselPortCalls;
@@ -212,6 +213,19 @@ export async function loadTimestampRows(tx: Queryable, ids: readonly number[]): 
   return new Map(rows.map((r) => [Number(r.id), rowOfDb(r)]));
 }
 
+/** Of these vessels, the ones without any stored row (vessel, port call or timestamp). */
+export async function vesselsWithoutRows(tx: Queryable, imos: readonly number[]): Promise<Set<number>> {
+  if (imos.length === 0) return new Set();
+  const { rows } = await tx.query<{ imo: number }>(
+    `SELECT i AS imo FROM unnest($1::bigint[]) AS i
+      WHERE NOT EXISTS (SELECT 1 FROM portcall.vessels WHERE imo = i)
+        AND NOT EXISTS (SELECT 1 FROM portcall.port_calls WHERE imo = i)
+        AND NOT EXISTS (SELECT 1 FROM portcall.timestamps WHERE imo = i)`,
+    [imos],
+  );
+  return new Set(rows.map((r) => Number(r.imo)));
+}
+
 /** The stored timelines and `shown` flags of the vessels' port calls (a rebuild signals only what changed). */
 export async function loadStoredRows(
   tx: Queryable,
@@ -240,6 +254,8 @@ export interface VesselWrite {
   streamPosition: number;
   /** A rebuild: port calls of the vessel that are not in `after` go, whatever the diff says. */
   replace: boolean;
+  /** No row of the vessel is stored (checked under its lock): its rows are inserted, with nothing to replace. */
+  fresh?: boolean;
 }
 
 const PORT_CALL_COLUMNS = `id bigint, imo bigint, seq int, vessel_name text, status text, first_eta timestamptz,
@@ -292,40 +308,52 @@ function portCallRow(rm: PortCallReadModel): Record<string, unknown> {
   };
 }
 
-const TIMESTAMP_COLUMNS = `id bigint, imo bigint, vessel_name text, time_type text, state text, time timestamptz,
-  payload jsonb, port_call_id bigint, is_trash boolean, weight int, created_by int, created_at timestamptz,
-  modified_by int, modified_at timestamptz, version bigint, source text, api_key_id int, hold text`;
-const TIMESTAMP_NAMES = TIMESTAMP_COLUMNS.split(',').map((c) => c.trim().split(/\s+/)[0]);
-
-function timestampRow(row: TimestampRow, p: TimestampPlacement): Record<string, unknown> {
-  return {
-    ...row,
-    port_call_id: p.port_call_id,
-    is_trash: p.is_trash,
-    weight: p.weight,
-    source: p.source,
-    api_key_id: p.api_key_id,
-    hold: p.hold,
-  };
-}
-
-const upsert = (table: string, columns: string, names: string[]) => `
-  INSERT INTO ${table} AS t (${names.join(', ')})
-  SELECT ${names.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${columns})
-  ON CONFLICT (id) DO UPDATE SET ${names
+/** `ON CONFLICT (id)` replacing every column but the id (and what `extra` sets). */
+const onConflictReplace = (names: readonly string[], extra = '') =>
+  ` ON CONFLICT (id) DO UPDATE SET ${names
     .filter((n) => n !== 'id')
     .map((n) => `${n} = EXCLUDED.${n}`)
-    .join(', ')}${table === 'portcall.port_calls' ? ', updated_at = now()' : ''}`;
+    .join(', ')}${extra}`;
 
-const UPSERT_PORT_CALLS = upsert('portcall.port_calls', PORT_CALL_COLUMNS, PORT_CALL_NAMES);
-const UPSERT_TIMESTAMPS = upsert('portcall.timestamps', TIMESTAMP_COLUMNS, TIMESTAMP_NAMES);
+const INSERT_PORT_CALLS = `
+  INSERT INTO portcall.port_calls AS t (${PORT_CALL_NAMES.join(', ')})
+  SELECT ${PORT_CALL_NAMES.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${PORT_CALL_COLUMNS})`;
+const UPSERT_PORT_CALLS = INSERT_PORT_CALLS + onConflictReplace(PORT_CALL_NAMES, ', updated_at = now()');
+
+// Timestamp rows go column by column (pg-arrays.ts): a rebuild writes one per event.
+const TIMESTAMP_COLUMNS: readonly (readonly [string, string])[] = [
+  ['id', 'bigint'],
+  ['imo', 'bigint'],
+  ['vessel_name', 'text'],
+  ['time_type', 'text'],
+  ['state', 'text'],
+  ['time', 'timestamptz'],
+  ['payload', 'jsonb'],
+  ['port_call_id', 'bigint'],
+  ['is_trash', 'boolean'],
+  ['weight', 'int'],
+  ['created_by', 'int'],
+  ['created_at', 'timestamptz'],
+  ['modified_by', 'int'],
+  ['modified_at', 'timestamptz'],
+  ['version', 'bigint'],
+  ['source', 'text'],
+  ['api_key_id', 'int'],
+  ['hold', 'text'],
+];
+const TIMESTAMP_NAMES = TIMESTAMP_COLUMNS.map(([name]) => name);
+
+const INSERT_TIMESTAMPS = `
+  INSERT INTO portcall.timestamps AS t (${TIMESTAMP_NAMES.join(', ')})
+  SELECT * FROM unnest(${TIMESTAMP_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
+const UPSERT_TIMESTAMPS = INSERT_TIMESTAMPS + onConflictReplace(TIMESTAMP_NAMES);
 
 const UPDATE_PLACEMENTS = `
   UPDATE portcall.timestamps AS t
      SET port_call_id = r.port_call_id, is_trash = r.is_trash, weight = r.weight, source = r.source,
          api_key_id = r.api_key_id, hold = r.hold
-    FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, port_call_id bigint, is_trash boolean, weight int,
-         source text, api_key_id int, hold text)
+    FROM unnest($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::text[], $6::int[], $7::text[])
+         AS r(id, port_call_id, is_trash, weight, source, api_key_id, hold)
    WHERE t.id = r.id`;
 
 const UPSERT_VESSELS = `
@@ -350,31 +378,148 @@ async function inChunks(tx: Queryable, sql: string, rows: unknown[]): Promise<vo
   }
 }
 
+/** Rows per statement of the column-wise writes (a few megabytes of parameters). */
+const ROWS_PER_STATEMENT = 20_000;
+
+/**
+ * The timestamp rows of the writes: whole rows (new, deleted, restored) upserted (inserted for a fresh vessel), the
+ * others' placement updated.
+ */
+async function writeTimestamps(tx: Queryable, entries: readonly VesselWrite[]): Promise<void> {
+  let upserts = newTimestampColumns();
+  let inserts = newTimestampColumns();
+  let placements = newPlacementColumns();
+  const flush = async (all: boolean) => {
+    const due = all ? 1 : ROWS_PER_STATEMENT;
+    if (upserts.id.length >= due) {
+      await tx.query(UPSERT_TIMESTAMPS, timestampParams(upserts));
+      upserts = newTimestampColumns();
+    }
+    if (inserts.id.length >= due) {
+      await tx.query(INSERT_TIMESTAMPS, timestampParams(inserts));
+      inserts = newTimestampColumns();
+    }
+    if (placements.id.length >= due) {
+      await tx.query(UPDATE_PLACEMENTS, placementParams(placements));
+      placements = newPlacementColumns();
+    }
+  };
+  for (const e of entries) {
+    const rows = e.fresh ? inserts : upserts;
+    for (const p of e.writes.timestamps) {
+      const row = e.rows.get(p.id);
+      if (row) pushTimestamp(rows, row, p);
+      else pushPlacement(placements, p);
+    }
+    await flush(false);
+  }
+  await flush(true);
+}
+
+const newPlacementColumns = () => ({
+  id: [] as number[],
+  port_call_id: [] as (number | null)[],
+  is_trash: [] as boolean[],
+  weight: [] as number[],
+  source: [] as string[],
+  api_key_id: [] as (number | null)[],
+  hold: [] as (string | null)[],
+});
+type PlacementColumns = ReturnType<typeof newPlacementColumns>;
+
+function pushPlacement(c: PlacementColumns, p: TimestampPlacement): void {
+  c.id.push(p.id);
+  c.port_call_id.push(p.port_call_id);
+  c.is_trash.push(p.is_trash);
+  c.weight.push(p.weight);
+  c.source.push(p.source);
+  c.api_key_id.push(p.api_key_id);
+  c.hold.push(p.hold);
+}
+
+const placementParams = (c: PlacementColumns) => [
+  numberArray(c.id),
+  numberArray(c.port_call_id),
+  booleanArray(c.is_trash),
+  numberArray(c.weight),
+  textArray(c.source),
+  numberArray(c.api_key_id),
+  textArray(c.hold),
+];
+
+const newTimestampColumns = () => ({
+  ...newPlacementColumns(),
+  imo: [] as number[],
+  vessel_name: [] as string[],
+  time_type: [] as string[],
+  state: [] as string[],
+  time: [] as string[],
+  payload: [] as string[],
+  created_by: [] as (number | null)[],
+  created_at: [] as string[],
+  modified_by: [] as (number | null)[],
+  modified_at: [] as string[],
+  version: [] as number[],
+});
+type TimestampColumns = ReturnType<typeof newTimestampColumns>;
+
+/** The list row where the port-call fold placed it (its own port_call_id, is_trash and weight give way). */
+function pushTimestamp(c: TimestampColumns, row: TimestampRow, p: TimestampPlacement): void {
+  pushPlacement(c, p);
+  c.imo.push(row.imo);
+  c.vessel_name.push(row.vessel_name);
+  c.time_type.push(row.time_type);
+  c.state.push(row.state);
+  c.time.push(row.time);
+  c.payload.push(JSON.stringify(row.payload));
+  c.created_by.push(row.created_by);
+  c.created_at.push(isoMs(row.created_at.getTime()));
+  c.modified_by.push(row.modified_by);
+  c.modified_at.push(isoMs(row.modified_at.getTime()));
+  c.version.push(row.version);
+}
+
+/** In TIMESTAMP_COLUMNS' order. */
+const timestampParams = (c: TimestampColumns) => [
+  numberArray(c.id),
+  numberArray(c.imo),
+  textArray(c.vessel_name),
+  textArray(c.time_type),
+  textArray(c.state),
+  textArray(c.time),
+  textArray(c.payload),
+  numberArray(c.port_call_id),
+  booleanArray(c.is_trash),
+  numberArray(c.weight),
+  numberArray(c.created_by),
+  textArray(c.created_at),
+  numberArray(c.modified_by),
+  textArray(c.modified_at),
+  numberArray(c.version),
+  textArray(c.source),
+  numberArray(c.api_key_id),
+  textArray(c.hold),
+];
+
 /** Writes the vessels' changes: a handful of statements for any number of vessels. */
 export async function writeVessels(tx: Queryable, entries: readonly VesselWrite[]): Promise<void> {
   if (entries.length === 0) return;
   const deleted = entries.flatMap((e) => e.writes.deleted_port_call_ids);
   if (deleted.length > 0) await tx.query('DELETE FROM portcall.port_calls WHERE id = ANY($1::bigint[])', [deleted]);
-  const replaced = entries.filter((e) => e.replace);
+  const replaced = entries.filter((e) => e.replace && !e.fresh);
   if (replaced.length > 0) {
     await tx.query(`DELETE FROM portcall.port_calls WHERE imo = ANY($1::bigint[]) AND NOT (id = ANY($2::bigint[]))`, [
       replaced.map((e) => e.imo),
       replaced.flatMap((e) => e.after.port_calls.map((pc) => pc.id)),
     ]);
   }
-  const portCalls = entries.flatMap((e) => e.writes.port_calls.map(portCallRow));
-  if (portCalls.length > 0) await inChunks(tx, UPSERT_PORT_CALLS, portCalls);
-  const timestamps: Record<string, unknown>[] = [];
-  const placements: TimestampPlacement[] = [];
-  for (const e of entries) {
-    for (const p of e.writes.timestamps) {
-      const row = e.rows.get(p.id);
-      if (row) timestamps.push(timestampRow(row, p));
-      else placements.push(p);
-    }
-  }
-  if (timestamps.length > 0) await inChunks(tx, UPSERT_TIMESTAMPS, timestamps);
-  if (placements.length > 0) await inChunks(tx, UPDATE_PLACEMENTS, placements);
+  const portCalls = (fresh: boolean) =>
+    entries.filter((e) => (e.fresh === true) === fresh).flatMap((e) => e.writes.port_calls);
+  const upserts = portCalls(false);
+  if (upserts.length > 0) await inChunks(tx, UPSERT_PORT_CALLS, upserts.map(portCallRow));
+  const inserts = portCalls(true);
+  if (inserts.length > 0) await inChunks(tx, INSERT_PORT_CALLS, inserts.map(portCallRow));
+  await writeTimestamps(tx, entries);
   await inChunks(
     tx,
     UPSERT_VESSELS,

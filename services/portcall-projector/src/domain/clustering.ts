@@ -38,15 +38,7 @@ export const bandwidthMs = (firstMs: number, lastMs: number): number =>
 
 /** Cluster numbers for times sorted ascending: a new cluster after every gap of more than twice the bandwidth. */
 export function gapClusterIds(timesMs: readonly number[]): number[] {
-  if (timesMs.length === 0) return [];
-  const limit = 2 * bandwidthMs(timesMs[0], timesMs[timesMs.length - 1]);
-  const ids = [0];
-  let id = 0;
-  for (let i = 1; i < timesMs.length; i++) {
-    if (timesMs[i] - timesMs[i - 1] > limit) id++;
-    ids.push(id);
-  }
-  return ids;
+  return clusterIdsOf(timesMs.length, new GapCuts(timesMs));
 }
 
 const SAMPLE_FRACTIONS_FROM_EDGES = [1 / 100, 1 / 30, 1 / 10, 1 / 3];
@@ -109,52 +101,60 @@ export class DensityCache {
  * minimum, so a cut. O(gaps · window) instead of O(5000 · n).
  */
 export function densityClusterIds(timesMs: readonly number[], cache?: DensityCache): number[] {
-  if (timesMs.length === 0) return [];
-  const first = timesMs[0];
-  const last = timesMs[timesMs.length - 1];
-  const h = bandwidthMs(first, last);
-  cache?.prepare(first, last, h);
-  const reach = REACH * h;
-  const points = [first - DUMMY_MS, ...timesMs, last + DUMMY_MS];
-  const slope = (x: number): number => {
-    let lo = 0;
-    let hi = points.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (points[mid] < x - reach) lo = mid + 1;
-      else hi = mid;
-    }
-    let sum = 0;
-    for (let i = lo; i < points.length && points[i] <= x + reach; i++) {
-      const z = (x - points[i]) / h;
-      sum -= z * Math.exp(-0.5 * z * z);
-    }
-    return sum;
-  };
-  const samples: number[] = [];
-  const hasMinimum = (a: number, b: number): boolean => {
-    // Falling just after a and rising just before b: the usual gap between two visits.
-    const edge = h / 100;
-    const start = slope(a + edge);
-    if (start < 0 && slope(b - edge) > 0) return true;
-    samples.length = 0;
-    for (const f of SAMPLE_FRACTIONS_FROM_EDGES) samples.push(a + f * h, b - f * h);
-    for (let k = 1; k < 8; k++) samples.push(a + ((b - a) * k) / 8);
-    samples.sort((x, y) => x - y);
-    let falling = false;
-    for (const x of samples) {
-      if (x <= a || x >= b) continue;
-      const s = slope(x);
-      if (s < 0) falling = true;
-      else if (s > 0 && falling) return true;
-    }
-    return false;
-  };
+  return clusterIdsOf(timesMs.length, new DensityCuts(timesMs, cache));
+}
+
+/** Where a rule cuts the sorted times into clusters, gap by gap (decided on demand). */
+export interface Cuts {
+  /** Whether a new cluster starts at index i (the gap between times i - 1 and i), 0 < i < n. */
+  before(i: number): boolean;
+}
+
+function clusterIdsOf(n: number, cuts: Cuts): number[] {
+  if (n === 0) return [];
   const ids = [0];
   let id = 0;
-  for (let i = 1; i < timesMs.length; i++) {
-    const a = timesMs[i - 1];
-    const b = timesMs[i];
+  for (let i = 1; i < n; i++) {
+    if (cuts.before(i)) id++;
+    ids.push(id);
+  }
+  return ids;
+}
+
+/** The gap rule's cuts (gapClusterIds). */
+export class GapCuts implements Cuts {
+  private readonly limit: number;
+  constructor(private readonly timesMs: readonly number[]) {
+    this.limit = timesMs.length === 0 ? 0 : 2 * bandwidthMs(timesMs[0], timesMs[timesMs.length - 1]);
+  }
+  before(i: number): boolean {
+    return this.timesMs[i] - this.timesMs[i - 1] > this.limit;
+  }
+}
+
+/**
+ * The density rule's cuts (densityClusterIds); each gap's decision is the same whichever gaps are asked, so a caller
+ * that needs only the clusters around one timestamp asks only those. One run per instance: the cache is prepared
+ * (and its stale decisions dropped) when it is made.
+ */
+export class DensityCuts implements Cuts {
+  private readonly h: number;
+  private kernel: Kernel | undefined;
+
+  constructor(
+    private readonly timesMs: readonly number[],
+    private readonly cache?: DensityCache,
+  ) {
+    const n = timesMs.length;
+    this.h = n === 0 ? 0 : bandwidthMs(timesMs[0], timesMs[n - 1]);
+    if (n > 0) cache?.prepare(timesMs[0], timesMs[n - 1], this.h);
+  }
+
+  before(i: number): boolean {
+    const times = this.timesMs;
+    const h = this.h;
+    const a = times[i - 1];
+    const b = times[i];
     if (b - a > 2 * h) {
       // A wide gap needs no sampling when a bound settles it: one bandwidth inside the gap, the kernel of its
       // edge timestamp has slope e^-1/2 (falling after a, rising before b), and each of the n timestamps on the
@@ -162,23 +162,105 @@ export function densityClusterIds(timesMs: readonly number[], cache?: DensityCac
       const d = (b - a - h) / h;
       const pull = d * Math.exp(-0.5 * d * d);
       const edgeSlope = Math.exp(-0.5);
-      if ((timesMs.length - i + 1) * pull < edgeSlope && (i + 1) * pull < edgeSlope) {
-        id++;
-        ids.push(id);
-        continue;
-      }
+      if ((times.length - i + 1) * pull < edgeSlope && (i + 1) * pull < edgeSlope) return true;
     }
-    if (b - a > MIN_GAP * h) {
-      let cut = cache?.get(a, b);
-      if (cut === undefined) {
-        cut = hasMinimum(a, b);
-        cache?.set(a, b, cut);
-      }
-      if (cut) id++;
+    if (!(b - a > MIN_GAP * h)) return false;
+    let cut = this.cache?.get(a, b);
+    if (cut === undefined) {
+      // Built on the first gap that needs the slope: most runs settle every gap by the bound or the cache.
+      this.kernel ??= new Kernel(times, h);
+      cut = this.kernel.hasMinimum(a, b);
+      this.cache?.set(a, b, cut);
     }
-    ids.push(id);
+    return cut;
   }
-  return ids;
+}
+
+/** The density's slope over sorted times with the two dummy points (the hot loop of a replay: kept allocation-free). */
+class Kernel {
+  private readonly reach: number;
+  private readonly below: number;
+  private readonly above: number;
+  private readonly samples = new Float64Array(2 * SAMPLE_FRACTIONS_FROM_EDGES.length + 7);
+
+  constructor(
+    private readonly times: readonly number[],
+    private readonly h: number,
+  ) {
+    this.reach = REACH * h;
+    this.below = times[0] - DUMMY_MS;
+    this.above = times[times.length - 1] + DUMMY_MS;
+  }
+
+  /**
+   * The slope at x from the points within `reach`: the sum in ascending point order, the dummy points first and
+   * last, as over one array of them all.
+   */
+  slope(x: number): number {
+    const times = this.times;
+    const h = this.h;
+    const from = x - this.reach;
+    const to = x + this.reach;
+    let sum = 0;
+    if (this.below >= from && this.below <= to) {
+      const z = (x - this.below) / h;
+      sum -= z * Math.exp(-0.5 * z * z);
+    }
+    let lo = 0;
+    let hi = times.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (times[mid] < from) lo = mid + 1;
+      else hi = mid;
+    }
+    let i = lo;
+    for (; i < times.length && times[i] <= to; i++) {
+      const z = (x - times[i]) / h;
+      sum -= z * Math.exp(-0.5 * z * z);
+    }
+    if (i === times.length && this.above >= from && this.above <= to) {
+      const z = (x - this.above) / h;
+      sum -= z * Math.exp(-0.5 * z * z);
+    }
+    return sum;
+  }
+
+  /** Whether the density has a minimum in the gap (a, b): falling somewhere, then rising. */
+  hasMinimum(a: number, b: number): boolean {
+    const h = this.h;
+    // Falling just after a and rising just before b: the usual gap between two visits.
+    const edge = h / 100;
+    const startX = a + edge;
+    const start = this.slope(startX);
+    if (start < 0 && this.slope(b - edge) > 0) return true;
+    const samples = this.samples;
+    let n = 0;
+    for (const f of SAMPLE_FRACTIONS_FROM_EDGES) {
+      samples[n++] = a + f * h;
+      samples[n++] = b - f * h;
+    }
+    for (let k = 1; k < 8; k++) samples[n++] = a + ((b - a) * k) / 8;
+    // Ascending (insertion sort: a handful of values).
+    for (let i = 1; i < n; i++) {
+      const x = samples[i];
+      let j = i - 1;
+      while (j >= 0 && samples[j] > x) {
+        samples[j + 1] = samples[j];
+        j--;
+      }
+      samples[j + 1] = x;
+    }
+    let falling = false;
+    for (let i = 0; i < n; i++) {
+      const x = samples[i];
+      if (x <= a || x >= b) continue;
+      // The same point as the first reading gives the same slope.
+      const s = x === startX ? start : this.slope(x);
+      if (s < 0) falling = true;
+      else if (s > 0 && falling) return true;
+    }
+    return false;
+  }
 }
 
 /**
@@ -289,6 +371,131 @@ export function postProcessClusters(points: readonly ClusterPoint[], clusterIds:
     out[idx] = temp;
   }
   return out;
+}
+
+const isActualDeparture = (p: ClusterPoint) => p.time_type === 'Actual' && isDeparture(p);
+
+/** What postProcessClusters decides inside one cluster: where it starts new port calls, and how it leaves it. */
+interface ClusterScan {
+  end: number;
+  /** Indices after the cluster's first where a new temporary port call starts (ascending). */
+  starts: number[];
+  /** Whether an Actual departure is still pending at its end (it starts a port call at the next break). */
+  departurePending: boolean;
+}
+
+/**
+ * The temporary port call of point k, as the index range [from, to] of the points that share it: what
+ * postProcessClusters over all points gives, computed from the clusters around k alone (a fold runs this for
+ * every new timestamp; the whole history each time made replays quadratic). postProcessClusters' state is reset
+ * at every break, so each break's decision reads only the cluster before it (its pending departure) and the one
+ * after it (the look-ahead), and the decisions inside a cluster read only that cluster.
+ */
+export function temporaryPortCallOf(
+  points: readonly ClusterPoint[],
+  k: number,
+  cuts: Cuts,
+): { from: number; to: number } {
+  const around = new ClustersAround(points, cuts);
+  let from = -1;
+  for (let s = around.startOf(k), upto = k; from < 0; ) {
+    const starts = around.scan(s).starts;
+    let inside = -1;
+    for (const i of starts) if (i <= upto) inside = i;
+    if (inside >= 0) from = inside;
+    else if (s === 0 || around.breakStarts(s)) from = s;
+    else {
+      upto = s - 1;
+      s = around.startOf(upto);
+    }
+  }
+  let to = -1;
+  for (let s = around.startOf(k), after = k; to < 0; ) {
+    const { end, starts } = around.scan(s);
+    let next = -1;
+    for (const i of starts) {
+      if (i > after) {
+        next = i;
+        break;
+      }
+    }
+    if (next >= 0) to = next - 1;
+    else if (end === points.length - 1 || around.breakStarts(end + 1)) to = end;
+    else {
+      s = end + 1;
+      after = s;
+    }
+  }
+  return { from, to };
+}
+
+/** postProcessClusters' decisions, cluster by cluster, for the clusters asked about (each gap's cut asked once). */
+class ClustersAround {
+  private readonly cutAt: Int8Array;
+  private readonly scans = new Map<number, ClusterScan>();
+
+  constructor(
+    private readonly points: readonly ClusterPoint[],
+    private readonly cuts: Cuts,
+  ) {
+    this.cutAt = new Int8Array(points.length).fill(-1);
+  }
+
+  private cut(i: number): boolean {
+    if (this.cutAt[i] < 0) this.cutAt[i] = this.cuts.before(i) ? 1 : 0;
+    return this.cutAt[i] === 1;
+  }
+
+  /** The first point of i's cluster. */
+  startOf(i: number): number {
+    let s = i;
+    while (s > 0 && !this.cut(s)) s--;
+    return s;
+  }
+
+  /** postProcessClusters' loop over the cluster that starts at s (a break, or point 0). */
+  scan(s: number): ClusterScan {
+    const known = this.scans.get(s);
+    if (known) return known;
+    const points = this.points;
+    let end = s;
+    while (end + 1 < points.length && !this.cut(end + 1)) end++;
+    const starts: number[] = [];
+    let pending = false;
+    let departureMs = 0;
+    for (let idx = s; idx <= end; idx++) {
+      const p = points[idx];
+      if (isActualDeparture(p)) {
+        pending = true;
+        departureMs = p.time_ms;
+      }
+      // The break itself (s > 0) is decided by breakStarts; it leaves nothing pending.
+      if (idx === s && s > 0) pending = false;
+      else if (pending && isArrival(p) && p.time_ms - departureMs > DAY_MS) {
+        if (idx > s) starts.push(idx);
+        pending = false;
+      }
+    }
+    const out = { end, starts, departurePending: pending };
+    this.scans.set(s, out);
+    return out;
+  }
+
+  /** Whether the break at s (a cluster's first point, s > 0) starts a new temporary port call. */
+  breakStarts(s: number): boolean {
+    const points = this.points;
+    if (isActualDeparture(points[s])) return true;
+    // The look-ahead: the cluster and the first point after it.
+    const last = Math.min(this.scan(s).end + 1, points.length - 1);
+    let arrival = false;
+    let departure = false;
+    for (let f = s; f <= last; f++) {
+      if (isArrival(points[f])) arrival = true;
+      if (isDeparture(points[f])) departure = true;
+    }
+    if (arrival || !departure) return true;
+    return this.scan(this.startOf(s - 1)).departurePending;
+  }
 }
 
 /** Temporary port-call numbers for points sorted by time (ascending, ties in a fixed order). */

@@ -7,10 +7,13 @@ import {
   type ClusterPoint,
   clusterPortCalls,
   DensityCache,
+  DensityCuts,
   densityClusterIds,
+  GapCuts,
   gapClusterIds,
   kdeClusterIds,
   postProcessClusters,
+  temporaryPortCallOf,
 } from './clustering.ts';
 import { at, context, project, projectMore, VesselStream, vesselHistory } from './port-call-test-kit.ts';
 import { DAY_MS, HOUR_MS } from './port-call-time.ts';
@@ -117,6 +120,51 @@ describe('kernel density clusters', () => {
       sorted.splice(sorted.findIndex((x) => x > t.time_ms) >>> 0, 0, t.time_ms);
       cache.touch(t.time_ms);
       expect(cutsOf(densityClusterIds(sorted, cache))).toEqual(cutsOf(densityClusterIds(sorted)));
+    }
+  });
+});
+
+describe('the temporary port call of one timestamp, from the clusters around it', () => {
+  // Point sets that exercise every branch of the post-processing: departures opening and closing clusters,
+  // arrivals a day after a departure, clusters of departures only, narrow and wide gaps.
+  const STATES = [
+    ['Estimated', 'Arrival_Vessel_PortArea'],
+    ['Actual', 'Arrival_Vessel_Berth'],
+    ['Estimated', 'Departure_Vessel_Berth'],
+    ['Actual', 'Departure_Vessel_Berth'],
+    ['Actual', 'CargoOp_Completed'],
+    ['Actual', 'Departure_Vessel_PortArea'],
+  ] as const;
+  const randomPoints = (seed: number): ClusterPoint[] => {
+    let x = seed;
+    const next = () => {
+      x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+      return x / 2 ** 32;
+    };
+    const points: ClusterPoint[] = [];
+    let t = day(0);
+    for (let i = 0, n = 2 + Math.floor(next() * 60); i < n; i++) {
+      t += next() < 0.2 ? next() * 12 * DAY_MS : next() * 1.5 * DAY_MS;
+      const [time_type, state] = STATES[Math.floor(next() * STATES.length)];
+      points.push({ time_ms: t, time_type, state });
+    }
+    return points;
+  };
+
+  it('is the range of points that share its number in the whole run, under the density and the gap rule', () => {
+    for (let seed = 1; seed <= 300; seed++) {
+      const points = randomPoints(seed);
+      const times = points.map((p) => p.time_ms);
+      for (const [ids, cuts] of [
+        [densityClusterIds(times), () => new DensityCuts(times)],
+        [gapClusterIds(times), () => new GapCuts(times)],
+      ] as const) {
+        const temp = postProcessClusters(points, ids);
+        for (let k = 0; k < points.length; k++) {
+          const from = temp.indexOf(temp[k]);
+          expect(temporaryPortCallOf(points, k, cuts())).toEqual({ from, to: temp.lastIndexOf(temp[k]) });
+        }
+      }
     }
   });
 });

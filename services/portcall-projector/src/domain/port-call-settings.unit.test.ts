@@ -9,7 +9,16 @@ import {
   parsePortCallSettings,
 } from './port-call-settings.ts';
 import { parsePortCallTemplate, portCallTemplate, slotKey, templatePairs } from './port-call-template.ts';
-import { dbText, isoInZone, isoUtc, parseIsoDuration, parseStrictIso, shiftMs } from './port-call-time.ts';
+import {
+  DAY_MS,
+  dbText,
+  isoInZone,
+  isoMs,
+  isoUtc,
+  parseIsoDuration,
+  parseStrictIso,
+  shiftMs,
+} from './port-call-time.ts';
 
 describe('settings from the environment', () => {
   it('defaults: clustering mode, no buffers, departed at berth departure, the Gävle template', () => {
@@ -78,6 +87,14 @@ describe('time', () => {
     expect(isoUtc(Date.UTC(2020, 1, 23, 20, 15, 0, 999))).toBe('2020-02-23T20:15:00+00:00');
     expect(dbText('2020-02-23T20:15:00+00:00')).toBe('2020-02-23 20:15:00+00');
     expect(dbText(null)).toBe('');
+  });
+
+  it('writes what Date#toISOString writes, whatever the time', () => {
+    const edges = [0, 1, 999, DAY_MS - 1, Date.UTC(2000, 1, 29), Date.UTC(2100, 1, 28, 23, 59, 59, 999)];
+    edges.push(Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), -1, -DAY_MS * 400, 1.5);
+    for (let i = 0; i < 20_000; i++) edges.push(Math.floor(((i * 7919) % 20_000) * 12_672_000_000 + i * 86_399_999));
+    for (const ms of edges) expect(isoMs(ms)).toBe(new Date(ms).toISOString());
+    expect(() => isoMs(Number.NaN)).toThrow(RangeError);
   });
 
   it('accepts only strict ISO times with an offset, real calendar dates', () => {

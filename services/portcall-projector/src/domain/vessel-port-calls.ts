@@ -19,7 +19,14 @@ import type {
   TimestampRestored,
   VesselVisibilitySet,
 } from '@pcas/contracts';
-import { type ClusteringRule, clusterPortCalls, DensityCache } from './clustering.ts';
+import {
+  type ClusteringRule,
+  clusterPortCalls,
+  DensityCache,
+  DensityCuts,
+  GapCuts,
+  temporaryPortCallOf,
+} from './clustering.ts';
 import {
   byMasterEndDesc,
   isMasterTimestamp,
@@ -39,7 +46,7 @@ import {
   timerOf,
 } from './port-call-scan.ts';
 import { type CompiledSettings, compileSettings, type PortCallSettings } from './port-call-settings.ts';
-import { isoUtc, shiftMs, toMs } from './port-call-time.ts';
+import { isoMs, isoUtc, shiftMs, toMs } from './port-call-time.ts';
 import type { PortCall, VesselPortCalls, VesselTimestamp } from './port-call-types.ts';
 import type { Priorities } from './priorities.ts';
 import type { VesselEvent } from './timestamp-rows.ts';
@@ -279,10 +286,26 @@ function attachOrphansByMaster(w: Work, options: AttachOptions): void {
 /** §5.5 clustering mode: orphans join the port call of their cluster, or open one. */
 function attachOrphansByClustering(w: Work, options: AttachOptions): void {
   // Deleted timestamps were gone in the original; trashed ones still count as points of the clustering.
-  const points = w.timeOrdered().filter((t) => t.hold !== 'deleted');
+  const ordered = w.timeOrdered();
+  let deleted = 0;
+  let orphanCount = 0;
+  let orphanAt = -1;
+  for (let i = 0; i < ordered.length; i++) {
+    const t = ordered[i];
+    if (t.hold === 'deleted') deleted++;
+    else if (t.port_call_id === null && !t.is_trash) {
+      orphanCount++;
+      orphanAt = i - deleted;
+    }
+  }
+  if (orphanCount === 0) return;
+  const points = deleted === 0 ? ordered : ordered.filter((t) => t.hold !== 'deleted');
+  if (orphanCount === 1 && w.rule !== 'kde') {
+    attachOneOrphan(w, points, orphanAt, options);
+    return;
+  }
   const orphans: number[] = [];
   for (let i = 0; i < points.length; i++) if (points[i].port_call_id === null && !points[i].is_trash) orphans.push(i);
-  if (orphans.length === 0) return;
   const clusters = clusterPortCalls(points, w.rule, w.density);
   const inCluster = new Map<number, number[]>();
   for (let i = 0; i < points.length; i++) {
@@ -305,6 +328,25 @@ function attachOrphansByClustering(w: Work, options: AttachOptions): void {
     if (attach(w, t, target, false)) modified.add(target);
   }
   w.scanAll(modified, false, !options.isFromAgent);
+}
+
+/**
+ * The usual case of a fold (one new timestamp, the others placed): the same as the loop above, from the clusters
+ * around the orphan alone. Its temporary port call's placed timestamps name the port calls in it, in time order;
+ * the last one takes it, or a new one opens.
+ */
+function attachOneOrphan(w: Work, points: readonly VesselTimestamp[], k: number, options: AttachOptions): void {
+  const times = points.map((p) => p.time_ms);
+  const cuts = w.rule === 'gap' ? new GapCuts(times) : new DensityCuts(times, w.density);
+  const { from, to } = temporaryPortCallOf(points, k, cuts);
+  const inCluster: number[] = [];
+  for (let i = from; i <= to; i++) {
+    const pcId = points[i].port_call_id;
+    if (pcId !== null && !inCluster.includes(pcId)) inCluster.push(pcId);
+  }
+  const t = points[k];
+  const target = inCluster.length > 0 ? inCluster[inCluster.length - 1] : w.create(t, null).id;
+  if (attach(w, t, target, false)) w.scanAll([target], false, !options.isFromAgent);
 }
 
 /** `timestampsToPortCalls` (§5.5): the mode decides how orphans are attached; modified port calls are scanned. */
@@ -469,7 +511,7 @@ function apply(w: Work, event: VesselEvent): void {
     // PortCallTimersElapsed: the tick above is all it does. Vessel registrations and renames change no port call.
   }
   w.s.version = event.globalPosition;
-  w.s.clock = new Date(w.now).toISOString();
+  w.s.clock = isoMs(w.now);
 }
 
 /** One step of the fold. Events at or before the state's version are already in it and change nothing. */

@@ -1,4 +1,4 @@
-// `pnpm rebuild:portcalls [-- --imo 9074729] [-- --workers 2]`: rebuilds the port calls of every vessel (or one)
+// `pnpm rebuild:portcalls [-- --imo 9074729] [-- --workers 1]`: rebuilds the port calls of every vessel (or one)
 // from the event log, with a progress bar and a closing events/s figure. Safe while the fleet runs and traffic
 // flows (adapters/rebuild.ts): each chunk of vessels is replaced in one transaction under the vessels' locks.
 // Fleet: against DATABASE_URL (the running projectors arm the moved timers by their sweep). Embedded: against the
