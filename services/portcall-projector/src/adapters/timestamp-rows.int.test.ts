@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await db.query('TRUNCATE portcall.timestamps, portcall.port_calls, portcall.vessels');
+  await db.query('TRUNCATE portcall.timestamps, portcall.timestamp_counts, portcall.port_calls, portcall.vessels');
 });
 
 const rules: ProjectorRules = {

@@ -67,3 +67,19 @@ export async function readModels(q: Queryable, imos?: readonly number[]): Promis
   }
   return { port_calls, timestamps, vessels };
 }
+
+/** portcall.timestamp_counts, by IMO. */
+export async function timestampCounts(q: Queryable): Promise<{ imo: number; timestamps: number }[]> {
+  const { rows } = await q.query<{ imo: number; timestamps: number }>(
+    'SELECT imo, timestamps::int8 AS timestamps FROM portcall.timestamp_counts ORDER BY imo',
+  );
+  return rows;
+}
+
+/** What portcall.timestamp_counts should hold: the rows of portcall.timestamps counted per IMO. */
+export async function countedRows(q: Queryable): Promise<{ imo: number; timestamps: number }[]> {
+  const { rows } = await q.query<{ imo: number; timestamps: number }>(
+    'SELECT imo, count(*)::int8 AS timestamps FROM portcall.timestamps GROUP BY imo ORDER BY imo',
+  );
+  return rows;
+}

@@ -28,6 +28,8 @@ const TABLES = [
     state text NOT NULL, time timestamptz NOT NULL, payload jsonb NOT NULL, port_call_id bigint,
     is_trash boolean NOT NULL, weight int NOT NULL, created_by int, created_at timestamptz NOT NULL,
     modified_by int, modified_at timestamptz, version bigint NOT NULL DEFAULT 0)`,
+  // Rows per IMO (kept by the projector's trigger; filled below from the rows inserted).
+  'CREATE TABLE IF NOT EXISTS portcall.timestamp_counts (imo bigint PRIMARY KEY, timestamps bigint NOT NULL)',
   // GET /vessels reads `visible` from here (POST /vessel-visibility); no row means the ingest default.
   'CREATE TABLE IF NOT EXISTS portcall.vessels (imo bigint PRIMARY KEY, visible boolean NOT NULL DEFAULT true)',
   'CREATE SCHEMA IF NOT EXISTS ingest',
@@ -139,6 +141,7 @@ beforeAll(async () => {
       ],
     );
   }
+  await db.query('INSERT INTO portcall.timestamp_counts SELECT imo, count(*) FROM portcall.timestamps GROUP BY imo');
   const vessels: [number, string, boolean, string][] = [
     [A, 'Alpha One', true, '2020-01-01T00:00:00Z'],
     [B, 'Bravo', false, '2020-01-02T00:00:00.25Z'],
@@ -289,6 +292,11 @@ describe('listTimestamps', () => {
       12, 14, 11, 13,
     ]);
     expect((await listTimestamps(db, {}, { offset: 10, limit: 2 })).data).toEqual([]);
+    // Totals by IMO alone come from the per-vessel counts, others from the rows; both agree.
+    expect((await listTimestamps(db, { imo: A }, { offset: 0, limit: 1 })).pagination.total).toBe(3);
+    expect((await listTimestamps(db, { imo: 1234567 }, all)).pagination.total).toBe(0);
+    expect((await listTimestamps(db, { imo: A, port_call_id: 5 }, { offset: 0, limit: 1 })).pagination.total).toBe(2);
+    expect((await listTimestamps(db, { port_call_id: 5 }, { offset: 0, limit: 1 })).pagination.total).toBe(2);
     for (const bad of ['-time', 'time ASC', 'nope', 'lower(imo)']) {
       await expect(listTimestamps(db, {}, { ...all, sort: bad })).rejects.toMatchObject({
         status: 400,

@@ -105,17 +105,36 @@ function where(filter: TimestampFilter, firstParam: number): { sql: string; para
   return { sql: conditions.length ? `WHERE ${conditions.join(' AND ')}` : '', params };
 }
 
+/**
+ * The total of a listing: unfiltered or by IMO alone from the projector's per-vessel counts (a sum over vessels,
+ * not a count over every row), else a count of the matching rows.
+ */
+function totalQuery(filter: TimestampFilter): { sql: string; params: unknown[] } {
+  const given = Object.entries(filter).filter(([, v]) => v !== undefined && v !== false);
+  if (given.length === 0) {
+    return { sql: 'SELECT COALESCE(sum(timestamps), 0)::int AS total FROM portcall.timestamp_counts', params: [] };
+  }
+  if (given.length === 1 && filter.imo !== undefined) {
+    return {
+      sql: 'SELECT COALESCE(sum(timestamps), 0)::int AS total FROM portcall.timestamp_counts WHERE imo = $1',
+      params: [filter.imo],
+    };
+  }
+  const count = where(filter, 1);
+  return { sql: `SELECT count(*)::int AS total FROM portcall.timestamps t ${count.sql}`, params: count.params };
+}
+
 export async function listTimestamps(
   db: Queryable,
   filter: TimestampFilter,
   page: ListPage,
 ): Promise<Paginated<TimestampListRow>> {
   const orderBy = timestampOrderBy(page.sort);
-  const count = where(filter, 1);
+  const count = totalQuery(filter);
   const rows = where(filter, 3);
   const n = 3 + rows.params.length;
   const [total, data] = await Promise.all([
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM portcall.timestamps t ${count.sql}`, count.params),
+    db.query<{ total: number }>(count.sql, count.params),
     db.query<TimestampListRow>(
       `SELECT r.id, r.port_call_id, r.imo, r.vessel_name, r.time_type_id, r.state_id,
               ${pgTimestampText('r.time')} AS time,
