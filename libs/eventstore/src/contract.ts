@@ -498,6 +498,66 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       expect(await store.readStream(c)).toEqual([]);
     });
 
+    it('commits concurrent appends together, each caller getting its own positions, ids and trace', async () => {
+      const streams = [unique('group-a'), unique('group-b'), unique('group-c')];
+      const calls = Array.from({ length: 60 }, (_, i) => ({
+        streamId: streams[i % 3],
+        events: [{ id: randomUUID(), type: 'Grouped', data: { i }, metadata: { correlation_id: `c-${i}` } }],
+      }));
+      const results = await Promise.all(calls.map((c) => store.append(c.streamId, c.events)));
+      // Some went in one transaction: concurrent appends were gathered (a lone one goes alone).
+      const stored = await Promise.all(streams.map((s) => store.readStream(s)));
+      const transactions = new Set(stored.flat().map((e) => e.transactionId));
+      expect(transactions.size).toBeLessThan(60);
+      for (const [k, events] of stored.entries()) {
+        // Every append of the stream, at positions 1..20 (concurrent calls promise no order among themselves).
+        expect(events.map((e) => e.streamPosition)).toEqual(Array.from({ length: 20 }, (_, j) => j + 1));
+        expect(events.map((e) => (e.data as { i: number }).i).sort((x, y) => x - y)).toEqual(
+          Array.from({ length: 20 }, (_, j) => j * 3 + k),
+        );
+      }
+      const byId = new Map(stored.flat().map((e) => [e.id, e]));
+      calls.forEach((c, i) => {
+        const [result] = results[i].events;
+        const event = byId.get(c.events[0].id)!;
+        expect(result).toEqual({
+          id: c.events[0].id,
+          streamPosition: event.streamPosition,
+          globalPosition: event.globalPosition,
+          duplicate: false,
+        });
+        expect(results[i].nextExpectedVersion).toBeGreaterThanOrEqual(event.streamPosition);
+        expect(event.metadata.correlation_id).toBe(`c-${i}`);
+      });
+    });
+
+    it('stores a repeated id once when the repeats arrive together, and answers each caller', async () => {
+      const stream = unique('group-retry');
+      const id = randomUUID();
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => store.append(stream, [{ id, type: 'Once', data: 1 }])),
+      );
+      expect(await store.readStream(stream)).toHaveLength(1);
+      expect(results.map((r) => r.events[0].streamPosition)).toEqual(Array(8).fill(1));
+      expect(results.filter((r) => !r.events[0].duplicate)).toHaveLength(1);
+    });
+
+    it('fails only the append the database refuses, not the ones committed with it', async () => {
+      const stream = unique('group-refused');
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) =>
+          // jsonb refuses a NUL character.
+          store.append(stream, [{ type: 'Maybe', data: i === 5 ? { text: 'nul \u0000' } : { i } }]),
+        ),
+      );
+      expect(outcomes.map((o) => o.status)).toEqual(outcomes.map((_, i) => (i === 5 ? 'rejected' : 'fulfilled')));
+      const stored = await store.readStream(stream);
+      expect(stored.map((e) => (e.data as { i: number }).i).sort((x, y) => x - y)).toEqual([
+        0, 1, 2, 3, 4, 6, 7, 8, 9, 10, 11,
+      ]);
+      expect(stored.map((e) => e.streamPosition)).toEqual(Array.from({ length: 11 }, (_, j) => j + 1));
+    });
+
     // Last: the rows below sort before every other event of this database.
     it('orders by transaction id as a number, also where ids gain a digit', async () => {
       // Ids of long-finished transactions, written directly: text order would put 10 before 8 and 100 before 99.

@@ -1,5 +1,4 @@
 export * from './amqp-bus.ts';
-export * from './batcher.ts';
 export * from './in-process-bus.ts';
 export * from './projection.ts';
 export * from './relay.ts';

@@ -2,9 +2,9 @@
 // route (§2.3). The rules themselves are pure (domain/roles.ts); this file does the look-ups.
 
 import type { IncomingHttpHeaders } from 'node:http';
+import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import type { AuthContext, Route } from '@pcas/http-kit';
-import { createBatcher } from '@pcas/messaging';
 import { type ActiveApiKey, findActiveApiKeys } from '../adapters/api-keys.ts';
 import { changeTimeZone, findActiveUserByEmail, loadUser } from '../adapters/users.ts';
 import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';

@@ -3,9 +3,9 @@
 // §2.5–2.7, §5.10, §5.13, §9.3, §17.3). The projector stores each port call's `ship` object and its timeline;
 // the gateway only names the creators of the timeline's slots (it owns users and API keys).
 
+import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { createBatcher } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import { type Creator, creatorIds, creatorName, type Timeline, withSources } from '../../domain/port-calls.ts';
 import { type GzipHead, gzipHead, gzipWithTail } from './gzip-splice.ts';

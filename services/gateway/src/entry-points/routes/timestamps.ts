@@ -1,6 +1,7 @@
 // Timestamp routes: posting (agents and people) and trash/restore go to the ingest service over RPC; the lists
 // read the projector's read model (shared/reference/original-app.md §3, §4.5, §17.2).
 
+import { createBatcher } from '@pcas/batching';
 import {
   ApiError,
   type CommandBody,
@@ -19,7 +20,6 @@ import {
   type RequestContext,
   type Route,
 } from '@pcas/http-kit';
-import { createBatcher } from '@pcas/messaging';
 import { currentTraceCarrier } from '@pcas/observability';
 import { listTimestamps, type TimestampFilter } from '../../adapters/read-models/timestamps.ts';
 import type { GatewayDeps } from '../deps.ts';
