@@ -487,6 +487,17 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       expect(await store.readStream(a)).toHaveLength(3);
       expect(await store.readStream(b)).toHaveLength(2);
 
+      // Part retry, part new: the stored one keeps its place, the new one goes at the stream's end.
+      const [partly] = await store.appendMany([
+        { streamId: a, events: [entries[0].events[0], { id: randomUUID(), type: 'A3', data: 6 }] },
+      ]);
+      expect(partly.events.map((e) => [e.streamPosition, e.duplicate])).toEqual([
+        [2, true],
+        [4, false],
+      ]);
+      expect(partly.nextExpectedVersion).toBe(4);
+      expect((await store.readStream(a)).map((e) => e.type)).toEqual(['Before', 'A1', 'A2', 'A3']);
+
       // In a caller's transaction it rolls back with it.
       const c = unique('many-c');
       await expect(

@@ -216,43 +216,34 @@ BEGIN
     PERFORM pg_notify('${WAKE_CHANNEL}', '');
   END IF;
 
+  -- The events not stored yet go at their streams' ends. When none was stored before (the common case) the
+  -- inserted rows are the answer, a stream's version its highest position inserted; the statement's insert runs
+  -- to its end either way (a data-modifying WITH always does).
+  RETURN QUERY
+    WITH inserted AS (
+      INSERT INTO eventstore.events AS e (stream_id, stream_position, event_id, event_type, data, metadata)
+      SELECT i.stream_id,
+             v.version + row_number() OVER (PARTITION BY i.stream_id ORDER BY i.ord),
+             i.id, i.type, i.data, i.metadata
+        FROM unnest(p_stream_ids, p_ids, p_types, p_data, p_metadata) WITH ORDINALITY
+               AS i (stream_id, id, type, data, metadata, ord)
+        JOIN (SELECT s.stream_id,
+                     COALESCE((SELECT max(e.stream_position) FROM eventstore.events e WHERE e.stream_id = s.stream_id), 0)
+                       AS version
+                FROM (SELECT DISTINCT x AS stream_id FROM unnest(p_stream_ids) AS x) s) v ON v.stream_id = i.stream_id
+       WHERE v_stored IS NULL OR i.id <> ALL (v_stored)
+       ORDER BY i.ord
+      RETURNING e.event_id, e.stream_id, e.stream_position, e.global_position
+    )
+    SELECT n.event_id, n.stream_id, n.stream_position, n.global_position, false,
+           max(n.stream_position) OVER (PARTITION BY n.stream_id)
+      FROM inserted n
+     WHERE v_stored IS NULL;
   IF v_stored IS NULL THEN
-    -- The common case, nothing stored before: the inserted rows are the answer (no second look-up per event). A
-    -- stream's events go at its end, so its version is the highest position inserted.
-    RETURN QUERY
-      WITH inserted AS (
-        INSERT INTO eventstore.events AS e (stream_id, stream_position, event_id, event_type, data, metadata)
-        SELECT i.stream_id,
-               v.version + row_number() OVER (PARTITION BY i.stream_id ORDER BY i.ord),
-               i.id, i.type, i.data, i.metadata
-          FROM unnest(p_stream_ids, p_ids, p_types, p_data, p_metadata) WITH ORDINALITY
-                 AS i (stream_id, id, type, data, metadata, ord)
-          JOIN (SELECT s.stream_id,
-                       COALESCE((SELECT max(e.stream_position) FROM eventstore.events e WHERE e.stream_id = s.stream_id), 0)
-                         AS version
-                  FROM (SELECT DISTINCT x AS stream_id FROM unnest(p_stream_ids) AS x) s) v ON v.stream_id = i.stream_id
-         ORDER BY i.ord
-        RETURNING e.event_id, e.stream_id, e.stream_position, e.global_position
-      )
-      SELECT n.event_id, n.stream_id, n.stream_position, n.global_position, false,
-             max(n.stream_position) OVER (PARTITION BY n.stream_id)
-        FROM inserted n;
     RETURN;
   END IF;
 
-  INSERT INTO eventstore.events (stream_id, stream_position, event_id, event_type, data, metadata)
-  SELECT i.stream_id,
-         v.version + row_number() OVER (PARTITION BY i.stream_id ORDER BY i.ord),
-         i.id, i.type, i.data, i.metadata
-    FROM unnest(p_stream_ids, p_ids, p_types, p_data, p_metadata) WITH ORDINALITY
-           AS i (stream_id, id, type, data, metadata, ord)
-    JOIN (SELECT s.stream_id,
-                 COALESCE((SELECT max(e.stream_position) FROM eventstore.events e WHERE e.stream_id = s.stream_id), 0)
-                   AS version
-            FROM (SELECT DISTINCT x AS stream_id FROM unnest(p_stream_ids) AS x) s) v ON v.stream_id = i.stream_id
-   WHERE v_stored IS NULL OR i.id <> ALL (v_stored)
-   ORDER BY i.ord;
-
+  -- Some were stored before (a retry): every given event with its stored place.
   RETURN QUERY
     SELECT e.event_id, e.stream_id, e.stream_position, e.global_position, e.event_id = ANY (COALESCE(v_stored, '{}')),
            (SELECT max(l.stream_position) FROM eventstore.events l WHERE l.stream_id = i.stream_id)
