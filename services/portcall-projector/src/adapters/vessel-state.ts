@@ -320,40 +320,59 @@ const INSERT_PORT_CALLS = `
   SELECT ${PORT_CALL_NAMES.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${PORT_CALL_COLUMNS})`;
 const UPSERT_PORT_CALLS = INSERT_PORT_CALLS + onConflictReplace(PORT_CALL_NAMES, ', updated_at = now()');
 
-// Timestamp rows go column by column (pg-arrays.ts): a rebuild writes one per event.
-const TIMESTAMP_COLUMNS: readonly (readonly [string, string])[] = [
+// Timestamp rows go column by column (pg-arrays.ts): a rebuild writes one per event. A placement is where the
+// port-call fold put a row; the other columns are the row's own.
+type Column = readonly [name: string, type: 'bigint' | 'int' | 'boolean' | 'text' | 'timestamptz' | 'jsonb'];
+const PLACEMENT_COLUMNS = [
   ['id', 'bigint'],
+  ['port_call_id', 'bigint'],
+  ['is_trash', 'boolean'],
+  ['weight', 'int'],
+  ['source', 'text'],
+  ['api_key_id', 'int'],
+  ['hold', 'text'],
+] as const satisfies readonly Column[];
+const TIMESTAMP_COLUMNS = [
+  ...PLACEMENT_COLUMNS,
   ['imo', 'bigint'],
   ['vessel_name', 'text'],
   ['time_type', 'text'],
   ['state', 'text'],
   ['time', 'timestamptz'],
   ['payload', 'jsonb'],
-  ['port_call_id', 'bigint'],
-  ['is_trash', 'boolean'],
-  ['weight', 'int'],
   ['created_by', 'int'],
   ['created_at', 'timestamptz'],
   ['modified_by', 'int'],
   ['modified_at', 'timestamptz'],
   ['version', 'bigint'],
-  ['source', 'text'],
-  ['api_key_id', 'int'],
-  ['hold', 'text'],
-];
+] as const satisfies readonly Column[];
 const TIMESTAMP_NAMES = TIMESTAMP_COLUMNS.map(([name]) => name);
+
+/** `unnest($1::bigint[], $2::text[], ...)`: one array parameter per column. */
+const unnestOf = (columns: readonly Column[]) =>
+  `unnest(${columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
+
+/** The array parameters of `columns`, each in the literal its type takes. */
+function columnParams(columns: readonly Column[], values: Record<string, unknown[]>): string[] {
+  return columns.map(([name, type]) => {
+    const column = values[name];
+    if (type === 'bigint' || type === 'int') return numberArray(column as (number | null)[]);
+    if (type === 'boolean') return booleanArray(column as boolean[]);
+    return textArray(column as (string | null)[]);
+  });
+}
 
 const INSERT_TIMESTAMPS = `
   INSERT INTO portcall.timestamps AS t (${TIMESTAMP_NAMES.join(', ')})
-  SELECT * FROM unnest(${TIMESTAMP_COLUMNS.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`;
+  SELECT * FROM ${unnestOf(TIMESTAMP_COLUMNS)}`;
 const UPSERT_TIMESTAMPS = INSERT_TIMESTAMPS + onConflictReplace(TIMESTAMP_NAMES);
 
 const UPDATE_PLACEMENTS = `
   UPDATE portcall.timestamps AS t
-     SET port_call_id = r.port_call_id, is_trash = r.is_trash, weight = r.weight, source = r.source,
-         api_key_id = r.api_key_id, hold = r.hold
-    FROM unnest($1::bigint[], $2::bigint[], $3::boolean[], $4::int[], $5::text[], $6::int[], $7::text[])
-         AS r(id, port_call_id, is_trash, weight, source, api_key_id, hold)
+     SET ${PLACEMENT_COLUMNS.filter(([name]) => name !== 'id')
+       .map(([name]) => `${name} = r.${name}`)
+       .join(', ')}
+    FROM ${unnestOf(PLACEMENT_COLUMNS)} AS r(${PLACEMENT_COLUMNS.map(([name]) => name).join(', ')})
    WHERE t.id = r.id`;
 
 const UPSERT_VESSELS = `
@@ -392,15 +411,15 @@ async function writeTimestamps(tx: Queryable, entries: readonly VesselWrite[]): 
   const flush = async (all: boolean) => {
     const due = all ? 1 : ROWS_PER_STATEMENT;
     if (upserts.id.length >= due) {
-      await tx.query(UPSERT_TIMESTAMPS, timestampParams(upserts));
+      await tx.query(UPSERT_TIMESTAMPS, columnParams(TIMESTAMP_COLUMNS, upserts));
       upserts = newTimestampColumns();
     }
     if (inserts.id.length >= due) {
-      await tx.query(INSERT_TIMESTAMPS, timestampParams(inserts));
+      await tx.query(INSERT_TIMESTAMPS, columnParams(TIMESTAMP_COLUMNS, inserts));
       inserts = newTimestampColumns();
     }
     if (placements.id.length >= due) {
-      await tx.query(UPDATE_PLACEMENTS, placementParams(placements));
+      await tx.query(UPDATE_PLACEMENTS, columnParams(PLACEMENT_COLUMNS, placements));
       placements = newPlacementColumns();
     }
   };
@@ -437,16 +456,6 @@ function pushPlacement(c: PlacementColumns, p: TimestampPlacement): void {
   c.hold.push(p.hold);
 }
 
-const placementParams = (c: PlacementColumns) => [
-  numberArray(c.id),
-  numberArray(c.port_call_id),
-  booleanArray(c.is_trash),
-  numberArray(c.weight),
-  textArray(c.source),
-  numberArray(c.api_key_id),
-  textArray(c.hold),
-];
-
 const newTimestampColumns = () => ({
   ...newPlacementColumns(),
   imo: [] as number[],
@@ -478,28 +487,6 @@ function pushTimestamp(c: TimestampColumns, row: TimestampRow, p: TimestampPlace
   c.modified_at.push(isoMs(row.modified_at.getTime()));
   c.version.push(row.version);
 }
-
-/** In TIMESTAMP_COLUMNS' order. */
-const timestampParams = (c: TimestampColumns) => [
-  numberArray(c.id),
-  numberArray(c.imo),
-  textArray(c.vessel_name),
-  textArray(c.time_type),
-  textArray(c.state),
-  textArray(c.time),
-  textArray(c.payload),
-  numberArray(c.port_call_id),
-  booleanArray(c.is_trash),
-  numberArray(c.weight),
-  numberArray(c.created_by),
-  textArray(c.created_at),
-  numberArray(c.modified_by),
-  textArray(c.modified_at),
-  numberArray(c.version),
-  textArray(c.source),
-  numberArray(c.api_key_id),
-  textArray(c.hold),
-];
 
 /** Writes the vessels' changes: a handful of statements for any number of vessels. */
 export async function writeVessels(tx: Queryable, entries: readonly VesselWrite[]): Promise<void> {
