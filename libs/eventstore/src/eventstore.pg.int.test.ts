@@ -87,3 +87,59 @@ describe('one-event appends waiting for a stream lock (PostgreSQL)', () => {
     expect((await store.readStream(stream)).length).toBe(3);
   });
 });
+
+// The functions run generic plans, which size a stream by the average one. A long stream among many short ones
+// (the port-call change signals among the vessels) must still be probed by event id, never read whole.
+describe('appends to a long stream among many short ones (PostgreSQL)', () => {
+  let server: Awaited<ReturnType<typeof freshPostgres>>;
+  let db: Db;
+  let store: EventStore;
+
+  beforeAll(async () => {
+    server = await freshPostgres('pcas_es_skew');
+    if (!server.url) throw new Error('needs a real PostgreSQL');
+    db = await openDb({ url: server.url, poolSize: 2 });
+    store = createEventStore(db);
+    await store.init();
+    await db.query(
+      `INSERT INTO eventstore.events (stream_id, stream_position, event_id, event_type, data)
+       SELECT 'vessel-' || g, 1, gen_random_uuid(), 'TimestampReceived', '{}'::jsonb FROM generate_series(1, 5000) g
+       UNION ALL
+       SELECT 'signals', g, gen_random_uuid(), 'Changed', '{}'::jsonb FROM generate_series(1, 5000) g`,
+    );
+    await db.query('ANALYZE eventstore.events');
+  });
+  afterAll(async () => {
+    await db.close();
+    await server.drop();
+  });
+
+  it('reads a handful of rows, not the stream, to find ids stored before', async () => {
+    const events = Array.from({ length: 20 }, (_, n) => ({ id: randomUUID(), type: 'Changed', data: { n } }));
+    const fetched = await db.transaction(async (tx) => {
+      await store.append('signals', events, { tx });
+      // A retry of part of it, with one new event: the stored ones are looked up and answered.
+      const retry = await store.append('signals', [...events.slice(0, 3), { type: 'Changed', data: { n: 20 } }], {
+        tx,
+      });
+      expect(retry.events.map((e) => e.duplicate)).toEqual([true, true, true, false]);
+      expect(retry.events.map((e) => e.streamPosition)).toEqual([5001, 5002, 5003, 5021]);
+      const many = await store.appendMany(
+        [
+          { streamId: 'signals', events: [events[4], { type: 'Changed', data: { n: 21 } }] },
+          { streamId: 'vessel-7', events: [{ type: 'TimestampReceived', data: {} }] },
+        ],
+        { tx },
+      );
+      expect(many.map((r) => r.events.map((e) => e.duplicate))).toEqual([[true, false], [false]]);
+      // This transaction's own counters: rows read by table scans and fetched through the indexes.
+      const { rows } = await tx.query<{ fetched: string }>(
+        `SELECT seq_tup_read + idx_tup_fetch AS fetched FROM pg_stat_xact_user_tables
+          WHERE schemaname = 'eventstore' AND relname = 'events'`,
+      );
+      return Number(rows[0].fetched);
+    });
+    // About one per lookup; reading the stream would be over 5,000.
+    expect(fetched).toBeLessThan(200);
+  });
+});
