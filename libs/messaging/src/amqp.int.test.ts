@@ -109,6 +109,29 @@ describe.skipIf(!server)('amqp bus (real broker)', () => {
     expect(sizes.length).toBeLessThan(expected.length);
   });
 
+  it('sends a burst of publishes to the socket in a few writes, not one per message', async () => {
+    // The bus's own socket (amqplib internals, as the coalescing itself uses them).
+    const socket = (bus as unknown as { model: { connection: { stream: net.Socket } } }).model.connection.stream;
+    const internals = socket as unknown as { _writeGeneric: (...args: unknown[]) => unknown };
+    const write = internals._writeGeneric;
+    let writes = 0;
+    internals._writeGeneric = function (this: unknown, ...args: unknown[]) {
+      writes++;
+      return write.apply(this, args);
+    };
+    try {
+      await Promise.all(
+        Array.from({ length: 200 }, (_, n) =>
+          bus.publish('nobody.Listens', { n }, { messageId: `burst${n}`, headers: {} }),
+        ),
+      );
+    } finally {
+      internals._writeGeneric = write;
+    }
+    expect(writes).toBeGreaterThan(0);
+    expect(writes).toBeLessThan(20);
+  });
+
   it('dead-letters a poison message after bounded retries while the others are processed in order', async () => {
     const queue = uniqueName('test.poison');
     queues.push(queue, `${queue}.dlq`);
