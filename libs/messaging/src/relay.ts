@@ -1,7 +1,8 @@
 // The relay (DESIGN.md flow 2): tails the event log in commit order and publishes every event to the bus,
-// routing key `<stream category>.<event type>`, message id = event id. A batch's checkpoint is saved only after
-// every publish of the batch was confirmed, so a crash in between republishes (consumers dedupe on the id) and
-// never skips. One relay is active across processes (a PostgreSQL advisory lock); the others stand by.
+// routing key `<stream category>.<event type>`, message id = event id. The checkpoint moves past a batch only
+// after every publish of it was confirmed, and is saved at most every checkpointIntervalMs while events flow (one
+// write per round cost as much as the reads), so a crash republishes what came after the last save (consumers
+// dedupe on the id) and never skips. One relay is active across processes (a PostgreSQL advisory lock); the others stand by.
 
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
@@ -22,6 +23,11 @@ export interface RelayOptions {
   pollIntervalMs?: number;
   /** How often a standby instance tries to take over (default 3 s). */
   standbyRetryMs?: number;
+  /**
+   * Least time between two checkpoint saves while events keep coming (default 100 ms); an idle relay and a
+   * stopping one save at once. A restart republishes at most what was published since the last save.
+   */
+  checkpointIntervalMs?: number;
   /** LISTEN channel that wakes the relay (default: the store's `wakeChannel`, else `eventstore_events`). */
   wakeChannel?: string;
 }
@@ -96,6 +102,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const batchSize = options.batchSize ?? 500;
   const pollIntervalMs = options.pollIntervalMs ?? 50;
   const standbyRetryMs = options.standbyRetryMs ?? 3_000;
+  const checkpointIntervalMs = options.checkpointIntervalMs ?? 100;
   const lockId = advisoryLockId(`pcas.relay:${name}`);
   const stopping = new AbortController();
   const waiter = new Waiter();
@@ -129,10 +136,22 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     active = true;
     log.info({ name }, 'relay active');
     let checkpoint = await store.readCheckpoint(name);
+    let saved = checkpoint;
+    let savedAt = performance.now();
+    // One statement, no transaction of its own. Not while another instance may own the log: it starts from the
+    // saved checkpoint, which must not move under it.
+    const save = async () => {
+      if (checkpoint === saved || checkpoint === null || lost.aborted) return;
+      const at = checkpoint;
+      await store.saveCheckpoint(db, name, at);
+      saved = at;
+      savedAt = performance.now();
+    };
     let failures = 0;
     while (!stopping.signal.aborted && !lost.aborted) {
       const { events, checkpoint: next } = await store.readAll(checkpoint, batchSize);
       if (events.length === 0) {
+        await save();
         await waiter.wait(pollIntervalMs, stopping.signal, lost);
         continue;
       }
@@ -143,12 +162,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
         continue;
       }
       failures = 0;
-      // Another instance may own the log now; it starts from the saved checkpoint, so do not move it.
       if (lost.aborted || next === null) break;
-      const saved = next;
-      await db.transaction((tx) => store.saveCheckpoint(tx, name, saved));
-      checkpoint = saved;
+      // Published and confirmed: the next read starts here. Saved now and then (consumers dedupe a republish).
+      checkpoint = next;
+      if (performance.now() - savedAt >= checkpointIntervalMs) await save();
     }
+    await save();
   };
 
   const loop = (async () => {

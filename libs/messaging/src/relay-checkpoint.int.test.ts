@@ -1,0 +1,97 @@
+// The relay's checkpoint while events flow: saved now and then rather than after every round, and saved as soon
+// as the relay is idle, so what a restart republishes stays small and nothing is skipped.
+
+import type { EventStore } from '@pcas/eventstore';
+import { createLogger } from '@pcas/observability';
+import type { Db } from '@pcas/sql';
+import { type PostgresForTest, rabbitmq, uniqueName } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createAmqpBus } from './amqp-bus.ts';
+import { startProjection } from './projection.ts';
+import { startRelay } from './relay.ts';
+import {
+  countingApply,
+  deleteFlowTopology,
+  openFlowDatabase,
+  projectedStats,
+  waitFor,
+} from './testing/flow-fixture.ts';
+import type { Bus } from './types.ts';
+
+const broker = await rabbitmq();
+const log = createLogger('relay-checkpoint-test', 'silent');
+
+describe.skipIf(!broker)('relay checkpoint', () => {
+  const exchange = uniqueName('events-relaycp');
+  const name = uniqueName('relaycp').replace('-', '_');
+  const table = `projected_${name}`;
+  let pg: PostgresForTest;
+  let db: Db;
+  let store: EventStore;
+  let bus: Bus;
+
+  beforeAll(async () => {
+    ({ pg, db, store } = await openFlowDatabase(table));
+    bus = await createAmqpBus({ url: broker!.url, log, exchange });
+    // Every write of a checkpoint row, counted.
+    await db.query('CREATE TABLE checkpoint_writes (consumer text, global_position bigint)');
+    await db.query(`CREATE FUNCTION count_checkpoint_write() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN INSERT INTO checkpoint_writes VALUES (NEW.consumer, NEW.global_position); RETURN NEW; END $$`);
+    await db.query(`CREATE TRIGGER count_writes AFTER INSERT OR UPDATE ON eventstore.checkpoints
+      FOR EACH ROW EXECUTE FUNCTION count_checkpoint_write()`);
+  });
+
+  afterAll(async () => {
+    await bus?.close();
+    await deleteFlowTopology(broker!.url, name, exchange);
+    await db?.close();
+    await pg?.drop();
+  });
+
+  it('saves it once the rounds of a burst are published, not after each round', async () => {
+    const projection = await startProjection({
+      bus,
+      db,
+      name,
+      bindings: ['vessel.*'],
+      apply: countingApply(table),
+      log,
+    });
+    const relayName = `relay_${name}`;
+    // Ten rounds of 20 events; the interval is longer than the whole burst.
+    await store.appendMany(
+      Array.from({ length: 10 }, (_, s) => ({
+        streamId: `vessel-${9_100_000 + s}`,
+        events: Array.from({ length: 20 }, (_, n) => ({ type: 'TimestampAdded', data: { n } })),
+      })),
+    );
+    const relay = await startRelay({
+      store,
+      db,
+      bus,
+      log,
+      name: relayName,
+      batchSize: 20,
+      checkpointIntervalMs: 60_000,
+    });
+    try {
+      await waitFor(async () => (await projectedStats(db, table)).rows === 200, 20_000, 'all 200 projected');
+      const head = (await store.readAll(null, 1_000)).events.at(-1)!.globalPosition;
+      // Idle after the burst: saved at once, at the last event.
+      await waitFor(
+        async () => (await store.readCheckpoint(relayName))?.globalPosition === head,
+        5_000,
+        'checkpoint at the head',
+      );
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM checkpoint_writes WHERE consumer = $1',
+        [relayName],
+      );
+      expect(rows[0].n).toBe(1);
+      expect((await projectedStats(db, table)).appliedTwice).toBe(0);
+    } finally {
+      await relay.stop();
+      await projection.stop();
+    }
+  });
+});
