@@ -20,16 +20,18 @@ export const PRIORITY_STREAMS = [TIMESTAMP_PRIORITIES_STREAM, PAYLOAD_KEY_PRIORI
 export const isPriorityEvent = (event: Pick<RecordedEvent, 'streamId'>): boolean =>
   (PRIORITY_STREAMS as readonly string[]).includes(event.streamId);
 
+// Both tables in one round trip (read once per projected batch).
+const LOAD_PRIORITIES = `SELECT
+  (SELECT COALESCE(json_agg(json_build_object('time_type', time_type, 'state', state, 'api_key_id', api_key_id,
+            'weight', weight) ORDER BY time_type, state, api_key_id), '[]')
+     FROM portcall.timestamp_weights) AS timestamp_weights,
+  (SELECT COALESCE(json_agg(json_build_object('payload_key', payload_key, 'api_key_id', api_key_id,
+            'weight', weight) ORDER BY payload_key, api_key_id), '[]')
+     FROM portcall.payload_key_weights) AS payload_key_weights`;
+
 export async function loadPriorities(q: Queryable): Promise<Priorities> {
-  const [timestamps, payloads] = [
-    await q.query<{ time_type: string; state: string; api_key_id: number; weight: number }>(
-      'SELECT time_type, state, api_key_id, weight FROM portcall.timestamp_weights ORDER BY time_type, state, api_key_id',
-    ),
-    await q.query<{ payload_key: string; api_key_id: number; weight: number }>(
-      'SELECT payload_key, api_key_id, weight FROM portcall.payload_key_weights ORDER BY payload_key, api_key_id',
-    ),
-  ];
-  return { timestamp_weights: timestamps.rows, payload_key_weights: payloads.rows };
+  const { rows } = await q.query<Priorities>(LOAD_PRIORITIES);
+  return { timestamp_weights: rows[0].timestamp_weights, payload_key_weights: rows[0].payload_key_weights };
 }
 
 async function versions(tx: Queryable): Promise<Map<string, number>> {
