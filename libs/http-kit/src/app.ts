@@ -211,12 +211,17 @@ async function run(
   const raw = mergeParams(route.method, req.params, req.body, route.method === 'GET' ? req.query : undefined);
   await options.authorize(auth, route, raw);
   const params = validate(raw);
+  let log: Logger | undefined;
   const ctx: RequestContext = {
     params,
     auth,
     headers: req.headers,
     ip: req.ip,
-    log: options.logger.child({ reqId: locals.reqId }),
+    // Made on first use: most handlers never log, and a child logger per request is not free.
+    get log() {
+      log ??= options.logger.child({ reqId: locals.reqId });
+      return log;
+    },
   };
   return route.handle(ctx);
 }

@@ -53,8 +53,18 @@ const byId = (items: readonly { id: number; name: string }[]): (string | null)[]
   for (const item of items) out[item.id - 1] = item.name;
   return Array.from(out, (name) => name ?? null);
 };
-const TIME_TYPE_NAMES_BY_ID = byId(TIME_TYPES);
-const STATE_NAMES_BY_ID = byId(STATES);
+/**
+ * A constant text[] written into the statement: prepared once per connection, instead of two arrays of a few
+ * hundred names bound and parsed on every listing. The names are the catalogue's own identifiers.
+ */
+function textArrayLiteral(names: readonly (string | null)[]): string {
+  for (const name of names) {
+    if (name !== null && !/^[A-Za-z0-9_]+$/.test(name)) throw new Error(`unexpected catalogue name: ${name}`);
+  }
+  return `'{${names.map((name) => name ?? 'NULL').join(',')}}'::text[]`;
+}
+const TIME_TYPE_NAMES_BY_ID = textArrayLiteral(byId(TIME_TYPES));
+const STATE_NAMES_BY_ID = textArrayLiteral(byId(STATES));
 
 const COLUMNS = [
   'id',
@@ -131,8 +141,8 @@ export async function listTimestamps(
 ): Promise<Paginated<TimestampListRow>> {
   const orderBy = timestampOrderBy(page.sort);
   const count = totalQuery(filter);
-  const rows = where(filter, 3);
-  const n = 3 + rows.params.length;
+  const rows = where(filter, 1);
+  const n = 1 + rows.params.length;
   const [total, data] = await Promise.all([
     db.query<{ total: number }>(count.sql, count.params),
     db.query<TimestampListRow>(
@@ -143,12 +153,12 @@ export async function listTimestamps(
               r.weight, r.created_by, ${pgTimestampText('r.created_at')} AS created_at,
               r.modified_by, ${pgTimestampText('r.modified_at')} AS modified_at,
               r.time_type, r.state
-         FROM (SELECT t.*, array_position($1::text[], t.time_type) AS time_type_id,
-                      array_position($2::text[], t.state) AS state_id
+         FROM (SELECT t.*, array_position(${TIME_TYPE_NAMES_BY_ID}, t.time_type) AS time_type_id,
+                      array_position(${STATE_NAMES_BY_ID}, t.state) AS state_id
                  FROM portcall.timestamps t ${rows.sql}) r
         ORDER BY ${orderBy}, r.id
         LIMIT $${n} OFFSET $${n + 1}`,
-      [TIME_TYPE_NAMES_BY_ID, STATE_NAMES_BY_ID, ...rows.params, page.limit, page.offset],
+      [...rows.params, page.limit, page.offset],
     ),
   ]);
   return paginated(data.rows, { start: page.offset, limit: page.limit, total: total.rows[0].total });
