@@ -57,15 +57,19 @@ export function createAccess(deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions'
     };
   }
 
-  const lookUpApiKey = createBatcher<string, ActiveApiKey | null>(async (keys) => {
-    const found = await findActiveApiKeys(db, [...new Set(keys)]);
-    return keys.map((key) => ({ ok: true, value: found.get(key) ?? null }));
-  });
+  const lookUpApiKey = createBatcher<string, ActiveApiKey | null>(
+    async (keys) => {
+      const found = await findActiveApiKeys(db, [...new Set(keys)]);
+      return keys.map((key) => ({ ok: true, value: found.get(key) ?? null }));
+    },
+    { maxInFlight: 1 },
+  );
 
   async function fromApiKey(key: string): Promise<AuthContext> {
     if (key === '' || key.length > MAX_API_KEY_LENGTH) return ANONYMOUS;
     // Looked up on every request (never cached): a disabled key is refused at once by every gateway process.
-    // Requests arriving together share one query.
+    // Requests arriving together share one query; with one query on its way at a time, the requests arriving
+    // meanwhile share the next (measured under bench:ingest: a few percent more accepted/s than two).
     const found = await lookUpApiKey(key);
     if (!found) return ANONYMOUS;
     return {

@@ -86,7 +86,8 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
   const { db, bus } = deps;
 
   // Concurrent posts travel to ingest together (one message, one append of many streams, one commit); a lone
-  // post goes at once. Each request still gets its own answer.
+  // post goes at once. Each request still gets its own answer. One batch on its way at a time: the posts arriving
+  // meanwhile make the next one larger (measured under bench:ingest: about a tenth more accepted/s than two).
   const postTimestamp = createBatcher<PostTimestampsCommand['items'][number], unknown>(
     async (items) => {
       const replies = await bus.rpc<ItemReply[]>(INGEST, IngestCommands.postTimestamps, { items });
@@ -94,7 +95,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
         reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
       );
     },
-    { maxItems: MAX_TIMESTAMP_BATCH },
+    { maxItems: MAX_TIMESTAMP_BATCH, maxInFlight: 1 },
   );
 
   const post = (path: string, permission: string, manual: boolean, module?: ModuleName): Route => ({
