@@ -60,26 +60,3 @@ it('fills the counts from the rows already stored when the table is new', async 
     { imo: 9321483, timestamps: 1 },
   ]);
 });
-
-it('leaves room on each page, so rewriting a port call skips its indexes (HOT updates)', async (test) => {
-  // PGlite keeps no per-transaction table statistics.
-  if (db.kind !== 'postgres') test.skip();
-  // Rows of about 2 kB (documents that hardly compress), as the projector writes them.
-  const docs = `(SELECT jsonb_agg(md5(g::text || id::text)) FROM generate_series(1, 45) g)`;
-  await db.query(
-    `INSERT INTO portcall.port_calls (id, imo, seq, status, shown, doc, ship, timeline)
-     SELECT id, 9074729, id, 'arriving', true, ${docs}, '{}', '{}' FROM generate_series(1001, 1040) id`,
-  );
-  const hot = await db.transaction(async (tx) => {
-    // Every port call takes a new document, as when a timestamp joins it; no indexed column changes.
-    await tx.query(`UPDATE portcall.port_calls SET doc = ${docs.replace('id::text', "id::text || 'x'")}
-                     WHERE id BETWEEN 1001 AND 1040`);
-    const { rows } = await tx.query<{ upd: number; hot: number }>(
-      `SELECT n_tup_upd::int AS upd, n_tup_hot_upd::int AS hot FROM pg_stat_xact_user_tables
-        WHERE schemaname = 'portcall' AND relname = 'port_calls'`,
-    );
-    return rows[0];
-  });
-  expect(hot.upd).toBe(40);
-  expect(hot.hot).toBeGreaterThanOrEqual(36);
-});

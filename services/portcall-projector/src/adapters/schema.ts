@@ -139,11 +139,6 @@ const DDL = [
      END IF;
    EXCEPTION WHEN feature_not_supported THEN NULL;
    END $lz4$`,
-  // Room on each page for a row's next version: a port call is rewritten with every timestamp it takes, and an
-  // update that finds room on its page and changes no indexed column skips all six indexes (a HOT update).
-  // Measured under bench:ingest: 18% of the updates were HOT with full pages, all of them with room. Holds for
-  // pages written from now on; with one row per port call the table stays small.
-  'ALTER TABLE portcall.port_calls SET (fillfactor = 50)',
   'CREATE INDEX IF NOT EXISTS port_calls_imo_idx ON portcall.port_calls (imo, seq)',
   // GET /port-calls' default order, and the activity timeline (not done, or done recently).
   'CREATE INDEX IF NOT EXISTS port_calls_next_event_idx ON portcall.port_calls (next_event_ts, id)',
