@@ -6,23 +6,13 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import type { EventStore } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
-import { type PostgresForTest, rabbitmq, uniqueName } from '@pcas/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAmqpBus } from './amqp-bus.ts';
+import { rabbitmq } from '@pcas/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { projectionLag, startProjection } from './projection.ts';
 import { type Relay, startRelay } from './relay.ts';
-import {
-  appendPaced,
-  countingApply,
-  deleteFlowTopology,
-  openFlowDatabase,
-  projectedStats,
-  waitFor,
-} from './testing/flow-fixture.ts';
-import type { Bus, Consumer } from './types.ts';
+import { appendPaced, countingApply, flowServers, projectedStats, waitFor } from './testing/flow-fixture.ts';
+import type { Consumer } from './types.ts';
 
 const run = promisify(execFile);
 const RABBITMQCTL = ['/usr/sbin/rabbitmqctl', '/usr/lib/rabbitmq/bin/rabbitmqctl'].find((p) => existsSync(p));
@@ -33,38 +23,24 @@ const log = createLogger('broker-restart-test', process.env.LOG_LEVEL ?? 'silent
 const TOTAL = 5_000;
 
 describe.skipIf(!broker)('broker restart while events flow', () => {
-  const exchange = uniqueName('events-restart');
-  const name = uniqueName('restart').replace('-', '_');
-  const table = `projected_${name}`;
-  let pg: PostgresForTest;
-  let db: Db;
-  let store: EventStore;
-  let bus: Bus;
+  const flow = flowServers('restart', {
+    brokerUrl: () => broker!.url,
+    log,
+    bus: { reconnect: { initialDelayMs: 200, maxDelayMs: 1_000, waitMs: 60_000 } },
+  });
+  const { name, table } = flow;
   let relay: Relay | undefined;
   let projection: Consumer | undefined;
-
-  beforeAll(async () => {
-    ({ pg, db, store } = await openFlowDatabase(table));
-    bus = await createAmqpBus({
-      url: broker!.url,
-      log,
-      exchange,
-      reconnect: { initialDelayMs: 200, maxDelayMs: 1_000, waitMs: 60_000 },
-    });
-  });
 
   afterAll(async () => {
     await projection?.stop();
     await relay?.stop();
-    await bus?.close();
     // The broker may still be coming back if the test failed half-way.
     await run(RABBITMQCTL!, ['start_app']).catch(() => {});
-    await deleteFlowTopology(broker!.url, name, exchange);
-    await db?.close();
-    await pg?.drop();
   });
 
   it('applies all 5,000 events exactly once, in stream order', async () => {
+    const { db, store, bus } = flow;
     projection = await startProjection({ bus, db, name, bindings: ['vessel.*'], apply: countingApply(table), log });
     relay = await startRelay({ store, db, bus, log, name: `relay_${name}`, batchSize: 200 });
 

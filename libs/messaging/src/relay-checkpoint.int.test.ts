@@ -1,39 +1,23 @@
 // The relay's checkpoint while events flow: saved now and then rather than after every round, and saved as soon
 // as the relay is idle, so what a restart republishes stays small and nothing is skipped.
 
-import type { EventStore } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
-import { type PostgresForTest, rabbitmq, uniqueName } from '@pcas/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAmqpBus } from './amqp-bus.ts';
+import { rabbitmq } from '@pcas/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startProjection } from './projection.ts';
 import { startRelay } from './relay.ts';
-import {
-  countingApply,
-  deleteFlowTopology,
-  openFlowDatabase,
-  projectedStats,
-  waitFor,
-} from './testing/flow-fixture.ts';
-import type { Bus } from './types.ts';
+import { countingApply, flowServers, projectedStats, waitFor } from './testing/flow-fixture.ts';
 
 const broker = await rabbitmq();
 const log = createLogger('relay-checkpoint-test', 'silent');
 
 describe.skipIf(!broker)('relay checkpoint', () => {
-  const exchange = uniqueName('events-relaycp');
-  const name = uniqueName('relaycp').replace('-', '_');
-  const table = `projected_${name}`;
-  let pg: PostgresForTest;
-  let db: Db;
-  let store: EventStore;
-  let bus: Bus;
+  const flow = flowServers('relaycp', { brokerUrl: () => broker!.url, log });
+  const { name, table } = flow;
 
   beforeAll(async () => {
-    ({ pg, db, store } = await openFlowDatabase(table));
-    bus = await createAmqpBus({ url: broker!.url, log, exchange });
     // Every write of a checkpoint row, counted.
+    const { db } = flow;
     await db.query('CREATE TABLE checkpoint_writes (consumer text, global_position bigint)');
     await db.query(`CREATE FUNCTION count_checkpoint_write() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN INSERT INTO checkpoint_writes VALUES (NEW.consumer, NEW.global_position); RETURN NEW; END $$`);
@@ -41,14 +25,8 @@ describe.skipIf(!broker)('relay checkpoint', () => {
       FOR EACH ROW EXECUTE FUNCTION count_checkpoint_write()`);
   });
 
-  afterAll(async () => {
-    await bus?.close();
-    await deleteFlowTopology(broker!.url, name, exchange);
-    await db?.close();
-    await pg?.drop();
-  });
-
   it('saves it once the rounds of a burst are published, not after each round', async () => {
+    const { db, store, bus } = flow;
     const projection = await startProjection({
       bus,
       db,

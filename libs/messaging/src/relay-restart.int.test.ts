@@ -5,23 +5,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EventStore } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
-import { type PostgresForTest, rabbitmq, uniqueName } from '@pcas/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAmqpBus } from './amqp-bus.ts';
+import { rabbitmq } from '@pcas/testing';
+import { afterAll, describe, expect, it } from 'vitest';
 import { startProjection } from './projection.ts';
 import { type Relay, startRelay } from './relay.ts';
-import {
-  appendPaced,
-  countingApply,
-  deleteFlowTopology,
-  openFlowDatabase,
-  projectedStats,
-  waitFor,
-} from './testing/flow-fixture.ts';
-import type { Bus, Consumer } from './types.ts';
+import { appendPaced, countingApply, flowServers, projectedStats, waitFor } from './testing/flow-fixture.ts';
+import type { Consumer } from './types.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '../../..');
@@ -30,41 +20,28 @@ const log = createLogger('relay-restart-test', process.env.LOG_LEVEL ?? 'silent'
 const TOTAL = 3_000;
 
 describe.skipIf(!broker)('relay crash and takeover', () => {
-  const exchange = uniqueName('events-relay');
-  const name = uniqueName('relaykill').replace('-', '_');
-  const table = `projected_${name}`;
+  const flow = flowServers('relaykill', { brokerUrl: () => broker!.url, log });
+  const { name, table, exchange } = flow;
   const relayName = `relay_${name}`;
-  let pg: PostgresForTest;
-  let db: Db;
-  let store: EventStore;
-  let bus: Bus;
   let child: ChildProcess | undefined;
   let standby: Relay | undefined;
   let projection: Consumer | undefined;
-
-  beforeAll(async () => {
-    ({ pg, db, store } = await openFlowDatabase(table));
-    bus = await createAmqpBus({ url: broker!.url, log, exchange });
-  });
 
   afterAll(async () => {
     child?.kill('SIGKILL');
     await projection?.stop();
     await standby?.stop();
-    await bus?.close();
-    await deleteFlowTopology(broker!.url, name, exchange);
-    await db?.close();
-    await pg?.drop();
   });
 
   it('ends with every event exactly once after the active relay is killed', async () => {
+    const { db, store, bus } = flow;
     projection = await startProjection({ bus, db, name, bindings: ['vessel.*'], apply: countingApply(table), log });
 
     child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'testing/relay-child.ts')], {
       cwd: root,
       env: {
         ...process.env,
-        DATABASE_URL: pg.url,
+        DATABASE_URL: flow.url,
         AMQP_URL: broker!.url,
         EXCHANGE: exchange,
         RELAY_NAME: relayName,

@@ -1,10 +1,15 @@
-// Shared by the end-to-end flow tests (event store → relay → bus → projection): a projection that records
-// how often each event was applied and in which order, and a paced writer of vessel events.
+// Shared by the end-to-end flow tests (event store → relay → bus → projection): their servers (a fresh
+// database, a bus on its own exchange), a projection that records how often each event was applied and in which
+// order, and a paced writer of vessel events.
 
 import { createEventStore, type EventStore, type RecordedEvent } from '@pcas/eventstore';
+import type { Logger } from '@pcas/observability';
 import { type Db, openDb, type Queryable } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { freshPostgres, type PostgresForTest, uniqueName } from '@pcas/testing';
 import { connect } from 'amqplib';
+import { afterAll, beforeAll } from 'vitest';
+import { type AmqpBusOptions, createAmqpBus } from '../amqp-bus.ts';
+import type { Bus } from '../types.ts';
 
 export async function createProjectedTable(db: Db, table: string): Promise<void> {
   await db.query(`CREATE TABLE ${table} (
@@ -100,4 +105,67 @@ export async function deleteFlowTopology(brokerUrl: string, projection: string, 
   await ch.deleteExchange(exchange);
   await ch.deleteExchange(`${exchange}.dlx`);
   await admin.close();
+}
+
+/** What a flow suite runs against; the servers are there from its beforeAll on. */
+export interface FlowServers {
+  /** The projection's name (queue `projection.<name>`) and the suffix of its table. */
+  readonly name: string;
+  readonly exchange: string;
+  readonly table: string;
+  /** The database's URL, for a child process. */
+  readonly url: string;
+  readonly db: Db;
+  readonly store: EventStore;
+  readonly bus: Bus;
+}
+
+/**
+ * Registers the suite's set-up and tear-down: a fresh database with the event store and the counting table,
+ * and a bus on an exchange of its own. Call it first in the describe: vitest runs after-hooks in reverse, so the
+ * suite's own (stopping relays and projections) run before the bus closes.
+ */
+export function flowServers(
+  label: string,
+  options: { brokerUrl: () => string; log: Logger; bus?: Partial<AmqpBusOptions> },
+): FlowServers {
+  const name = uniqueName(label).replace('-', '_');
+  const exchange = uniqueName(`events-${label}`);
+  const table = `projected_${name}`;
+  let pg: PostgresForTest | undefined;
+  let opened: { db: Db; store: EventStore; bus: Bus } | undefined;
+  beforeAll(async () => {
+    const database = await openFlowDatabase(table);
+    pg = database.pg;
+    const bus = await createAmqpBus({ url: options.brokerUrl(), log: options.log, exchange, ...options.bus });
+    opened = { db: database.db, store: database.store, bus };
+  });
+  afterAll(async () => {
+    await opened?.bus.close();
+    await deleteFlowTopology(options.brokerUrl(), name, exchange);
+    await opened?.db.close();
+    await pg?.drop();
+  });
+  const get = <K extends keyof NonNullable<typeof opened>>(key: K) => {
+    if (!opened) throw new Error('flow servers are opened in beforeAll');
+    return opened[key];
+  };
+  return {
+    name,
+    exchange,
+    table,
+    get url() {
+      if (!pg?.url) throw new Error('flow servers are opened in beforeAll');
+      return pg.url;
+    },
+    get db() {
+      return get('db');
+    },
+    get store() {
+      return get('store');
+    },
+    get bus() {
+      return get('bus');
+    },
+  };
 }
