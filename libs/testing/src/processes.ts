@@ -109,7 +109,8 @@ export async function startEmbedded(extraEnv: Record<string, string> = {}): Prom
   return { baseUrl, port, env, output, stop };
 }
 
-async function withVhost(amqpUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+/** A RabbitMQ virtual host of its own (its URL), and a drop that deletes it with everything declared in it. */
+export async function withVhost(amqpUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const vhost = uniqueName('pcas');
   await run('rabbitmqctl', ['add_vhost', vhost]);
   const user = decodeURIComponent(new URL(amqpUrl).username || 'guest');

@@ -16,7 +16,7 @@ import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { type Bus, createAmqpBus, createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest, rabbitmq, redis, uniqueName } from '@pcas/testing';
+import { freshPostgres, type PostgresForTest, rabbitmq, redis, uniqueName, withVhost } from '@pcas/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAll } from '../adapters/rebuild.ts';
 import { readModels } from '../testing/read-models.ts';
@@ -125,16 +125,29 @@ async function start(
 }
 
 describe('on RabbitMQ and Redis (fleet adapters)', async () => {
-  const amqpUrl = (await rabbitmq())?.url;
+  const brokerUrl = (await rabbitmq())?.url;
   const redisUrl = (await redis())?.url;
+  // Queues and exchanges go with the virtual host afterwards.
+  let vhost: Awaited<ReturnType<typeof withVhost>> | undefined;
+  let amqpUrl = brokerUrl;
   let running: Running | undefined;
+
+  beforeAll(async () => {
+    if (!brokerUrl) return;
+    vhost = await withVhost(brokerUrl);
+    amqpUrl = vhost.url;
+  });
 
   afterEach(async () => {
     await running?.stop();
     running = undefined;
   });
 
-  it.skipIf(!amqpUrl || !redisUrl)('projects the log; events published again change nothing', async () => {
+  afterAll(async () => {
+    await vhost?.drop();
+  });
+
+  it.skipIf(!brokerUrl || !redisUrl)('projects the log; events published again change nothing', async () => {
     const exchange = uniqueName('events');
     running = await start(
       'postgres',
@@ -176,7 +189,7 @@ describe('on RabbitMQ and Redis (fleet adapters)', async () => {
     expect(await readModels(db, imos)).toEqual(live);
   });
 
-  it.skipIf(!amqpUrl || !redisUrl)(
+  it.skipIf(!brokerUrl || !redisUrl)(
     'closes a departed port call 180 minutes after its ATD, by a BullMQ job',
     async () => {
       const exchange = uniqueName('events');
