@@ -21,26 +21,43 @@ eventStoreContract('PostgreSQL', async () => {
   };
 });
 
+/** A fresh database with an initialised store for the suite (set up before its tests, dropped after them). */
+function storeOnRealPostgres(name: string, poolSize: number): { readonly db: Db; readonly store: EventStore } {
+  let server: Awaited<ReturnType<typeof freshPostgres>> | undefined;
+  let opened: { db: Db; store: EventStore } | undefined;
+  beforeAll(async () => {
+    server = await freshPostgres(name);
+    if (!server.url) throw new Error('needs a real PostgreSQL');
+    const db = await openDb({ url: server.url, poolSize });
+    const store = createEventStore(db);
+    await store.init();
+    opened = { db, store };
+  });
+  afterAll(async () => {
+    await opened?.db.close();
+    await server?.drop();
+  });
+  const get = () => {
+    if (!opened) throw new Error('the store is opened in beforeAll');
+    return opened;
+  };
+  return {
+    get db() {
+      return get().db;
+    },
+    get store() {
+      return get().store;
+    },
+  };
+}
+
 // A one-event append reads the stream's version in a statement whose snapshot predates the stream's lock; when
 // another appender held the lock, what it wrote must still come first, and the waiting append must land after it.
 describe('one-event appends waiting for a stream lock (PostgreSQL)', () => {
-  let server: Awaited<ReturnType<typeof freshPostgres>>;
-  let db: Db;
-  let store: EventStore;
-
-  beforeAll(async () => {
-    server = await freshPostgres('pcas_es_lock');
-    if (!server.url) throw new Error('needs a real PostgreSQL');
-    db = await openDb({ url: server.url, poolSize: 8 });
-    store = createEventStore(db);
-    await store.init();
-  });
-  afterAll(async () => {
-    await db.close();
-    await server.drop();
-  });
+  const opened = storeOnRealPostgres('pcas_es_lock', 8);
 
   it('land after the holder, keep their expected versions and idempotency, in commit order', async () => {
+    const { db, store } = opened;
     const stream = 'vessel-9074729';
     const first = randomUUID();
     let release!: () => void;
@@ -91,16 +108,10 @@ describe('one-event appends waiting for a stream lock (PostgreSQL)', () => {
 // The functions run generic plans, which size a stream by the average one. A long stream among many short ones
 // (the port-call change signals among the vessels) must still be probed by event id, never read whole.
 describe('appends to a long stream among many short ones (PostgreSQL)', () => {
-  let server: Awaited<ReturnType<typeof freshPostgres>>;
-  let db: Db;
-  let store: EventStore;
+  const opened = storeOnRealPostgres('pcas_es_skew', 2);
 
   beforeAll(async () => {
-    server = await freshPostgres('pcas_es_skew');
-    if (!server.url) throw new Error('needs a real PostgreSQL');
-    db = await openDb({ url: server.url, poolSize: 2 });
-    store = createEventStore(db);
-    await store.init();
+    const { db } = opened;
     await db.query(
       `INSERT INTO eventstore.events (stream_id, stream_position, event_id, event_type, data)
        SELECT 'vessel-' || g, 1, gen_random_uuid(), 'TimestampReceived', '{}'::jsonb FROM generate_series(1, 5000) g
@@ -109,12 +120,9 @@ describe('appends to a long stream among many short ones (PostgreSQL)', () => {
     );
     await db.query('ANALYZE eventstore.events');
   });
-  afterAll(async () => {
-    await db.close();
-    await server.drop();
-  });
 
   it('reads a handful of rows, not the stream, to find ids stored before', async () => {
+    const { db, store } = opened;
     const events = Array.from({ length: 20 }, (_, n) => ({ id: randomUUID(), type: 'Changed', data: { n } }));
     const fetched = await db.transaction(async (tx) => {
       await store.append('signals', events, { tx });
