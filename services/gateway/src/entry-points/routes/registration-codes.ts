@@ -2,7 +2,7 @@
 // Level all sees every code, level own only the codes it created, no level none.
 
 import { ApiError } from '@pcas/contracts';
-import { paginated, parseSort, type Route } from '@pcas/http-kit';
+import type { Route } from '@pcas/http-kit';
 import {
   createRegistrationCode,
   deleteRegistrationCode,
@@ -10,9 +10,9 @@ import {
   REGISTRATION_CODE_SORT_FIELDS,
   updateRegistrationCode,
 } from '../../adapters/registration-codes.ts';
-import { decideChangeCode, decideCreateCode, managementLevel, rowId } from '../../domain/user-management.ts';
+import { decideChangeCode, decideCreateCode, rowId } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { actorOf, managerOf } from './users.ts';
+import { actorOf, MANAGED_LIST_PARAMS, managedList, managerOf } from './users.ts';
 
 const noSuchCode = () => ApiError.badRequest('No such registration code');
 
@@ -25,26 +25,15 @@ export function registrationCodeRoutes(deps: GatewayDeps): Route[] {
     method: 'GET',
     path,
     permission: 'manage_registration_code',
-    params: {
-      limit: { type: 'int' },
-      offset: { type: 'int' },
-      sort: { type: 'string', maxLength: 500 },
-      search: { type: 'string', optional: true, default: '', maxLength: 255 },
-    },
-    async handle({ params, auth }) {
-      const orderBy = parseSort(params.sort, REGISTRATION_CODE_SORT_FIELDS, 'id');
-      const page = { start: params.offset, limit: params.limit };
-      const level = managementLevel(auth.permissions);
-      if (level === 'none') return paginated([], { ...page, total: 0 });
-      const { rows, total } = await listRegistrationCodes(db, {
-        limit: params.limit,
-        offset: params.offset,
-        orderBy,
-        search: params.search ?? '',
-        createdBy: level === 'own' ? auth.userId : null,
-      });
-      return paginated(rows, { ...page, total });
-    },
+    params: MANAGED_LIST_PARAMS,
+    handle: ({ params, auth }) =>
+      managedList(
+        params,
+        auth,
+        REGISTRATION_CODE_SORT_FIELDS,
+        (query) => listRegistrationCodes(db, query),
+        (row) => row,
+      ),
   });
 
   return [

@@ -4,7 +4,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { type Actor, ApiError } from '@pcas/contracts';
-import { type AuthContext, paginated, parseSort, type Route } from '@pcas/http-kit';
+import { type AuthContext, type Paginated, type ParamSpec, paginated, parseSort, type Route } from '@pcas/http-kit';
 import { hashPassword } from '../../adapters/password.ts';
 import {
   createUniqueUser,
@@ -45,6 +45,48 @@ export const managerOf = (auth: AuthContext): Manager => ({ id: auth.userId ?? -
 export const actorOf = (auth: AuthContext): Actor => ({ user_id: auth.userId, api_key_id: auth.apiKeyId });
 
 const noSuchUser = () => ApiError.badRequest('No such user');
+
+/** The management lists' parameters: required, as in the original (clients always send them). */
+export const MANAGED_LIST_PARAMS = {
+  limit: { type: 'int' },
+  offset: { type: 'int' },
+  sort: { type: 'string', maxLength: 500 },
+  search: { type: 'string', optional: true, default: '', maxLength: 255 },
+} as const satisfies Record<string, ParamSpec>;
+
+export interface ManagedListQuery {
+  limit: number;
+  offset: number;
+  orderBy: string;
+  search: string;
+  /** Level own: only the rows this user created. */
+  createdBy: number | null;
+}
+
+/**
+ * A management list (users, registration codes): level all sees every row, own only the rows it created, none an
+ * empty page. The original left out `data` on an empty page; clients read it, so it is always there.
+ */
+export async function managedList<Row, Out>(
+  params: Record<string, any>,
+  auth: AuthContext,
+  sortFields: readonly string[] | Readonly<Record<string, string>>,
+  list: (query: ManagedListQuery) => Promise<{ rows: Row[]; total: number }>,
+  toJson: (row: Row) => Out,
+): Promise<Paginated<Out>> {
+  const orderBy = parseSort(params.sort, sortFields, 'id');
+  const page = { start: params.offset, limit: params.limit };
+  const level = managementLevel(auth.permissions);
+  if (level === 'none') return paginated([], { ...page, total: 0 });
+  const { rows, total } = await list({
+    limit: params.limit,
+    offset: params.offset,
+    orderBy,
+    search: params.search ?? '',
+    createdBy: level === 'own' ? auth.userId : null,
+  });
+  return paginated(rows.map(toJson), { ...page, total });
+}
 
 export function userRoutes(deps: GatewayDeps): Route[] {
   const { db, store, config } = deps;
@@ -89,30 +131,15 @@ export function userRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/users',
       permission: 'manage_user',
-      // Required, as in the original: clients always send them.
-      params: {
-        limit: { type: 'int' },
-        offset: { type: 'int' },
-        sort: { type: 'string', maxLength: 500 },
-        search: { type: 'string', optional: true, default: '', maxLength: 255 },
-      },
-      async handle({ params, auth }) {
-        const orderBy = parseSort(params.sort, USER_SORT_FIELDS, 'id');
-        const page = { start: params.offset, limit: params.limit };
-        const level = managementLevel(auth.permissions);
-        // The original left out `data` on an empty page; clients read it, so it is always there.
-        if (level === 'none') return paginated([], { ...page, total: 0 });
-        const { rows, total } = await listUsers(db, {
-          limit: params.limit,
-          offset: params.offset,
-          orderBy,
-          search: params.search ?? '',
-          createdBy: level === 'own' ? auth.userId : null,
-        });
+      params: MANAGED_LIST_PARAMS,
+      handle({ params, auth }) {
         const now = new Date();
-        return paginated(
-          rows.map((row) => listRow(row, now)),
-          { ...page, total },
+        return managedList(
+          params,
+          auth,
+          USER_SORT_FIELDS,
+          (query) => listUsers(db, query),
+          (row) => listRow(row, now),
         );
       },
     },
