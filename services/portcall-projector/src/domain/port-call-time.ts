@@ -1,8 +1,6 @@
 // Time formats and durations as the port-call rules use them (shared/reference/original-app.md §2.8). Every
 // stored time is UTC `YYYY-MM-DDThh:mm:ss+00:00`; these strings sort in time order and parse with Date.parse.
 
-import { ApiError } from '@pcas/contracts';
-
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
 export const DAY_MS = 24 * HOUR_MS;
@@ -133,54 +131,4 @@ export function shiftMs(ms: number, d: IsoDuration, sign: 1 | -1): number {
     t.getUTCSeconds() + sign * d.seconds,
     t.getUTCMilliseconds(),
   );
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-function zoneFormat(zone: string): Intl.DateTimeFormat | undefined {
-  let format = zoneFormats.get(zone);
-  if (!format) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      });
-    } catch {
-      return undefined;
-    }
-    zoneFormats.set(zone, format);
-  }
-  return format;
-}
-
-/** Whether the IANA zone exists (what the original's DateTimeZone constructor accepts, near enough). */
-export const isTimeZone = (zone: unknown): zone is string =>
-  typeof zone === 'string' && zone.trim() !== '' && zoneFormat(zone) !== undefined;
-
-/** The time in the zone with its offset: `2020-02-23T22:15:00+02:00`. Throws 400 for an unknown zone. */
-export function isoInZone(iso: string, zone: string): string {
-  const format = zoneFormat(zone);
-  if (!format || zone.trim() === '') throw ApiError.badRequest(`Invalid time zone: ${zone}`);
-  const ms = Math.floor(toMs(iso) / 1000) * 1000;
-  const parts: Record<string, string> = {};
-  for (const p of format.formatToParts(new Date(ms))) parts[p.type] = p.value;
-  const local = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  const offsetMinutes = Math.round((local - ms) / MINUTE_MS);
-  const sign = offsetMinutes < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMinutes);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }

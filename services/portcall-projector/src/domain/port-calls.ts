@@ -25,7 +25,7 @@ export {
   type TemplateEntry,
   templatePairs,
 } from './port-call-template.ts';
-export { isTimeZone, parseStrictIso } from './port-call-time.ts';
+export { parseStrictIso } from './port-call-time.ts';
 export type {
   NextEventTitle,
   PortCall,
@@ -65,7 +65,6 @@ export {
   type TimelineSlot,
   timelineSlots,
 } from './timeline.ts';
-export { type Timesheet, type TimesheetOptions, timesheetCsv } from './timesheet-csv.ts';
 export {
   type DueTimer,
   diffVessel,

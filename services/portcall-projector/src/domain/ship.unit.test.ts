@@ -1,16 +1,12 @@
-// The "ship" object (shared/reference/original-app.md §9.3), the activity timeline's selection and order (§5.10),
-// and the CSV timesheet (§17.1).
+// The "ship" object (shared/reference/original-app.md §9.3) and the activity timeline's selection and order (§5.10).
 
-import { ApiError } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
 import { newPortCall } from './port-call-scan.ts';
-import { parsePortCallTemplate, portCallTemplate } from './port-call-template.ts';
+import { portCallTemplate } from './port-call-template.ts';
 import { at } from './port-call-test-kit.ts';
 import type { PortCall } from './port-call-types.ts';
 import { NO_PRIORITIES } from './priorities.ts';
 import { compareOngoing, isOngoing, ongoingEntry, shipOf } from './ship.ts';
-import { buildTimeline, timelineSlots } from './timeline.ts';
-import { phpUrlencode, timesheetCsv } from './timesheet-csv.ts';
 
 const pc = (over: Partial<PortCall> = {}): PortCall => ({
   ...newPortCall(501, 9074729, 1, at(10), 'M1'),
@@ -143,61 +139,5 @@ describe('the activity timeline’s port calls (§5.10)', () => {
     expect(entry.ship.id).toBe(501);
     expect(entry.portcalls).toHaveLength(1);
     expect(entry.portcalls[0].events.map((e) => e.timestamps.length)).toEqual([10, 7, 6]);
-  });
-});
-
-describe('the CSV timesheet (§17.1)', () => {
-  const template = parsePortCallTemplate(
-    'seaArriving:Estimated:Arrival_Vessel_PortArea\natBerth:Actual:Arrival_Vessel_Berth\nseaDeparting:Actual:Departure_Vessel_Berth',
-  );
-  const slots = timelineSlots(
-    buildTimeline(
-      template,
-      [
-        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', time: '2020-02-23T20:15:00+00:00' },
-        { time_type: 'Actual', state: 'Arrival_Vessel_Berth', time: '2020-06-23T20:15:00+00:00' },
-      ],
-      () => '',
-    ),
-  );
-  const ship = shipOf(
-    pc({ vessel_name: 'LADY "C" 2', nationality: 'FI', from_port: 'FIRAU', to_port: 'SEGVX', berth_name: 'B1' }),
-    { cityName: (c) => (c === 'FIRAU' ? 'Rauma' : 'Gävle') },
-  );
-
-  it('one row per slot, times in the asked zone, empty time for an empty slot', () => {
-    const csv = timesheetCsv(ship, slots, {
-      timeZone: 'Europe/Helsinki',
-      translate: (text) => (text === 'Actual Arrival Vessel Berth' ? 'Alus "laiturissa"' : undefined),
-    });
-    expect(csv.filename).toBe('501-9074729-LADY+%22C%22+2.csv');
-    expect(csv.body).toBe(
-      [
-        '"IMO","Name","Nationality","From","To","Next","Berth","Event","Time"',
-        '"9074729","LADY ""C"" 2","FI","Rauma","Gävle","","B1","Estimated Arrival Vessel PortArea","2020-02-23T22:15:00+02:00"',
-        '"9074729","LADY ""C"" 2","FI","Rauma","Gävle","","B1","Alus  laiturissa ","2020-06-23T23:15:00+03:00"',
-        '"9074729","LADY ""C"" 2","FI","Rauma","Gävle","","B1","Actual Departure Vessel Berth",""',
-        '',
-      ].join('\n'),
-    );
-    expect(timesheetCsv(ship, slots, { timeZone: 'America/St_Johns' }).body).toContain('2020-02-23T16:45:00-03:30');
-    expect(timesheetCsv(ship, slots, { timeZone: 'UTC' }).body).toContain('2020-02-23T20:15:00+00:00');
-  });
-
-  it('an unknown time zone is a 400', () => {
-    for (const zone of ['Mars/Base', '', 'Europe/Nowhere']) {
-      let error: unknown;
-      try {
-        timesheetCsv(ship, slots, { timeZone: zone });
-      } catch (e) {
-        error = e;
-      }
-      expect(error).toBeInstanceOf(ApiError);
-      expect(error).toMatchObject({ status: 400, message: `Invalid time zone: ${zone}` });
-    }
-  });
-
-  it('file names are url-encoded as PHP did', () => {
-    expect(phpUrlencode("a b~c!*'()ä")).toBe('a+b%7Ec%21%2A%27%28%29%C3%A4');
   });
 });
