@@ -36,7 +36,7 @@ import {
   vesselsWithoutRows,
   writeVessels,
 } from './vessel-state.ts';
-import { imoOfStream, readVesselHistories, readVesselStreams } from './vessel-streams.ts';
+import { imoOfStream, readVesselHistories } from './vessel-streams.ts';
 
 /** What the rules need besides the events and the priorities. */
 export interface ProjectorRules {
@@ -79,6 +79,7 @@ async function listRows(tx: Queryable, events: RecordedEvent[], fromScratch: boo
 /** One vessel's fold over events it has not seen, as writes. Undefined when nothing is new. */
 async function foldOne(
   tx: Queryable,
+  store: EventStore,
   imo: number,
   stored: StoredVessel,
   events: RecordedEvent[],
@@ -95,7 +96,7 @@ async function foldOne(
   const contiguous = fresh.every((e, i) => e.streamPosition === stored.streamPosition + 1 + i);
   if (!contiguous) {
     // Events before these never reached the projection: replay the stream (read under the vessel's lock).
-    fresh = (await readVesselStreams(tx, [imo])).get(imo) ?? [];
+    fresh = await store.readStream(vesselStream(imo), { tx });
     replay = true;
   }
   const after = replay ? replayVessel(imo, fresh, ctx) : foldVessel(stored.state, fresh, ctx);
@@ -184,7 +185,7 @@ async function projectVesselEvents(
   const causes = new Map<number, RecordedEvent | undefined>();
   for (const imo of imos) {
     const list = byImo.get(imo)!.sort((a, b) => a.streamPosition - b.streamPosition);
-    const entry = await foldOne(tx, imo, stored.get(imo)!, list, ctx);
+    const entry = await foldOne(tx, store, imo, stored.get(imo)!, list, ctx);
     if (!entry) continue;
     entries.push(entry);
     causes.set(imo, list[list.length - 1]);

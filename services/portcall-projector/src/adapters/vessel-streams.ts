@@ -3,62 +3,13 @@
 // libs/eventstore/README.md): the store's port reads one stream per call, which costs a round trip per vessel.
 
 import { vesselStream } from '@pcas/contracts';
-import type { RecordedEvent } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import type { VesselEvent } from '../domain/timestamp-rows.ts';
-
-interface EventRow {
-  event_id: string;
-  stream_id: string;
-  stream_position: number;
-  global_position: number;
-  transaction_id: string;
-  event_type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
-  created: Date;
-}
-
-const toEvent = (row: EventRow): RecordedEvent => ({
-  id: row.event_id,
-  streamId: row.stream_id,
-  streamPosition: Number(row.stream_position),
-  globalPosition: Number(row.global_position),
-  transactionId: row.transaction_id,
-  type: row.event_type,
-  data: row.data,
-  metadata: row.metadata,
-  created: row.created,
-});
 
 /** The IMO of a `vessel-<imo>` stream, or undefined for any other stream. */
 export function imoOfStream(streamId: string): number | undefined {
   const match = /^vessel-(\d{1,15})$/.exec(streamId);
   return match ? Number(match[1]) : undefined;
-}
-
-/**
- * Every event of the vessels' streams, grouped per IMO in stream order (IMOs without events are absent). The
- * metadata holds only the acting user and API key, and there is no transaction id: a replay needs no more.
- */
-export async function readVesselStreams(tx: Queryable, imos: readonly number[]): Promise<Map<number, RecordedEvent[]>> {
-  const out = new Map<number, RecordedEvent[]>();
-  if (imos.length === 0) return out;
-  const { rows } = await tx.query<EventRow>(
-    // Only what the fold reads of the metadata (a replay reads millions of events: less to parse).
-    `SELECT event_id, stream_id, stream_position, global_position, '' AS transaction_id, event_type, data,
-            jsonb_build_object('user_id', metadata->'user_id', 'api_key_id', metadata->'api_key_id') AS metadata,
-            created
-       FROM eventstore.events WHERE stream_id = ANY($1::text[]) ORDER BY stream_id, stream_position`,
-    [imos.map(vesselStream)],
-  );
-  for (const row of rows) {
-    const imo = imoOfStream(row.stream_id)!;
-    const list = out.get(imo);
-    if (list) list.push(toEvent(row));
-    else out.set(imo, [toEvent(row)]);
-  }
-  return out;
 }
 
 /** An event as a replay reads it: what the folds read, and its place in the stream. */
