@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
+import { percentile, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -21,15 +22,6 @@ const N = Number(values.n);
 const VESSELS = Number(values.vessels);
 const WARMUP = Number(values.warmup);
 
-function validImo(base: number): number {
-  const digits = String(base).padStart(6, '0').slice(-6).split('').map(Number);
-  const sum = digits.reduce((acc, d, i) => acc + d * (7 - i), 0);
-  return Number(`${digits.join('')}${sum % 10}`);
-}
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-const round = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
 const PAIRS: [string, string][] = [
