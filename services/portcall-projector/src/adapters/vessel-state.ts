@@ -44,26 +44,8 @@ interface VesselRow {
   next_timer_at: Date | null;
 }
 
-interface TimestampDbRow {
-  id: number;
-  imo: number;
-  vessel_name: string;
-  time_type: string;
-  state: string;
-  time: string;
-  payload: Record<string, unknown>;
-  port_call_id: number | null;
-  is_trash: boolean;
-  weight: number;
-  created_by: number | null;
-  created_at: Date;
-  modified_by: number | null;
-  modified_at: Date;
-  version: number;
-  source: 'api_key' | 'manual';
-  api_key_id: number | null;
-  hold: 'deleted' | 'unset' | null;
-}
+/** A stored timestamp row: the list row and what only the port-call fold reads (bigints are converted on load). */
+type TimestampDbRow = TimestampRow & Pick<VesselTimestamp, 'source' | 'api_key_id' | 'hold'>;
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
