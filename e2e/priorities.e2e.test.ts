@@ -123,6 +123,22 @@ describe.each(modes)('%s mode', (_mode, start) => {
     expect([afterRemoval.status, afterRemoval.body]).toEqual([403, NO_PERMISSION]);
   });
 
+  it('a pair the template lacks (Estimated Arrival_Vessel_Berth) is accepted and admits its key, as the original', async () => {
+    const key = await createKey('Berth ETA source');
+    expect(await setTimestampPriorities('Estimated', 'Arrival_Vessel_Berth', [key.id])).toMatchObject({
+      status: 200,
+      body: { result: 'OK' },
+    });
+    const posted = await api
+      .withApiKey(key.key)
+      .post('/agent/rest/timestamps', { ...agentTimestamp('Estimated', 'Arrival_Vessel_Berth'), imo: 9303807 });
+    expect([posted.status, posted.body]).toEqual([200, { result: 'OK' }]);
+    await waitForTimestamps(admin, { imo: 9303807 }, (r) => r.some((row) => row.state === 'Arrival_Vessel_Berth'));
+    // A state that is in no entry of the template is still refused.
+    const refused = await setTimestampPriorities('Estimated', 'Arrival_Vessel_LOC', [key.id]);
+    expect([refused.status, refused.body]).toEqual([400, { error: 'Invalid timestamp state: Arrival_Vessel_LOC' }]);
+  });
+
   it('§19.5 step 3: the GET lists show the weights highest first, in the original shapes', async () => {
     const k1 = await createKey('K1');
     const k2 = await createKey('K2');
@@ -152,7 +168,8 @@ describe.each(modes)('%s mode', (_mode, start) => {
     const names = timestamps.body.api_keys.map((k: { name: string }) => k.name);
     expect(names).toEqual([...names].sort((a: string, b: string) => a.toLowerCase().localeCompare(b.toLowerCase())));
     expect(timestamps.body.api_keys[0]).toEqual({ id: expect.any(Number), name: expect.any(String), is_active: true });
-    // The Gävle template's 18 postable pairs, in template order.
+    // The Gävle template's 18 postable pairs, in template order (as the original: not the other pairs that have
+    // weights, such as the test before's Estimated Arrival_Vessel_Berth).
     expect(timestamps.body.timestamps).toHaveLength(18);
     expect(timestamps.body.timestamps[0]).toEqual({
       time_type: 'Estimated',
@@ -198,8 +215,8 @@ describe.each(modes)('%s mode', (_mode, start) => {
       ],
       [
         '/timestamp-api-key-weights',
-        { timestamp_time_type: 'Estimated', timestamp_state: 'Arrival_Vessel_Berth', api_key_ids: [k.id] },
-        'Invalid timestamp state: Arrival_Vessel_Berth',
+        { timestamp_time_type: 'Estimated', timestamp_state: 'Arrival_Vessel_LOC', api_key_ids: [k.id] },
+        'Invalid timestamp state: Arrival_Vessel_LOC',
       ],
       [
         '/timestamp-api-key-weights',

@@ -83,6 +83,7 @@ export {
   type PortCallTemplateEntry,
   parsePortCallTemplate,
   portCallTemplate,
+  priorityPairProblem,
   TEMPLATE_GROUP_LOCATIONS,
   TEMPLATE_GROUPS,
   type TemplateGroup,

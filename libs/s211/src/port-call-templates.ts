@@ -112,3 +112,14 @@ export function templatePairs(namespace: string): readonly TimestampPair[] | und
   pairsByNamespace.set(key, frozen);
   return frozen;
 }
+
+/**
+ * Why a (time type, state) cannot have API-key priorities, or null when it can. As the original app: the time
+ * type must be one of the template's time types and the state one of its states, each on its own, not as a
+ * pair, so a pair the template does not list (Estimated Arrival_Vessel_Berth in gavle's) is accepted.
+ */
+export function priorityPairProblem(pairs: readonly TimestampPair[], timeType: string, state: string): string | null {
+  if (!pairs.some((p) => p.time_type === timeType)) return `Invalid timestamp time type: ${timeType}`;
+  if (!pairs.some((p) => p.state === state)) return `Invalid timestamp state: ${state}`;
+  return null;
+}

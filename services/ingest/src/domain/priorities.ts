@@ -11,7 +11,7 @@ import {
   type SetTimestampApiKeyWeightsCommand,
   type TimestampApiKeyWeightsSet,
 } from '@pcas/contracts';
-import type { TimestampPair } from '@pcas/s211';
+import { priorityPairProblem, type TimestampPair } from '@pcas/s211';
 
 /** What a manual timestamp weighs: more than any API key (`MAX_TIMESTAMP_WEIGHT`). */
 export const MANUAL_TIMESTAMP_WEIGHT = 999;
@@ -88,16 +88,12 @@ export function apiKeyIdOf(value: unknown): number {
 }
 
 /**
- * Only the distinct (time type, state) pairs of the port's template can have priorities (§4.3): a time type
- * none of them has, then a state the time type does not come with, is refused.
+ * Only the port's template can have priorities: its time types and its states, each checked on its own as the
+ * original app does (see `priorityPairProblem`).
  */
 export function assertTemplatePair(pairs: readonly TimestampPair[], timeType: string, state: string): void {
-  if (!pairs.some((p) => p.time_type === timeType)) {
-    throw ApiError.badRequest(`Invalid timestamp time type: ${timeType}`);
-  }
-  if (!pairs.some((p) => p.time_type === timeType && p.state === state)) {
-    throw ApiError.badRequest(`Invalid timestamp state: ${state}`);
-  }
+  const problem = priorityPairProblem(pairs, timeType, state);
+  if (problem) throw ApiError.badRequest(problem);
 }
 
 /** Checks a timestamp-weights command against the port's template pairs; returns it with numeric ids. */

@@ -100,7 +100,7 @@ describe('validateTimestampWeights', () => {
     [{ time_type: 'Required' }, 'Invalid timestamp time type: Required'],
     [{ time_type: 'LiveEstimated', state: 'Arrival_Vessel_PortArea' }, 'Invalid timestamp time type: LiveEstimated'],
     [{ time_type: 'estimated' }, 'Invalid timestamp time type: estimated'],
-    [{ state: 'Arrival_Vessel_Berth' }, 'Invalid timestamp state: Arrival_Vessel_Berth'],
+    [{ state: 'Arrival_Vessel_LOC' }, 'Invalid timestamp state: Arrival_Vessel_LOC'],
     [{ state: 'Moon', api_key_ids: ['x'] }, 'Invalid timestamp state: Moon'],
     [{ api_key_ids: [3, 'x'] }, 'Invalid api key ID: x'],
     [{ api_key_ids: [0] }, 'Invalid api key ID: 0'],
@@ -115,14 +115,23 @@ describe('validateTimestampWeights', () => {
     expect([e.status, e.message]).toEqual([400, message]);
   });
 
+  it('checks the time type and the state each on its own, as the original: a pair the template lacks is accepted', () => {
+    expect(GAVLE.some((p) => p.time_type === 'Estimated' && p.state === 'Arrival_Vessel_Berth')).toBe(false);
+    expect(validateTimestampWeights(input({ time_type: 'Estimated', state: 'Arrival_Vessel_Berth' }), GAVLE)).toEqual({
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_Berth',
+      api_key_ids: expect.any(Array),
+    });
+  });
+
   it('knows only the pairs of the given template', () => {
     const rauma = templatePairs('rauma')!;
     expect(
-      error(() => validateTimestampWeights(input({ state: 'Arrival_Vessel_PortArea', time_type: 'Actual' }), rauma))
+      error(() => validateTimestampWeights(input({ state: 'Arrival_Vessel_TrafficArea', time_type: 'Actual' }), rauma))
         .message,
-    ).toBe('Invalid timestamp state: Arrival_Vessel_PortArea');
+    ).toBe('Invalid timestamp state: Arrival_Vessel_TrafficArea');
     expect(
-      validateTimestampWeights(input({ state: 'Arrival_Vessel_PortArea', time_type: 'Actual' }), GAVLE),
+      validateTimestampWeights(input({ state: 'Arrival_Vessel_TrafficArea', time_type: 'Actual' }), GAVLE),
     ).toBeTruthy();
   });
 });

@@ -141,8 +141,8 @@ describe('setTimestampApiKeyWeights', () => {
       'Invalid timestamp time type: LiveEstimated',
     ],
     [
-      { time_type: 'Estimated', state: 'Arrival_Vessel_Berth', api_key_ids: [1] },
-      'Invalid timestamp state: Arrival_Vessel_Berth',
+      { time_type: 'Estimated', state: 'Arrival_Vessel_LOC', api_key_ids: [1] },
+      'Invalid timestamp state: Arrival_Vessel_LOC',
     ],
     [{ ...ETD, api_key_ids: [1, 'x'] }, 'Invalid api key ID: x'],
     [{ ...ETD, api_key_ids: 5 }, "Wrong parameter type: api_key_ids should be array but got '5'"],

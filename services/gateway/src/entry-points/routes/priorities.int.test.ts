@@ -103,10 +103,7 @@ describe('POST /timestamp-api-key-weights', () => {
       { timestamp_time_type: 'LiveEstimated', timestamp_state: 'Arrival_Vessel_PortArea' },
       'Invalid timestamp time type: LiveEstimated',
     ],
-    [
-      { timestamp_state: 'Arrival_Vessel_Berth', api_key_ids: [999999] },
-      'Invalid timestamp state: Arrival_Vessel_Berth',
-    ],
+    [{ timestamp_state: 'Arrival_Vessel_LOC', api_key_ids: [999999] }, 'Invalid timestamp state: Arrival_Vessel_LOC'],
     [{ timestamp_state: 'Departure_Vessel_Moon' }, 'Invalid timestamp state: Departure_Vessel_Moon'],
     [{ api_key_ids: [999999] }, 'Invalid api key ID: 999999'],
     [{ api_key_ids: ['x'] }, 'Invalid api key ID: x'],

@@ -11,7 +11,7 @@ import {
   type SetTimestampApiKeyWeightsCommand,
 } from '@pcas/contracts';
 import type { RequestContext, Route } from '@pcas/http-kit';
-import { type TimestampPair, templatePairs } from '@pcas/s211';
+import { priorityPairProblem, type TimestampPair, templatePairs } from '@pcas/s211';
 import {
   existingApiKeyIds,
   listPayloadKeyWeights,
@@ -103,12 +103,8 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
         const ids = idList(ctx.params.api_key_ids);
         assertNoDuplicates(ids);
         const pairs = pairsOf(config.namespace);
-        if (!pairs.some((p) => p.time_type === timeType)) {
-          throw ApiError.badRequest(`Invalid timestamp time type: ${timeType}`);
-        }
-        if (!pairs.some((p) => p.time_type === timeType && p.state === state)) {
-          throw ApiError.badRequest(`Invalid timestamp state: ${state}`);
-        }
+        const problem = priorityPairProblem(pairs, timeType, state);
+        if (problem) throw ApiError.badRequest(problem);
         const body: CommandBody<SetTimestampApiKeyWeightsCommand> = {
           actor: actorOf(ctx),
           input: { time_type: timeType, state, api_key_ids: await knownApiKeyIds(deps, ids) },
