@@ -103,10 +103,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   for (const route of options.routes) {
     const validate = compileParams(ajv, route.params);
     warnUndeclaredPathParams(logger, route);
-    const handler = (req: Request, res: Response) => handle(options, route, validate, req, res);
+    const handler = (req: Request, res: Response, next: NextFunction) => {
+      // A route for some clients only (a page for browsers): the others get what they would without it.
+      if (route.accept && req.accepts(['application/json', route.accept]) !== route.accept) return next();
+      return handle(options, route, validate, req, res);
+    };
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
     if (route.method === 'GET') app.get(route.path, handler);
     else app[method](route.path, jsonBody, handler);
+    if (route.accept) continue; // so its other clients keep the 404 of an unknown path, not a 405
     const methods = methodsByPath.get(route.path) ?? new Set<string>();
     methods.add(route.method);
     methodsByPath.set(route.path, methods);

@@ -55,7 +55,20 @@ export interface Route<P = Record<string, any>> {
   /** While this module is disabled the route answers 403 naming the module. */
   module?: ModuleName;
   params: Record<string, ParamSpec>;
+  /**
+   * A media type this route answers instead of JSON (e.g. `text/html` for a page). The route then serves only
+   * requests that prefer it to `application/json`; any other request goes on as if the route did not exist.
+   */
+  accept?: string;
+  /** Answers besides the kit's own (JSON 200, 400, 403, 440), for the OpenAPI document; a 200 here replaces it. */
+  responses?: Record<number, ResponseDoc>;
   handle(ctx: RequestContext<P>): Promise<unknown>;
+}
+
+export interface ResponseDoc {
+  description: string;
+  /** The body's media type; `application/json` (an `{"error"}` body for 4xx/5xx) when absent. */
+  contentType?: string;
 }
 
 export interface HttpAppOptions {
