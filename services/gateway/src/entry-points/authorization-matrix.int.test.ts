@@ -1,9 +1,14 @@
-// The authorization matrix, generated from the gateway's own route table (`allRoutes`, so routes added later
-// are covered without touching this file): every route × the six roles, an anonymous caller and an API key
-// gets exactly the access that the role → permission matrix and the API-key permissions allow
-// (shared/reference/original-app.md §2.3; 403 {"error":"Invalid access"} otherwise). Then role permissions are
-// changed over HTTP and the matrix, with the changed expectation, must hold again: in this gateway and in a
-// second gateway process on the same database, which also sees module switches at once.
+// The authorization matrix, pinned to data written out by hand (testing/pinned-authorization.ts: the interface
+// spec's route → permission table and the original app's default role matrix), never to the gateway's own route
+// and role tables: a route declared with too weak a permission is a failure here. Every pinned route that the
+// gateway serves × the six roles, an API key, a disabled API key, an anonymous caller and an unknown session
+// gets exactly the access the original's permission check gives (its rule restated below): allowed, 403
+// {"error":"Invalid access"}, or 440 {"error":"Session expired"} for the unknown session on every route, public
+// ones included. Allowed means the request reached the route: parameter validation (400) or, for a route
+// without parameters, a 2xx; a 404 or a 5xx is a failure. Pinned routes not served yet are skipped with their
+// reason; a route the gateway declares but the pinned table lacks fails, so a new route cannot escape the
+// matrix. Then role permissions are changed over HTTP and the matrix, with the changed expectation, must hold
+// again: in this gateway and in a second gateway process on the same database.
 //
 // Inputs never change data: authorization runs before parameter validation (libs/http-kit), so every call
 // carries parameters that fail validation (a missing required one, or one of the wrong type or too long);
@@ -17,34 +22,53 @@ import { promisify } from 'node:util';
 import type { ModuleName, ParamSpec, Route } from '@pcas/http-kit';
 import { ApiClient, freePort, rabbitmq, repoRoot, uniqueName, waitForHealth } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { API_KEY_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS, ROLE_NAMES } from '../domain/roles.ts';
 import { allRoutes } from './routes/index.ts';
 import { startTestGateway, type TestGateway } from './testing/gateway-harness.ts';
+import {
+  API_KEY_ONLY,
+  DEFAULT_ROLE_MATRIX,
+  PENDING_AREAS,
+  type PinnedRoute,
+  ROLE_NAMES,
+  ROUTE_PERMISSIONS,
+  SPEC_PERMISSION_NAMES,
+} from './testing/pinned-authorization.ts';
 
 const run = promisify(execFile);
 
-type Caller = { kind: 'role'; role: string; userId: number } | { kind: 'anonymous' } | { kind: 'api_key'; key: string };
+type Caller =
+  | { kind: 'role'; role: string; userId: number }
+  | { kind: 'anonymous' }
+  | { kind: 'api_key'; key: string }
+  | { kind: 'disabled_api_key'; key: string }
+  | { kind: 'unknown_session' };
 
 const callerName = (c: Caller) => (c.kind === 'role' ? c.role : c.kind);
 
-/** Role → its permissions, as the test expects them to be (defaults, then the changes the test makes). */
+/** Role → its permissions, as the test expects them to be (the pinned defaults, then the changes the test makes). */
 type Matrix = Map<string, Set<string>>;
 
-// ---- the rule under test, restated from §2.3 and DESIGN.md "Permission names" ----
+const routeName = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+const PINNED = new Map(ROUTE_PERMISSIONS.map((r) => [routeName(r), r]));
 
-const SPEC_ALIASES: Record<string, string> = { modify_sea_chart_vessels: 'manage_sea_chart_vessel' };
+// ---- the original's permission check, restated ----
 
-function expectedAllowed(caller: Caller, permission: string, matrix: Matrix): boolean {
-  if (permission === 'public') return true;
-  // API-key-only pseudo permissions: no role can hold them, every active key has them.
-  if (API_KEY_PERMISSIONS.includes(permission)) return caller.kind === 'api_key';
-  if (caller.kind === 'anonymous') return false;
-  // An API key acts as its bound user, whose role is inactive_user (§8.2).
+type Access = 'allowed' | 'refused' | 'expired';
+
+function expectedAccess(caller: Caller, permission: string, matrix: Matrix): Access {
+  // An unknown or expired session is refused before anything else, on every route (the UI then logs out).
+  if (caller.kind === 'unknown_session') return 'expired';
+  if (permission === 'public') return 'allowed';
+  // API-key-only permissions: no role can hold them, every active key has them.
+  if (API_KEY_ONLY.includes(permission)) return caller.kind === 'api_key' ? 'allowed' : 'refused';
+  // A disabled key is no credential at all: the caller is anonymous.
+  if (caller.kind === 'anonymous' || caller.kind === 'disabled_api_key') return 'refused';
+  // An API key acts as its bound user, whose role is inactive_user.
   const held = matrix.get(caller.kind === 'role' ? caller.role : 'inactive_user') ?? new Set<string>();
-  const name = SPEC_ALIASES[permission] ?? permission;
-  if (held.has(name)) return true;
-  // `manage_user` routes are open to a holder of any manage_user_<role>; the handler refines (§2.3 step 4).
-  return name === 'manage_user' && [...held].some((p) => p.startsWith('manage_user_'));
+  const name = SPEC_PERMISSION_NAMES[permission] ?? permission;
+  if (held.has(name)) return 'allowed';
+  // `manage_user` routes are open to a holder of any manage_user_<role>; the handler refines (own or all users).
+  return name === 'manage_user' && [...held].some((p) => p.startsWith('manage_user_')) ? 'allowed' : 'refused';
 }
 
 // ---- requests that cannot change data ----
@@ -108,7 +132,7 @@ function probeFor(route: Route): Probe {
 interface Outcome {
   route: string;
   caller: string;
-  expected: 'allowed' | 'refused';
+  expected: Access;
   status: number;
   body: unknown;
 }
@@ -117,47 +141,75 @@ let gw: TestGateway;
 let routes: Route[];
 let callers: Caller[];
 let admin: ApiClient;
-const matrix: Matrix = new Map(ROLE_NAMES.map((role) => [role, new Set(DEFAULT_ROLE_PERMISSIONS[role])]));
+const matrix: Matrix = new Map(ROLE_NAMES.map((role) => [role, new Set(DEFAULT_ROLE_MATRIX[role])]));
 
 async function clientFor(base: ApiClient, caller: Caller): Promise<ApiClient> {
-  if (caller.kind === 'anonymous') return base.anonymous();
-  if (caller.kind === 'api_key') return base.withApiKey(caller.key);
-  // A fresh session per call: a route that ends the session (POST /logout) ends only this one.
-  return base.withSession(await gw.sessions.create(caller.userId));
+  switch (caller.kind) {
+    case 'anonymous':
+      return base.anonymous();
+    case 'api_key':
+    case 'disabled_api_key':
+      return base.withApiKey(caller.key);
+    case 'unknown_session':
+      return base.withSession('matrix-no-such-session');
+    case 'role':
+      // A fresh session per call: a route that ends the session (POST /logout) ends only this one.
+      return base.withSession(await gw.sessions.create(caller.userId));
+  }
 }
 
-const isInvalidAccess = (status: number, body: unknown) =>
-  status === 403 && JSON.stringify(body) === JSON.stringify({ error: 'Invalid access' });
+const sameBody = (body: unknown, expected: unknown) => JSON.stringify(body) === JSON.stringify(expected);
 
-/** Runs every route for every caller against `baseUrl`; returns the calls that did not get what they should. */
+/** Whether the answer is what the caller should get. */
+function isRight(o: Outcome, runs: boolean): boolean {
+  switch (o.expected) {
+    case 'expired':
+      return o.status === 440 && sameBody(o.body, { error: 'Session expired' });
+    case 'refused':
+      return o.status === 403 && sameBody(o.body, { error: 'Invalid access' });
+    case 'allowed':
+      // Past the permission check, the probe's parameters are refused (400). A route without parameters runs:
+      // any answer but a refusal, a missing route (404) or a server error.
+      if (!runs) return o.status === 400;
+      return (
+        !(o.status === 403 && sameBody(o.body, { error: 'Invalid access' })) &&
+        ![404, 440].includes(o.status) &&
+        o.status < 500
+      );
+  }
+}
+
+/** Every caller against one route; returns the outcomes that are not what they should be. */
+async function probeRoute(base: ApiClient, route: Route): Promise<{ outcomes: Outcome[]; wrong: Outcome[] }> {
+  const pinned = PINNED.get(routeName(route));
+  if (!pinned) throw new Error(`${routeName(route)} is not in the pinned table`);
+  const probe = probeFor(route);
+  const outcomes = await Promise.all(
+    callers.map(async (caller): Promise<Outcome> => {
+      const client = await clientFor(base, caller);
+      const res = await client.call(probe.method, probe.path, probe.params);
+      return {
+        route: routeName(route),
+        caller: callerName(caller),
+        expected: expectedAccess(caller, pinned.permission, matrix),
+        status: res.status,
+        body: res.body,
+      };
+    }),
+  );
+  return { outcomes, wrong: outcomes.filter((o) => !isRight(o, probe.runs)) };
+}
+
+/** Every served route for every caller against `baseUrl`; returns the wrong answers and who was let in where. */
 async function runMatrix(baseUrl: string): Promise<{ wrong: Outcome[]; allowed: Set<string> }> {
   const base = new ApiClient(baseUrl);
-  const jobs: (() => Promise<Outcome>)[] = [];
+  const wrong: Outcome[] = [];
+  const allowed = new Set<string>();
   for (const route of routes) {
-    const probe = probeFor(route);
-    for (const caller of callers) {
-      jobs.push(async () => {
-        const client = await clientFor(base, caller);
-        const res = await client.call(probe.method, probe.path, probe.params);
-        return {
-          route: `${route.method} ${route.path}`,
-          caller: callerName(caller),
-          expected: expectedAllowed(caller, route.permission, matrix) ? 'allowed' : 'refused',
-          status: res.status,
-          body: res.body,
-        };
-      });
-    }
+    const result = await probeRoute(base, route);
+    wrong.push(...result.wrong);
+    for (const o of result.outcomes) if (o.expected === 'allowed') allowed.add(`${o.caller} ${o.route}`);
   }
-  const outcomes: Outcome[] = [];
-  // A few at a time: quick, without flooding a 2-core machine.
-  for (let i = 0; i < jobs.length; i += 8) outcomes.push(...(await Promise.all(jobs.slice(i, i + 8).map((j) => j()))));
-  const wrong = outcomes.filter((o) =>
-    o.expected === 'allowed'
-      ? isInvalidAccess(o.status, o.body) || o.status === 440
-      : !isInvalidAccess(o.status, o.body),
-  );
-  const allowed = new Set(outcomes.filter((o) => o.expected === 'allowed').map((o) => `${o.caller} ${o.route}`));
   return { wrong, allowed };
 }
 
@@ -280,6 +332,10 @@ beforeAll(async () => {
     [key.id],
   );
   expect(bound.rows[0].role).toBe('inactive_user');
+  const disabled = await gw.createApiKey('matrix disabled key');
+  expect((await admin.put('/api-keys/disable', { id: disabled.id })).status).toBe(200);
+  callers.push({ kind: 'disabled_api_key', key: disabled.key });
+  callers.push({ kind: 'unknown_session' });
   second = await startSecondGateway();
 });
 
@@ -288,23 +344,60 @@ afterAll(async () => {
   await gw?.stop();
 });
 
-describe('the authorization matrix', () => {
-  it('covers the route table, and most routes cannot run on the probe inputs', () => {
+const declared = (pinned: PinnedRoute) => routes.find((r) => routeName(r) === routeName(pinned));
+
+describe('the pinned tables', () => {
+  it('are transcribed whole: one line a route, the default role counts 36/30/10/3/0/3', () => {
+    expect(PINNED.size).toBe(ROUTE_PERMISSIONS.length);
+    const counts = ROLE_NAMES.map((role) => DEFAULT_ROLE_MATRIX[role].length);
+    expect(counts).toEqual([36, 30, 10, 3, 0, 3]);
+  });
+
+  it('hold every route the gateway declares, so none escapes the matrix', () => {
     expect(routes.length).toBeGreaterThan(20);
-    const runs = routes.filter((r) => probeFor(r).runs).map((r) => `${r.method} ${r.path}`);
+    expect(routes.map(routeName).filter((name) => !PINNED.has(name))).toEqual([]);
+  });
+
+  it('list as not served yet only routes of areas that later issues bring', () => {
+    const pending = ROUTE_PERMISSIONS.filter((r) => !declared(r));
+    console.info(
+      `authorization matrix: ${pending.length} pinned routes not served yet, skipped:\n` +
+        pending.map((r) => `  ${routeName(r)} (${PENDING_AREAS[r.area] ?? r.area})`).join('\n'),
+    );
+    expect(pending.filter((r) => !PENDING_AREAS[r.area]).map(routeName)).toEqual([]);
+  });
+
+  it('are what a new installation starts from (GET /role-permissions)', async () => {
+    await expectServedMatrix();
+  });
+
+  it('leave most routes unable to run on the probe inputs', () => {
+    const runs = routes.filter((r) => probeFor(r).runs).map(routeName);
     // Routes without parameters run; none of them may change shared data (POST /logout ends its own session).
     for (const route of runs) expect(route, route).toMatch(/^GET |^POST \/logout$/);
   });
+});
 
-  it('holds for every route and caller with the default role permissions', async () => {
+describe('the default matrix, route by route', () => {
+  for (const pinned of ROUTE_PERMISSIONS) {
+    it(`${routeName(pinned)} (${pinned.permission})`, async (ctx) => {
+      const route = declared(pinned);
+      if (!route) ctx.skip(`not served yet: ${PENDING_AREAS[pinned.area] ?? pinned.area}`);
+      const { wrong } = await probeRoute(new ApiClient(gw.baseUrl), route!);
+      expect(wrong).toEqual([]);
+    });
+  }
+
+  it('lets keys and roles in where they belong, and a caller without permissions only into public routes', async () => {
     const { wrong, allowed } = await runMatrix(gw.baseUrl);
     expect(wrong).toEqual([]);
     defaultAllowed = allowed;
-    // Not vacuous: keys and roles get routes of their own; a role without permissions gets the public ones only.
+    // Not vacuous: keys and roles get routes of their own.
     expect(allowed.size).toBeGreaterThan(routes.length);
     expect([...allowed].some((entry) => entry.startsWith('api_key '))).toBe(true);
-    const publicRoutes = routes.filter((r) => r.permission === 'public').map((r) => `${r.method} ${r.path}`);
-    for (const who of ['anonymous', 'inactive_user']) {
+    const publicRoutes = routes.filter((r) => PINNED.get(routeName(r))?.permission === 'public').map(routeName);
+    expect(publicRoutes).toContain('GET /health-check');
+    for (const who of ['anonymous', 'inactive_user', 'disabled_api_key']) {
       const own = [...allowed].filter((entry) => entry.startsWith(`${who} `)).map((e) => e.slice(who.length + 1));
       expect(own.sort()).toEqual([...publicRoutes].sort());
     }
