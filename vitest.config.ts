@@ -1,8 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 // Three tiers, one command (`pnpm test`): unit (pure, no I/O), int (adapters against real servers),
-// e2e (the fleet as separate processes, over HTTP). Solo tests disrupt a shared server (they stop the broker),
-// so they get a group of their own: vitest runs groups one after another, never side by side.
+// e2e (the fleet as separate processes, over HTTP). No test stops a shared server: one that must kill a broker
+// starts a private node of its own (@pcas/testing's startPrivateRabbitNode).
 export default defineConfig({
   test: {
     projects: [
@@ -33,16 +33,6 @@ export default defineConfig({
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,
-        },
-      },
-      {
-        test: {
-          name: 'solo',
-          include: ['libs/*/src/**/*.solo.test.ts', 'services/*/src/**/*.solo.test.ts'],
-          testTimeout: 180_000,
-          hookTimeout: 180_000,
-          fileParallelism: false,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -107,6 +107,17 @@ export async function deleteFlowTopology(brokerUrl: string, projection: string, 
   await admin.close();
 }
 
+/** Messages ready in a queue (not counting those delivered and not yet acknowledged). */
+export async function queueDepth(brokerUrl: string, queue: string): Promise<number> {
+  const admin = await connect(brokerUrl);
+  try {
+    const ch = await admin.createChannel();
+    return (await ch.checkQueue(queue)).messageCount;
+  } finally {
+    await admin.close();
+  }
+}
+
 /** What a flow suite runs against; the servers are there from its beforeAll on. */
 export interface FlowServers {
   /** The projection's name (queue `projection.<name>`) and the suffix of its table. */
