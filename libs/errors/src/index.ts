@@ -32,3 +32,5 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError;
 }
+
+export { assertStorable, MAX_NESTING } from './storable.ts';

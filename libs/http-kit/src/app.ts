@@ -3,6 +3,7 @@
 // validate parameters → handler. Authorization runs before validation so an anonymous caller learns nothing
 // about a route's parameters.
 
+import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import { ApiError, isApiError } from '@pcas/errors';
@@ -76,6 +77,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       const type = req.headers['content-type'];
       return type === undefined || !/^\s*(application\/x-www-form-urlencoded|multipart\/)/i.test(type);
     },
+    // The decoder would quietly turn bytes that are not UTF-8 into U+FFFD; the sender is told instead.
+    verify: (_req, _res, buf, encoding) => {
+      if (encoding === 'utf-8' && !isUtf8(buf)) throw ApiError.badRequest('Request body is not valid UTF-8');
+    },
   });
 
   app.use((req: Request, res: Response, next: NextFunction) => {
@@ -127,7 +132,7 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   }
   app.use((_req: Request, res: Response) => send(res, 404, { error: 'Not found' }));
 
-  // Reached by body-parser failures only; route handlers render their own errors.
+  // Reached by body-parser and path-decoding failures only; route handlers render their own errors.
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(error);
@@ -213,7 +218,7 @@ async function run(
   if (route.module && options.isModuleEnabled && !(await options.isModuleEnabled(route.module))) {
     throw ApiError.forbidden(`${MODULE_TITLES[route.module]} module is disabled`);
   }
-  const raw = mergeParams(route.method, req.params, req.body, route.method === 'GET' ? req.query : undefined);
+  const raw = mergeParams(route.method, req.params, req.body, route.method === 'GET' ? queryOf(req) : undefined);
   await options.authorize(auth, route, raw);
   const params = validate(raw);
   let log: Logger | undefined;
@@ -231,6 +236,23 @@ async function run(
   return route.handle(ctx);
 }
 
+/**
+ * The parsed query string, refused when its percent-encoding is broken or encodes bytes that are not UTF-8: the
+ * parser would keep such a value as typed (`%FF`) rather than fail.
+ */
+function queryOf(req: Request): unknown {
+  const url = req.url;
+  const start = url.indexOf('?');
+  if (start !== -1 && url.includes('%', start)) {
+    try {
+      decodeURIComponent(url.slice(start + 1));
+    } catch {
+      throw ApiError.badRequest('Invalid percent-encoding in the query string');
+    }
+  }
+  return req.query;
+}
+
 function send(res: Response, status: number, body: unknown): void {
   res.statusCode = status;
   const text = STATUS_TEXT[status];
@@ -241,6 +263,9 @@ function send(res: Response, status: number, body: unknown): void {
 }
 
 function bodyError(error: unknown): { status: number; message: string } {
+  if (isApiError(error)) return { status: error.status, message: error.message };
+  // The router decodes path parameters before any route runs; a broken one fails there.
+  if (error instanceof URIError) return { status: 400, message: 'Invalid percent-encoding in the path' };
   const e = error as { type?: string; status?: number; expose?: boolean; message?: string };
   if (e?.type === 'entity.parse.failed') return { status: 400, message: 'Invalid JSON body' };
   if (e?.type === 'entity.too.large') return { status: 413, message: 'Request body too large' };

@@ -311,6 +311,74 @@ describe('parameters', () => {
   });
 });
 
+describe('what storage refuses, before authorization or the handler', () => {
+  const post = (body: string | Buffer, headers: Record<string, string> = {}) =>
+    rawRequest(server, 'POST', '/things', { headers: { ...auth, ...headers }, body });
+
+  it('answers 400 naming the parameter for U+0000 anywhere in the body, query or path', async () => {
+    for (const [res, name] of [
+      [await post('{"name":"Ever\\u0000Given"}'), 'name'],
+      [await post('{"name":"x","payload":{"a":[{"b":"\\u0000"}]}}'), 'payload'],
+      [await post('{"name":"x","payload":{"k\\u0000":1}}'), 'payload'],
+      [await post('{"name":"x","undeclared":"\\u0000"}'), 'undeclared'],
+      [await rawRequest(server, 'GET', '/items?limit=1&search=a%00b', { headers: auth }), 'search'],
+      [await rawRequest(server, 'GET', '/items?limit=1&ids[]=%00', { headers: auth }), 'ids'],
+      [await rawRequest(server, 'PUT', '/settings/a%00/b', { headers: auth }), 'name'],
+    ] as const) {
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ error: `${name} contains a NUL character` });
+    }
+    // Authentication ran (a stale session still gets 440 first); nothing after it did.
+    expect(calls.every((call) => call === 'authenticate')).toBe(true);
+    expect(seen).toEqual([]);
+  });
+
+  it('answers 400 for a lone surrogate and for nesting deeper than the limit', async () => {
+    const surrogate = await post('{"name":"\\ud800"}');
+    expect(surrogate.status).toBe(400);
+    expect(surrogate.json()).toEqual({ error: 'name contains an invalid character' });
+    const deep = await post(`{"name":"x","payload":${'['.repeat(300_000)}${']'.repeat(300_000)}}`);
+    expect(deep.status).toBe(400);
+    expect(deep.json()).toEqual({ error: 'payload is nested too deeply' });
+    expect(seen).toEqual([]);
+  });
+
+  it('answers 400 for a body that is not valid UTF-8, but reads a declared UTF-16 body', async () => {
+    const bytes = Buffer.concat([Buffer.from('{"name":"a'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('"}')]);
+    const invalid = await post(bytes, { 'Content-Type': 'application/json; charset=utf-8' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.json()).toEqual({ error: 'Request body is not valid UTF-8' });
+    expect((await post(bytes)).json()).toEqual({ error: 'Request body is not valid UTF-8' });
+    // An encoded surrogate (ED A0 80) is not UTF-8 either.
+    const surrogate = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from('"}')]);
+    expect((await post(surrogate)).status).toBe(400);
+    expect(seen).toEqual([]);
+
+    const utf16 = await post(Buffer.from('{"name":"Gävle"}', 'utf16le'), {
+      'Content-Type': 'application/json; charset=utf-16le',
+    });
+    expect(utf16.status).toBe(200);
+    expect(seen[0]).toMatchObject({ name: 'Gävle' });
+  });
+
+  it('answers 400 for broken percent-encoding, or encoded bytes that are not UTF-8, in the query or the path', async () => {
+    for (const query of ['search=%', 'search=%zz', 'search=%ff', 'search=%e0%a4%a', 'search=%ed%a0%80']) {
+      const res = await rawRequest(server, 'GET', `/items?limit=1&${query}`, { headers: auth });
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ error: 'Invalid percent-encoding in the query string' });
+    }
+    for (const part of ['%', '%zz', '%ff', '%ed%a0%80']) {
+      const res = await rawRequest(server, 'PUT', `/settings/${part}/b`, { headers: auth });
+      expect(res.status).toBe(400);
+      expect(res.json()).toEqual({ error: 'Invalid percent-encoding in the path' });
+    }
+    expect(seen).toEqual([]);
+    // Well-formed encodings still arrive decoded.
+    const ok = await rawRequest(server, 'GET', '/items?limit=1&search=G%C3%A4vle%20%F0%9F%9A%A2', { headers: auth });
+    expect(ok.json().params.search).toBe('Gävle 🚢');
+  });
+});
+
 describe('responses', () => {
   it('sends null and plain values as JSON', async () => {
     const res = await rawRequest(server, 'GET', '/nothing');

@@ -2,7 +2,7 @@
 // the JSON body (POST/PUT/DELETE) or the query string (GET), trim top-level strings, then check every declared
 // parameter in declaration order with the original's messages. Pure: no I/O, no express.
 
-import { ApiError } from '@pcas/errors';
+import { ApiError, assertStorable } from '@pcas/errors';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { ParamSpec, ParamType } from './types.ts';
 
@@ -20,6 +20,9 @@ type Raw = Record<string, unknown>;
  * Merges the parameter sources in the original's order (later sources win, as PHP's array_merge) into an object
  * without a prototype, so keys such as `__proto__` are plain data. Non-object bodies (`[]`, `"x"`, `5`) carry no
  * parameters. Top-level strings are trimmed; nested values are left as sent.
+ *
+ * Every parameter of every source, declared or not (authorization sees them all), is checked here once for what
+ * storage refuses (U+0000, a lone surrogate, unbounded nesting: assertStorable), so no route checks it itself.
  */
 export function mergeParams(method: string, pathParams: Raw | undefined, body: unknown, query: unknown): Raw {
   const out: Raw = Object.create(null);
@@ -34,6 +37,7 @@ function assign(target: Raw, source: unknown): void {
   for (const key of Object.keys(source)) {
     const value = (source as Raw)[key];
     if (value === undefined) continue; // an optional path segment that was not given
+    assertStorable(key, value);
     target[key] = typeof value === 'string' ? value.trim() : value;
   }
 }

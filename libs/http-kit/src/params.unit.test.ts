@@ -1,4 +1,4 @@
-import { ApiError } from '@pcas/errors';
+import { ApiError, MAX_NESTING } from '@pcas/errors';
 import { describe, expect, it } from 'vitest';
 import { compileParams, createAjv, echo, mergeParams } from './params.ts';
 import type { ParamSpec } from './types.ts';
@@ -53,6 +53,66 @@ describe('mergeParams', () => {
     const merged = mergeParams('POST', undefined, JSON.parse('{"__proto__": {"polluted": true}}'), undefined);
     expect(Object.hasOwn(merged, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
+
+describe('mergeParams: what storage refuses', () => {
+  const refusal = (run: () => unknown): { status: number; message: string } => {
+    try {
+      run();
+    } catch (error) {
+      expect(error).toBeInstanceOf(ApiError);
+      return { status: (error as ApiError).status, message: (error as ApiError).message };
+    }
+    throw new Error('expected a refusal');
+  };
+  const nul = (name: string) => ({ status: 400, message: `${name} contains a NUL character` });
+
+  it('refuses U+0000 in any source, at any depth, in values and keys, naming the top-level parameter', () => {
+    expect(refusal(() => mergeParams('POST', undefined, { email: 'a\u0000@b.c' }, undefined))).toEqual(nul('email'));
+    expect(refusal(() => mergeParams('POST', undefined, { payload: { a: [{ b: 'x\u0000' }] } }, undefined))).toEqual(
+      nul('payload'),
+    );
+    expect(refusal(() => mergeParams('POST', undefined, { payload: { 'k\u0000': 1 } }, undefined))).toEqual(
+      nul('payload'),
+    );
+    expect(refusal(() => mergeParams('GET', undefined, undefined, { search: ['ok', '\u0000'] }))).toEqual(
+      nul('search'),
+    );
+    expect(refusal(() => mergeParams('PUT', { name: 'a\u0000' }, {}, undefined))).toEqual(nul('name'));
+    // Undeclared parameters too: authorization sees every parameter, before validation drops the undeclared.
+    expect(refusal(() => mergeParams('POST', undefined, { 'x\u0000': 1 }, undefined))).toEqual(nul('x\u0000'));
+    // Trimming does not hide it (U+0000 is not white space).
+    expect(refusal(() => mergeParams('POST', undefined, { name: '\u0000' }, undefined))).toEqual(nul('name'));
+  });
+
+  it('refuses a lone surrogate but keeps paired ones and other unusual characters', () => {
+    expect(refusal(() => mergeParams('POST', undefined, { name: 'a\ud800' }, undefined))).toEqual({
+      status: 400,
+      message: 'name contains an invalid character',
+    });
+    expect(refusal(() => mergeParams('POST', undefined, { p: { '\udc00': 1 } }, undefined)).message).toBe(
+      'p contains an invalid character',
+    );
+    const kept = { name: 'ship 🚢 \uffff \u0001 é', list: [1, null, true, { a: 'b' }] };
+    expect({ ...mergeParams('POST', undefined, kept, undefined) }).toEqual(kept);
+  });
+
+  it('refuses arrays and objects nested deeper than MAX_NESTING, accepting that depth', () => {
+    const nest = (depth: number): unknown => {
+      let value: unknown = 'leaf';
+      for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { k: value };
+      return value;
+    };
+    expect(() => mergeParams('POST', undefined, { payload: nest(MAX_NESTING) }, undefined)).not.toThrow();
+    expect(refusal(() => mergeParams('POST', undefined, { payload: nest(MAX_NESTING + 1) }, undefined))).toEqual({
+      status: 400,
+      message: 'payload is nested too deeply',
+    });
+    // As deep as a 1 MB body of brackets gives, which would overflow the stack of JSON.stringify: a 400, not a crash.
+    expect(refusal(() => mergeParams('POST', undefined, { payload: nest(200_000) }, undefined)).message).toBe(
+      'payload is nested too deeply',
+    );
   });
 });
 

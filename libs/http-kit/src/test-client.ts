@@ -16,7 +16,7 @@ export function rawRequest(
   server: Server,
   method: string,
   path: string,
-  options: { headers?: Record<string, string>; body?: string } = {},
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<RawResponse> {
   const { port } = server.address() as AddressInfo;
   const headers: Record<string, string> = { ...options.headers };

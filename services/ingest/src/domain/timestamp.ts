@@ -4,6 +4,7 @@
 import {
   type Actor,
   ApiError,
+  assertStorable,
   type PostTimestampCommand,
   type TimestampReceived,
   type VesselRegistered,
@@ -59,6 +60,8 @@ export function parsePayload(value: unknown): Record<string, unknown> {
     } catch {
       throw ApiError.badRequest('Invalid payload');
     }
+    // The HTTP kit checked the request's own strings; those inside this JSON text only exist from here on.
+    assertStorable('payload', parsed);
   }
   if (Array.isArray(parsed) && parsed.length === 0) return {};
   if (!isPlainObject(parsed)) throw ApiError.badRequest('Invalid payload');

@@ -173,6 +173,23 @@ describe('parsePayload', () => {
     expect(error(() => validateTimestamp(post({ payload: 'x' }), NOW)).message).toBe('Invalid payload');
     expect(validateTimestamp(post({ payload: '{"external_id":"A-1"}' }), NOW).payload).toEqual({ external_id: 'A-1' });
   });
+
+  // The JSON text reaches ingest as one string without a NUL in it; what it encodes is only seen once parsed.
+  it.each([
+    ['a value', '{"source":"vis","note":"a\\u0000b"}', 'payload contains a NUL character'],
+    ['a key', '{"a\\u0000":1}', 'payload contains a NUL character'],
+    ['a nested value', '{"list":[{"deep":["\\u0000"]}]}', 'payload contains a NUL character'],
+    ['a lone surrogate', '{"note":"\\ud800"}', 'payload contains an invalid character'],
+    ['deep nesting', `{"a":${'['.repeat(600)}${']'.repeat(600)}}`, 'payload is nested too deeply'],
+  ])('refuses a JSON-string payload holding %s', (_what, payload, message) => {
+    const e = error(() => validateTimestamp(post({ payload }), NOW));
+    expect(e.status).toBe(400);
+    expect(e.message).toBe(message);
+  });
+
+  it('keeps paired surrogates (emoji) in a JSON-string payload', () => {
+    expect(parsePayload('{"note":"\\ud83d\\udea2"}')).toEqual({ note: '🚢' });
+  });
 });
 
 describe('decidePostTimestamp', () => {
