@@ -1,4 +1,5 @@
-// Layer rules of DESIGN.md: domain code is pure; services never import each other; libs never import services.
+// Layer rules (docs/architecture.md#services): domain code is pure; services never import each other; libs never
+// import services.
 module.exports = {
   forbidden: [
     {

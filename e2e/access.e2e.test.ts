@@ -1,11 +1,12 @@
 // Issue "Access and administration", black-box against the fleet: the original's Behat scenarios for login,
 // suspend and lock, codeless registration, per-role password rules and the second administrator's own users
-// (shared/reference/original-app.md §19.1, 19.3, 19.4, 19.6, 19.8), re-expressed over HTTP. Reset tokens come
-// from the mails a real SMTP server in this process receives (the original's tests signed their own). Then the
-// event log, the gateway's tables and the fleet's output are searched for every password and token used.
+// re-expressed over HTTP. Reset tokens come from the mails a real SMTP server in this process receives (the
+// original's tests signed their own). Then the event log, the gateway's tables and the fleet's output are
+// searched for every password and token used.
 //
-// §19.3 waits 65 s for a one-minute suspension to pass; here an administrator's unsuspend ends it instead,
-// which leaves the failure counter exactly where the wait would (the expiry itself is unit-tested).
+// The original's suspend-and-lock scenario waits 65 s for a one-minute suspension to pass; here an
+// administrator's unsuspend ends it instead, which leaves the failure counter exactly where the wait would (the
+// expiry itself is unit-tested).
 
 import { openDb } from '@pcas/sql';
 import { ApiClient, type RunningSystem, type SmtpServerForTest, startFleet, startSmtpServer } from '@pcas/testing';
@@ -41,7 +42,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-// ---- the Behat steps (original-app.md §19, "Common step → HTTP mapping") ----
+// ---- the original's Behat steps, as HTTP calls ----
 
 async function login(email: string, password: string): Promise<ApiClient> {
   secrets.add(password);
@@ -146,7 +147,7 @@ const sessionUserId = async (client: ApiClient) => (await client.get('/session')
 
 // ---- scenarios ----
 
-describe('§19.1 login', () => {
+describe('login.feature', () => {
   it('logs in with the full permission list, a new session each time, case-insensitively', async () => {
     const res = await api.post('/login', { email: ADMIN.email, password: ADMIN.password });
     expect(res.status).toBe(200);
@@ -177,7 +178,7 @@ describe('§19.1 login', () => {
   });
 });
 
-describe('§19.3 account suspend and lock (role user: suspended after every 3rd failure for 1 min, locked at 7)', () => {
+describe('account_suspend_and_lock.feature (role user: suspended after every 3rd failure for 1 min, locked at 7)', () => {
   it('suspends, locks, unlocks and resets as the original', async () => {
     const email = 'user1@locktest.com';
     const id = await createUserWithPassword(admin, email, 'user', '1111');
@@ -223,7 +224,7 @@ describe('§19.3 account suspend and lock (role user: suspended after every 3rd 
   });
 });
 
-describe('§19.4 codeless registration', () => {
+describe('codeless_registration.feature', () => {
   it('registers with and without codes; own codes and users per second admin', async () => {
     const before = (await ownUsers(admin)).length;
     await createUserWithPassword(admin, 'secondadmin1@test.com', 'second_admin', 'sa1-password-123');
@@ -310,7 +311,7 @@ describe('§19.4 codeless registration', () => {
   });
 });
 
-describe('§19.6 per-role password rules', () => {
+describe('per_role_password_rules.feature', () => {
   it('applies the rules of the role on change, registration and reset', async () => {
     const user1 = 'user1@passwordtest.com';
     await createUser(admin, user1, 'user');
@@ -349,7 +350,7 @@ describe('§19.6 per-role password rules', () => {
   });
 });
 
-describe('§19.8 second administrator: own users', () => {
+describe('second_admin_own_users.feature: a second administrator manages own users', () => {
   it('sees only the users and codes it created, registrations with its codes included', async () => {
     const before = (await ownUsers(admin)).length;
     const codesBefore = (await ownCodes(admin)).length;

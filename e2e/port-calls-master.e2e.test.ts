@@ -1,7 +1,8 @@
 // Issue 4, port calls in master-ID mode (PORT_CALL_MASTER_SOURCE set), black-box in both run modes: master
-// timestamps open port calls and set their ranges, other sources' timestamps join by range (shared/reference/
-// original-app.md §5.3–5.5), a manual range takes in an orphan (§5.11), and the priority worked example of §7.3
-// (features/payload_key_api_key_weight.feature: berth1 … berth5) read through GET /port-call.
+// timestamps open port calls and set their ranges, other sources' timestamps join by range
+// (docs/domain.md#master-id-mode), a manual range takes in an orphan (docs/domain.md#corrections), and the
+// priority worked example (docs/domain.md#a-worked-example, the original's payload_key_api_key_weight.feature:
+// berth1 … berth5) read through GET /port-call.
 
 import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -119,7 +120,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
         master_id: 'M-1',
         master_manual: false,
       });
-      // No ETD yet: the range is open, and only timestamps with its master ID join it (§5.5 step 3).
+      // No ETD yet: the range is open, and only timestamps with its master ID join it.
       expect((await admin.get('/port-call-range', { port_call_id: second })).body).toMatchObject({
         master_id: 'M-2',
         end: null,
@@ -193,7 +194,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
     });
   });
 
-  describe('§7.3 worked example: payload-key priorities decide berth_name', () => {
+  describe('the worked example: payload-key priorities decide berth_name', () => {
     const IMO = 1234567;
     let k1: { id: number; key: string };
     let k2: { id: number; key: string };

@@ -1,7 +1,7 @@
 // Issue 4, port calls in clustering mode (PORT_CALL_MASTER_SOURCE unset), black-box in both run modes: timestamps
 // posted by a data source and by a person become port calls (an old visit done, the current one on the activity
 // timeline), served by every query in the shapes the original UI reads; then each manual correction over HTTP
-// (shared/reference/original-app.md §5.11) and what it does, a rebuild from the log that keeps them all, and bad
+// (docs/domain.md#corrections) and what it does, a rebuild from the log that keeps them all, and bad
 // input answering 400 with the original's messages while changing nothing.
 
 import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
@@ -107,7 +107,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
 
   it('groups a vessel’s timestamps into port calls: a visit 40 days ago (done), the current one (at berth)', async () => {
     // An ETA 40 days old opens a port call that the 30-day rule departs at once (ATD = its ETA), and the
-    // 180-minute rule closes (§5.8 steps 8–9); the original trashed anything that came for a done port call.
+    // 180-minute rule closes (docs/domain.md#timers); the original trashed anything that came for a done port call.
     const old = now - 40 * DAY;
     await post(agent, '/agent/rest/timestamps', 'old-eta', 'Estimated', 'Arrival_Vessel_PortArea', old);
     await post(agent, '/agent/rest/timestamps', 'eta', 'Estimated', 'Arrival_Vessel_PortArea', now + 5 * HOUR, {
@@ -160,7 +160,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
     expect(cards.map((c: any) => c.ship.id)).toEqual([otherCall, call]);
     const [sea, port, departing] = cards[1].portcalls[0].events;
     expect([sea.id, sea.location, port.location, departing.location]).toEqual([1, 'sea', 'port', 'sea']);
-    // Every card has its slots; each placeholder's state is a string (original-clients.md §0 item 9).
+    // Every card has its slots; each placeholder's state is a string (the web UI fails otherwise).
     for (const e of [sea, port, departing]) for (const t of e.timestamps) expect(typeof t.state).toBe('string');
     expect(sea.timestamps[0]).toMatchObject({
       time_type: 'Estimated',
@@ -446,7 +446,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
     });
     expect([set.status, set.body]).toEqual([200, null]);
     // The same port call keeps its timestamps; as in the original, the scan that follows gives a port call without a
-    // master ID the range of its current ETA and ETD (§5.8 step 6), so only master_manual shows the change here
+    // master ID the range of its current ETA and ETD, so only master_manual shows the change here
     // (master-ID mode keeps the range itself: port-calls-master.e2e.test.ts).
     expect((await admin.get('/port-call-range', { port_call_id: call })).body).toEqual({
       port_call_id: call,

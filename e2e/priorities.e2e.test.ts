@@ -1,6 +1,6 @@
-// Issue 4, priorities, black-box in both run modes: the original's api-key.feature scenario 1 (§19.2: create a
+// Issue 4, priorities, black-box in both run modes: the original's api-key.feature scenario 1 (create a
 // key, give it the ETD weight, post the ETD twice), admission (a key without a weight for the pair gets 403 and
-// nothing is stored), the GET shapes of payload_key_api_key_weight.feature step 3 (§19.5), and bad input
+// nothing is stored), the GET shapes of payload_key_api_key_weight.feature step 3, and bad input
 // answering 400 with the original's messages while changing nothing.
 
 import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
@@ -51,7 +51,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
     await system?.stop();
   });
 
-  it('§19.2 "Creating new API KEY": with the ETD weight the key posts the ETD, twice, and it is stored', async () => {
+  it('api-key.feature "Creating new API KEY": with the ETD weight the key posts the ETD, twice, and it is stored', async () => {
     const key = await createKey('New API KEY');
     expect(await setTimestampPriorities('Estimated', 'Departure_Vessel_Berth', [key.id])).toMatchObject({
       status: 200,
@@ -139,7 +139,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
     expect([refused.status, refused.body]).toEqual([400, { error: 'Invalid timestamp state: Arrival_Vessel_LOC' }]);
   });
 
-  it('§19.5 step 3: the GET lists show the weights highest first, in the original shapes', async () => {
+  it('payload_key_api_key_weight.feature step 3: the GET lists show the weights highest first, in the original shapes', async () => {
     const k1 = await createKey('K1');
     const k2 = await createKey('K2');
     for (const state of ['Arrival_Vessel_PortArea', 'Departure_Vessel_Berth']) {
@@ -186,7 +186,8 @@ describe.each(modes)('%s mode', (_mode, start) => {
       ['K2', 2],
       ['K1', 1],
     ]);
-    // Both keys now post ETAs: the lower-priority one is stored too (priority decides what counts, §7.1.3).
+    // Both keys now post ETAs: the lower-priority one is stored too (priority decides what counts,
+    // docs/domain.md#timestamp-priorities).
     for (const key of [k1, k2]) {
       const posted = await api.withApiKey(key.key).post('/agent/rest/timestamps', {
         ...agentTimestamp('Estimated', 'Arrival_Vessel_PortArea', { from: key.name }),

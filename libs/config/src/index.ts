@@ -35,7 +35,7 @@ export interface Config {
   baseUrl: string;
 }
 
-/** One role's rules (shared/reference/original-app.md §8.4). A failure count of 0 turns that rule off. */
+/** One role's rules (docs/domain.md#password-rules). A failure count of 0 turns that rule off. */
 export interface PasswordRuleSet {
   password_min_length: number;
   password_min_unique_chars: number;
@@ -62,7 +62,7 @@ const RULE_FIELDS = Object.keys(DEFAULT_PASSWORD_RULES) as (keyof PasswordRuleSe
 /**
  * Parses the original's PASSWORD_RULES JSON, e.g. `{"user": {"password_min_length": "4", "lock_failures": "7"}}`:
  * values are whole numbers given as numbers or digit strings, every field optional (falling back to the
- * `default` entry, itself falling back to §8.4's defaults). Anything else throws, so a typo stops the start.
+ * `default` entry, itself falling back to the original's defaults). Anything else throws, so a typo stops the start.
  */
 export function parsePasswordRules(raw: string | undefined): PasswordRules {
   const fail = (why: string): never => {

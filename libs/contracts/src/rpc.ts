@@ -66,7 +66,7 @@ export const IngestCommands = {
   setPayloadKeyApiKeyWeights: 'setPayloadKeyApiKeyWeights',
 } as const;
 
-// ---- cmd.portcall-projector: manual port-call corrections (shared/reference/original-app.md §5.11) ----
+// ---- cmd.portcall-projector: manual port-call corrections (docs/domain.md#corrections) ----
 // Inputs as the routes receive them (types checked by the gateway, values by the service: unknown ids, bad times
 // → 400 with the original's messages). Each correction is appended to the vessel's stream, so a replay repeats it.
 

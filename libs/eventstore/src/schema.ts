@@ -1,5 +1,5 @@
-// The event store's schema. Semantics: DESIGN.md "The event store"; layout after
-// shared/reference/event-sourcing.md B1 (commit order = (transaction_id, global_position)).
+// The event store's schema (docs/architecture.md#the-event-store): commit order = (transaction_id,
+// global_position).
 
 /** The NOTIFY channel that wakes subscribers. */
 export const WAKE_CHANNEL = 'eventstore_events';

@@ -88,7 +88,7 @@ const APPEND_SQL = `SELECT event_id, stream_position, global_position, duplicate
   FROM eventstore.append($1, $2, $3::text[]::uuid[], $4::text[], $5::text[]::jsonb[], $6::text[]::jsonb[], $7::boolean)`;
 
 // Only transactions older than every running one are read: a sequence value is taken at insert, not at commit,
-// so a younger transaction can commit first (shared/reference/event-sourcing.md B2).
+// so a younger transaction can commit first (docs/architecture.md#the-event-store).
 const SETTLED = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
 // ORDER BY names the table's columns (`e.`): a bare `transaction_id` would mean the text alias in the select
 // list, and text order breaks where transaction ids gain a digit ('1000001' < '999999').

@@ -1,5 +1,5 @@
-// The event store port (PostgreSQL 15 in the fleet, PGlite embedded). Semantics: DESIGN.md "The event store"
-// and shared/reference/event-sourcing.md B1/B2.
+// The event store port (PostgreSQL 15 in the fleet, PGlite embedded). Semantics:
+// docs/architecture.md#the-event-store.
 
 import type { Queryable } from '@pcas/sql';
 

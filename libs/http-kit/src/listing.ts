@@ -1,4 +1,4 @@
-// The original's list semantics, shared by every list endpoint (shared/reference/original-app.md §2.5–2.7):
+// The original's list semantics, shared by every list endpoint (docs/domain.md#lists):
 // sort strings checked against a whitelist, the {data, pagination} envelope, the search rules and the export
 // limit rules. Pure: each function returns SQL text and parameters, never runs a query.
 
@@ -75,7 +75,7 @@ export interface SearchOptions {
 const INT4_MAX = 2_147_483_647;
 
 /**
- * The §2.7 search rules as a WHERE condition, or null when there is nothing to search for.
+ * The original's search rules as a WHERE condition, or null when there is nothing to search for.
  * ≥7 digits with `imoColumn` → exact IMO; `^x` → prefix match; else substring match. LIKE wildcards typed by
  * the user are escaped (the original let `%` and `_` through as wildcards).
  */

@@ -1,4 +1,4 @@
-// Parameter handling as the original does it (shared/reference/original-app.md §2.1): merge path params with
+// Parameter handling as the original does it (docs/domain.md#parameters): merge path params with
 // the JSON body (POST/PUT/DELETE) or the query string (GET), trim top-level strings, then check every declared
 // parameter in declaration order with the original's messages. Pure: no I/O, no express.
 

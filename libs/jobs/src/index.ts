@@ -1,6 +1,6 @@
-// Delayed jobs (DESIGN.md flow 5): work that must happen at a given time without new traffic. One small port,
-// two adapters: BullMQ on Redis in the fleet (jobs survive a restart, one worker runs each job), an in-process
-// timer in the embedded mode. Both run the handler at (or soon after) the job's time, retry a failing handler
+// Delayed jobs (docs/architecture.md#time-and-jobs): work that must happen at a given time without new traffic.
+// One small port, two adapters: BullMQ on Redis in the fleet (jobs survive a restart, one worker runs each job),
+// an in-process timer in the embedded mode. Both run the handler at (or soon after) the job's time, retry a failing handler
 // with a growing delay a bounded number of times, and treat scheduling an id that is already waiting as a no-op,
 // so callers make ids idempotent (e.g. from what the job is about and when it is due).
 

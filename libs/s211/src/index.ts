@@ -1,5 +1,5 @@
 // The IALA S-211 state catalogue, the timestamp time types and the manual-entry definitions, with the ids the
-// original Port Activity App gave them (shared/reference/original-app.md §4.1–4.3). Pure data and lookups.
+// original Port Activity App gave them (docs/domain.md#time-types-and-states). Pure data and lookups.
 
 import { STATES } from './catalogue.generated.ts';
 import type { State, StateGroup, TimestampDefinition, TimeType, TimeTypeName } from './types.ts';
@@ -43,7 +43,7 @@ export const isTimeTypeName = (name: unknown): name is TimeTypeName =>
 /** The original's `state_type_id` of a state's group. */
 export const stateGroupId = (group: StateGroup): number => groupIds.get(group)!;
 
-// The 19 pairs of the original migration minus its `Pilotage_Reguested` typo, which inserted nothing (§4.3).
+// The 19 pairs of the original migration minus its `Pilotage_Reguested` typo, which inserted nothing.
 const DEFINITION_PAIRS: readonly [TimeTypeName, string][] = [
   ['Estimated', 'Arrival_Vessel_TrafficArea'],
   ['Actual', 'Arrival_Vessel_TrafficArea'],

@@ -1,5 +1,5 @@
-// Port-call templates: the slots of the activity timeline per port namespace (shared/reference/original-app.md
-// §4.4), from data/port-call-templates/<namespace>.txt (bundled by scripts/generate-templates.ts). Each entry is
+// Port-call templates: the slots of the activity timeline per port namespace (docs/domain.md#the-timeline-template)
+// from data/port-call-templates/<namespace>.txt (bundled by scripts/generate-templates.ts). Each entry is
 // `group:time_type:state[:k=v,k=v]`, entries separated by new lines or `;`. Pure data and lookups.
 
 import { isStateName, isTimeTypeName } from './index.ts';
@@ -91,7 +91,8 @@ const pairsByNamespace = new Map<string, readonly TimestampPair[]>();
 
 /**
  * The distinct (time type, state) pairs of a namespace's template, in template order, keeping only pairs a
- * timestamp can carry (so no `LiveEstimated`): the pairs API-key priorities are set for (§4.3, §7.1).
+ * timestamp can carry (so no `LiveEstimated`): the pairs API-key priorities are set for
+ * (docs/domain.md#timestamp-priorities).
  * Undefined when the namespace has no template.
  */
 export function templatePairs(namespace: string): readonly TimestampPair[] | undefined {

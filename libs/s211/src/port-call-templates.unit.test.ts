@@ -63,7 +63,7 @@ describe('bundled templates', () => {
     }
   });
 
-  it('Gävle: 24 lines in the order of §4.4, the AnchorageArea line twice, pilotage by direction', () => {
+  it('Gävle: 24 lines in the original order, the AnchorageArea line twice, pilotage by direction', () => {
     const gavle = portCallTemplate('gavle')!;
     expect(gavle).toHaveLength(24);
     const byGroup = (group: string) => gavle.filter((e) => e.group === group).map(short);

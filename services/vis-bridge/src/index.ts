@@ -1,2 +1,2 @@
-// Built by its own issue; the package exists so the workspace shape matches DESIGN.md.
+// Built by its own issue; the package exists so the workspace shape matches docs/architecture.md#services.
 export {};

@@ -1,4 +1,4 @@
-// Password reset tokens (shared/reference/original-app.md §8.8): an RS256 JWT valid 24 h with `data: {email,
+// Password reset tokens (docs/domain.md#password-reset): an RS256 JWT valid 24 h with `data: {email,
 // port}`, signed with the gateway's key (signing-key.ts). Two additions over the original: an audience, so the
 // session JWT of the login payload is never accepted as a reset token, and a fingerprint of the current
 // password hash, so a token works once: after the reset the hash, and with it the fingerprint, changes.

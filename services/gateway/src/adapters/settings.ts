@@ -48,7 +48,8 @@ export async function getSetting(db: Queryable, name: string): Promise<SettingRo
 
 /**
  * Stores a value already checked by the domain rules. Recorded even when the value stays the same: the
- * actor becomes the setting's modifier, which decides who activated codeless registration (§8.6).
+ * actor becomes the setting's modifier, which decides who activated codeless registration
+ * (docs/domain.md#registration).
  */
 export async function changeSetting(db: Db, store: EventStore, name: string, value: string, actor: Actor) {
   const stream = settingStream(name);

@@ -1,5 +1,5 @@
-// Password rules per role (shared/reference/original-app.md §8.4) and the failed-login suspension and lock
-// (§8.3, §8.5). Pure: the caller passes the rules from config and the clock.
+// Password rules per role (docs/domain.md#password-rules) and the failed-login suspension and lock
+// (docs/domain.md#login-suspension-and-lock). Pure: the caller passes the rules from config and the clock.
 
 import type { PasswordRuleSet, PasswordRules } from '@pcas/config';
 import { ApiError } from '@pcas/contracts';
@@ -65,7 +65,7 @@ export function loginBlockedMessage(counters: LoginCounters, rules: PasswordRule
 }
 
 /**
- * The counters after one more wrong password (§8.3 step 5): reaching lock_failures locks (and ends a
+ * The counters after one more wrong password: reaching lock_failures locks (and ends a
  * suspension); otherwise every suspend_failures-th failure starts a suspension. A count of 0 turns a rule off.
  */
 export function afterFailedLogin(counters: LoginCounters, rules: PasswordRuleSet, now: Date): LoginCounters {

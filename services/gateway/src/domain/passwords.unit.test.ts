@@ -14,12 +14,12 @@ import {
 } from './passwords.ts';
 import { ROLE_NAMES } from './roles.ts';
 
-// The Behat environment's rules for role `user` (original-app.md §19).
+// The rules the original's Behat environment sets for role `user`.
 const BEHAT =
   '{"user":{"password_min_length":"4","password_min_unique_chars":"1","suspend_failures":"3","suspend_minutes":"1","lock_failures":"7"}}';
 
 describe('PASSWORD_RULES parsing', () => {
-  it('defaults to §8.4 for every role', () => {
+  it('defaults to the original rules for every role', () => {
     const rules = parsePasswordRules(undefined);
     expect(rules).toEqual({ default: DEFAULT_PASSWORD_RULES });
     expect(rulesForRole(rules, 'admin')).toEqual({
@@ -102,7 +102,7 @@ describe('password rules', () => {
   });
 });
 
-describe('failed logins: suspension and lock (§8.3, feature account_suspend_and_lock)', () => {
+describe('failed logins: suspension and lock (feature account_suspend_and_lock)', () => {
   const rules: PasswordRuleSet = {
     ...DEFAULT_PASSWORD_RULES,
     suspend_failures: 3,

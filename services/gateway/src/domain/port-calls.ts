@@ -1,5 +1,5 @@
 // What the gateway adds to the projector's port-call read models before serving them
-// (shared/reference/original-app.md §5.9, §9.3, §17.1): the name of whoever created each filled timeline slot,
+// (docs/domain.md#the-timeline, #exports-and-the-timesheet): the name of whoever created each filled timeline slot,
 // GET /port-call's flat slot list, and the timesheet CSV in the caller's time zone. Pure.
 
 import { ApiError } from '@pcas/contracts';
@@ -168,7 +168,7 @@ export interface Timesheet {
 }
 
 /**
- * The timesheet of GET /port-call-csv (§17.1): a header row, then one row per timeline slot in template order
+ * The timesheet of GET /port-call-csv: a header row, then one row per timeline slot in template order
  * (placeholders too, with an empty time); the event is the translation of "<time type> <state, spaced>" or that
  * text itself, with `"` made a space; times in the zone with its offset. Lines end with `\n`.
  */

@@ -37,7 +37,7 @@ const timeline = (): Timeline => ({
 });
 
 describe('timeline sources', () => {
-  it('names an API key by its name and a person as "First Last (email)" (§5.9)', () => {
+  it('names an API key by its name and a person as "First Last (email)"', () => {
     expect(creatorName({ id: 1, first_name: 'A', last_name: 'B', email: 'a@b.c', api_key_name: 'Portnet' })).toBe(
       'Portnet',
     );
@@ -84,7 +84,7 @@ describe('time zones', () => {
   });
 });
 
-describe('timesheet CSV (§17.1)', () => {
+describe('timesheet CSV', () => {
   const ship = {
     id: 42,
     imo: 9201827,

@@ -1,4 +1,4 @@
-// Push-notification tokens of the mobile app (shared/reference/original-app.md §14.3). Pure checks of what
+// Push-notification tokens of the mobile app (docs/domain.md#push-tokens). Pure checks of what
 // POST /register-push-token and POST /push-notification-tokens receive.
 
 import { ApiError } from '@pcas/contracts';

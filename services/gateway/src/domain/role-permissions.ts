@@ -1,4 +1,4 @@
-// Changing a role's permissions (shared/reference/original-app.md §8.11, end): the rules of PUT and DELETE
+// Changing a role's permissions (docs/domain.md#roles): the rules of PUT and DELETE
 // /role-permissions/:role/:permission, in the original's order. Pure: the caller passes what it loaded.
 
 import { ApiError } from '@pcas/contracts';

@@ -1,4 +1,4 @@
-// Roles, permissions and the access rule of the original (shared/reference/original-app.md §2.3, §8.9–8.11).
+// Roles, permissions and the access rule of the original (docs/domain.md#permissions, #roles).
 // Pure: the data below seeds the gateway's tables, and `isAllowed` decides a request from what the caller
 // already loaded.
 
@@ -95,7 +95,7 @@ export const PERMISSION_ALIASES: Readonly<Record<string, string>> = {
 const ALL = PERMISSIONS.map((permission) => permission.name);
 const without = (...names: string[]) => ALL.filter((name) => !names.includes(name));
 
-/** The default role → permission matrix (§8.11); counts 36/30/10/3/0/3. */
+/** The original's default role → permission matrix; counts 36/30/10/3/0/3. */
 export const DEFAULT_ROLE_PERMISSIONS: Readonly<Record<string, readonly string[]>> = {
   admin: ALL,
   second_admin: without(
@@ -133,8 +133,8 @@ const has = (set: ReadonlySet<string> | readonly string[], name: string) =>
   Array.isArray(set) ? set.includes(name) : (set as ReadonlySet<string>).has(name);
 
 /**
- * The original's permission check (§2.3). `loginCandidate` is the active user looked up by the body's
- * `email`; it only matters for the `login` permission.
+ * The original's permission check (docs/domain.md#permissions). `loginCandidate` is the active user looked up by
+ * the body's `email`; it only matters for the `login` permission.
  */
 export function isAllowed(auth: AuthContext, permission: string, loginCandidate?: LoginCandidate | null): boolean {
   if (permission === 'public') return true;

@@ -1,4 +1,4 @@
-// The login / session payload (shared/reference/original-app.md §9.1, original-clients.md §0 items 2–7).
+// The login / session payload (docs/domain.md#the-session-payload).
 // The web UI reads these exact keys; `user` must stay flat (any nested object crashes its profile page).
 
 export const MODULE_SETTINGS = [

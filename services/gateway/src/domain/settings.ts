@@ -1,4 +1,4 @@
-// Settings the gateway seeds and the rules of changing them (shared/reference/original-app.md §12.1, §9.9).
+// Settings the gateway seeds and the rules of changing them (docs/domain.md#settings-and-modules).
 // Ids keep the original's listing order, since GET /settings returns `[{id, <name>: value}]` and the UI shows
 // them in that order.
 

@@ -20,7 +20,7 @@ function outcome(name: string, value: string): string {
 }
 
 describe('settings', () => {
-  it('seeds the eleven settings of §12.1 in the original order with their defaults', () => {
+  it('seeds the eleven settings in the original order with their defaults', () => {
     expect(DEFAULT_SETTINGS.map((s) => [s.id, s.name, s.value])).toEqual([
       [1, 'activity_module', 'enabled'],
       [2, 'logistics_module', 'enabled'],

@@ -1,4 +1,4 @@
-// Translations (shared/reference/original-app.md §13): flat key → text maps per (namespace, language). The keys
+// Translations (docs/domain.md#translations): flat key → text maps per (namespace, language). The keys
 // are the English source texts. Timestamp labels use the key "<time_type> <state with _ as spaces>"; their
 // default text is the S-211 catalogue's name of the state, so the timeline reads the IALA naming until a port
 // stores its own (shorter) text, which then wins. Pure.
@@ -29,7 +29,7 @@ export function checkNamespaceAndLanguage(namespace: string, language: string): 
 export const timestampLabelKey = (timeType: string, state: string): string =>
   `${timeType} ${state.replaceAll('_', ' ')}`;
 
-// The timeline's synthetic live ETA row (port call template, §4.4) is labelled like a time type of its own.
+// The timeline's synthetic live ETA row (port call template) is labelled like a time type of its own.
 const LIVE_ESTIMATED: readonly [string, string, string][] = [
   ['LiveEstimated', 'Arrival_Vessel_PortArea', 'Live Estimated'],
 ];
@@ -108,7 +108,7 @@ export function missingToAdd(
 
 /**
  * PUT /translations: every key must exist (stored, or a default text a port may override); the original
- * crashed on an unknown key (§20 item 14), here it is a 400 and nothing changes. Returns the entries whose
+ * crashed on an unknown key, here it is a 400 and nothing changes. Returns the entries whose
  * stored text actually changes.
  */
 export function updatesToApply(

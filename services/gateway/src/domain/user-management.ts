@@ -1,4 +1,4 @@
-// Who may manage which user or registration code (shared/reference/original-app.md §8.6, §8.7), and the
+// Who may manage which user or registration code (docs/domain.md#user-management), and the
 // checks of sign-up. Pure: callers load the acting user's permissions and the target, these functions decide
 // and throw the original's errors (400 for bad requests, 403 for missing rights).
 
@@ -53,7 +53,7 @@ export function assertUserFields(fields: { first_name: string; last_name: string
 export const INT4_MAX = 2_147_483_647;
 export const rowId = (id: number): number => (id >= 1 && id <= INT4_MAX ? id : 0);
 
-/** Password reset mails go only to usernames that are e-mail addresses (spec, Errors 5). */
+/** Password reset mails go only to usernames that are e-mail addresses (docs/domain.md#password-reset). */
 export function isEmailAddress(username: string): boolean {
   return username.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/.test(username);
 }
@@ -127,7 +127,7 @@ export const CODE_LETTERS = 'ABCDEFGHJKLMNPQRSTUVWXYZ';
 export const CODE_PATTERN = /^[A-HJ-NP-Z]{6}-[1-9][0-9]{5}$/;
 
 /**
- * A registration code `AAAAAA-NNNNNN` (§8.6): six letters of CODE_LETTERS, a dash, a number 100000–999999.
+ * A registration code `AAAAAA-NNNNNN`: six letters of CODE_LETTERS, a dash, a number 100000–999999.
  * `randomInt(n)` returns a uniform integer in [0, n).
  */
 export function generateRegistrationCode(randomInt: (n: number) => number): string {

@@ -42,7 +42,7 @@ function outcome(fn: () => void): string {
   }
 }
 
-describe('management level and reach (§8.7)', () => {
+describe('management level and reach', () => {
   it('admin manages all, second_admin its own, others none', () => {
     expect(managementLevel(admin.permissions)).toBe('all');
     expect(managementLevel(secondAdmin.permissions)).toBe('own');
@@ -153,7 +153,7 @@ describe('users', () => {
   });
 });
 
-describe('registration codes (§8.6)', () => {
+describe('registration codes', () => {
   it('has the format AAAAAA-NNNNNN without I and O', () => {
     expect(CODE_LETTERS).toHaveLength(24);
     expect(CODE_LETTERS).not.toMatch(/[IO]/);

@@ -1,5 +1,5 @@
-// Who is calling (the Authorization header, shared/reference/original-app.md §2.2) and may they call this
-// route (§2.3). The rules themselves are pure (domain/roles.ts); this file does the look-ups.
+// Who is calling (the Authorization header, docs/domain.md#sessions) and may they call this route
+// (docs/domain.md#permissions). The rules themselves are pure (domain/roles.ts); this file does the look-ups.
 
 import type { IncomingHttpHeaders } from 'node:http';
 import { createBatcher } from '@pcas/batching';

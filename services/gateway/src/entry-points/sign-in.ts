@@ -1,4 +1,4 @@
-// Starting a session and the login payload (shared/reference/original-app.md §8.1, §9.1), shared by
+// Starting a session and the login payload (docs/domain.md#the-session-payload), shared by
 // POST /login and the two sign-ups (which log the new user straight in, as the UI expects).
 
 import type { IncomingHttpHeaders } from 'node:http';

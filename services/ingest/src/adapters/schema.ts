@@ -1,4 +1,4 @@
-// The ingest schema. `ingest.vessels` is also the GET /vessels read model the gateway reads (original-app §9.6),
+// The ingest schema. `ingest.vessels` is also the GET /vessels read model the gateway reads (docs/domain.md#vessels),
 // so its column names follow the original's `vessel` table; the weight tables serve GET /*-api-key-weights.
 
 import type { Db } from '@pcas/sql';
@@ -21,7 +21,7 @@ const DDL = [
   )`,
   // IMO-0 posts find their vessel by case-insensitive name; the gateway's vessel search uses it too.
   'CREATE INDEX IF NOT EXISTS vessels_lower_name_idx ON ingest.vessels (lower(vessel_name))',
-  // Priorities (original-app §7): rows of the priorities-* streams, the gateway lists them joined with its
+  // Priorities (docs/domain.md#priorities): rows of the priorities-* streams, the gateway lists them joined with its
   // api_keys. The primary key serves the admission lookup of every API-key post.
   `CREATE TABLE IF NOT EXISTS ingest.timestamp_api_key_weights (
     time_type text NOT NULL,

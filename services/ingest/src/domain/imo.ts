@@ -1,4 +1,4 @@
-// IMO numbers as the original checks them (shared/reference/original-app.md §18.1): seven digits whose last
+// IMO numbers as the original checks them (docs/domain.md#imo-numbers): seven digits whose last
 // digit is the last digit of the weighted sum of the first six (weights 7..2).
 
 import { ApiError } from '@pcas/contracts';

@@ -4,7 +4,7 @@ import { assertValidImo, FAKE_IMO_BASE, fakeImo, isValidImo } from './imo.ts';
 const LENGTH = 'IMO length should 7 digits or IMO should be 0';
 const CHECK = 'IMO number is not valid (automatic check calculation)';
 
-describe('IMO check (original-app §18.1)', () => {
+describe('IMO check', () => {
   it.each([9074729, 1234567, 9201827, 9321483, 1000007])('accepts %i', (imo) => {
     expect(() => assertValidImo(imo)).not.toThrow();
     expect(isValidImo(imo)).toBe(true);

@@ -1,4 +1,4 @@
-// Priorities (shared/reference/original-app.md §7.1–7.2): API-key weights per timestamp (time type, state) and
+// Priorities (docs/domain.md#priorities): API-key weights per timestamp (time type, state) and
 // per payload key, set as ordered lists, and the admission rule they imply for timestamps posted with an API
 // key. Pure: the caller loads the current weights and stores the events.
 
@@ -19,7 +19,7 @@ export const MANUAL_TIMESTAMP_WEIGHT = 999;
 export const NO_PERMISSION_TO_POST = 'No permission to post given timestamp data';
 
 /**
- * The weight a post is admitted with (§4.5 step 6, §7.1.1): a timestamp posted with an API key needs that key's
+ * The weight a post is admitted with (docs/domain.md#admission): a timestamp posted with an API key needs that key's
  * weight for its (time type, state), else 403 and nothing is stored; a person's manual timestamp always gets in
  * and weighs 999. A data-source post without a key has no weight either.
  */

@@ -30,7 +30,7 @@ function error(fn: () => unknown): ApiError {
   throw new Error('expected a throw');
 }
 
-describe('admission (§4.5 step 6, §7.1.1)', () => {
+describe('admission', () => {
   it('a manual timestamp of a person always gets in, weighing 999', () => {
     expect(needsKeyWeight({ manual: true, actor: person })).toBe(false);
     expect(admitTimestamp({ manual: true, actor: person }, undefined)).toBe(MANUAL_TIMESTAMP_WEIGHT);

@@ -1,4 +1,4 @@
-// The agent time formats (shared/reference/original-app.md §2.8): `YYYY-MM-DDThh:mm:ss` with an optional
+// The agent time formats (docs/domain.md#time-formats): `YYYY-MM-DDThh:mm:ss` with an optional
 // `.vvv` and then `Z`, `±hh:mm` or `±hhmm`. Stored as UTC `YYYY-MM-DDThh:mm:ss+00:00`, milliseconds dropped as
 // the original does. Unlike the original (PHP rolls 2026-02-30 over to March 2) impossible dates are rejected.
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatUtc, parseAgentTime, toUtcTimestamp } from './time.ts';
 
-describe('agent time formats (original-app §2.8)', () => {
+describe('agent time formats', () => {
   it.each([
     ['2019-01-30T07:00:00Z', '2019-01-30T07:00:00+00:00'],
     ['2019-01-30T07:00:00.912Z', '2019-01-30T07:00:00+00:00'],

@@ -1,5 +1,5 @@
-// What a posted timestamp must look like and which events it produces (shared/reference/original-app.md §4.5
-// steps 2–5, 7 and 8; step 6, admission, is domain/priorities.ts). Pure: the caller supplies the clock and the vessel as currently stored.
+// What a posted timestamp must look like and which events it produces (docs/domain.md#posting-a-timestamp;
+// admission is domain/priorities.ts). Pure: the caller supplies the clock and the vessel as currently stored.
 
 import {
   type Actor,
@@ -149,7 +149,7 @@ export function decidePostTimestamp(input: PostTimestampCommand, context: PostTi
   let vesselChange: PostTimestampDecision['vesselChange'] = 'none';
 
   if (ts.imo === 0) {
-    // Found by name: the timestamp takes that vessel's IMO and stored name; nothing is renamed (§4.5 step 5).
+    // Found by name: the timestamp takes that vessel's IMO and stored name; nothing is renamed.
     if (knownVessel) vessel = knownVessel;
     else if (context.assignedImo !== undefined) {
       vessel = { imo: context.assignedImo, vessel_name: ts.vessel_name };

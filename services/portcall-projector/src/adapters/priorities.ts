@@ -1,4 +1,4 @@
-// The priorities as the projection applies them (shared/reference/original-app.md §7): rows of
+// The priorities as the projection applies them (docs/domain.md#priorities): rows of
 // portcall.timestamp_weights and portcall.payload_key_weights, kept from the priorities-* streams (owned by
 // ingest) by the live projection, and caught up from the log before a rebuild. Each stream's last applied event
 // is remembered, so an event applied twice (redelivery, a rebuild that read it first) changes nothing.

@@ -92,7 +92,7 @@ describe('the live projection', () => {
     expect(live.vessels.map((v) => Number(v.imo))).toEqual(imos);
     expect(live.port_calls.length).toBeGreaterThanOrEqual(imos.length * 3);
     // The history arrives at once, so past visits close as they are built (later posts of a closed visit are
-    // trashed, §5.7); the last days' visits are still open.
+    // trashed); the last days' visits are still open.
     expect(live.port_calls.some((pc) => pc.status !== 'done')).toBe(true);
     expect(live.timestamps.filter((t) => t.port_call_id !== null).length).toBeGreaterThan(posts.length / 2);
     const signals = await signalCount(imos);

@@ -1,5 +1,5 @@
-// The port-call projection (DESIGN.md flows 2 and 6): vessel events folded into the read models, in the live
-// projection's transaction (one batch of the bus), in a rebuild (a vessel's whole stream replayed) and for a
+// The port-call projection (docs/architecture.md#events-out, #replay): vessel events folded into the read models,
+// in the live projection's transaction (one batch of the bus), in a rebuild (a vessel's whole stream replayed) and for a
 // command's decision (the stored state caught up with the stream). One code path for all three: the same events
 // give the same rows, so a rebuild reproduces what the live projection wrote.
 //

@@ -1,5 +1,5 @@
-// Rebuilding port calls from the log (DESIGN.md flow 6): every vessel (or the ones named) replayed through the
-// same projection code as the live path, a few vessels per transaction. Safe while traffic flows: a chunk holds its
+// Rebuilding port calls from the log (docs/architecture.md#replay): every vessel (or the ones named) replayed
+// through the same projection code as the live path, a few vessels per transaction. Safe while traffic flows: a chunk holds its
 // vessels' locks from reading their streams to its commit, so the live projection waits for those vessels and
 // then skips what the rebuild already applied (the state's version says so); nothing is lost or applied twice.
 // The priorities are first caught up with the log, so the rebuild applies the ones set now.

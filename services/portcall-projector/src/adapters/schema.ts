@@ -11,14 +11,14 @@
 //
 // portcall.port_calls: one row per port call (id = the id of the timestamp that opened it, unique across
 //   vessels). `doc` is the whole PortCall (domain/port-call-types.ts); the typed columns copy its fields for
-//   filtering and sorting (times as timestamptz, so `sort=next_event_ts` orders by time). `ship` is the §9.3
+//   filtering and sorting (times as timestamptz, so `sort=next_event_ts` orders by time). `ship` is the
 //   ship object as far as the port call knows it (ports as codes, no vessel type, no VIS details: the reader
-//   fills those in), `timeline` the §5.9 timeline `{id:1, events:[…]}` with every filled slot's `source` left ""
+//   fills those in), `timeline` the timeline `{id:1, events:[…]}` with every filled slot's `source` left ""
 //   (the reader names the creator from its `created_by`). `shown`: the vessel is visible and `to_port` is empty
 //   or in VISIBLE_UNLOCODES.
 //   - GET /ongoing-port-calls: `WHERE shown AND (status <> 'done' OR atd >= now() - interval '2 hours')
 //     ORDER BY next_event_ts NULLS FIRST, current_eta, id` (domain/ship.ts compareOngoing), ship + timeline.
-//   - GET /port-calls: any typed column sorts (`next_event_ts` by default, §2.6); search (§2.7) on `imo` (7+
+//   - GET /port-calls: any typed column sorts (`next_event_ts` by default); search on `imo` (7+
 //     digits, exact) or `lower(vessel_name)` (`^prefix` / substring). GET /port-call?id=: by id, `ship` and
 //     the timeline's slots. GET /export/port-calls: `doc` rows.
 //
@@ -29,7 +29,7 @@
 //
 // portcall.timestamp_counts: rows of portcall.timestamps per IMO (kept by a trigger), for the list totals.
 //
-// portcall.timestamp_weights, portcall.payload_key_weights: the priorities (§7) as the projection applies them,
+// portcall.timestamp_weights, portcall.payload_key_weights: the priorities as the projection applies them,
 //   from the priorities-* streams; portcall.priority_versions: the last event of each stream applied.
 
 import type { Db } from '@pcas/sql';

@@ -1,4 +1,4 @@
-// The clock rules without traffic (DESIGN.md flow 5): departed → done 180 minutes after ATD, force-depart 30 days
+// The clock rules without traffic (docs/domain.md#timers): departed → done 180 minutes after ATD, force-depart 30 days
 // after the last known time. The projection records each vessel's next due time (portcall.vessels.next_timer_at)
 // and arms one delayed job per vessel and due time; when it fires, `PortCallTimersElapsed` is appended to the
 // vessel's stream and the projection applies the rules at that event's time. As an event, the tick sits at a fixed

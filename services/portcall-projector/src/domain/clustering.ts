@@ -1,4 +1,4 @@
-// Clustering mode (shared/reference/original-app.md §5.5, §5.12): when no master source is configured, a vessel's
+// Clustering mode (docs/domain.md#clustering-mode): when no master source is configured, a vessel's
 // timestamps are grouped by time. The original asked an external agent, which
 //   1. put dummy points 30 days before the first and after the last timestamp,
 //   2. ran a Gaussian kernel density estimate over time (bandwidth h = span / 50, the span including the dummy

@@ -1,4 +1,4 @@
-// Clustering mode (shared/reference/original-app.md §5.5, §5.12): the agent's rules, our density rule against
+// Clustering mode (docs/domain.md#clustering-mode): the agent's rules, our density rule against
 // the agent's kernel density, and the port calls a clustering-mode fold builds.
 
 import { describe, expect, it } from 'vitest';
@@ -37,7 +37,7 @@ const groups = (temp: number[]) => {
 };
 const cutsOf = (ids: number[]) => ids.map((id, i) => i > 0 && id !== ids[i - 1]);
 
-describe('the agent’s post-processing (§5.12)', () => {
+describe('the agent’s post-processing', () => {
   it('a cluster break after an Actual departure starts a new port call', () => {
     const points = [ETA(0), ATA(0.1), ATD(1), ETA(5)];
     expect(postProcessClusters(points, [0, 0, 0, 1])).toEqual([0, 0, 0, 1]);
@@ -172,7 +172,7 @@ describe('the temporary port call of one timestamp, from the clusters around it'
 const partition = (state: VesselPortCalls) =>
   state.port_calls.map((pc) => [pc.id, timestampsOfPortCall(state, pc.id).map((t) => t.id)]);
 
-describe('clustering mode, events in → port calls out (§5.5)', () => {
+describe('clustering mode, events in → port calls out', () => {
   it('gives the same port calls under the density rule as under the agent’s kernel density', () => {
     for (const seed of [11, 12, 13, 14]) {
       const s = vesselHistory(seed, { visits: 3, interval: seed % 2 ? [2, 5] : [5, 12] });

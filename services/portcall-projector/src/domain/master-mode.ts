@@ -1,4 +1,4 @@
-// Master-ID mode (shared/reference/original-app.md §5.3–5.6): which timestamps are master timestamps, which port
+// Master-ID mode (docs/domain.md#master-id-mode): which timestamps are master timestamps, which port
 // calls a timestamp's time falls in, and how to choose between several. Pure predicates; the fold in
 // vessel-port-calls.ts applies them.
 
@@ -19,7 +19,7 @@ export const isEmptyValue = (v: unknown): boolean =>
 export const masterIdOf = (t: VesselTimestamp): string => String(t.payload.external_id);
 
 /**
- * §5.3: master mode is on, the payload has a non-empty `source` and `external_id`, and the source is a master
+ * Master mode is on, the payload has a non-empty `source` and `external_id`, and the source is a master
  * source or the JIT ETA form.
  */
 export function isMasterTimestamp(t: VesselTimestamp, s: CompiledSettings): boolean {
@@ -29,7 +29,7 @@ export function isMasterTimestamp(t: VesselTimestamp, s: CompiledSettings): bool
   return s.masterSources.has(String(source)) || source === JIT_SOURCE;
 }
 
-/** §5.4 step 2: the master timestamps that open a port call or move its range. */
+/** The master timestamps that open a port call or move its range. */
 export function opensOrMovesRange(t: VesselTimestamp): boolean {
   if (t.payload.source === JIT_SOURCE) {
     return (
@@ -73,7 +73,7 @@ const DEPARTING = 3;
 const DEPARTED = 4;
 const DONE = 5;
 
-/** §5.6: where in a port call's life a timestamp belongs; undefined when that cannot be told. */
+/** Where in a port call's life a timestamp belongs; undefined when that cannot be told. */
 export function timestampOrder(t: Pick<VesselTimestamp, 'time_type' | 'state' | 'payload'>): number | undefined {
   const actual = t.time_type === 'Actual';
   const direction = t.payload.direction;
@@ -114,7 +114,7 @@ const STATUS_ORDER: Record<PortCallStatus, number> = {
 };
 
 /**
- * §5.6: of several port calls whose ranges cover a timestamp (in `master_end DESC` order), the one whose status is
+ * Of several port calls whose ranges cover a timestamp (in `master_end DESC` order), the one whose status is
  * nearest the timestamp's place; ties go to the later candidate; an unplaceable timestamp takes the last one.
  */
 export function resolvePortCall(t: VesselTimestamp, candidates: readonly PortCall[]): PortCall {

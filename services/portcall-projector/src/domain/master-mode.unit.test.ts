@@ -1,4 +1,4 @@
-// Master-ID mode, events in → port calls out (shared/reference/original-app.md §5.3–5.7).
+// Master-ID mode, events in → port calls out (docs/domain.md#master-id-mode).
 
 import { describe, expect, it } from 'vitest';
 import { isMasterTimestamp, resolvePortCall, timestampOrder } from './master-mode.ts';
@@ -36,7 +36,7 @@ const ts = (over: Partial<VesselTimestamp>): VesselTimestamp => ({
   ...over,
 });
 
-describe('master timestamps (§5.3)', () => {
+describe('master timestamps', () => {
   const s = compileSettings(masterContext().settings);
   it('need master mode, a non-empty source and external_id, and a master source or the JIT ETA form', () => {
     expect(isMasterTimestamp(ts({ payload: { source: 'portnet', external_id: 'A' } }), s)).toBe(true);
@@ -49,7 +49,7 @@ describe('master timestamps (§5.3)', () => {
   });
 });
 
-describe('master data parsing (§5.4)', () => {
+describe('master data parsing', () => {
   it('a master ETA opens a port call named after its master ID, with the ETA as range start', () => {
     const s = new VesselStream();
     const eta = s.post(...ETA, at(48), master('A1'));
@@ -177,7 +177,7 @@ describe('master data parsing (§5.4)', () => {
   });
 });
 
-describe('attaching orphans (§5.5, §5.7)', () => {
+describe('attaching orphans', () => {
   it('attaches by range widened by the buffers (PT6H before the start, PT12H after the end)', () => {
     const s = new VesselStream();
     const eta = s.post(...ETA, at(48), master('A1'));
@@ -217,7 +217,7 @@ describe('attaching orphans (§5.5, §5.7)', () => {
     expect(portCallOf(state, eta)).toMatchObject({ first_eta: at(47), current_eta: at(48) });
   });
 
-  it('between overlapping port calls the nearest by status wins (§5.6)', () => {
+  it('between overlapping port calls the nearest by status wins', () => {
     const s = new VesselStream();
     const a = s.post(...ETA, at(0), master('A'));
     s.post(...ETD, at(24), master('A'));
@@ -253,7 +253,7 @@ describe('attaching orphans (§5.5, §5.7)', () => {
   });
 });
 
-describe('resolving between candidates (§5.6)', () => {
+describe('resolving between candidates', () => {
   it('orders timestamps along a port call’s life', () => {
     const order = (time_type: string, state: string, direction?: string) =>
       timestampOrder({ time_type, state, payload: direction ? { direction } : {} });

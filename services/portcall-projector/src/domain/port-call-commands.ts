@@ -1,4 +1,4 @@
-// Manual port-call corrections (shared/reference/original-app.md §5.11) decided against a vessel's port-call
+// Manual port-call corrections (docs/domain.md#corrections) decided against a vessel's port-call
 // state: validate, then the event to append to `vessel-<imo>`. What the event does is the fold's business
 // (vessel-port-calls.ts), so a replay reproduces it. Errors carry the original's messages.
 
@@ -35,7 +35,7 @@ function requirePortCall(state: VesselPortCalls, id: number) {
 }
 
 /**
- * GET /force-close-port-call. The original answered an unknown id with 200 {"result":"ERROR"} (§20 item 15);
+ * GET /force-close-port-call. The original answered an unknown id with 200 {"result":"ERROR"};
  * here it is a 400 like every other unknown port call id.
  */
 export function decideForceClose(state: VesselPortCalls, portCallId: number): PortCallCommandEvent[] {

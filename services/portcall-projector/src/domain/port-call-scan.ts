@@ -1,4 +1,4 @@
-// The scan (shared/reference/original-app.md §5.8): a port call's derived fields re-read from its timestamps in
+// The scan (docs/domain.md#the-scan): a port call's derived fields re-read from its timestamps in
 // id order: ETA/ETD/ATA/ATD, payload fields under payload-key priorities, status and next event; then the two
 // clock rules (force-depart after 30 days, departed → done after 180 minutes).
 
@@ -127,7 +127,7 @@ type MappedColumn =
   | 'rta_window_end'
   | 'laytime';
 
-/** §5.8 step 4d: payload key → port call column (and the column's type). */
+/** Payload key → port call column (and the column's type). */
 export const PAYLOAD_MAPPING: readonly (readonly [string, MappedColumn, Kind])[] = [
   ['from_port', 'from_port', 'text'],
   ['to_port', 'to_port', 'text'],
@@ -201,7 +201,7 @@ export interface ScanOptions {
   suppressExternal: boolean;
 }
 
-/** The first known of atd, current_ptd, current_etd, ata, current_pta, current_eta (§5.8 step 8). */
+/** The first known of atd, current_ptd, current_etd, ata, current_pta, current_eta. */
 export function endTimeOf(pc: PortCall): string | null {
   return pc.atd || pc.current_ptd || pc.current_etd || pc.ata || pc.current_pta || pc.current_eta || null;
 }
@@ -223,7 +223,7 @@ function setNextEvent(pc: PortCall): void {
   }
 }
 
-/** §5.8 step 8 (mutates): not departed and its end time more than 30 days ago → departed at that end time. */
+/** The 30-day rule (mutates): not departed and its end time more than 30 days ago → departed at that end time. */
 export function departIfStale(pc: PortCall, now: number): boolean {
   if (pc.status === 'departed' || pc.status === 'done') return false;
   const end = endTimeOf(pc);
@@ -234,7 +234,7 @@ export function departIfStale(pc: PortCall, now: number): boolean {
   return true;
 }
 
-/** §5.8 step 9 (mutates): departed at least 180 minutes ago → done. */
+/** The 180-minute rule (mutates): departed at least 180 minutes ago → done. */
 export function closeIfDeparted(pc: PortCall, now: number): boolean {
   if (pc.status !== 'departed' || pc.atd === null || now - toMs(pc.atd) < CLOSE_AFTER_MS) return false;
   pc.status = 'done';

@@ -1,4 +1,4 @@
-// The scan (shared/reference/original-app.md §5.8) and the clock rules, timestamps in → port call out.
+// The scan (docs/domain.md#the-scan) and the clock rules, timestamps in → port call out.
 
 import { describe, expect, it } from 'vitest';
 import { newPortCall, type ScanContext, scanPortCall } from './port-call-scan.ts';
@@ -81,7 +81,7 @@ describe('derived times', () => {
     expect(scan(timestamps, ctx(), first, true)).toMatchObject({ first_etd: at(40), current_etd: at(40) });
   });
 
-  it('ignores a lighter timestamp after a heavier one of the same pair; ties go to the newer (§7.1)', () => {
+  it('ignores a lighter timestamp after a heavier one of the same pair; ties go to the newer', () => {
     const p = weights([
       ['Estimated', 'Arrival_Vessel_PortArea', 1, 1],
       ['Estimated', 'Arrival_Vessel_PortArea', 2, 2],
@@ -120,7 +120,7 @@ describe('derived times', () => {
   });
 });
 
-describe('status and next event (§5.2)', () => {
+describe('status and next event', () => {
   const eta = () => t('Estimated', 'Arrival_Vessel_PortArea', at(10));
   const etd = () => t('Estimated', 'Departure_Vessel_Berth', at(30));
 
@@ -198,7 +198,7 @@ describe('status and next event (§5.2)', () => {
   });
 });
 
-describe('payload fields (§5.8 4d, §7.2)', () => {
+describe('payload fields under payload-key priorities', () => {
   it('copies every mapped key, in the column’s type', () => {
     const payload = {
       from_port: 'FIRAU',

@@ -1,5 +1,5 @@
-// The settings that steer the port-call rules (shared/reference/original-app.md §5.3, §5.8, §5.10, §12.2), as
-// one plain object. A rebuild under other settings re-derives every port call from the same events.
+// The settings that steer the port-call rules (docs/domain.md#grouping, #the-activity-timeline), as one plain
+// object. A rebuild under other settings re-derives every port call from the same events.
 
 import { type IsoDuration, parseIsoDuration, ZERO_DURATION } from './port-call-time.ts';
 

@@ -1,4 +1,4 @@
-// The port-call template: the activity timeline's slots (shared/reference/original-app.md §4.4). The templates
+// The port-call template: the activity timeline's slots (docs/domain.md#the-timeline-template). The templates
 // are those of libs/s211 (data/port-call-templates/<namespace>.txt, bundled there); this module picks one by
 // namespace and holds the slot rules the timeline uses.
 
@@ -43,7 +43,7 @@ export function directionOf(payload: unknown): string | undefined {
   return undefined;
 }
 
-/** A timeline slot's key: `time_type_state`, plus `_direction` when the payload names one (§4.4). */
+/** A timeline slot's key: `time_type_state`, plus `_direction` when the payload names one. */
 export function slotKey(timeType: string, state: string, payload: unknown): string {
   const direction = directionOf(payload);
   return `${timeType}_${state}${direction ? `_${direction}` : ''}`;

@@ -1,4 +1,4 @@
-// Time formats and durations as the port-call rules use them (shared/reference/original-app.md §2.8). Every
+// Time formats and durations as the port-call rules use them (docs/domain.md#time-formats). Every
 // stored time is UTC `YYYY-MM-DDThh:mm:ss+00:00`; these strings sort in time order and parse with Date.parse.
 
 export const MINUTE_MS = 60_000;

@@ -1,11 +1,11 @@
-// The port-call record and a vessel's port-call state (shared/reference/original-app.md §5.1–5.2). Plain JSON
+// The port-call record and a vessel's port-call state (docs/domain.md#the-port-call-record). Plain JSON
 // data throughout, so an adapter can keep the state as one document per vessel and compare replays field by field.
 
 export type PortCallStatus = 'arriving' | 'at berth' | 'departing' | 'departed berth' | 'departed' | 'done';
 
 export type NextEventTitle = 'ETA' | 'ETD' | 'ATD';
 
-/** Who set the RTA and the window around it (§10, §11); `rta` itself is on the port call. */
+/** Who set the RTA and the window around it (the JIT queue, VIS); `rta` itself is on the port call. */
 export interface RtaDetails {
   eta_min?: string | null;
   eta_max?: string | null;

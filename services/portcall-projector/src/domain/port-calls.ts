@@ -1,4 +1,4 @@
-// The port-call rules' public face (shared/reference/original-app.md §4.4, §5, §7, §9.3, §17.1), for the
+// The port-call rules' public face (docs/domain.md#port-calls), for the
 // projection, the commands and the queries that wire them.
 
 export type { ClusteringRule } from './clustering.ts';

@@ -1,4 +1,4 @@
-// Priorities (shared/reference/original-app.md §7): timestamp API-key weights per (time type, state) and
+// Priorities (docs/domain.md#priorities): timestamp API-key weights per (time type, state) and
 // payload-key API-key weights. The original stored a timestamp's weight when it was posted; here weights are
 // looked up when projecting, so changing priorities and rebuilding re-derives every port call from the same
 // raw timestamps.
@@ -61,7 +61,7 @@ function compile(p: Priorities): Compiled {
 }
 
 /**
- * A timestamp's weight (§7.1): 999 for people; for a data source its key's weight for the pair, and 0 when the
+ * A timestamp's weight: 999 for people; for a data source its key's weight for the pair, and 0 when the
  * key no longer has one (admission happened when it was posted; a removed priority makes it the lightest).
  */
 export function timestampWeight(priorities: Priorities, t: WeighedSource): number {
@@ -70,7 +70,7 @@ export function timestampWeight(priorities: Priorities, t: WeighedSource): numbe
   return compile(priorities).timestamp.get(`${t.api_key_id}\u0000${t.time_type}\u0000${t.state}`) ?? 0;
 }
 
-/** The weight a timestamp's source has for one payload key (§7.2): 999 for people, 0 when unlisted. */
+/** The weight a timestamp's source has for one payload key: 999 for people, 0 when unlisted. */
 export function payloadKeyWeight(priorities: Priorities, key: string, t: WeighedSource): number {
   if (t.source === 'manual') return MANUAL_PAYLOAD_KEY_WEIGHT;
   if (t.api_key_id === null) return 0;
@@ -78,7 +78,7 @@ export function payloadKeyWeight(priorities: Priorities, key: string, t: Weighed
 }
 
 /**
- * "Heavier" in insertion order (§7.1 rule 3): an item counts when its weight is at least the highest weight seen
+ * "Heavier" in insertion order: an item counts when its weight is at least the highest weight seen
  * so far for its (time type, state); ties go to the newer one. Returns one flag per item.
  */
 export function heavierFlags<T>(items: readonly T[], keyOf: (item: T) => string, weightOf: (item: T) => number) {

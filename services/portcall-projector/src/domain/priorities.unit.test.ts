@@ -1,4 +1,4 @@
-// Priorities (shared/reference/original-app.md §7), including the worked example of §7.3 (berth1 … berth5).
+// Priorities (docs/domain.md#priorities), including the worked example (berth1 … berth5).
 
 import { describe, expect, it } from 'vitest';
 import { at, context, projectMore, VesselStream } from './port-call-test-kit.ts';
@@ -62,7 +62,7 @@ describe('weights', () => {
   });
 });
 
-describe('the worked example (§7.3): berth_name under payload-key priorities', () => {
+describe('the worked example: berth_name under payload-key priorities', () => {
   // Timestamp priorities for ETA and ETD are [K2, K1]: K2 weighs 2, K1 weighs 1.
   const timestampPriorities = ['Arrival_Vessel_PortArea', 'Departure_Vessel_Berth'].flatMap((state) => [
     { time_type: 'Estimated', state, api_key_id: K2, weight: 2 },

@@ -1,5 +1,5 @@
 // What the read models hold of a vessel's port-call state, and what a fold changed in them: the rows an adapter
-// writes (shared/reference/original-app.md §5.10, §5.13, §9.3). Each port call row carries, besides the PortCall
+// writes (docs/domain.md#the-activity-timeline). Each port call row carries, besides the PortCall
 // itself, the parts of the API responses that need the rules (the ship object, the timeline, whether the activity
 // timeline may show it), so the gateway serves them with plain queries.
 
@@ -22,7 +22,7 @@ export interface PortCallReadModel {
   /** The timeline; every filled slot's `source` is "" (the reader names the creator from `created_by`). */
   timeline: Timeline;
   /**
-   * The activity timeline's static conditions (§5.10): the vessel is visible and the `to_port` is empty or in
+   * The activity timeline's static conditions: the vessel is visible and the `to_port` is empty or in
    * VISIBLE_UNLOCODES. The time condition (not done, or done with ATD in the last two hours) is the reader's.
    */
   shown: boolean;
@@ -42,7 +42,7 @@ export interface TimestampPlacement {
   hold: VesselTimestamp['hold'];
   source: VesselTimestamp['source'];
   api_key_id: number | null;
-  /** The weight under the priorities now (§7.1): 999 for people, the key's weight for the pair, else 0. */
+  /** The weight under the priorities now: 999 for people, the key's weight for the pair, else 0. */
   weight: number;
 }
 

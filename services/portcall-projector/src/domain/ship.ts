@@ -1,6 +1,6 @@
-// The "ship" object of a port call (shared/reference/original-app.md §9.3, original-clients.md §0 items 9–11):
-// what GET /port-call, /port-calls and /ongoing-port-calls return per port call, and which port calls the activity
-// timeline shows (§5.10).
+// The "ship" object of a port call (docs/domain.md#the-ship-object): what GET /port-call, /port-calls and
+// /ongoing-port-calls return per port call, and which port calls the activity timeline shows
+// (docs/domain.md#the-activity-timeline).
 
 import { isEmptyValue } from './master-mode.ts';
 import type { PortCallSettings } from './port-call-settings.ts';
@@ -142,7 +142,7 @@ export function shipOf(pc: PortCall, context: ShipContext = {}): Ship {
 export const DONE_VISIBLE_MS = 2 * HOUR_MS;
 
 /**
- * Whether the activity timeline shows a port call (§5.10): not done (or done with its ATD in the last two hours),
+ * Whether the activity timeline shows a port call: not done (or done with its ATD in the last two hours),
  * the vessel not hidden, and its `to_port` empty or one of VISIBLE_UNLOCODES.
  */
 export function isOngoing(

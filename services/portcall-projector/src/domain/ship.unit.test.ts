@@ -1,4 +1,4 @@
-// The "ship" object (shared/reference/original-app.md §9.3) and the activity timeline's selection and order (§5.10).
+// The "ship" object and the activity timeline's selection and order (docs/domain.md#the-activity-timeline).
 
 import { describe, expect, it } from 'vitest';
 import { newPortCall } from './port-call-scan.ts';
@@ -104,7 +104,7 @@ describe('the ship object', () => {
   });
 });
 
-describe('the activity timeline’s port calls (§5.10)', () => {
+describe('the activity timeline’s port calls', () => {
   const settings = { visibleUnlocodes: ['SEGVX', 'SEKAS'] };
   const now = new Date(at(40));
 

@@ -1,4 +1,4 @@
-// The activity-timeline object of a port call (shared/reference/original-app.md §5.9, §6, §9.3): its
+// The activity-timeline object of a port call (docs/domain.md#the-timeline): its
 // timestamps (plus the live ETA and the RTA as synthetic ones), filtered by weight, placed into the template's
 // slots, the last kept timestamp winning each slot.
 
@@ -76,7 +76,7 @@ function slotOf(fields: Record<string, unknown>): TimelineSlot {
 }
 
 /**
- * The factory step (§5.9 step 4; the original's test vectors, §6): timestamps indexed by slot key, later ones
+ * The factory step (the original's test vectors check it): timestamps indexed by slot key, later ones
  * overwriting earlier ones; every template slot in template order gets its timestamp (plus `source`) or the bare
  * template entry. Timestamps whose key has no slot are not shown; duplicate template lines give one slot.
  */
@@ -114,11 +114,11 @@ export interface PortCallTimelineOptions {
   sourceOf: SourceOf;
 }
 
-/** The newest this many timestamps of a port call make its timeline (§5.9 step 1). */
+/** The newest this many timestamps of a port call make its timeline. */
 const TIMELINE_LIMIT = 1000;
 
 /**
- * A port call's timeline (§5.9): its timestamps in id order reduced to the shown fields, the live ETA and the RTA
+ * A port call's timeline: its timestamps in id order reduced to the shown fields, the live ETA and the RTA
  * appended as synthetic timestamps of weight 1, the weight filter in list order (a timestamp counts when its
  * weight is at least the highest so far for its time type and state; direction is not part of that key), the
  * ATD hidden until the port call has departed, then the template's slots.

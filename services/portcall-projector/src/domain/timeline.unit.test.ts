@@ -1,4 +1,4 @@
-// The timeline object (shared/reference/original-app.md §5.9): the eight factory scenarios of §6, re-expressed
+// The timeline object (docs/domain.md#the-timeline): the original's eight factory scenarios, re-expressed
 // as our own data from their descriptions, then the weight filter and the synthetic slots.
 
 import { describe, expect, it } from 'vitest';
@@ -60,7 +60,7 @@ const PLACEHOLDERS = {
   ],
 };
 
-describe('the factory: the §6 scenarios on the Gävle template', () => {
+describe('the factory: the original scenarios on the Gävle template', () => {
   it('1. no timestamps: all 23 slots are placeholders, in three groups', () => {
     expect(buildTimeline(gavle, [], testKey)).toEqual({
       id: 1,
@@ -228,7 +228,7 @@ describe('the factory: the §6 scenarios on the Gävle template', () => {
   });
 });
 
-describe('a port call’s timeline (§5.9)', () => {
+describe('a port call’s timeline', () => {
   const weights: Priorities = {
     timestamp_weights: [
       { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 1, weight: 1 },

@@ -1,5 +1,5 @@
-// A vessel's port calls as a fold over its stream (`vessel-<imo>`): shared/reference/original-app.md §5.4–5.8 and
-// §5.11. The original ran these rules as side effects of each request; here every input is an event (timestamps,
+// A vessel's port calls as a fold over its stream (`vessel-<imo>`): docs/domain.md#grouping to #corrections. The
+// original ran these rules as side effects of each request; here every input is an event (timestamps,
 // deletes and restores, manual corrections, timer ticks), "now" is the event's time, and settings and priorities
 // are parameters. The same events under the same settings and priorities give the same port calls, so a replay
 // (rebuild) reproduces the live state, and a rebuild under new priorities re-derives it.
@@ -200,7 +200,7 @@ function upperBoundByTime(list: readonly VesselTimestamp[], t: VesselTimestamp):
   return lo;
 }
 
-/** §5.7: attach, unless the port call is done (then the timestamp is trashed instead). */
+/** Attach, unless the port call is done (then the timestamp is trashed instead). */
 function attach(w: Work, t: VesselTimestamp, portCallId: number, ignoreStatus: boolean): boolean {
   const pc = w.portCalls.get(portCallId);
   if (!pc) return false;
@@ -212,14 +212,14 @@ function attach(w: Work, t: VesselTimestamp, portCallId: number, ignoreStatus: b
   return true;
 }
 
-/** §5.4: a master timestamp opens a port call or moves its range. */
+/** A master timestamp opens a port call or moves its range. */
 function parseMasterData(w: Work, t: VesselTimestamp): void {
   const s = w.settings;
   if (!isMasterTimestamp(t, s) || !opensOrMovesRange(t)) return;
   const masterId = masterIdOf(t);
   const jit = t.payload.source === JIT_SOURCE;
   const portCalls = [...w.portCalls.values()];
-  // The original looked the master ID up across all vessels; a vessel's stream only knows its own (§20 item 8).
+  // The original looked the master ID up across all vessels; a vessel's stream only knows its own.
   let pc = portCalls.filter((p) => p.master_id === masterId).sort((a, b) => b.seq - a.seq)[0];
   if (!pc) {
     const plusStart = shiftMs(t.time_ms, s.startBuffer, 1);
@@ -256,7 +256,7 @@ interface AttachOptions {
   ignoreStatus: boolean;
 }
 
-/** §5.5 master mode: orphans go to the port call of their master ID, else to the one whose range covers them. */
+/** Master mode: orphans go to the port call of their master ID, else to the one whose range covers them. */
 function attachOrphansByMaster(w: Work, options: AttachOptions): void {
   const s = w.settings;
   // The original's orphans include trashed ones (a timestamp trashed because its port call was done is retried);
@@ -283,7 +283,7 @@ function attachOrphansByMaster(w: Work, options: AttachOptions): void {
   w.scanAll(modified, false, !options.isFromAgent);
 }
 
-/** §5.5 clustering mode: orphans join the port call of their cluster, or open one. */
+/** Clustering mode: orphans join the port call of their cluster, or open one. */
 function attachOrphansByClustering(w: Work, options: AttachOptions): void {
   // Deleted timestamps were gone in the original; trashed ones still count as points of the clustering.
   const ordered = w.timeOrdered();
@@ -349,7 +349,7 @@ function attachOneOrphan(w: Work, points: readonly VesselTimestamp[], k: number,
   if (attach(w, t, target, false)) w.scanAll([target], false, !options.isFromAgent);
 }
 
-/** `timestampsToPortCalls` (§5.5): the mode decides how orphans are attached; modified port calls are scanned. */
+/** As the original's `timestampsToPortCalls`: the mode decides how orphans attach; modified port calls are scanned. */
 function attachOrphans(w: Work, options: AttachOptions): void {
   if (w.settings.master) attachOrphansByMaster(w, options);
   else attachOrphansByClustering(w, options);
@@ -461,8 +461,8 @@ function rangeSet(w: Work, data: PortCallRangeSet): void {
       t.port_call_id = null;
     }
   }
-  // Master-mode attachment whatever the mode (§5.11): the manual range itself decides, so in clustering mode too
-  // the timestamps in it join this port call rather than new clusters.
+  // Master-mode attachment whatever the mode, as the original: the manual range itself decides, so in clustering
+  // mode too the timestamps in it join this port call rather than new clusters.
   attachOrphansByMaster(w, { isFromAgent: false, ignoreStatus: true });
   w.scanAll(modified, true, true);
 }

@@ -1,4 +1,4 @@
-// The vessel fold: manual corrections as events (shared/reference/original-app.md §5.11), their decisions, and
+// The vessel fold: manual corrections as events (docs/domain.md#corrections), their decisions, and
 // determinism (the same events give the same port calls however they are folded).
 
 import { ApiError } from '@pcas/contracts';
@@ -64,7 +64,7 @@ const expectError = (f: () => unknown, message: string) => {
   throw new Error(`expected "${message}"`);
 };
 
-describe('manual corrections (§5.11)', () => {
+describe('manual corrections', () => {
   it('DELETE /timestamps: the timestamp leaves its port call, which is re-read, and deleted when empty', () => {
     const { s, a, ataA } = twoVisits();
     let state = project(s, masterContext());
@@ -334,7 +334,7 @@ describe('determinism: the same events give the same port calls', () => {
     expect(diffVessel(emptyVesselPortCalls(s.imo), before).port_calls).toHaveLength(2);
   });
 
-  it('a manual range in clustering mode keeps its timestamps in that port call (master-mode attachment, §5.11)', () => {
+  it('a manual range in clustering mode keeps its timestamps in that port call (master-mode attachment)', () => {
     const s = new VesselStream();
     s.now(at(-48));
     const eta = s.post('Estimated', 'Arrival_Vessel_PortArea', at(0), { key: 1 });

@@ -338,7 +338,7 @@ describe('corrections over RPC', () => {
     const start = iso(29 * 60 * MINUTE);
     const end = iso(41 * 60 * MINUTE);
     expect(await rpc(PortcallCommands.setPortCallRange, { port_call_id: ids.a1, start, end })).toBeNull();
-    // Clustering mode: the scan sets a clustered port call's range to its ETA and ETD again (§5.8 step 6).
+    // Clustering mode: the scan sets a clustered port call's range to its ETA and ETD again.
     expect(await rpc(PortcallCommands.getPortCallRange, { port_call_id: ids.a1 })).toMatchObject({
       master_manual: true,
     });

@@ -1,6 +1,6 @@
 // Read-only queries on the portcall-projector's read models (schema `portcall`, documented in
-// services/portcall-projector/src/adapters/schema.ts) for the port-call routes (shared/reference/original-app.md
-// §2.5–2.7, §5.10, §5.13, §9.3, §17.3). The projector stores each port call's `ship` object and its timeline;
+// services/portcall-projector/src/adapters/schema.ts) for the port-call routes (docs/domain.md#port-calls). The
+// projector stores each port call's `ship` object and its timeline;
 // the gateway only names the creators of the timeline's slots (it owns users and API keys).
 
 import { createBatcher } from '@pcas/batching';
@@ -54,8 +54,9 @@ export async function namedTimelines(db: Queryable, timelines: readonly Timeline
 
 // ---- GET /ongoing-port-calls ----
 
-// The activity timeline's port calls (§5.10): shown (vessel visible, to_port empty or visible), and not done or
-// done with its ATD in the last two hours. Written so each half can use its partial index.
+// The activity timeline's port calls (docs/domain.md#the-activity-timeline): shown (vessel visible, to_port empty
+// or visible), and not done or done with its ATD in the last two hours. Written so each half can use its partial
+// index.
 const ONGOING = `p.shown AND (p.status <> 'done' OR (p.status = 'done' AND p.atd >= now() - interval '2 hours'))`;
 const ONGOING_ORDER = 'p.next_event_ts NULLS FIRST, p.current_eta, p.id';
 
@@ -192,7 +193,7 @@ const SORTABLE: Record<string, string> = Object.fromEntries(
 );
 const LOWER_OK = new Set<string>(TEXT_COLUMNS);
 
-/** The original's sort syntax (§2.6) over the port call's columns; lower() only of text columns. */
+/** The original's sort syntax (docs/domain.md#lists) over the port call's columns; lower() only of text columns. */
 export function portCallOrderBy(sort: string | undefined, fallback: string): string {
   for (const token of (sort ?? '').split(',')) {
     const lowered = /^\s*lower\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)/.exec(token);
@@ -208,7 +209,7 @@ export interface PortCallListQuery {
   search?: string;
 }
 
-/** GET /port-calls: paginated ship objects (§5.13); search by IMO (7+ digits), `^prefix` or part of the name. */
+/** GET /port-calls: paginated ship objects; search by IMO (7+ digits), `^prefix` or part of the name. */
 export async function listPortCalls(db: Queryable, query: PortCallListQuery): Promise<Paginated<unknown>> {
   const orderBy = portCallOrderBy(query.sort, 'next_event_ts');
   const search = searchClause(query.search, { columns: ['p.vessel_name'], imoColumn: 'p.imo' });
@@ -257,7 +258,7 @@ export interface PortCallExportFilter {
 }
 
 /**
- * GET /export/port-calls (§17.3, broken in the original): the port-call records (times ISO 8601 UTC), paginated.
+ * GET /export/port-calls (broken in the original): the port-call records (times ISO 8601 UTC), paginated.
  * The projector's bookkeeping (its creation order, the remembered payload-key weights) is left out.
  */
 export async function exportPortCalls(

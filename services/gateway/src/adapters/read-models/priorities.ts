@@ -1,5 +1,5 @@
 // GET /timestamp-api-key-weights and GET /payload-key-api-key-weights: read-only queries on the ingest service's
-// weight tables joined with the gateway's API keys (shared/reference/original-app.md §7.1–7.2).
+// weight tables joined with the gateway's API keys (docs/domain.md#priorities).
 
 import type { Queryable } from '@pcas/sql';
 

@@ -428,7 +428,7 @@ describe('vessels', () => {
     ]);
   });
 
-  it('searches as §2.7: ≥7 digits exact IMO, ^prefix, else substring, case-insensitive', async () => {
+  it('searches as the original: ≥7 digits exact IMO, ^prefix, else substring, case-insensitive', async () => {
     const names = async (search: string, sort?: string) =>
       (await listVessels(db, { offset: 0, limit: 100, search, sort })).data.map((v) => v.vessel_name);
     expect(await names(String(B))).toEqual(['Bravo']);

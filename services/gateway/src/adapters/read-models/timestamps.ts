@@ -1,5 +1,6 @@
 // GET /timestamps and GET /export/timestamps: read-only queries on the projector's portcall.timestamps, shaped
-// as the original's TimestampPrettyModel (shared/reference/original-app.md §4.5, §17.2, §20 items 21–22).
+// as the original's TimestampPrettyModel: payload as JSON text, is_trash 't'/'f', times in PostgreSQL's text form
+// (docs/domain.md#original-behaviours-we-keep).
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort } from '@pcas/http-kit';

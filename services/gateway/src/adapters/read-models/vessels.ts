@@ -1,4 +1,4 @@
-// GET /vessels: read-only query on the ingest service's vessel table (shared/reference/original-app.md §9.6).
+// GET /vessels: read-only query on the ingest service's vessel table (docs/domain.md#vessels).
 // `visible` is set by POST /vessel-visibility, which the portcall-projector owns: its portcall.vessels wins over
 // ingest's column (which keeps the original's default, true).
 

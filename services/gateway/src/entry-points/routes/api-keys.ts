@@ -1,4 +1,4 @@
-// API key administration (shared/reference/original-app.md §8.2, §9.5).
+// API key administration (docs/domain.md#api-keys).
 
 import { ApiError } from '@pcas/contracts';
 import { paginated, parseSort, type Route } from '@pcas/http-kit';

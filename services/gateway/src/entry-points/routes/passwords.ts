@@ -1,6 +1,6 @@
-// Password reset by e-mail (shared/reference/original-app.md §8.8). The request always answers the same, at
+// Password reset by e-mail (docs/domain.md#password-reset). The request always answers the same, at
 // the same speed, whether or not the address belongs to anyone (no user enumeration): the mail is composed and
-// sent after the answer. Only active users whose username is an e-mail address get one (spec, Errors 5).
+// sent after the answer. Only active users whose username is an e-mail address get one.
 
 import { ApiError } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';

@@ -1,4 +1,4 @@
-// Manual port-call corrections (shared/reference/original-app.md §3, §5.11; spec "States and transitions"): the
+// Manual port-call corrections (docs/domain.md#corrections): the
 // gateway checks the parameters' types and sends each command to the portcall-projector, which decides it against
 // the vessel's stream and records it there (so a replay repeats it). Unknown ids, bad times and the like come back
 // from the service as 400 with the original's messages. Answers are the original's: `true`, null, or
@@ -63,7 +63,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     command(
       'POST',
       '/update-port-call-id',
-      // camelCase as the original's body (§3).
+      // camelCase as the original's body.
       { id: { type: 'int' }, portCallId: { type: 'int' } },
       PortcallCommands.updatePortCallId,
       (p): UpdatePortCallIdCommand => ({ id: p.id, portCallId: p.portCallId }),

@@ -1,7 +1,7 @@
-// Port-call queries (shared/reference/original-app.md §3, §5.10, §5.13, §9.3, §17; original-clients.md §0 items
-// 8–12, §2.2–2.3): the activity timeline, the port-call list and timesheet, a port call's timestamps and its
-// vessel's orphans, the CSV timesheet, the template and the manual-entry definitions, and the export. All of them
-// read the portcall-projector's read models; nothing here changes data.
+// Port-call queries (docs/domain.md#the-activity-timeline, #the-ship-object, #exports-and-the-timesheet): the
+// activity timeline, the port-call list and timesheet, a port call's timestamps and its vessel's orphans, the
+// CSV timesheet, the template and the manual-entry definitions, and the export. All of them read the
+// portcall-projector's read models; nothing here changes data.
 
 import { ApiError } from '@pcas/contracts';
 import { HttpResponse, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
@@ -19,7 +19,7 @@ import { timelineSlots, timesheetCsv } from '../../domain/port-calls.ts';
 import { DEFAULT_TEXT_LANGUAGE, defaultTranslations, effectiveTranslations } from '../../domain/translations.ts';
 import type { GatewayDeps } from '../deps.ts';
 
-// The original passed a missing limit to SQL as LIMIT 0 (§20 item 3) and had no upper bound; these lists require
+// The original passed a missing limit to SQL as LIMIT 0 and had no upper bound; these lists require
 // limit and offset as it did, and cap a page so one request cannot read the whole table.
 const MAX_LIMIT = 10_000;
 const LIST_LIMIT = 100;

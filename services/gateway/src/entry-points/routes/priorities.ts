@@ -1,4 +1,4 @@
-// Priorities between data sources (shared/reference/original-app.md §7.1–7.2): which API keys may post a
+// Priorities between data sources (docs/domain.md#priorities): which API keys may post a
 // (time type, state) and which one wins, and the same ordering per payload key. The gateway checks the input
 // (it owns the API keys) and lists the weights; the ingest service owns and stores them.
 

@@ -1,4 +1,4 @@
-// Push-notification tokens (shared/reference/original-app.md §14.3): the mobile app registers its device; the
+// Push-notification tokens (docs/domain.md#push-tokens): the mobile app registers its device; the
 // push service (API key) reports tokens Expo no longer accepts.
 
 import { ApiError } from '@pcas/contracts';

@@ -1,4 +1,4 @@
-// Registration codes (shared/reference/original-app.md §8.6): list, create, enable/disable or re-role, delete.
+// Registration codes (docs/domain.md#registration): list, create, enable/disable or re-role, delete.
 // Level all sees every code, level own only the codes it created, no level none.
 
 import { ApiError } from '@pcas/contracts';

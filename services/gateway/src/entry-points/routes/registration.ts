@@ -1,4 +1,4 @@
-// Self-registration (shared/reference/original-app.md §8.6): with a registration code (the code decides the
+// Self-registration (docs/domain.md#registration): with a registration code (the code decides the
 // role) or, while the setting codeless_registration_module is enabled, without one (role user). Both log the
 // new user straight in and answer the login payload, as the UI expects.
 

@@ -1,4 +1,4 @@
-// Roles, permissions and the role → permission matrix (shared/reference/original-app.md §8.9–8.11, §3).
+// Roles, permissions and the role → permission matrix (docs/domain.md#roles).
 
 import { ApiError } from '@pcas/contracts';
 import type { RequestContext, Route } from '@pcas/http-kit';

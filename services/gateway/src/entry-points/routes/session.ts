@@ -1,5 +1,5 @@
-// POST /login, POST /logout, GET /session (shared/reference/original-app.md §8.1, §8.3, §9.1), with the
-// failed-login suspension and lock of §8.3: locked and suspended accounts get a 200 `{message}`, which the UI
+// POST /login, POST /logout, GET /session (docs/domain.md#sessions), with the failed-login suspension and lock
+// (docs/domain.md#login-suspension-and-lock): locked and suspended accounts get a 200 `{message}`, which the UI
 // shows as a login error, before the password is even checked.
 
 import { ApiError } from '@pcas/contracts';

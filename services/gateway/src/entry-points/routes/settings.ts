@@ -1,4 +1,4 @@
-// Settings and modules (shared/reference/original-app.md §12.1, §9.9). The module switches are settings; the
+// Settings and modules (docs/domain.md#settings-and-modules). The module switches are settings; the
 // HTTP kit reads them per request for routes that declare a module, and GET /session reports them.
 
 import { ApiError } from '@pcas/contracts';

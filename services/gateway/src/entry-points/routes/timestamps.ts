@@ -1,5 +1,5 @@
 // Timestamp routes: posting (agents and people) and trash/restore go to the ingest service over RPC; the lists
-// read the projector's read model (shared/reference/original-app.md §3, §4.5, §17.2).
+// read the projector's read model (docs/domain.md#posting-a-timestamp, #exports-and-the-timesheet).
 
 import { createBatcher } from '@pcas/batching';
 import {

@@ -1,4 +1,4 @@
-// Translations (shared/reference/original-app.md §13): the public read the UI's i18next loads on every page,
+// Translations (docs/domain.md#translations): the public read the UI's i18next loads on every page,
 // the API-key-only "missing keys" post (i18next saveMissing), and the admin's update and full upload.
 
 import type { RequestContext, Route } from '@pcas/http-kit';

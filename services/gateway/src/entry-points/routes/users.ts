@@ -1,4 +1,4 @@
-// User administration (shared/reference/original-app.md §8.5, §8.7, §9.4): list, create, read, update,
+// User administration (docs/domain.md#user-management): list, create, read, update,
 // delete, suspend, lock and change-password. The route permission is `manage_user` (any manage_user_<role>);
 // the finer rules (own vs all, manage_user_<role>, last admin) are domain/user-management.ts.
 

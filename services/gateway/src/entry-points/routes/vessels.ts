@@ -1,10 +1,10 @@
-// GET /vessels (shared/reference/original-app.md §3, §9.6, §2.7).
+// GET /vessels (docs/domain.md#vessels).
 
 import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { listVessels } from '../../adapters/read-models/vessels.ts';
 import type { GatewayDeps } from '../deps.ts';
 
-// The original turns a missing limit into LIMIT 0, an empty page (§20 item 3); a missing limit gets a page of
+// The original turns a missing limit into LIMIT 0, an empty page; a missing limit gets a page of
 // 100 here instead. It had no upper bound; this one keeps a single request from reading the whole table.
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
