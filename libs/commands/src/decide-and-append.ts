@@ -53,6 +53,7 @@ export interface Decided<E> {
   appended: AppendResult | undefined;
 }
 
+// Racing writers of one stream (data sources posting to a vessel) each cost a retry; a handful covers any burst.
 export const DEFAULT_ATTEMPTS = 5;
 
 /** Another writer moved the stream on between the read and the append. */

@@ -5,10 +5,18 @@
 // like any other; the reply waits (boundedly) until it has, so the caller reads its own change.
 
 import {
-  type Actor,
+  commandHandler,
+  decideAndAppendInTransaction,
+  decodeCommand,
+  eventMetadata,
+  invalidTimestampId,
+  parseTimestampId,
+  positiveId,
+  type Unchecked,
+} from '@pcas/commands';
+import {
   ApiError,
   type AttachOrphansCommand,
-  type CommandBody,
   type PortCallIdCommand,
   type PortCallRangeReply,
   PortcallCommands,
@@ -19,7 +27,7 @@ import {
   type UpdatePortCallIdCommand,
   vesselStream,
 } from '@pcas/contracts';
-import { type EventMetadata, type EventStore, WrongExpectedVersionError } from '@pcas/eventstore';
+import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
 import { syncPriorities } from '../adapters/priorities.ts';
@@ -54,30 +62,6 @@ export interface PortcallCommandDeps {
 type Ok = { result: 'OK' | 'ERROR' };
 const OK: Ok = { result: 'OK' };
 
-// Racing writers of one vessel stream (data sources posting) each cost a retry; a handful covers any burst.
-const ATTEMPTS = 5;
-
-function bodyOf<P>(payload: unknown): { actor: Actor; input: Partial<Record<keyof P, unknown>> } {
-  const { actor, input } = (payload ?? {}) as Partial<CommandBody<P>>;
-  if (input === null || typeof input !== 'object') throw ApiError.badRequest('Invalid command');
-  const id = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
-  return { actor: { user_id: id(actor?.user_id), api_key_id: id(actor?.api_key_id) }, input: input as never };
-}
-
-function metadataOf(actor: Actor, headers: Record<string, unknown>): EventMetadata {
-  const metadata: EventMetadata = { user_id: actor.user_id, api_key_id: actor.api_key_id };
-  for (const key of ['correlation_id', 'traceparent', 'tracestate'] as const) {
-    if (typeof headers[key] === 'string') metadata[key] = headers[key];
-  }
-  return metadata;
-}
-
-/** A positive whole number (or its digits); undefined otherwise. */
-function idOf(value: unknown): number | undefined {
-  const n = typeof value === 'string' && /^\d{1,15}$/.test(value.trim()) ? Number(value) : value;
-  return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : undefined;
-}
-
 function flagOf(value: unknown, fallback: boolean): boolean | undefined {
   if (value === undefined || value === null || value === '') return fallback;
   if (value === true || value === 'true' || value === 1 || value === '1') return true;
@@ -97,17 +81,17 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
   }
 
   async function vesselOfPortCall(value: unknown): Promise<{ id: number; imo: number }> {
-    const id = idOf(value);
+    const id = positiveId(value);
     const found = id === undefined ? undefined : await vesselOfPosition(id);
     if (!found) throw invalidPortCallId(value);
     return { id: id!, imo: found.imo };
   }
 
   async function vesselOfTimestamp(value: unknown): Promise<{ id: number; imo: number }> {
-    const id = idOf(value);
-    const found = id === undefined ? undefined : await vesselOfPosition(id);
-    if (found?.type !== 'TimestampReceived') throw ApiError.badRequest(`Invalid timestamp id: ${String(value)}`);
-    return { id: id!, imo: found.imo };
+    const id = parseTimestampId(value);
+    const found = await vesselOfPosition(id);
+    if (found?.type !== 'TimestampReceived') throw invalidTimestampId(value);
+    return { id, imo: found.imo };
   }
 
   const readState = (imo: number) => db.transaction((tx) => currentVessel(tx, store, rules, imo));
@@ -131,55 +115,50 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     decide: (state: VesselPortCalls, streamVersion: number) => PortCallCommandEvent[],
     metadata: EventMetadata,
   ): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        const appended = await db.transaction(async (tx) => {
+    const { appended } = await decideAndAppendInTransaction(
+      db,
+      store,
+      {
+        streamId: vesselStream(imo),
+        async load(tx) {
           const { state, streamVersion } = await currentVessel(tx, store, rules, imo);
-          const events = decide(state, streamVersion);
-          if (events.length === 0) return undefined;
-          return store.append(
-            vesselStream(imo),
-            events.map((e) => ({ ...e, metadata })),
-            { tx, expectedVersion: streamVersion },
-          );
-        });
-        if (appended && waitMs > 0) await awaitProjection(imo, appended.events.at(-1)!.globalPosition);
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedVersionError)) throw error;
-        if (attempt >= ATTEMPTS) throw ApiError.unavailable('Vessel is being updated concurrently; retry');
-        log.debug({ imo, attempt }, 'vessel stream moved on; deciding again');
-      }
-    }
+          return { state, version: streamVersion };
+        },
+        decide,
+        metadata,
+      },
+      { busyMessage: 'Vessel is being updated concurrently; retry', log },
+    );
+    if (appended && waitMs > 0) await awaitProjection(imo, appended.events.at(-1)!.globalPosition);
   }
 
   async function forceClose(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = bodyOf<PortCallIdCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
     const pc = await vesselOfPortCall(input.port_call_id);
-    await decideAndAppend(pc.imo, (state) => decideForceClose(state, pc.id), metadataOf(actor, headers));
+    await decideAndAppend(pc.imo, (state) => decideForceClose(state, pc.id), eventMetadata(actor, headers));
     return OK;
   }
 
   async function forceScan(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = bodyOf<PortCallIdCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
     const pc = await vesselOfPortCall(input.port_call_id);
-    await decideAndAppend(pc.imo, (state) => decideForceScan(state, pc.id), metadataOf(actor, headers));
+    await decideAndAppend(pc.imo, (state) => decideForceScan(state, pc.id), eventMetadata(actor, headers));
     return OK;
   }
 
   async function setPortCallRange(payload: unknown, headers: Record<string, unknown> = {}): Promise<null> {
-    const { actor, input } = bodyOf<SetPortCallRangeCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<SetPortCallRangeCommand>>(payload);
     const pc = await vesselOfPortCall(input.port_call_id);
     await decideAndAppend(
       pc.imo,
       (state) => decideSetPortCallRange(state, { port_call_id: pc.id, start: input.start, end: input.end }),
-      metadataOf(actor, headers),
+      eventMetadata(actor, headers),
     );
     return null;
   }
 
   async function getPortCallRange(payload: unknown): Promise<PortCallRangeReply> {
-    const { input } = bodyOf<PortCallIdCommand>(payload);
+    const { input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
     const pc = await vesselOfPortCall(input.port_call_id);
     const found = portCallOf((await readState(pc.imo)).state, pc.id);
     if (!found) throw invalidPortCallId(input.port_call_id);
@@ -187,30 +166,34 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
   }
 
   async function updatePortCallId(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = bodyOf<UpdatePortCallIdCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<UpdatePortCallIdCommand>>(payload);
     // The port call must exist somewhere before anything else is said about the timestamp.
     const pc = await vesselOfPortCall(input.portCallId);
     if (!portCallOf((await readState(pc.imo)).state, pc.id)) throw invalidPortCallId(input.portCallId);
     const ts = await vesselOfTimestamp(input.id);
-    await decideAndAppend(ts.imo, (state) => decideUpdatePortCallId(state, ts.id, pc.id), metadataOf(actor, headers));
+    await decideAndAppend(
+      ts.imo,
+      (state) => decideUpdatePortCallId(state, ts.id, pc.id),
+      eventMetadata(actor, headers),
+    );
     return OK;
   }
 
   async function unsetPortCallId(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = bodyOf<UnsetPortCallIdCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<UnsetPortCallIdCommand>>(payload);
     const ts = await vesselOfTimestamp(input.id);
-    await decideAndAppend(ts.imo, (state) => decideUnsetPortCallId(state, ts.id), metadataOf(actor, headers));
+    await decideAndAppend(ts.imo, (state) => decideUnsetPortCallId(state, ts.id), eventMetadata(actor, headers));
     return OK;
   }
 
   function imoOf(value: unknown): number {
-    const imo = idOf(value);
+    const imo = positiveId(value);
     if (imo === undefined) throw ApiError.badRequest(`Invalid IMO: ${String(value)}`);
     return imo;
   }
 
   async function attachOrphans(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = bodyOf<AttachOrphansCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<AttachOrphansCommand>>(payload);
     const imo = imoOf(input.imo);
     const isFromAgent = flagOf(input.isFromAgent, false);
     if (isFromAgent === undefined) throw ApiError.badRequest(`Invalid isFromAgent: ${String(input.isFromAgent)}`);
@@ -220,13 +203,13 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     await decideAndAppend(
       imo,
       (state, version) => (version === 0 ? [] : decideAttachOrphans(state, { isFromAgent, ignoreStatus })),
-      metadataOf(actor, headers),
+      eventMetadata(actor, headers),
     );
     return OK;
   }
 
   async function setVesselVisibility(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = bodyOf<SetVesselVisibilityCommand>(payload);
+    const { actor, input } = decodeCommand<Unchecked<SetVesselVisibilityCommand>>(payload);
     const imo = imoOf(input.imo);
     const visible = flagOf(input.visible, true);
     if (visible === undefined || input.visible === undefined) {
@@ -240,13 +223,13 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
         known = version > 0;
         return known ? decideVesselVisibility(state, visible) : [];
       },
-      metadataOf(actor, headers),
+      eventMetadata(actor, headers),
     );
     return known ? OK : { result: 'ERROR' };
   }
 
   async function rebuildVessel(payload: unknown): Promise<Ok> {
-    const { input } = bodyOf<RebuildVesselCommand>(payload);
+    const { input } = decodeCommand<Unchecked<RebuildVesselCommand>>(payload);
     const imo = imoOf(input.imo);
     const outcome = await db.transaction(async (tx) => {
       await syncPriorities(tx, store);
@@ -257,30 +240,17 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
   }
 
   /** The `cmd.portcall-projector` RPC handler. */
-  async function handle(command: string, payload: unknown, headers: Record<string, unknown>): Promise<unknown> {
-    switch (command) {
-      case PortcallCommands.forceClose:
-        return forceClose(payload, headers);
-      case PortcallCommands.forceScan:
-        return forceScan(payload, headers);
-      case PortcallCommands.setPortCallRange:
-        return setPortCallRange(payload, headers);
-      case PortcallCommands.getPortCallRange:
-        return getPortCallRange(payload);
-      case PortcallCommands.updatePortCallId:
-        return updatePortCallId(payload, headers);
-      case PortcallCommands.unsetPortCallId:
-        return unsetPortCallId(payload, headers);
-      case PortcallCommands.attachOrphans:
-        return attachOrphans(payload, headers);
-      case PortcallCommands.setVesselVisibility:
-        return setVesselVisibility(payload, headers);
-      case PortcallCommands.rebuildVessel:
-        return rebuildVessel(payload);
-      default:
-        throw ApiError.badRequest(`Unknown command: ${command}`);
-    }
-  }
+  const handle = commandHandler({
+    [PortcallCommands.forceClose]: forceClose,
+    [PortcallCommands.forceScan]: forceScan,
+    [PortcallCommands.setPortCallRange]: setPortCallRange,
+    [PortcallCommands.getPortCallRange]: getPortCallRange,
+    [PortcallCommands.updatePortCallId]: updatePortCallId,
+    [PortcallCommands.unsetPortCallId]: unsetPortCallId,
+    [PortcallCommands.attachOrphans]: attachOrphans,
+    [PortcallCommands.setVesselVisibility]: setVesselVisibility,
+    [PortcallCommands.rebuildVessel]: rebuildVessel,
+  });
 
   return {
     forceClose,
