@@ -48,7 +48,7 @@ export interface TimestampRestored {
   timestamp_id: number;
 }
 
-// Manual port-call corrections (shared/reference/original-app.md §5.11), kept in the vessel stream so that a
+// Manual port-call corrections (docs/domain.md#corrections), kept in the vessel stream so that a
 // replay reproduces them. What each one does to the port calls is decided when projecting; "now" is the
 // event's `created` time.
 

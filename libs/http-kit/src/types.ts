@@ -1,6 +1,6 @@
 // The one way to declare an HTTP route: method, path, permission, optional module, parameter schema, handler.
 // Parameters come from the path, then the JSON body (POST/PUT/DELETE) or the query string (GET), as the
-// original does (shared/reference/original-app.md §2.1); strings are trimmed; errors are {"error": "..."}.
+// original does (docs/domain.md#parameters); strings are trimmed; errors are {"error": "..."}.
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Logger } from '@pcas/observability';
@@ -50,7 +50,7 @@ export interface Route<P = Record<string, any>> {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Express-style path, e.g. `/users/:id`. */
   path: string;
-  /** A permission name, `public`, or `login` (shared/reference/original-app.md §2.3). */
+  /** A permission name, `public`, or `login` (docs/domain.md#permissions). */
   permission: string;
   /** While this module is disabled the route answers 403 naming the module. */
   module?: ModuleName;

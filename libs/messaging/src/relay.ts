@@ -1,5 +1,5 @@
-// The relay (DESIGN.md flow 2): tails the event log in commit order and publishes every event to the bus,
-// routing key `<stream category>.<event type>`, message id = event id. The checkpoint moves past a batch only
+// The relay (docs/architecture.md#events-out): tails the event log in commit order and publishes every event to
+// the bus, routing key `<stream category>.<event type>`, message id = event id. The checkpoint moves past a batch only
 // after every publish of it was confirmed, and is saved at most every checkpointIntervalMs while events flow (a
 // save per round was a transaction per round), so a crash republishes what came after the last save (consumers
 // dedupe on the id) and never skips. One relay is active across processes (a PostgreSQL advisory lock); the

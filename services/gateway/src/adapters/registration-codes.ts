@@ -1,4 +1,4 @@
-// Registration codes (shared/reference/original-app.md §8.6): events on `regcode-<id>`, with the
+// Registration codes (docs/domain.md#registration): events on `regcode-<id>`, with the
 // gateway.registration_codes row written in the same transaction. Changes run under the stream's lock.
 
 import { randomInt } from 'node:crypto';

@@ -112,7 +112,7 @@ export async function findActiveUserRecordByEmail(db: Queryable, email: string):
   return rows[0] ? withCounters(rows[0]) : null;
 }
 
-/** The original's single-user JSON (13 keys, §8.7). `locked` is a real boolean (the original sent "t"/"f"). */
+/** The original's single-user JSON (13 keys). `locked` is a real boolean (the original sent "t"/"f"). */
 export function userJson(user: UserRecord) {
   return {
     id: user.id,
@@ -486,7 +486,7 @@ export async function setPassword(
   });
 }
 
-/** A user list row: the 13 keys plus `created_by_email` and `suspended` (§8.7), in the original's order. */
+/** A user list row: the 13 keys plus `created_by_email` and `suspended`, in the original's order. */
 export interface UserListRow extends UserRecord {
   created_by_email: string | null;
 }

@@ -1,4 +1,4 @@
-// Pure rules about users: the user bound to a new API key (original-app.md §8.2) and time zones (§2.2).
+// Pure rules about users: the user bound to a new API key (docs/domain.md#api-keys) and time zones (#sessions).
 
 import type { UserCreated } from '@pcas/contracts';
 
