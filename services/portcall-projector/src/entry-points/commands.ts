@@ -1,5 +1,5 @@
-// RPC handlers of `cmd.portcall-projector`: the manual port-call corrections (shared/reference/original-app.md
-// §5.11). Each is decided against the vessel's current state (the read model caught up with its stream, under
+// RPC handlers of `cmd.portcall-projector`: the manual port-call corrections (docs/domain.md#corrections).
+// Each is decided against the vessel's current state (the read model caught up with its stream, under
 // the vessel's lock) and appended to `vessel-<imo>` with the stream's version as the expected version, so two
 // racing corrections cannot both apply to a state that one of them changed. The projection then applies the event
 // like any other; the reply waits (boundedly) until it has, so the caller reads its own change.
