@@ -6,18 +6,16 @@ import path from 'node:path';
 import { loadConfig } from '@pcas/config';
 import type { ServiceDeps } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
-import { createSqlSessionStore, startGateway } from '@pcas/gateway';
+import { createSqlSessionStore, EMBEDDED_ADMIN_PASSWORD, startGateway } from '@pcas/gateway';
 import { startIngest } from '@pcas/ingest';
 import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { createLogger, startTracing, stopTracing } from '@pcas/observability';
 import { startPortcallProjector } from '@pcas/portcall-projector';
 import { openDb } from '@pcas/sql';
 
-/** Only for the embedded mode, where a newcomer has set nothing; printed at start-up. */
-const EMBEDDED_ADMIN_PASSWORD = 'port-admin-change-me';
-
 async function main() {
   const config = loadConfig(process.env, { mode: 'embedded' });
+  // A newcomer has set nothing: a known password, printed below and named on the page at / until changed.
   config.adminPassword ??= EMBEDDED_ADMIN_PASSWORD;
   const log = createLogger('embedded', config.logLevel);
   await startTracing('port-call-activity-service');

@@ -155,12 +155,12 @@ function operation(route: Route, path: string, operationId: string): Json {
       : {}),
     ...(guarded || route.module ? { 403: { $ref: '#/components/responses/Forbidden' } } : {}),
     ...(route.accept
-      ? { 404: response({ description: `Not found: the answer to a client that does not prefer ${route.accept}.` }) }
+      ? { 404: ERROR_RESPONSE(`Not found: the answer to a client that does not prefer ${route.accept}.`) }
       : {}),
     ...(takesBody ? { 413: { $ref: '#/components/responses/PayloadTooLarge' } } : {}),
     440: { $ref: '#/components/responses/SessionExpired' },
   };
-  for (const [status, doc] of Object.entries(route.responses ?? {})) responses[status] = response(doc, Number(status));
+  for (const [status, doc] of Object.entries(route.responses ?? {})) responses[status] = response(doc);
 
   return {
     operationId,
@@ -174,12 +174,13 @@ function operation(route: Route, path: string, operationId: string): Json {
   };
 }
 
-function response(doc: ResponseDoc, status = 200): Json {
+/** A route's own answer, its body described in words (any JSON unless another media type is named). */
+function response(doc: ResponseDoc): Json {
   const media = doc.contentType ?? JSON_MEDIA;
-  let schema: Json = {};
-  if (media !== JSON_MEDIA) schema = { type: 'string' };
-  else if (status >= 400) schema = { $ref: '#/components/schemas/Error' };
-  return { description: doc.description, content: { [media]: { schema } } };
+  return {
+    description: doc.description,
+    content: { [media]: { schema: media === JSON_MEDIA ? {} : { type: 'string' } } },
+  };
 }
 
 /** The document of these routes. Throws if two routes share a method and path (the second could never answer). */

@@ -67,7 +67,7 @@ export interface Route<P = Record<string, any>> {
 
 export interface ResponseDoc {
   description: string;
-  /** The body's media type; `application/json` (an `{"error"}` body for 4xx/5xx) when absent. */
+  /** The body's media type, `application/json` when absent. */
   contentType?: string;
 }
 

@@ -5,7 +5,7 @@ import { HttpResponse, type Route } from '@pcas/http-kit';
 import { projectionLag } from '@pcas/messaging';
 import type { GatewayDeps } from '../deps.ts';
 
-type DependencyState = 'ok' | 'down' | 'not used';
+export type DependencyState = 'ok' | 'down' | 'not used';
 
 // A dependency that hangs counts as down; the check must answer quickly either way.
 const CHECK_TIMEOUT_MS = 2_000;
@@ -18,7 +18,14 @@ function within<T>(promise: Promise<T>, fallback: T): Promise<T> {
   return Promise.race([promise.catch(() => fallback), timeout]).finally(() => clearTimeout(timer));
 }
 
-export function healthRoutes(deps: GatewayDeps): Route[] {
+export interface Health {
+  healthy: boolean;
+  dependencies: { postgres: DependencyState; rabbitmq: DependencyState; redis: DependencyState };
+  projections: { name: string; lag_seconds: number }[];
+}
+
+/** Asks every dependency in use at once; what /health-check answers and the page at / shows. */
+export function healthCheck(deps: GatewayDeps): () => Promise<Health> {
   const { db, bus, sessions, config, log } = deps;
 
   const postgres = async (): Promise<DependencyState> => {
@@ -39,25 +46,33 @@ export function healthRoutes(deps: GatewayDeps): Route[] {
     }
   };
 
+  return async () => {
+    const [pg, amqp, redis, lags] = await Promise.all([
+      within(postgres(), 'down' as DependencyState),
+      within(rabbitmq(), 'down' as DependencyState),
+      within(sessions.health(), 'down' as DependencyState),
+      within(projections(), []),
+    ]);
+    return {
+      healthy: pg === 'ok' && amqp !== 'down' && redis !== 'down',
+      dependencies: { postgres: pg, rabbitmq: amqp, redis },
+      projections: lags,
+    };
+  };
+}
+
+export function healthRoutes(deps: GatewayDeps): Route[] {
+  const check = healthCheck(deps);
   return [
     {
       method: 'GET',
       path: '/health-check',
       permission: 'public',
       params: {},
+      responses: { 503: { description: 'A dependency is down; the body is the same report as the 200.' } },
       async handle() {
-        const [pg, amqp, redis, lags] = await Promise.all([
-          within(postgres(), 'down' as DependencyState),
-          within(rabbitmq(), 'down' as DependencyState),
-          within(sessions.health(), 'down' as DependencyState),
-          within(projections(), []),
-        ]);
-        const healthy = pg === 'ok' && amqp !== 'down' && redis !== 'down';
-        const body = {
-          status: healthy ? 'OK' : 'ERROR',
-          dependencies: { postgres: pg, rabbitmq: amqp, redis },
-          projections: lags,
-        };
+        const { healthy, dependencies, projections } = await check();
+        const body = { status: healthy ? 'OK' : 'ERROR', dependencies, projections };
         return healthy ? body : new HttpResponse(503, JSON.stringify(body), { 'Content-Type': 'application/json' });
       },
     },

@@ -1,9 +1,11 @@
 // The gateway's route table.
 
-import type { Route } from '@pcas/http-kit';
+import { type Route, withOpenApi } from '@pcas/http-kit';
+import { SERVICE_NAME, SERVICE_VERSION } from '../about.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { healthRoutes } from './health.ts';
+import { homePageRoutes } from './home-page.ts';
 import { passwordRoutes } from './passwords.ts';
 import { portCallCorrectionRoutes } from './port-call-corrections.ts';
 import { portCallRoutes } from './port-calls.ts';
@@ -19,8 +21,9 @@ import { translationRoutes } from './translations.ts';
 import { userRoutes } from './users.ts';
 import { vesselRoutes } from './vessels.ts';
 
+/** Every route, and GET /openapi.json describing them all (built here, once). */
 export function allRoutes(deps: GatewayDeps): Route[] {
-  return [
+  const routes = [
     ...sessionRoutes(deps),
     ...apiKeyRoutes(deps),
     ...priorityRoutes(deps),
@@ -37,5 +40,7 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...registrationRoutes(deps),
     ...registrationCodeRoutes(deps),
     ...passwordRoutes(deps),
+    ...homePageRoutes(deps),
   ];
+  return withOpenApi(routes, { title: SERVICE_NAME, version: SERVICE_VERSION });
 }
