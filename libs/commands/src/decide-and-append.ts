@@ -32,7 +32,10 @@ export interface StreamCommand<S, E extends DecidedEvent, Q> {
 }
 
 export interface TransactionalCommand<S, E extends DecidedEvent> extends StreamCommand<S, E, Queryable> {
-  /** Writes that must commit with the events (a service's own tables), after the append, in its transaction. */
+  /**
+   * Writes that must commit with the events (a service's own tables), in the same transaction, after the append:
+   * the event store takes the stream's lock with the append, which must come before the transaction's own writes.
+   */
   project?(tx: Queryable, events: readonly E[]): Promise<void>;
 }
 

@@ -32,13 +32,6 @@ export function evolveTrash(
 
 const invalidId = (id: unknown) => ApiError.badRequest(`Invalid timestamp id: ${String(id)}`);
 
-/** A timestamp id as sent: a positive integer (or a string of digits); anything else is an invalid id. */
-export function parseTimestampId(value: unknown): number {
-  const id = typeof value === 'string' && /^[0-9]{1,15}$/.test(value) ? Number(value) : value;
-  if (typeof id !== 'number' || !Number.isSafeInteger(id) || id < 1) throw invalidId(value);
-  return id;
-}
-
 /** Deleting an already deleted timestamp changes nothing (and still succeeds). */
 export function decideDeleteTimestamp(state: TrashState, id: number): TrashEvent[] {
   const deleted = state.timestamps.get(id);

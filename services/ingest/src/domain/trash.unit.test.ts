@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideDeleteTimestamp, decideRestoreTimestamp, evolveTrash, parseTimestampId } from './trash.ts';
+import { decideDeleteTimestamp, decideRestoreTimestamp, evolveTrash } from './trash.ts';
 import { emptySnapshot, evolveVessel } from './vessel.ts';
 
 const received = (globalPosition: number) => ({ type: 'TimestampReceived', data: {}, globalPosition });
@@ -64,14 +64,6 @@ describe('trash', () => {
 
   it('ignores trash events for unknown timestamps', () => {
     expect(evolveTrash([deleted(5, 6)]).timestamps.size).toBe(0);
-  });
-
-  it('parses ids', () => {
-    expect(parseTimestampId(5)).toBe(5);
-    expect(parseTimestampId('42')).toBe(42);
-    for (const bad of [0, -1, 1.5, '', 'x', '4a', null, undefined, {}]) {
-      expect(() => parseTimestampId(bad)).toThrow(`Invalid timestamp id: ${String(bad)}`);
-    }
   });
 });
 

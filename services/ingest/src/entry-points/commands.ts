@@ -7,9 +7,18 @@
 // and the handler catches up on the missed events and decides again.
 
 import {
+  commandHandler,
+  decideAndAppend,
+  decideAndAppendInTransaction,
+  decodeCommand,
+  eventMetadata,
+  invalidTimestampId,
+  isVersionConflict,
+  parseTimestampId,
+} from '@pcas/commands';
+import {
   type Actor,
   ApiError,
-  type CommandBody,
   IngestCommands,
   type ItemReply,
   MAX_TIMESTAMP_BATCH,
@@ -23,13 +32,7 @@ import {
   type TimestampReceived,
   vesselStream,
 } from '@pcas/contracts';
-import {
-  type AppendResult,
-  type EventMetadata,
-  type EventStore,
-  type NewEvent,
-  WrongExpectedVersionError,
-} from '@pcas/eventstore';
+import type { AppendResult, EventMetadata, EventStore, NewEvent } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
 import { templatePairs } from '@pcas/s211';
 import type { Db, Queryable } from '@pcas/sql';
@@ -55,7 +58,7 @@ import {
   type WeightsState,
 } from '../domain/priorities.ts';
 import { decidePostTimestamp, type ValidTimestamp, validateTimestamp } from '../domain/timestamp.ts';
-import { decideDeleteTimestamp, decideRestoreTimestamp, parseTimestampId, type TrashEvent } from '../domain/trash.ts';
+import { decideDeleteTimestamp, decideRestoreTimestamp, type TrashEvent } from '../domain/trash.ts';
 import type { Vessel, VesselSnapshot } from '../domain/vessel.ts';
 
 interface AdmittedPost {
@@ -88,6 +91,7 @@ export interface IngestCommandDeps {
 // Concurrent writers to one vessel stream each cost a retry; a handful covers any realistic burst.
 const POST_ATTEMPTS = 5;
 const TRASH_ATTEMPTS = 2;
+const VESSEL_BUSY = 'Vessel is being updated concurrently; retry';
 
 /** A bounded least-recently-used map (Map keeps insertion order; a hit is moved to the end). */
 class SnapshotCache {
@@ -114,24 +118,9 @@ class SnapshotCache {
   }
 }
 
-/** Another writer got there first: re-read and decide again. */
+/** Another writer got there first (the stream, or the vessels table's name): re-read and decide again. */
 function isConflict(error: unknown): boolean {
-  return error instanceof WrongExpectedVersionError || (error as { code?: unknown })?.code === '23505';
-}
-
-function bodyOf<P>(payload: unknown): { actor: Actor; input: P } {
-  const { actor, input } = (payload ?? {}) as Partial<CommandBody<P>>;
-  if (input === null || typeof input !== 'object') throw ApiError.badRequest('Invalid command');
-  const id = (v: unknown) => (typeof v === 'number' && Number.isSafeInteger(v) ? v : null);
-  return { actor: { user_id: id(actor?.user_id), api_key_id: id(actor?.api_key_id) }, input: input as P };
-}
-
-function metadataOf(actor: Actor, headers: Record<string, unknown>): EventMetadata {
-  const metadata: EventMetadata = { user_id: actor.user_id, api_key_id: actor.api_key_id };
-  for (const key of ['correlation_id', 'traceparent', 'tracestate'] as const) {
-    if (typeof headers[key] === 'string') metadata[key] = headers[key];
-  }
-  return metadata;
+  return isVersionConflict(error) || (error as { code?: unknown })?.code === '23505';
 }
 
 export function createIngestCommands(deps: IngestCommandDeps) {
@@ -204,7 +193,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         // Whatever happened, the cached snapshot may no longer be the stream's state.
         cache.delete(imo);
         if (!isConflict(error)) throw error;
-        if (attempt >= POST_ATTEMPTS) throw ApiError.unavailable('Vessel is being updated concurrently; retry');
+        if (attempt >= POST_ATTEMPTS) throw ApiError.unavailable(VESSEL_BUSY);
         log.debug({ imo, attempt }, 'vessel stream moved on; catching up');
         snapshot = await catchUpVessel(store, imo, snapshot);
       }
@@ -257,7 +246,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
   }
 
   async function postTimestamp(payload: unknown, headers: Record<string, unknown> = {}): Promise<PostTimestampReply> {
-    const { actor, input } = bodyOf<PostTimestampCommand>(payload);
+    const { actor, input } = decodeCommand<PostTimestampCommand>(payload);
     const at = now();
     // Invalid input is refused before any I/O; then admission (403, nothing stored), as the original's order.
     const ts = validateTimestamp(input, at);
@@ -267,7 +256,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         ? await findTimestampWeight(db, ts.time_type, ts.state, actor.api_key_id)
         : undefined;
     const weight = admitTimestamp(post, keyWeight);
-    return postAdmitted({ input, ts, actor, at, metadata: metadataOf(actor, headers), weight });
+    return postAdmitted({ input, ts, actor, at, metadata: eventMetadata(actor, headers), weight });
   }
 
   /**
@@ -301,7 +290,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     }[] = [];
     items.forEach((item, index) => {
       try {
-        const { actor, input } = bodyOf<PostTimestampCommand>(item?.body);
+        const { actor, input } = decodeCommand<PostTimestampCommand>(item?.body);
         valid.push({ index, input, ts: validateTimestamp(input, at), actor, headers: item?.headers ?? {} });
       } catch (error) {
         fail(index, error);
@@ -325,7 +314,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
             ? undefined
             : weights.get(weightKey(v.ts.time_type, v.ts.state, v.actor.api_key_id));
         const weight = admitTimestamp({ manual: v.input.manual === true, actor: v.actor }, keyWeight);
-        post = { input: v.input, ts: v.ts, actor: v.actor, at, metadata: metadataOf(v.actor, v.headers), weight };
+        post = { input: v.input, ts: v.ts, actor: v.actor, at, metadata: eventMetadata(v.actor, v.headers), weight };
       } catch (error) {
         fail(v.index, error);
         continue;
@@ -391,30 +380,27 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     headers: Record<string, unknown>,
     decide: (state: Parameters<typeof decideDeleteTimestamp>[0], id: number) => TrashEvent[],
   ): Promise<true> {
-    const { actor, input } = bodyOf<TimestampIdCommand>(payload);
+    const { actor, input } = decodeCommand<TimestampIdCommand>(payload);
     const id = parseTimestampId(input.id);
     const received = await store.readByGlobalPosition(id);
-    if (received?.type !== 'TimestampReceived') throw ApiError.badRequest(`Invalid timestamp id: ${id}`);
+    if (received?.type !== 'TimestampReceived') throw invalidTimestampId(id);
     const imo = (received.data as TimestampReceived).imo;
-    const metadata = metadataOf(actor, headers);
-    for (let attempt = 1; ; attempt++) {
-      const { state, version } = await loadTrash(store, received.streamId);
-      const events = decide(state, id);
-      if (events.length === 0) return true;
-      try {
-        const result = await store.append(
-          received.streamId,
-          events.map((e) => ({ ...e, metadata })),
-          { expectedVersion: version },
-        );
-        // Keep a cached snapshot that was current: trash events do not change the vessel, only the version.
-        const cached = cache.get(imo);
-        if (cached?.version === version) cache.set(imo, { ...cached, version: result.nextExpectedVersion });
-        return true;
-      } catch (error) {
-        if (!isConflict(error) || attempt >= TRASH_ATTEMPTS) throw error;
-      }
+    const { version, appended } = await decideAndAppend(
+      store,
+      {
+        streamId: received.streamId,
+        load: () => loadTrash(store, received.streamId),
+        decide: (state) => decide(state, id),
+        metadata: eventMetadata(actor, headers),
+      },
+      { attempts: TRASH_ATTEMPTS, busyMessage: VESSEL_BUSY, log },
+    );
+    if (appended) {
+      // Keep a cached snapshot that was current: trash events do not change the vessel, only the version.
+      const cached = cache.get(imo);
+      if (cached?.version === version) cache.set(imo, { ...cached, version: appended.nextExpectedVersion });
     }
+    return true;
   }
 
   const deleteTimestamp = (payload: unknown, headers: Record<string, unknown> = {}) =>
@@ -434,19 +420,17 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     decide: (state: WeightsState) => PriorityEvent[],
     save: (tx: Queryable, event: PriorityEvent) => Promise<void>,
   ): Promise<{ result: 'OK' }> {
-    const metadata = metadataOf(actor, headers);
-    await db.transaction(async (tx) => {
-      await lockPriorities(tx, streamId);
-      const { state, version } = await loadWeights(store, streamId, tx);
-      const events = decide(state);
-      if (events.length === 0) return;
-      // Append first: the event store needs the stream's lock before this transaction's first write.
-      await store.append(
-        streamId,
-        events.map((e) => ({ ...e, metadata })),
-        { expectedVersion: version === 0 ? 'no_stream' : version, tx },
-      );
-      for (const event of events) await save(tx, event);
+    await decideAndAppendInTransaction(db, store, {
+      streamId,
+      async load(tx) {
+        await lockPriorities(tx, streamId);
+        return loadWeights(store, streamId, tx);
+      },
+      decide,
+      metadata: eventMetadata(actor, headers),
+      async project(tx, events) {
+        for (const event of events) await save(tx, event);
+      },
     });
     return { result: 'OK' };
   }
@@ -456,7 +440,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     payload: unknown,
     headers: Record<string, unknown> = {},
   ): Promise<{ result: 'OK' }> {
-    const { actor, input } = bodyOf<SetTimestampApiKeyWeightsCommand>(payload);
+    const { actor, input } = decodeCommand<SetTimestampApiKeyWeightsCommand>(payload);
     const pairs = templatePairs(deps.namespace);
     if (!pairs) throw ApiError.badRequest(`No port call template for namespace ${deps.namespace}`);
     const command = validateTimestampWeights(input, pairs);
@@ -477,7 +461,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     payload: unknown,
     headers: Record<string, unknown> = {},
   ): Promise<{ result: 'OK' }> {
-    const { actor, input } = bodyOf<SetPayloadKeyApiKeyWeightsCommand>(payload);
+    const { actor, input } = decodeCommand<SetPayloadKeyApiKeyWeightsCommand>(payload);
     const command = validatePayloadKeyWeights(input);
     return changePriorities(
       PAYLOAD_KEY_PRIORITIES_STREAM,
@@ -492,24 +476,14 @@ export function createIngestCommands(deps: IngestCommandDeps) {
   }
 
   /** The `cmd.ingest` RPC handler. */
-  async function handle(command: string, payload: unknown, headers: Record<string, unknown>): Promise<unknown> {
-    switch (command) {
-      case IngestCommands.postTimestamp:
-        return postTimestamp(payload, headers);
-      case IngestCommands.postTimestamps:
-        return postTimestamps(payload);
-      case IngestCommands.deleteTimestamp:
-        return deleteTimestamp(payload, headers);
-      case IngestCommands.restoreTimestamp:
-        return restoreTimestamp(payload, headers);
-      case IngestCommands.setTimestampApiKeyWeights:
-        return setTimestampApiKeyWeights(payload, headers);
-      case IngestCommands.setPayloadKeyApiKeyWeights:
-        return setPayloadKeyApiKeyWeights(payload, headers);
-      default:
-        throw ApiError.badRequest(`Unknown command: ${command}`);
-    }
-  }
+  const handle = commandHandler({
+    [IngestCommands.postTimestamp]: postTimestamp,
+    [IngestCommands.postTimestamps]: postTimestamps,
+    [IngestCommands.deleteTimestamp]: deleteTimestamp,
+    [IngestCommands.restoreTimestamp]: restoreTimestamp,
+    [IngestCommands.setTimestampApiKeyWeights]: setTimestampApiKeyWeights,
+    [IngestCommands.setPayloadKeyApiKeyWeights]: setPayloadKeyApiKeyWeights,
+  });
 
   return {
     postTimestamp,
