@@ -3,6 +3,7 @@
 import { ApiError } from '@pcas/contracts';
 import { paginated, parseSort, type Route } from '@pcas/http-kit';
 import { API_KEY_SORT_FIELDS, createApiKey, listApiKeys, setApiKeyActive } from '../../adapters/api-keys.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function apiKeyRoutes(deps: GatewayDeps): Route[] {
@@ -14,10 +15,7 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
     permission: 'manage_api_key',
     params: { id: { type: 'int' } },
     async handle({ params, auth }) {
-      const found = await setApiKeyActive(db, store, params.id, active, {
-        user_id: auth.userId,
-        api_key_id: auth.apiKeyId,
-      });
+      const found = await setApiKeyActive(db, store, params.id, active, actorOf(auth));
       if (!found) throw ApiError.badRequest(`Invalid API key id: ${params.id}`);
       return true;
     },
@@ -52,7 +50,7 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
       permission: 'manage_api_key',
       params: { name: { type: 'string' } },
       async handle({ params, auth }) {
-        return createApiKey(db, store, params.name, { user_id: auth.userId, api_key_id: auth.apiKeyId });
+        return createApiKey(db, store, params.name, actorOf(auth));
       },
     },
     setActive(true),

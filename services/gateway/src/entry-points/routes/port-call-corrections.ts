@@ -16,10 +16,9 @@ import {
   type UnsetPortCallIdCommand,
   type UpdatePortCallIdCommand,
 } from '@pcas/contracts';
-import type { ParamSpec, RequestContext, Route } from '@pcas/http-kit';
+import type { ParamSpec, Route } from '@pcas/http-kit';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
-
-const actorOf = (ctx: RequestContext) => ({ user_id: ctx.auth.userId, api_key_id: ctx.auth.apiKeyId });
 
 export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
   const { bus } = deps;
@@ -39,7 +38,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     module: 'activity',
     params,
     async handle(ctx) {
-      const body: CommandBody<I> = { actor: actorOf(ctx), input: input(ctx.params) };
+      const body: CommandBody<I> = { actor: actorOf(ctx.auth), input: input(ctx.params) };
       return answer(await bus.rpc(PORTCALL_PROJECTOR, name, body));
     },
   });

@@ -10,7 +10,7 @@ import {
   type SetPayloadKeyApiKeyWeightsCommand,
   type SetTimestampApiKeyWeightsCommand,
 } from '@pcas/contracts';
-import type { RequestContext, Route } from '@pcas/http-kit';
+import type { Route } from '@pcas/http-kit';
 import { priorityPairProblem, type TimestampPair, templatePairs } from '@pcas/s211';
 import {
   existingApiKeyIds,
@@ -19,9 +19,8 @@ import {
   listTimestampWeights,
   type WeightedApiKey,
 } from '../../adapters/read-models/priorities.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
-
-const actorOf = (ctx: RequestContext) => ({ user_id: ctx.auth.userId, api_key_id: ctx.auth.apiKeyId });
 
 const shown = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 
@@ -106,7 +105,7 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
         const problem = priorityPairProblem(pairs, timeType, state);
         if (problem) throw ApiError.badRequest(problem);
         const body: CommandBody<SetTimestampApiKeyWeightsCommand> = {
-          actor: actorOf(ctx),
+          actor: actorOf(ctx.auth),
           input: { time_type: timeType, state, api_key_ids: await knownApiKeyIds(deps, ids) },
         };
         await bus.rpc(INGEST, IngestCommands.setTimestampApiKeyWeights, body);
@@ -145,7 +144,7 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
         const ids = idList(ctx.params.api_key_ids);
         assertNoDuplicates(ids);
         const body: CommandBody<SetPayloadKeyApiKeyWeightsCommand> = {
-          actor: actorOf(ctx),
+          actor: actorOf(ctx.auth),
           input: { payload_key: ctx.params.payload_key, api_key_ids: await knownApiKeyIds(deps, ids) },
         };
         await bus.rpc(INGEST, IngestCommands.setPayloadKeyApiKeyWeights, body);

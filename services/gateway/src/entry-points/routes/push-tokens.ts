@@ -5,6 +5,7 @@ import { ApiError } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import { registerPushToken, removeStaleTokens } from '../../adapters/push-tokens.ts';
 import { readRegistration, readStaleTokens } from '../../domain/push-tokens.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function pushTokenRoutes(deps: GatewayDeps): Route[] {
@@ -24,10 +25,7 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
         // basic_user_action needs a user; the original answers this for a session without one.
         if (auth.userId === null) throw ApiError.badRequest('Invalid ID');
         const registration = readRegistration(params as Record<'installation_id' | 'platform' | 'push_token', unknown>);
-        return registerPushToken(db, store, auth.userId, registration, {
-          user_id: auth.userId,
-          api_key_id: auth.apiKeyId,
-        });
+        return registerPushToken(db, store, auth.userId, registration, actorOf(auth));
       },
     },
     {
@@ -36,10 +34,7 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
       permission: 'push_notification_token',
       params: { tokens: { type: 'array' } },
       async handle({ params, auth }) {
-        await removeStaleTokens(db, store, readStaleTokens(params.tokens), {
-          user_id: auth.userId,
-          api_key_id: auth.apiKeyId,
-        });
+        await removeStaleTokens(db, store, readStaleTokens(params.tokens), actorOf(auth));
         return null;
       },
     },

@@ -11,8 +11,9 @@ import {
   updateRegistrationCode,
 } from '../../adapters/registration-codes.ts';
 import { decideChangeCode, decideCreateCode, rowId } from '../../domain/user-management.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { actorOf, MANAGED_LIST_PARAMS, managedList, managerOf } from './users.ts';
+import { MANAGED_LIST_PARAMS, managedList, managerOf } from './users.ts';
 
 const noSuchCode = () => ApiError.badRequest('No such registration code');
 

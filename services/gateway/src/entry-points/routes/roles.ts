@@ -11,6 +11,7 @@ import {
 } from '../../adapters/role-permissions.ts';
 import { checkRolePermissionChange, type RolePermissionChange } from '../../domain/role-permissions.ts';
 import { roleByName } from '../../domain/roles.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const NAME = { type: 'string', maxLength: 100 } as const;
@@ -29,10 +30,7 @@ export function roleRoutes(deps: GatewayDeps): Route[] {
         permission: params.permission,
         actorPermissions: auth.permissions,
       });
-      await changeRolePermission(db, store, kind, params.role, params.permission, {
-        user_id: auth.userId,
-        api_key_id: auth.apiKeyId,
-      });
+      await changeRolePermission(db, store, kind, params.role, params.permission, actorOf(auth));
       return { result: 'OK' };
     },
   });

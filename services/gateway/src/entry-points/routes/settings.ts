@@ -5,6 +5,7 @@ import { ApiError } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import { changeSetting, getSetting, listSettings } from '../../adapters/settings.ts';
 import { PUBLIC_SETTINGS, settingValueToStore } from '../../domain/settings.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const NAME = { type: 'string', maxLength: 100 } as const;
@@ -47,10 +48,7 @@ export function settingRoutes(deps: GatewayDeps): Route[] {
       params: { name: NAME, value: { type: 'string', maxLength: 2000 } },
       async handle({ params, auth }) {
         const value = settingValueToStore(params.name, params.value);
-        const changed = await changeSetting(db, store, params.name, value, {
-          user_id: auth.userId,
-          api_key_id: auth.apiKeyId,
-        });
+        const changed = await changeSetting(db, store, params.name, value, actorOf(auth));
         if (!changed) throw ApiError.badRequest(`Invalid setting name: ${params.name}`);
         return { [changed.name]: changed.value };
       },

@@ -12,16 +12,10 @@ import {
   type PostTimestampCommand,
   type PostTimestampsCommand,
 } from '@pcas/contracts';
-import {
-  type ModuleName,
-  type ParamSpec,
-  parseLimit,
-  parseOffset,
-  type RequestContext,
-  type Route,
-} from '@pcas/http-kit';
+import { type ModuleName, type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { currentTraceCarrier } from '@pcas/observability';
 import { listTimestamps, type TimestampFilter } from '../../adapters/read-models/timestamps.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
@@ -61,8 +55,6 @@ const LIST_PARAMS: Record<string, ParamSpec> = {
   limit: { type: 'mixed', optional: true },
   sort: { type: 'string', optional: true },
 };
-
-const actorOf = (ctx: RequestContext) => ({ user_id: ctx.auth.userId, api_key_id: ctx.auth.apiKeyId });
 
 function listFilter(params: Record<string, any>): TimestampFilter {
   const filter: TimestampFilter = { id: params.id, imo: params.imo, port_call_id: params.port_call_id };
@@ -107,7 +99,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     async handle(ctx) {
       const { imo, vessel_name, time_type, state, time, payload } = ctx.params;
       const body: CommandBody<PostTimestampCommand> = {
-        actor: actorOf(ctx),
+        actor: actorOf(ctx.auth),
         input: { imo, vessel_name, time_type, state, time, payload, manual },
       };
       await postTimestamp({ body, headers: { ...currentTraceCarrier() } });
@@ -136,7 +128,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     module: 'activity',
     params: { id: { type: 'int' } },
     async handle(ctx) {
-      const body: CommandBody<{ id: number }> = { actor: actorOf(ctx), input: { id: ctx.params.id } };
+      const body: CommandBody<{ id: number }> = { actor: actorOf(ctx.auth), input: { id: ctx.params.id } };
       await bus.rpc(INGEST, command, body);
       return true;
     },

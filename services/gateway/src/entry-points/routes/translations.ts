@@ -1,7 +1,7 @@
 // Translations (docs/domain.md#translations): the public read the UI's i18next loads on every page,
 // the API-key-only "missing keys" post (i18next saveMissing), and the admin's update and full upload.
 
-import type { RequestContext, Route } from '@pcas/http-kit';
+import type { Route } from '@pcas/http-kit';
 import {
   addMissingTranslations,
   replaceTranslations,
@@ -14,11 +14,10 @@ import {
   effectiveTranslations,
   readEntries,
 } from '../../domain/translations.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const PAIR = { ns: { type: 'string', maxLength: 100 }, lng: { type: 'string', maxLength: 100 } } as const;
-
-const actorOf = (ctx: RequestContext) => ({ user_id: ctx.auth.userId, api_key_id: ctx.auth.apiKeyId });
 
 export function translationRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;
@@ -43,7 +42,7 @@ export function translationRoutes(deps: GatewayDeps): Route[] {
       async handle(ctx) {
         const { ns, lng, missing } = ctx.params;
         checkNamespaceAndLanguage(ns, lng);
-        await addMissingTranslations(db, store, ns, lng, readEntries('missing', missing), actorOf(ctx));
+        await addMissingTranslations(db, store, ns, lng, readEntries('missing', missing), actorOf(ctx.auth));
         return null;
       },
     },
@@ -55,7 +54,7 @@ export function translationRoutes(deps: GatewayDeps): Route[] {
       async handle(ctx) {
         const { ns, lng, updated } = ctx.params;
         checkNamespaceAndLanguage(ns, lng);
-        await updateTranslations(db, store, ns, lng, readEntries('updated', updated), actorOf(ctx));
+        await updateTranslations(db, store, ns, lng, readEntries('updated', updated), actorOf(ctx.auth));
         return null;
       },
     },
@@ -67,7 +66,7 @@ export function translationRoutes(deps: GatewayDeps): Route[] {
       async handle(ctx) {
         const { ns, lng, translations } = ctx.params;
         checkNamespaceAndLanguage(ns, lng);
-        await replaceTranslations(db, store, ns, lng, readEntries('translations', translations), actorOf(ctx));
+        await replaceTranslations(db, store, ns, lng, readEntries('translations', translations), actorOf(ctx.auth));
         return null;
       },
     },

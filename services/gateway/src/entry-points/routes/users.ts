@@ -3,7 +3,7 @@
 // the finer rules (own vs all, manage_user_<role>, last admin) are domain/user-management.ts.
 
 import { randomBytes } from 'node:crypto';
-import { type Actor, ApiError } from '@pcas/contracts';
+import { ApiError } from '@pcas/contracts';
 import { type AuthContext, type Paginated, type ParamSpec, paginated, parseSort, type Route } from '@pcas/http-kit';
 import { hashPassword } from '../../adapters/password.ts';
 import {
@@ -34,6 +34,7 @@ import {
   managementLevel,
   rowId,
 } from '../../domain/user-management.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 /** Longest e-mail (username) and name accepted; longer → 400 "Parameter too long". */
@@ -42,7 +43,6 @@ export const NAME_MAX = 100;
 export const PASSWORD_MAX = 1024;
 
 export const managerOf = (auth: AuthContext): Manager => ({ id: auth.userId ?? -1, permissions: auth.permissions });
-export const actorOf = (auth: AuthContext): Actor => ({ user_id: auth.userId, api_key_id: auth.apiKeyId });
 
 const noSuchUser = () => ApiError.badRequest('No such user');
 
