@@ -56,6 +56,7 @@ export function homePage(input: { health: Health; mode: string; login: LoginHint
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${SERVICE_NAME}</title>
+<link rel="icon" href="data:,">
 <style>
 body { font: 16px/1.5 system-ui, sans-serif; color: #1f2933; max-width: 44rem; margin: 3rem auto; padding: 0 1rem; }
 h1 { font-size: 1.7rem; margin: 0; }
@@ -67,7 +68,7 @@ td { text-align: right; }
 .ok { color: #18794e; } .down { color: #c62828; font-weight: 600; } .unused { color: #7b8794; }
 .hint { background: #f0f7ff; border: 1px solid #b6d4fe; border-radius: 6px; padding: .8rem 1rem; }
 .warn { background: #fff8e1; border-color: #f0c36d; }
-code { background: #f0f4f8; border-radius: 3px; padding: 0 .25rem; }
+code { background: #f0f4f8; border-radius: 3px; padding: 0 .25rem; white-space: nowrap; }
 a { color: #0b5cad; }
 </style>
 </head>
@@ -133,8 +134,8 @@ export function homePageRoutes(deps: GatewayDeps): Route[] {
         const [report, login] = await Promise.all([health(), loginHint().catch(() => null)]);
         return new HttpResponse(200, homePage({ health: report, mode: config.mode, login }), {
           'Content-Type': 'text/html; charset=utf-8',
-          // Nothing but its own inline style: the page loads no script, image or font.
-          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'",
+          // Nothing but its own inline style and empty icon (no request for /favicon.ico): no script, no font.
+          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
         });
       },
     },

@@ -1,0 +1,67 @@
+// The page at / as a person sees it: `pnpm start` with nothing set, opened in a real browser (headless
+// Chromium). Skipped where no Chromium is installed, except under CI=true, where .ci/run installs it.
+
+import { existsSync } from 'node:fs';
+import { type RunningSystem, startEmbedded } from '@pcas/testing';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const available = existsSync(CHROMIUM);
+if (!available && process.env.CI === 'true') throw new Error(`CI=true but Chromium is not installed at ${CHROMIUM}`);
+
+describe.skipIf(!available)('the page at / in a browser (embedded mode)', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // No ADMIN_EMAIL / ADMIN_PASSWORD: the newcomer's start, with the default first administrator.
+    [system, browser] = await Promise.all([
+      startEmbedded(),
+      chromium.launch({
+        executablePath: CHROMIUM,
+        args: [
+          '--headless',
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
+      }),
+    ]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('shows the service, its health, the projections and how to log in, and leads to the API description', async () => {
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' || message.type() === 'warning') problems.push(message.text());
+    });
+    page.on('pageerror', (error) => problems.push(error.message));
+
+    const answer = await page.goto(`${system.baseUrl}/`);
+    expect(answer?.status()).toBe(200);
+    expect(await page.title()).toBe('Port Call Activity Service');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Port Call Activity Service');
+    expect(await page.locator('.sub').textContent()).toMatch(/^Version \d+\.\d+\.\d+ · embedded mode · healthy$/);
+    const row = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) }).textContent();
+    expect(await row('Database')).toMatch(/ok$/);
+    expect(await row('Message broker')).toMatch(/not used$/);
+    const hint = await page.locator('.hint').textContent();
+    expect(hint).toContain('Log in as admin@port.local.');
+    expect(hint).toContain('port-admin-change-me');
+
+    // Nothing the page asks for is refused (its style by the Content-Security-Policy, say), no script error.
+    expect(problems).toEqual([]);
+
+    await page.getByRole('link', { name: '/openapi.json' }).click();
+    await page.waitForURL(/\/openapi\.json$/);
+    const doc = JSON.parse((await page.locator('body').textContent()) ?? '');
+    expect(doc.openapi).toBe('3.1.0');
+  });
+});
