@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { Logger } from '@pcas/observability';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from './app.ts';
-import { rawRequest } from './test-client.ts';
+import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
 import { HttpResponse, type Route } from './types.ts';
 
 const logger = { child: () => logger, info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
@@ -27,14 +27,7 @@ beforeAll(async () => {
   const app = createHttpApp({
     routes,
     logger,
-    authenticate: async () => ({
-      kind: 'anonymous',
-      sessionId: null,
-      userId: null,
-      apiKeyId: null,
-      role: null,
-      permissions: new Set(),
-    }),
+    authenticate: async () => ANONYMOUS_AUTH,
     authorize: async () => {},
   });
   server = createServer(app);

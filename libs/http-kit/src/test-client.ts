@@ -4,6 +4,17 @@
 import type { Server } from 'node:http';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { AuthContext } from './types.ts';
+
+/** A caller without credentials, for tests whose authenticate lets everyone in. */
+export const ANONYMOUS_AUTH: AuthContext = {
+  kind: 'anonymous',
+  sessionId: null,
+  userId: null,
+  apiKeyId: null,
+  role: null,
+  permissions: new Set(),
+};
 
 export interface RawResponse {
   status: number;
