@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '@pcas/config';
-import type { ServiceDeps } from '@pcas/contracts';
+import { type ServiceDeps, upcastEvent } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createSqlSessionStore, EMBEDDED_ADMIN_PASSWORD, startGateway } from '@pcas/gateway';
 import { startIngest } from '@pcas/ingest';
@@ -29,7 +29,7 @@ async function main() {
 
   const projector = await startPortcallProjector(deps('portcall-projector'));
   const ingest = await startIngest(deps('ingest'));
-  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }) });
+  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), upcast: upcastEvent });
   const sessions = await createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
   const gateway = await startGateway({ ...deps('gateway'), sessions });
 

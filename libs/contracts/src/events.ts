@@ -141,6 +141,9 @@ export const PORTCALL_CHANGES_STREAM = 'portcall-changes';
 export const PORTCALL_CHANGED_ROUTING_KEY = 'portcall.PortCallChanged';
 
 // ---- gateway streams: user-<id>, apikey-<id> ----
+// No gateway event carries a secret (password hash, API key, registration code): the relay publishes every event
+// to the broker. The gateway keeps secrets in gateway.credentials, written in the event's transaction; events
+// written before that are scrubbed at the gateway's start, and published without them meanwhile (legacy-secrets.ts).
 
 export interface UserCreated {
   id: number;
@@ -150,8 +153,6 @@ export interface UserCreated {
   role: string;
   status: 'active' | 'api_user';
   registration_type: 'manual' | 'code' | 'codeless' | 'seed' | 'api_key';
-  /** scrypt hash; never the password itself. Empty for users that cannot log in. */
-  password_hash: string;
   created_by: number | null;
   /** The registration code used (registration_type 'code'); absent or null otherwise. */
   registration_code_id?: number | null;
@@ -160,8 +161,6 @@ export interface UserCreated {
 export interface ApiKeyCreated {
   id: number;
   name: string;
-  /** The secret is kept so admins can read it back in GET /api-keys, as the original UI expects. */
-  key: string;
   bound_user_id: number;
 }
 
@@ -202,10 +201,7 @@ export interface UserUpdated {
   previous_role: string;
 }
 
-/**
- * The password was set (change-password or reset). Carries no hash: the hash lives only in gateway.users, so
- * the log never holds material to attack offline beyond what UserCreated already has.
- */
+/** The password was set (change-password or reset). Carries no hash, as no event does. */
 export interface UserPasswordChanged {
   id: number;
   reason: 'change' | 'reset';
@@ -267,8 +263,6 @@ export const registrationCodeStream = (id: number): string => `regcode-${id}`;
 
 export interface RegistrationCodeCreated {
   id: number;
-  /** `AAAAAA-NNNNNN`; shown to the managers who hand it out, as the original's list does. */
-  code: string;
   role: string;
   description: string;
   enabled: boolean;

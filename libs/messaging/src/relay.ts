@@ -31,6 +31,11 @@ export interface RelayOptions {
   checkpointIntervalMs?: number;
   /** LISTEN channel that wakes the relay (default: the store's `wakeChannel`, else `eventstore_events`). */
   wakeChannel?: string;
+  /**
+   * Turns a stored event into the one published (default: as stored). The services pass the contracts' upcaster,
+   * which drops the secrets older events still carry, so none reaches the broker (libs/contracts/src/legacy-secrets.ts).
+   */
+  upcast?: (event: RecordedEvent) => RecordedEvent;
 }
 
 export interface Relay {
@@ -117,7 +122,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     log.warn({ err: error, wakeChannel }, 'relay cannot LISTEN; polling only');
   }
 
-  const publishBatch = async (events: RecordedEvent[]): Promise<number> => {
+  const publishBatch = async (stored: RecordedEvent[]): Promise<number> => {
+    const events = options.upcast ? stored.map(options.upcast) : stored;
     // All at once on one confirm channel: many publishes in flight, each resolved by its own confirm.
     const results = await Promise.allSettled(
       events.map((event) =>

@@ -1,4 +1,4 @@
-import { type Logger, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 
 export type { Logger };
 
@@ -13,6 +13,8 @@ const redact = {
     '*.key',
     'password_hash',
     '*.password_hash',
+    'secret',
+    '*.secret',
     'req.headers.authorization',
     'headers.authorization',
     'body.password',
@@ -21,6 +23,11 @@ const redact = {
   censor: '<removed>',
 };
 
-export function createLogger(name: string, level = process.env.LOG_LEVEL ?? 'info'): Logger {
-  return pino({ name, level, redact });
+/** `destination`: where the lines go (default stdout); a test passes one to read what the service logged. */
+export function createLogger(
+  name: string,
+  level = process.env.LOG_LEVEL ?? 'info',
+  destination?: DestinationStream,
+): Logger {
+  return destination ? pino({ name, level, redact }, destination) : pino({ name, level, redact });
 }

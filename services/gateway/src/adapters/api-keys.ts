@@ -1,6 +1,7 @@
 // API keys: events on `apikey-<id>` (and `user-<id>` for the bound user), with gateway.api_keys updated in
-// the same transaction. Lookups by key hit the UNIQUE index on `key`: one cheap query per request, so a
-// disabled key is refused at once by every gateway process (no cache to invalidate).
+// the same transaction. The key itself is a credential (credentials.ts), never in an event. Lookups by key hit
+// the credentials' unique index: one cheap query per request, so a disabled key is refused at once by every
+// gateway process (no cache to invalidate).
 
 import { randomBytes } from 'node:crypto';
 import { type Actor, type ApiKeyCreated, apiKeyStream } from '@pcas/contracts';
@@ -8,6 +9,7 @@ import type { EventStore } from '@pcas/eventstore';
 import { escapeLike } from '@pcas/http-kit';
 import type { Db, Queryable } from '@pcas/sql';
 import { apiKeyUser } from '../domain/users.ts';
+import { secretOf, storeCredential } from './credentials.ts';
 import { pgText } from './schema.ts';
 import { createUser, metadataOf } from './users.ts';
 
@@ -21,12 +23,12 @@ export interface ActiveApiKey {
 /** The active keys among `keys` (one query for many concurrent requests): key → what it may do. */
 export async function findActiveApiKeys(db: Queryable, keys: string[]): Promise<Map<string, ActiveApiKey>> {
   const { rows } = await db.query<ActiveApiKey & { key: string }>(
-    `SELECT k.key, k.id, k.bound_user_id, r.name AS role,
+    `SELECT c.secret AS key, k.id, k.bound_user_id, r.name AS role,
        COALESCE((SELECT array_agg(p.name ORDER BY p.id) FROM gateway.role_permissions rp
                  JOIN gateway.permissions p ON p.id = rp.permission_id WHERE rp.role_id = u.role_id), '{}') AS permissions
-     FROM gateway.api_keys k
+     FROM gateway.credentials c JOIN gateway.api_keys k ON k.id = c.id
      LEFT JOIN gateway.users u ON u.id = k.bound_user_id LEFT JOIN gateway.roles r ON r.id = u.role_id
-     WHERE k.key = ANY ($1::text[]) AND k.is_active`,
+     WHERE c.kind = 'api_key' AND c.secret = ANY ($1::text[]) AND k.is_active`,
     [keys],
   );
   return new Map(rows.map(({ key, ...found }) => [key, found]));
@@ -47,17 +49,19 @@ export async function createApiKey(db: Db, store: EventStore, name: string, acto
     );
     const { rows } = await tx.query<{ id: number }>(`SELECT nextval('gateway.api_key_ids')::int AS id`);
     // 25 random bytes → 50 lowercase hex characters, the original's format.
-    const event: ApiKeyCreated = { id: rows[0].id, name, key: randomBytes(25).toString('hex'), bound_user_id: user.id };
+    const key = randomBytes(25).toString('hex');
+    const event: ApiKeyCreated = { id: rows[0].id, name, bound_user_id: user.id };
     await store.append(apiKeyStream(event.id), [{ type: 'ApiKeyCreated', data: event, metadata: metadataOf(actor) }], {
       tx,
       expectedVersion: 'no_stream',
     });
     await tx.query(
-      `INSERT INTO gateway.api_keys (id, key, is_active, bound_user_id, name, created_by, modified_by)
-       VALUES ($1, $2, true, $3, $4, $5, $5)`,
-      [event.id, event.key, event.bound_user_id, event.name, actor.user_id],
+      `INSERT INTO gateway.api_keys (id, is_active, bound_user_id, name, created_by, modified_by)
+       VALUES ($1, true, $2, $3, $4, $4)`,
+      [event.id, event.bound_user_id, event.name, actor.user_id],
     );
-    return { id: event.id, name: event.name, key: event.key };
+    await storeCredential(tx, 'api_key', event.id, key);
+    return { id: event.id, name: event.name, key };
   });
 }
 
@@ -96,17 +100,19 @@ export interface ApiKeyRow {
   modified_by: number | null;
 }
 
+const KEY = secretOf('api_key', 'k.id');
+
 /** API field → SQL expression, for the original's sort syntax. */
 export const API_KEY_SORT_FIELDS: Record<string, string> = {
-  id: 'id',
-  name: 'name',
-  key: 'key',
-  is_active: 'is_active',
-  bound_user_id: 'bound_user_id',
-  created_at: 'created_at',
-  created_by: 'created_by',
-  modified_at: 'modified_at',
-  modified_by: 'modified_by',
+  id: 'k.id',
+  name: 'k.name',
+  key: KEY,
+  is_active: 'k.is_active',
+  bound_user_id: 'k.bound_user_id',
+  created_at: 'k.created_at',
+  created_by: 'k.created_by',
+  modified_at: 'k.modified_at',
+  modified_by: 'k.modified_by',
 };
 
 export async function listApiKeys(
@@ -117,16 +123,16 @@ export async function listApiKeys(
   let where = '';
   if (query.search !== '') {
     params.push(`%${escapeLike(query.search)}%`);
-    where = `WHERE name ILIKE $${params.length}`;
+    where = `WHERE k.name ILIKE $${params.length}`;
   }
   const total = await db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM gateway.api_keys ${where}`,
+    `SELECT count(*)::int AS total FROM gateway.api_keys k ${where}`,
     params,
   );
   const { rows } = await db.query<ApiKeyRow>(
-    `SELECT id, name, key, is_active, bound_user_id, ${pgText('created_at')} AS created_at, created_by,
-       ${pgText('modified_at')} AS modified_at, modified_by
-     FROM gateway.api_keys ${where} ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    `SELECT k.id, k.name, ${KEY} AS key, k.is_active, k.bound_user_id, ${pgText('k.created_at')} AS created_at,
+       k.created_by, ${pgText('k.modified_at')} AS modified_at, k.modified_by
+     FROM gateway.api_keys k ${where} ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, query.limit, query.offset],
   );
   return { rows, total: total.rows[0].total };

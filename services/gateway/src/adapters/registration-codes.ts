@@ -1,5 +1,6 @@
 // Registration codes (docs/domain.md#registration): events on `regcode-<id>`, with the
-// gateway.registration_codes row written in the same transaction. Changes run under the stream's lock.
+// gateway.registration_codes row written in the same transaction. Changes run under the stream's lock. The code
+// itself is a credential (credentials.ts): it lets anyone sign up with its role, so it is never in an event.
 
 import { randomInt } from 'node:crypto';
 import {
@@ -12,6 +13,7 @@ import type { EventStore } from '@pcas/eventstore';
 import { searchClause } from '@pcas/http-kit';
 import type { Db, Queryable } from '@pcas/sql';
 import { generateRegistrationCode } from '../domain/user-management.ts';
+import { removeCredential, secretOf, storeCredential } from './credentials.ts';
 import { pgText } from './schema.ts';
 import { isUniqueViolation, lockStream } from './stream-lock.ts';
 import { metadataOf } from './users.ts';
@@ -34,7 +36,9 @@ export interface RegistrationCodeListRow extends RegistrationCodeRow {
   email: string | null;
 }
 
-const COLUMNS = `c.id, c.code, c.enabled, c.role, c.description, ${pgText('c.created_at')} AS created_at, c.created_by,
+const CODE = secretOf('registration_code', 'c.id');
+
+const COLUMNS = `c.id, ${CODE} AS code, c.enabled, c.role, c.description, ${pgText('c.created_at')} AS created_at, c.created_by,
   ${pgText('c.modified_at')} AS modified_at, c.modified_by`;
 
 export async function loadRegistrationCode(db: Queryable, id: number): Promise<RegistrationCodeRow | null> {
@@ -48,7 +52,8 @@ export async function loadRegistrationCode(db: Queryable, id: number): Promise<R
 /** The code a sign-up typed: codes are upper case, so a lower-case entry still matches. */
 export async function findRegistrationCode(db: Queryable, code: string): Promise<RegistrationCodeRow | null> {
   const { rows } = await db.query<RegistrationCodeRow>(
-    `SELECT ${COLUMNS} FROM gateway.registration_codes c WHERE c.code = upper($1)`,
+    `SELECT ${COLUMNS} FROM gateway.credentials s JOIN gateway.registration_codes c ON c.id = s.id
+     WHERE s.kind = 'registration_code' AND s.secret = upper($1)`,
     [code],
   );
   return rows[0] ?? null;
@@ -81,13 +86,12 @@ export async function createRegistrationCode(
     try {
       return await db.transaction(async (tx) => {
         let code = generateRegistrationCode(randomInt);
-        while ((await tx.query('SELECT 1 FROM gateway.registration_codes WHERE code = $1', [code])).rowCount > 0) {
-          code = generateRegistrationCode(randomInt);
-        }
+        const taken = (candidate: string) =>
+          tx.query("SELECT 1 FROM gateway.credentials WHERE kind = 'registration_code' AND secret = $1", [candidate]);
+        while ((await taken(code)).rowCount > 0) code = generateRegistrationCode(randomInt);
         const { rows } = await tx.query<{ id: number }>(`SELECT nextval('gateway.registration_code_ids')::int AS id`);
         const event: RegistrationCodeCreated = {
           id: rows[0].id,
-          code,
           role: input.role,
           description: input.description,
           enabled: true,
@@ -95,10 +99,11 @@ export async function createRegistrationCode(
         };
         await append(tx, store, event.id, 'RegistrationCodeCreated', event, actor, 'no_stream');
         await tx.query(
-          `INSERT INTO gateway.registration_codes (id, code, enabled, role, description, created_by, modified_by)
-           VALUES ($1, $2, $3, $4, $5, $6, $6)`,
-          [event.id, event.code, event.enabled, event.role, event.description, event.created_by],
+          `INSERT INTO gateway.registration_codes (id, enabled, role, description, created_by, modified_by)
+           VALUES ($1, $2, $3, $4, $5, $5)`,
+          [event.id, event.enabled, event.role, event.description, event.created_by],
         );
+        await storeCredential(tx, 'registration_code', event.id, code);
         return event.id;
       });
     } catch (error) {
@@ -155,13 +160,14 @@ export async function deleteRegistrationCode(
     decide(code);
     await append(tx, store, id, 'RegistrationCodeDeleted', { id }, actor, 'stream_exists');
     await tx.query('DELETE FROM gateway.registration_codes WHERE id = $1', [id]);
+    await removeCredential(tx, 'registration_code', id);
     return true;
   });
 }
 
 export const REGISTRATION_CODE_SORT_FIELDS: Record<string, string> = {
   id: 'c.id',
-  code: 'c.code',
+  code: CODE,
   enabled: 'c.enabled',
   role: 'c.role',
   description: 'c.description',

@@ -1,7 +1,8 @@
 // The gateway's schema: read models of its own streams (users, API keys), reference data (roles,
-// permissions, settings), sessions for the embedded mode and the shared JWT signing key. Creating it is
+// permissions, settings), sessions for the embedded mode, the secrets (credentials) and the shared JWT signing key. Creating it is
 // idempotent and serialized by an advisory lock, so several gateway processes may start at once.
 
+import { LEGACY_EVENT_SECRETS } from '@pcas/contracts';
 import type { Db, Queryable } from '@pcas/sql';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts';
 import { DEFAULT_SETTINGS } from '../domain/settings.ts';
@@ -45,7 +46,6 @@ const DDL = [
   `CREATE TABLE IF NOT EXISTS gateway.users (
      id integer PRIMARY KEY,
      email text NOT NULL,
-     password_hash text NOT NULL DEFAULT '',
      first_name text NOT NULL DEFAULT '',
      last_name text NOT NULL DEFAULT '',
      role_id integer NOT NULL REFERENCES gateway.roles (id),
@@ -68,7 +68,6 @@ const DDL = [
   'CREATE SEQUENCE IF NOT EXISTS gateway.api_key_ids',
   `CREATE TABLE IF NOT EXISTS gateway.api_keys (
      id integer PRIMARY KEY,
-     key text NOT NULL UNIQUE,
      is_active boolean NOT NULL DEFAULT true,
      bound_user_id integer NOT NULL REFERENCES gateway.users (id),
      name text NOT NULL DEFAULT '',
@@ -88,7 +87,6 @@ const DDL = [
   // Registration codes (stream regcode-<id>); `role` is the role's name, as the original's list shows it.
   `CREATE TABLE IF NOT EXISTS gateway.registration_codes (
      id integer PRIMARY KEY,
-     code text NOT NULL UNIQUE,
      enabled boolean NOT NULL DEFAULT true,
      role text NOT NULL,
      description text NOT NULL DEFAULT '',
@@ -98,6 +96,16 @@ const DDL = [
      modified_by integer
    )`,
   'CREATE INDEX IF NOT EXISTS users_created_by ON gateway.users (created_by)',
+  // The secrets (credentials.ts): not derived from the log, so a rebuild of the read models leaves them be.
+  `CREATE TABLE IF NOT EXISTS gateway.credentials (
+     kind text NOT NULL CHECK (kind IN ('password', 'api_key', 'registration_code')),
+     id integer NOT NULL,
+     secret text NOT NULL,
+     PRIMARY KEY (kind, id)
+   )`,
+  // API keys and registration codes are looked up by their text; salted password hashes never are.
+  `CREATE UNIQUE INDEX IF NOT EXISTS credentials_secret ON gateway.credentials (kind, secret)
+     WHERE kind <> 'password'`,
   `CREATE TABLE IF NOT EXISTS gateway.signing_keys (
      id integer PRIMARY KEY CHECK (id = 1),
      private_key_pem text NOT NULL,
@@ -136,8 +144,48 @@ export async function ensureGatewaySchema(db: Db): Promise<void> {
     // DDL racing in several processes fails on catalog unique constraints; take turns.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.schema]);
     for (const statement of DDL) await tx.query(statement);
+    await moveSecretsOutOfTheLog(tx);
     await seedReferenceData(tx);
   });
+}
+
+/** Where earlier versions kept each secret: a column of a read model (moved to gateway.credentials). */
+const LEGACY_SECRET_COLUMNS = [
+  { table: 'users', column: 'password_hash', kind: 'password' },
+  { table: 'api_keys', column: 'key', kind: 'api_key' },
+  { table: 'registration_codes', column: 'code', kind: 'registration_code' },
+] as const;
+
+/**
+ * A database written by an earlier version keeps the secrets in read-model columns and in the data of the
+ * events that created them. Once, in the schema's transaction: the columns move to gateway.credentials and are
+ * dropped, and the fields are removed from the stored events. Rewriting the log is the exception to its
+ * append-only rule, for this one reason: a log that holds secrets cannot be published or replayed to anyone.
+ * Only the secret field goes; ids, positions, types and the other fields stay, and nothing rebuilds from it.
+ * Until this has run, the relay publishes those events without them (upcastEvent in @pcas/contracts).
+ */
+async function moveSecretsOutOfTheLog(tx: Queryable): Promise<void> {
+  const { rows } = await tx.query<{ table_name: string; column_name: string }>(
+    `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'gateway'`,
+  );
+  const present = LEGACY_SECRET_COLUMNS.filter((legacy) =>
+    rows.some((r) => r.table_name === legacy.table && r.column_name === legacy.column),
+  );
+  if (present.length === 0) return;
+  for (const { table, column, kind } of present) {
+    await tx.query(
+      `INSERT INTO gateway.credentials (kind, id, secret) SELECT $1, id, ${column} FROM gateway.${table}
+       WHERE ${column} <> '' ON CONFLICT DO NOTHING`,
+      [kind],
+    );
+    await tx.query(`ALTER TABLE gateway.${table} DROP COLUMN ${column}`);
+  }
+  for (const [type, fields] of Object.entries(LEGACY_EVENT_SECRETS)) {
+    await tx.query(
+      `UPDATE eventstore.events SET data = data - $2::text[] WHERE event_type = $1 AND data ?| $2::text[]`,
+      [type, fields],
+    );
+  }
 }
 
 async function seedReferenceData(tx: Queryable): Promise<void> {

@@ -1,5 +1,6 @@
 // Users: every change is an event on `user-<id>`, and the gateway.users row (its read model) is written in
-// the same transaction, so the table never disagrees with the log. Changes that depend on the current row
+// the same transaction, so the table never disagrees with the log. The password hash is not in either: it is a
+// credential (credentials.ts). Changes that depend on the current row
 // (counters, roles) run under the stream's lock (stream-lock.ts) and take their decision from a pure callback.
 
 import { randomBytes } from 'node:crypto';
@@ -20,6 +21,7 @@ import { searchClause } from '@pcas/http-kit';
 import type { Logger } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
 import type { LoginCounters } from '../domain/passwords.ts';
+import { removeCredential, secretOf, storeCredential } from './credentials.ts';
 import { hashPassword } from './password.ts';
 import { LOCKS, pgText } from './schema.ts';
 import { isUniqueViolation, lockStream, lockUserRoles } from './stream-lock.ts';
@@ -46,6 +48,7 @@ const USER_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, 
             JOIN gateway.permissions p ON p.id = rp.permission_id WHERE rp.role_id = u.role_id), '{}') AS permissions`;
 
 const COUNTER_COLUMNS = 'u.failed_logins, u.suspend_start, u.locked';
+const PASSWORD_HASH = `${secretOf('password', 'u.id')} AS password_hash`;
 
 /** Dates come back as Date from node-postgres and PGlite alike; normalised so the domain always gets one. */
 function withCounters<T extends { suspend_start: unknown }>(row: T): T & { suspend_start: Date | null } {
@@ -56,7 +59,7 @@ function withCounters<T extends { suspend_start: unknown }>(row: T): T & { suspe
 /** The active user with this e-mail (case-insensitive), with the role's permissions, counters and hash. */
 export async function findActiveUserByEmail(db: Queryable, email: string): Promise<LoginUser | null> {
   const { rows } = await db.query<LoginUser>(
-    `SELECT ${USER_COLUMNS}, ${COUNTER_COLUMNS}, u.password_hash FROM gateway.users u
+    `SELECT ${USER_COLUMNS}, ${COUNTER_COLUMNS}, ${PASSWORD_HASH} FROM gateway.users u
      JOIN gateway.roles r ON r.id = u.role_id
      WHERE lower(u.email) = lower($1) AND u.status = 'active'`,
     [email],
@@ -73,7 +76,7 @@ export async function loadUser(db: Queryable, id: number): Promise<UserWithPermi
 }
 
 /** The read-model row as user management sees it (role by name; dates in PostgreSQL's text form). */
-export interface UserRecord extends LoginCounters {
+export interface UserRow extends LoginCounters {
   id: number;
   email: string;
   first_name: string;
@@ -87,13 +90,17 @@ export interface UserRecord extends LoginCounters {
   created_by: number | null;
   modified_at: string;
   modified_by: number | null;
+}
+
+/** The row with the password's hash (from gateway.credentials; '' for none), for the password routes. */
+export interface UserRecord extends UserRow {
   password_hash: string;
 }
 
-const RECORD_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, u.role_id, u.status,
+const ROW_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, u.role_id, u.status,
   u.registration_type, u.registration_code_id, ${pgText('u.created_at')} AS created_at, u.created_by,
-  ${pgText('u.modified_at')} AS modified_at, u.modified_by, u.failed_logins, u.suspend_start, u.locked,
-  u.password_hash`;
+  ${pgText('u.modified_at')} AS modified_at, u.modified_by, u.failed_logins, u.suspend_start, u.locked`;
+const RECORD_COLUMNS = `${ROW_COLUMNS}, ${PASSWORD_HASH}`;
 
 export async function loadUserRecord(db: Queryable, id: number): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
@@ -113,7 +120,7 @@ export async function findActiveUserRecordByEmail(db: Queryable, email: string):
 }
 
 /** The original's single-user JSON (13 keys). `locked` is a real boolean (the original sent "t"/"f"). */
-export function userJson(user: UserRecord) {
+export function userJson(user: UserRow) {
   return {
     id: user.id,
     first_name: user.first_name,
@@ -133,28 +140,44 @@ export function userJson(user: UserRecord) {
 
 export type UserJson = ReturnType<typeof userJson>;
 
-/** Allocates an id, appends UserCreated and inserts the row, all inside the caller's transaction. */
+/** A user to create: what UserCreated says, and the password's hash (absent or '' when it cannot log in). */
+export type NewUser = Omit<UserCreated, 'id'> & { password_hash?: string };
+
+/**
+ * Allocates an id, appends UserCreated and inserts the row and the password's hash, all inside the caller's
+ * transaction.
+ */
 export async function createUser(
   tx: Queryable,
   store: EventStore,
-  user: Omit<UserCreated, 'id'>,
+  user: NewUser,
   actor: Actor | ((id: number) => Actor),
 ): Promise<UserCreated> {
   const { rows } = await tx.query<{ id: number }>(`SELECT nextval('gateway.user_ids')::int AS id`);
-  const created: UserCreated = { id: rows[0].id, ...user };
+  // Field by field, not a spread of `user`: the hash (or whatever else a caller adds) must not reach the event.
+  const created: UserCreated = {
+    id: rows[0].id,
+    email: user.email,
+    first_name: user.first_name,
+    last_name: user.last_name,
+    role: user.role,
+    status: user.status,
+    registration_type: user.registration_type,
+    created_by: user.created_by,
+    ...(user.registration_code_id !== undefined && { registration_code_id: user.registration_code_id }),
+  };
   const acting = typeof actor === 'function' ? actor(created.id) : actor;
   await store.append(userStream(created.id), [{ type: 'UserCreated', data: created, metadata: metadataOf(acting) }], {
     tx,
     expectedVersion: 'no_stream',
   });
   await tx.query(
-    `INSERT INTO gateway.users (id, email, password_hash, first_name, last_name, role_id, status, registration_type,
+    `INSERT INTO gateway.users (id, email, first_name, last_name, role_id, status, registration_type,
        registration_code_id, created_by, modified_by)
-     SELECT $1, $2, $3, $4, $5, r.id, $7, $8, $10, $9, $9 FROM gateway.roles r WHERE r.name = $6`,
+     SELECT $1, $2, $3, $4, r.id, $6, $7, $9, $8, $8 FROM gateway.roles r WHERE r.name = $5`,
     [
       created.id,
       created.email,
-      created.password_hash,
       created.first_name,
       created.last_name,
       created.role,
@@ -164,6 +187,7 @@ export async function createUser(
       created.registration_code_id ?? null,
     ],
   );
+  await storeCredential(tx, 'password', created.id, user.password_hash ?? '');
   return created;
 }
 
@@ -184,7 +208,7 @@ async function assertEmailFree(tx: Queryable, email: string, exceptId: number | 
 export async function createUniqueUser(
   db: Db,
   store: EventStore,
-  user: Omit<UserCreated, 'id'>,
+  user: NewUser,
   actor: Actor | ((id: number) => Actor),
 ): Promise<UserCreated> {
   try {
@@ -383,8 +407,9 @@ export async function deleteUser(
       if (!managed(user)) return false;
       decide(user, await countActiveAdmins(tx));
       await appendUserEvent(tx, store, id, 'UserDeleted', { id }, actor);
+      await removeCredential(tx, 'password', id);
       await tx.query(
-        `UPDATE gateway.users SET email = id::text || '@deleted', first_name = '', last_name = '', password_hash = '',
+        `UPDATE gateway.users SET email = id::text || '@deleted', first_name = '', last_name = '',
            role_id = (SELECT r.id FROM gateway.roles r WHERE r.name = 'inactive_user'), status = 'deleted',
            last_login_data = NULL, time_zone = NULL, failed_logins = 0, suspend_start = NULL, locked = false,
            modified_at = now(), modified_by = $2
@@ -460,8 +485,8 @@ export async function setLocked(
 }
 
 /**
- * Sets a new password hash (change-password, reset). The event names the change only: the hash stays in
- * gateway.users. A reset also clears failed logins, suspension and lock. `decide` runs under the lock against
+ * Sets a new password hash (change-password, reset). The event names the change only: the hash goes to
+ * gateway.credentials. A reset also clears failed logins, suspension and lock. `decide` runs under the lock against
  * the current row and may throw; it returns false to give up without a change. Returns the user after.
  */
 export async function setPassword(
@@ -476,18 +501,19 @@ export async function setPassword(
   return withUser(db, id, async (tx, user) => {
     if (!managed(user) || !decide(user)) return null;
     await appendUserEvent(tx, store, id, 'UserPasswordChanged', { id, reason }, actor);
+    await storeCredential(tx, 'password', id, passwordHash);
     await tx.query(
-      `UPDATE gateway.users SET password_hash = $2, modified_at = now(), modified_by = $3
+      `UPDATE gateway.users SET modified_at = now(), modified_by = $2
          ${reason === 'reset' ? `, ${SUCCESSFUL_LOGIN_RESET}` : ''}
        WHERE id = $1`,
-      [id, passwordHash, actor.user_id],
+      [id, actor.user_id],
     );
     return loadUserRecord(tx, id);
   });
 }
 
 /** A user list row: the 13 keys plus `created_by_email` and `suspended`, in the original's order. */
-export interface UserListRow extends UserRecord {
+export interface UserListRow extends UserRow {
   created_by_email: string | null;
 }
 
@@ -537,7 +563,7 @@ export async function listUsers(
     LEFT JOIN gateway.users cb ON cb.id = u.created_by`;
   const total = await db.query<{ total: number }>(`SELECT count(*)::int AS total ${from} ${where}`, params);
   const { rows } = await db.query<UserListRow>(
-    `SELECT ${RECORD_COLUMNS}, cb.email AS created_by_email ${from} ${where}
+    `SELECT ${ROW_COLUMNS}, cb.email AS created_by_email ${from} ${where}
      ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
     [...params, query.limit, query.offset],
   );

@@ -20,7 +20,6 @@ export function apiKeyUser(input: {
     role: 'inactive_user',
     status: 'api_user',
     registration_type: 'api_key',
-    password_hash: '',
     created_by: input.createdBy,
   };
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { apiKeyUser, canonicalTimeZone } from './users.ts';
 
 describe('apiKeyUser', () => {
-  it('is a hidden user that cannot log in', () => {
+  it('is a hidden user that cannot log in (it gets no password hash)', () => {
     const user = apiKeyUser({ now: 1_700_000_000.9, suffix: '65f1a2b3c4d5e', createdBy: 1 });
     expect(user).toEqual({
       email: '1700000000-65f1a2b3c4d5e@api.key',
@@ -11,7 +11,6 @@ describe('apiKeyUser', () => {
       role: 'inactive_user',
       status: 'api_user',
       registration_type: 'api_key',
-      password_hash: '',
       created_by: 1,
     });
   });

@@ -341,7 +341,8 @@ describe('API keys', () => {
     created = res.body;
 
     const row = await db.query<any>(
-      `SELECT u.email, u.first_name, u.last_name, u.status, u.password_hash, u.created_by, r.name AS role
+      `SELECT u.email, u.first_name, u.last_name, u.status, u.created_by, r.name AS role,
+         EXISTS (SELECT 1 FROM gateway.credentials c WHERE c.kind = 'password' AND c.id = u.id) AS has_password
        FROM gateway.api_keys k JOIN gateway.users u ON u.id = k.bound_user_id JOIN gateway.roles r ON r.id = u.role_id
        WHERE k.id = $1`,
       [created.id],
@@ -353,7 +354,7 @@ describe('API keys', () => {
       last_name: 'ApiKey',
       status: 'api_user',
       role: 'inactive_user',
-      password_hash: '',
+      has_password: false,
       created_by: adminId,
     });
     expect(await call('POST', '/login', { body: { email: bound.email, password: '' } })).toMatchObject({ status: 403 });
@@ -501,12 +502,8 @@ describe('API keys', () => {
     const events = await store.readStream(`apikey-${created.id}`);
     expect(events.map((e) => e.type)).toEqual(['ApiKeyCreated', 'ApiKeyDisabled', 'ApiKeyEnabled']);
     for (const event of events) expect(event.metadata).toMatchObject({ user_id: adminId, api_key_id: null });
-    expect(events[0].data).toEqual({
-      id: created.id,
-      name: 'Alpha feed',
-      key: created.key,
-      bound_user_id: expect.any(Number),
-    });
+    // The key is a credential, never in an event (the relay publishes them all).
+    expect(events[0].data).toEqual({ id: created.id, name: 'Alpha feed', bound_user_id: expect.any(Number) });
     const boundId = (events[0].data as any).bound_user_id;
     const userEvents = await store.readStream(`user-${boundId}`);
     expect(userEvents.map((e) => e.type)).toEqual(['UserCreated']);
@@ -573,7 +570,7 @@ describe('health and secrets', () => {
     }
   });
 
-  it('never stores or logs a password, only its scrypt hash', async () => {
+  it('never stores or logs a password, only its scrypt hash, outside the event log', async () => {
     const leaks = await db.query<{ n: number }>(
       `SELECT count(*)::int AS n FROM eventstore.events
        WHERE data::text LIKE '%' || $1 || '%' OR metadata::text LIKE '%' || $1 || '%'
@@ -585,7 +582,12 @@ describe('health and secrets', () => {
       ADMIN_EMAIL,
     ]);
     const created = (await store.readStream(`user-${admin.rows[0].id}`))[0];
-    expect((created.data as any).password_hash).toMatch(/^\$scrypt\$/);
+    expect(created.data).not.toHaveProperty('password_hash');
+    const hash = await db.query<{ secret: string }>(
+      `SELECT secret FROM gateway.credentials WHERE kind = 'password' AND id = $1`,
+      [admin.rows[0].id],
+    );
+    expect(hash.rows[0].secret).toMatch(/^\$scrypt\$/);
 
     expect(logLines.length).toBeGreaterThan(10);
     const log = logLines.join('');

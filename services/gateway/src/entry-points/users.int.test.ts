@@ -192,7 +192,10 @@ describe('users: create, read, list, update', () => {
     remember(plain.password);
     expect((await loginAs('plain.user@test.com', plain.password)).status).toBe(200);
     const row = await userRow(plain.id);
-    expect(row.password_hash).toMatch(/^\$scrypt\$/);
+    const hash = await db.query(`SELECT secret FROM gateway.credentials WHERE kind = 'password' AND id = $1`, [
+      plain.id,
+    ]);
+    expect(hash.rows[0].secret).toMatch(/^\$scrypt\$/);
     expect(row).toMatchObject({ registration_type: 'manual', created_by: adminId, status: 'active' });
     const [created] = await events(`user-${plain.id}`);
     expect(created.type).toBe('UserCreated');
@@ -732,11 +735,12 @@ describe('deleting a user', () => {
       email: `${id}@deleted`,
       first_name: '',
       last_name: '',
-      password_hash: '',
       role_id: 5,
       status: 'deleted',
       last_login_data: null,
     });
+    const hash = await db.query(`SELECT 1 FROM gateway.credentials WHERE kind = 'password' AND id = $1`, [id]);
+    expect(hash.rowCount).toBe(0);
     // The code the user created still shows its (anonymised) creator.
     const code = (await admin.get('/registration-codes', { search: 'left behind', limit: 10, offset: 0, sort: 'id' }))
       .body.data[0];
@@ -768,6 +772,7 @@ describe('malformed input changes nothing', () => {
       db.query('SELECT * FROM gateway.registration_codes ORDER BY id'),
       db.query('SELECT * FROM gateway.settings ORDER BY id'),
       db.query('SELECT * FROM gateway.api_keys ORDER BY id'),
+      db.query('SELECT * FROM gateway.credentials ORDER BY kind, id'),
     ]);
     return JSON.stringify(parts.map((p) => p.rows));
   }

@@ -48,12 +48,17 @@ export interface TestGateway {
 /** Letters and digits only: also valid as NAMESPACE, which names the fleet gateway's session key prefix. */
 const token = () => randomBytes(5).toString('hex');
 
-export async function startTestGateway(prefix: string, overrides: Partial<Config> = {}): Promise<TestGateway> {
+export async function startTestGateway(
+  prefix: string,
+  overrides: Partial<Config> = {},
+  /** `log`: the logger of the gateway (default: warnings and errors to stdout). */
+  options: { log?: Logger } = {},
+): Promise<TestGateway> {
   const pg: PostgresForTest = await freshPostgres(prefix);
   const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
   const store = createEventStore(db);
   await store.init();
-  const log: Logger = createLogger(prefix, process.env.LOG_LEVEL ?? 'warn');
+  const log: Logger = options.log ?? createLogger(prefix, process.env.LOG_LEVEL ?? 'warn');
   const bus: Bus = createInProcessBus({ log });
   const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
   const namespace = `t${token()}`;
