@@ -15,7 +15,7 @@ module.exports = {
           '/adapters/',
           '/entry-points/',
           'node_modules/(pg|amqplib|express|ioredis|@electric-sql)',
-          '^libs/(sql|eventstore|messaging|http-kit)/',
+          '^libs/(sql|eventstore|messaging|http-kit|commands)/',
         ],
       },
     },
