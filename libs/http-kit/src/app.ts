@@ -5,7 +5,8 @@
 
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
-import { STATUS_CODES } from 'node:http';
+import { type Server, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ApiError, isApiError } from '@pcas/errors';
 import { type Logger, SpanKind, withSpan } from '@pcas/observability';
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -144,6 +145,35 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
 
   return app;
+}
+
+/**
+ * Node's HTTP parser refuses a malformed request (a NUL or a line break in a header, a raw byte above ASCII in the
+ * path) before express sees it, with an empty body. Call on the server of a createHttpApp app so that answer too
+ * is a JSON {"error"}; the statuses stay Node's.
+ */
+export function answerParserErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    // As Node itself: nothing is written into a response already under way on this connection.
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const [status, message] =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request headers too large']
+        : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
+          ? [413, 'Request body too large']
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'Request timeout']
+            : [400, 'Bad request'];
+    const body = JSON.stringify({ error: message });
+    socket.end(
+      `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: ${JSON_TYPE}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
 }
 
 async function handle(

@@ -1,10 +1,11 @@
 // The kit over real HTTP, with fake authenticate/authorize: what the original clients send, and what they get.
 
 import { createServer, type Server } from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { ApiError } from '@pcas/errors';
 import type { Logger } from '@pcas/observability';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createHttpApp } from './app.ts';
+import { answerParserErrors, createHttpApp } from './app.ts';
 import { rawRequest } from './test-client.ts';
 import { type AuthContext, HttpResponse, type Route } from './types.ts';
 
@@ -160,6 +161,7 @@ beforeAll(async () => {
     },
   });
   server = createServer(app);
+  answerParserErrors(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
 });
 
@@ -376,6 +378,30 @@ describe('what storage refuses, before authorization or the handler', () => {
     // Well-formed encodings still arrive decoded.
     const ok = await rawRequest(server, 'GET', '/items?limit=1&search=G%C3%A4vle%20%F0%9F%9A%A2', { headers: auth });
     expect(ok.json().params.search).toBe('Gävle 🚢');
+  });
+});
+
+describe('requests the HTTP parser refuses', () => {
+  /** Raw bytes (Node's client refuses to send these headers); the answer as read until the server closes. */
+  const exchange = (request: string) =>
+    new Promise<string>((resolve, reject) => {
+      const socket = net.connect((server.address() as AddressInfo).port, '127.0.0.1', () => socket.write(request));
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+      socket.on('error', reject);
+    });
+
+  it.each([
+    ['a NUL in a header', 'User-Agent: a\u0000b\r\n', 400, 'Bad request'],
+    ['a header line without a colon', 'Nonsense\r\n', 400, 'Bad request'],
+    ['headers over the limit', `X-Big: ${'x'.repeat(20_000)}\r\n`, 431, 'Request headers too large'],
+  ])('answers %s with JSON {"error"}', async (_what, header, status, error) => {
+    const answer = await exchange(`GET /public HTTP/1.1\r\nHost: x\r\n${header}Connection: close\r\n\r\n`);
+    expect(answer).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(answer).toContain('\r\nContent-Type: application/json; charset=utf-8\r\n');
+    expect(answer.slice(answer.indexOf('\r\n\r\n') + 4)).toBe(JSON.stringify({ error }));
+    expect(calls).toEqual([]);
   });
 });
 

@@ -1,4 +1,4 @@
-export { createHttpApp } from './app.ts';
+export { answerParserErrors, createHttpApp } from './app.ts';
 export * from './listing.ts';
 export { type ApiInfo, openApiDocument, openApiPaths, withOpenApi } from './openapi.ts';
 export { DEFAULT_MAX_LENGTH } from './params.ts';

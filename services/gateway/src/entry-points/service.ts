@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RunningService, ServiceDeps } from '@pcas/contracts';
-import { createHttpApp } from '@pcas/http-kit';
+import { answerParserErrors, createHttpApp } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
@@ -42,6 +42,7 @@ export async function startGateway(
     isModuleEnabled: (module) => isModuleEnabled(db, module),
   });
   const server = createServer(app);
+  answerParserErrors(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, () => {

@@ -3,6 +3,7 @@
 import { ApiError } from '@pcas/contracts';
 import { paginated, parseSort, type Route } from '@pcas/http-kit';
 import { API_KEY_SORT_FIELDS, createApiKey, listApiKeys, setApiKeyActive } from '../../adapters/api-keys.ts';
+import { rowId } from '../../domain/user-management.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -15,7 +16,8 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
     permission: 'manage_api_key',
     params: { id: { type: 'int' } },
     async handle({ params, auth }) {
-      const found = await setApiKeyActive(db, store, params.id, active, actorOf(auth));
+      // An id beyond int4 names no key (PostgreSQL would raise on it), as for users and registration codes.
+      const found = await setApiKeyActive(db, store, rowId(params.id), active, actorOf(auth));
       if (!found) throw ApiError.badRequest(`Invalid API key id: ${params.id}`);
       return true;
     },

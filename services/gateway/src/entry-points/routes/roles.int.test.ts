@@ -161,7 +161,7 @@ describe('bad input changes nothing', () => {
     ['DELETE', '/role-permissions/captain/login', 400, 'Invalid role: captain'],
     ['PUT', '/role-permissions/user/fly', 400, 'Invalid permission: fly'],
     ['PUT', '/role-permissions/user/timestamp', 400, 'Invalid permission: timestamp'],
-    ['DELETE', '/role-permissions/user/%00', 400, 'Invalid permission: \u0000'],
+    ['DELETE', '/role-permissions/user/%00', 400, 'permission contains a NUL character'],
     ['PUT', `/role-permissions/${long}/login`, 400, 'Parameter too long: role'],
     ['DELETE', `/role-permissions/user/${long}`, 400, 'Parameter too long: permission'],
     ['PUT', '/role-permissions/USER/login', 400, 'Invalid role: USER'],
