@@ -67,6 +67,8 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
   let tap: Awaited<ReturnType<typeof tapEvents>>;
   let relay: Relay | undefined;
   const logLines: string[] = [];
+  /** What the second test needs of the first: the user's last password, a key and a code. */
+  const state = { email: '', password: '', apiKey: '', code: '' };
   /** Every secret the scenario used or the gateway made. */
   const secrets = new Set<string>();
   const remember = <T extends string>(value: T): T => {
@@ -104,6 +106,7 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
     }
   }
 
+  /** The hashes, keys and codes stored now (called after each change, as a new password replaces a hash). */
   async function storedSecrets() {
     const credentials = await gw.db.query<{ secret: string }>('SELECT secret FROM gateway.credentials');
     for (const { secret } of credentials.rows) remember(secret);
@@ -121,6 +124,19 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
     remember(res.body.session_id);
     remember(res.body.jwt);
     return gw.anonymous.withSession(res.body.session_id);
+  }
+
+  /** Signs up with state.code; the new user is logged in. */
+  async function signUpWithCode(name: string) {
+    const res = await gw.anonymous.post('/register', {
+      first_name: name,
+      last_name: 'Crew',
+      code: state.code,
+      email: `${name}-${randomBytes(4).toString('hex')}@test.local`,
+      password: remember(password()),
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    remember(res.body.session_id);
   }
 
   beforeAll(async () => {
@@ -142,8 +158,6 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
     await vhost?.drop();
   });
 
-  const state = { email: '', password: '', apiKey: '', code: '' };
-
   it('publishes no secret while users, keys, codes, sign-ups, resets and password changes are made', async () => {
     const admin = await login(gw.config.adminEmail, gw.config.adminPassword!);
 
@@ -157,12 +171,14 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(200);
     await login(state.email, remember(created.body.password));
+    await storedSecrets();
     state.password = remember(password());
     expect(await admin.post('/change-password', { email: state.email, password: state.password })).toMatchObject({
       status: 200,
       body: true,
     });
     await login(state.email, state.password);
+    await storedSecrets();
 
     // An API key, shown to the admin in the list as the original does.
     const key = await admin.post('/api-keys', { name: 'Feed' });
@@ -175,15 +191,7 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
     const codeId = (await admin.post('/registration-codes', { role: 'user', description: 'Crew' })).body;
     const codes = await admin.get('/registration-codes', { limit: 10, offset: 0, sort: 'id' });
     state.code = remember(codes.body.data.find((c: { id: number }) => c.id === codeId).code);
-    const signUp = await gw.anonymous.post('/register', {
-      first_name: 'Sam',
-      last_name: 'Crew',
-      code: state.code,
-      email: `crew-${randomBytes(4).toString('hex')}@test.local`,
-      password: remember(password()),
-    });
-    expect(signUp.status, JSON.stringify(signUp.body)).toBe(200);
-    remember(signUp.body.session_id);
+    await signUpWithCode('crew');
 
     // A password reset: the token comes from the mail in the outbox (no SMTP_URL), the new password works.
     const outbox = path.join(gw.config.dataDir, 'outbox');
@@ -287,14 +295,7 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
       expect(keys.body.data.map((k: { key: string }) => k.key)).toContain(state.apiKey);
       const access = createAccess(gw.deps);
       expect((await access.authenticate({ authorization: `ApiKey ${state.apiKey}` })).kind).toBe('api_key');
-      const signUp = await gw.anonymous.post('/register', {
-        first_name: 'Kim',
-        last_name: 'Later',
-        code: state.code,
-        email: `later-${randomBytes(4).toString('hex')}@test.local`,
-        password: remember(password()),
-      });
-      expect(signUp.status, JSON.stringify(signUp.body)).toBe(200);
+      await signUpWithCode('later');
 
       // A relay without the upcaster, from position 0: the log itself holds nothing to publish any more.
       const from = tap.deliveries.length;
