@@ -6,7 +6,7 @@
 import { openDb } from '@pcas/sql';
 import { type ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAndDataSource, timestamp } from './timestamps.ts';
+import { adminAndDataSource, allowEstimatedArrivals, timestamp } from './timestamps.ts';
 
 const NUL = '\u0000';
 
@@ -24,13 +24,7 @@ beforeAll(async () => {
   const setup = await adminAndDataSource(system.baseUrl);
   admin = setup.admin;
   source = setup.api.withApiKey(setup.apiKey.key);
-  // As an operator does before a source goes live (a key without a weight is refused).
-  const weights = await admin.post('/timestamp-api-key-weights', {
-    timestamp_time_type: 'Estimated',
-    timestamp_state: 'Arrival_Vessel_PortArea',
-    api_key_ids: [setup.apiKey.id],
-  });
-  if (weights.status !== 200) throw new Error(`set weights: ${weights.status} ${JSON.stringify(weights.body)}`);
+  await allowEstimatedArrivals(admin, setup.apiKey.id);
 });
 
 afterAll(async () => {

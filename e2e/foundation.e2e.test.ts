@@ -3,7 +3,14 @@
 
 import { ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, isoSecondsAgo, timestamp, waitForTimestamps } from './timestamps.ts';
+import {
+  ADMIN,
+  adminAndDataSource,
+  allowEstimatedArrivals,
+  isoSecondsAgo,
+  timestamp,
+  waitForTimestamps,
+} from './timestamps.ts';
 
 const modes: [string, () => Promise<RunningSystem>][] = [
   ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
@@ -17,13 +24,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
   beforeAll(async () => {
     system = await start();
     setup = await adminAndDataSource(system.baseUrl);
-    // As an operator does before a source goes live: the key may post ETAs (a key without a weight is refused).
-    const weights = await setup.admin.post('/timestamp-api-key-weights', {
-      timestamp_time_type: 'Estimated',
-      timestamp_state: 'Arrival_Vessel_PortArea',
-      api_key_ids: [setup.apiKey.id],
-    });
-    if (weights.status !== 200) throw new Error(`set weights: ${weights.status} ${JSON.stringify(weights.body)}`);
+    await allowEstimatedArrivals(setup.admin, setup.apiKey.id);
   });
   afterAll(async () => {
     await system?.stop();

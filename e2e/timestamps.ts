@@ -29,6 +29,16 @@ export async function adminAndDataSource(baseUrl: string, admin = ADMIN) {
   return { api, admin: adminClient, apiKey: created.body as { id: number; name: string; key: string } };
 }
 
+/** As an operator does before a source goes live: the key may post ETAs (a key without a weight is refused). */
+export async function allowEstimatedArrivals(admin: ApiClient, apiKeyId: number): Promise<void> {
+  const res = await admin.post('/timestamp-api-key-weights', {
+    timestamp_time_type: 'Estimated',
+    timestamp_state: 'Arrival_Vessel_PortArea',
+    api_key_ids: [apiKeyId],
+  });
+  if (res.status !== 200) throw new Error(`set weights: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 /** Polls GET /timestamps until the predicate holds; returns the page and how long it took. */
 export async function waitForTimestamps(
   client: ApiClient,
