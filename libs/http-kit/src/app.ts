@@ -1,7 +1,8 @@
 // The HTTP edge every route goes through (express 5). Per request, in this order: CORS headers and OPTIONS →
-// body → authenticate (may answer 440 even on public routes, as the original) → module check → authorize →
+// body → authenticate (may answer 440 even on public routes, as the original) → module check → merge the
+// parameters, refusing what storage cannot hold (U+0000 and the like, whatever the route declares) → authorize →
 // validate parameters → handler. Authorization runs before validation so an anonymous caller learns nothing
-// about a route's parameters.
+// about a route's parameters; the storage check runs before it, as authorizing may look a parameter up (login).
 
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
