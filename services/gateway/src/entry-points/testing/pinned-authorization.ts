@@ -25,7 +25,7 @@ export const PENDING_AREAS: Readonly<Record<string, string>> = {
   queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
   vis: 'a later issue brings the vis-bridge: VIS, RTA, inbound vessels, other ports',
   'sea-chart': 'a later issue brings the sea chart: positions, fixed vessels, vessel types',
-  docs: 'the OpenAPI document is not served yet',
+  docs: 'the OpenAPI document or the root page is not served yet',
 };
 
 // method, path, permission, area; one route a line.
@@ -201,8 +201,9 @@ const ROUTES = `
   GET    /registration-codes                                     manage_registration_code       admin
   GET    /notifications                                          basic_user_action              notifications
 
-  # This project's own: the API's description
+  # This project's own: the API's description, and a page for a person at the root
   GET    /openapi.json                                           public                         docs
+  GET    /                                                       public                         docs
 `;
 
 export const ROUTE_PERMISSIONS: readonly PinnedRoute[] = ROUTES.split('\n')
@@ -270,6 +271,14 @@ export const DEFAULT_ROLE_MATRIX: Readonly<Record<string, readonly string[]>> = 
   }
   return matrix;
 })();
+
+/**
+ * Routes whose answer to an API client (no text/html in Accept) is fixed, whoever calls: the page at the root is
+ * for browsers, and API clients keep the original's 404 there (it had no route at the root).
+ */
+export const API_CLIENT_ANSWERS: Readonly<Record<string, { status: number; body: unknown }>> = {
+  'GET /': { status: 404, body: { error: 'Not found' } },
+};
 
 /** Route permissions no role can hold: every active API key has them, nobody else. */
 export const API_KEY_ONLY = [
