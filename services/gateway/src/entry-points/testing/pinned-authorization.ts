@@ -25,7 +25,6 @@ export const PENDING_AREAS: Readonly<Record<string, string>> = {
   queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
   vis: 'a later issue brings the vis-bridge: VIS, RTA, inbound vessels, other ports',
   'sea-chart': 'a later issue brings the sea chart: positions, fixed vessels, vessel types',
-  docs: 'the OpenAPI document or the root page is not served yet',
 };
 
 // method, path, permission, area; one route a line.
