@@ -14,6 +14,7 @@ const log = createLogger('fleet', process.env.LOG_LEVEL ?? 'info');
 const SERVICES = [
   { name: 'portcall-projector', entry: 'services/portcall-projector/src/entry-points/main.ts' },
   { name: 'ingest', entry: 'services/ingest/src/entry-points/main.ts' },
+  { name: 'notifier', entry: 'services/notifier/src/entry-points/main.ts' },
   { name: 'gateway', entry: 'services/gateway/src/entry-points/main.ts' },
 ];
 

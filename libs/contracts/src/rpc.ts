@@ -17,6 +17,7 @@ export type ItemReply<R = unknown> = RpcReply<R>;
 
 export const INGEST = 'ingest';
 export const PORTCALL_PROJECTOR = 'portcall-projector';
+export const NOTIFIER = 'notifier';
 
 /** Raw timestamp as posted (already parameter-checked by the gateway: types only). */
 export interface PostTimestampCommand {

@@ -1,0 +1,17 @@
+// Starts the notifier on whatever adapters it is given (fleet: PostgreSQL + RabbitMQ + Redis; embedded: PGlite +
+// the in-process bus). Its commands arrive on `cmd.notifier`; each area contributes its command functions.
+
+import { commandHandler } from '@pcas/commands';
+import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts';
+import { ensureSchema } from '../adapters/schema.ts';
+
+export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
+  await ensureSchema(deps.db);
+  const rpc = await deps.bus.serveRpc(NOTIFIER, commandHandler({}));
+  deps.log.info('notifier serving cmd.notifier');
+  return {
+    async stop() {
+      await rpc.stop();
+    },
+  };
+}
