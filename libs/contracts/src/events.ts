@@ -419,3 +419,22 @@ export interface PriorityEvents {
   TimestampApiKeyWeightsSet: TimestampApiKeyWeightsSet;
   PayloadKeyApiKeyWeightsSet: PayloadKeyApiKeyWeightsSet;
 }
+
+// ---- notifier: pins-<userId> streams (a user's pinned vessels) ----
+
+/**
+ * PUT /pinned-vessel-ids: the user's whole list of pinned IMOs from now on, in the order given (the web UI shows
+ * pinned vessels first, in this order); an empty list unpins all. Appended only when the list changes. Routing key
+ * `pins.PinnedVesselsSet`; real time sends `portcalls-changed-<user_id>` for it.
+ */
+export interface PinnedVesselsSet {
+  user_id: number;
+  imos: number[];
+}
+
+export interface PinEvents {
+  PinnedVesselsSet: PinnedVesselsSet;
+}
+
+export const pinsStream = (userId: number): string => `pins-${userId}`;
+export const PINNED_VESSELS_SET_ROUTING_KEY = 'pins.PinnedVesselsSet';

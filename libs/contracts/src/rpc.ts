@@ -133,3 +133,14 @@ export const PortcallCommands = {
   setVesselVisibility: 'setVesselVisibility',
   rebuildVessel: 'rebuildVessel',
 } as const;
+
+// ---- cmd.notifier: pinned vessels ----
+
+/** PUT /pinned-vessel-ids: the caller's whole list (values checked by the notifier). Replies the list as stored. */
+export interface SetPinnedVesselsCommand {
+  vessel_ids: unknown;
+}
+
+export const PinCommands = {
+  setPinnedVessels: 'setPinnedVessels',
+} as const;
