@@ -438,3 +438,87 @@ export interface PinEvents {
 
 export const pinsStream = (userId: number): string => `pins-${userId}`;
 export const PINNED_VESSELS_SET_ROUTING_KEY = 'pins.PinnedVesselsSet';
+
+// ---- notification-<id>, decision-<id> streams (owned by the notifier): notifications and decisions ----
+// Ids come from sequences in schema `notifier`. A decision is created with its port_call_decision notification
+// (carried by that NotificationCreated); what happens to it later is on its own stream. Times are UTC ISO 8601.
+
+export const notificationStream = (id: number): string => `notification-${id}`;
+export const decisionStream = (id: number): string => `decision-${id}`;
+
+/** `port_call_decision_response` is made by the notifier when a decision item is answered; it cannot be posted. */
+export type NotificationType = 'port' | 'ship' | 'port_call_decision' | 'port_call_decision_response';
+
+export type DecisionResponseType = 'positive' | 'negative' | 'neutral';
+
+/** The answers an item offers, by name (`{"Accept":{"type":"positive"},"Reject":{"type":"negative"}}`). */
+export type DecisionResponseOptions = Record<string, { type: DecisionResponseType }>;
+
+export interface DecisionItemCreated {
+  id: number;
+  label: string;
+  response_options: DecisionResponseOptions;
+}
+
+export interface DecisionCreatedData {
+  id: number;
+  type: 'port_call_decision';
+  port_call_master_id: string;
+  /** One item per label, in the order given. */
+  decision_items: DecisionItemCreated[];
+}
+
+/** POST /notifications, or a decision item's answer (then type port_call_decision_response, made by the notifier). */
+export interface NotificationCreated {
+  id: number;
+  type: NotificationType;
+  message: string;
+  ship_imo: number | null;
+  parent_notification_id: number | null;
+  created_at: string;
+  created_by: number | null;
+  /** The decision created with a port_call_decision notification (status open); null otherwise. */
+  decision: DecisionCreatedData | null;
+}
+
+/** DELETE /notifications/:id: its replies and its decision go with it. */
+export interface NotificationDeleted {
+  id: number;
+  children_ids: number[];
+  decision_id: number | null;
+}
+
+export interface NotificationEvents {
+  NotificationCreated: NotificationCreated;
+  NotificationDeleted: NotificationDeleted;
+}
+
+/** POST /decision-item-response: the item's answer (null name and type: cleared); the reply is a new notification. */
+export interface DecisionItemAnswered {
+  decision_id: number;
+  item_id: number;
+  response_name: string | null;
+  response_type: DecisionResponseType | null;
+  /** The port_call_decision_response notification created with it (its own NotificationCreated). */
+  response_notification_id: number;
+}
+
+/** Closed by a user (POST /close-decision) or because its port call became done. */
+export interface DecisionClosed {
+  decision_id: number;
+  notification_id: number;
+  port_call_master_id: string;
+  reason: 'user' | 'port_call_done';
+}
+
+/** DELETE /decisions: the decision and its items; its notification stays (with no decision). */
+export interface DecisionDeleted {
+  decision_id: number;
+  notification_id: number;
+}
+
+export interface DecisionEvents {
+  DecisionItemAnswered: DecisionItemAnswered;
+  DecisionClosed: DecisionClosed;
+  DecisionDeleted: DecisionDeleted;
+}

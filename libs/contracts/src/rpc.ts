@@ -144,3 +144,37 @@ export interface SetPinnedVesselsCommand {
 export const PinCommands = {
   setPinnedVessels: 'setPinnedVessels',
 } as const;
+
+// ---- cmd.notifier: notifications and decisions (docs/domain.md#notifications-and-decisions) ----
+// Inputs as the routes receive them (types checked by the gateway; values and the original's messages by the
+// notifier).
+
+/** POST /notifications. */
+export interface CreateNotificationCommand {
+  type?: string;
+  message?: string;
+  ship_imo?: string;
+  port_call_master_id?: string;
+  decisions?: unknown[];
+  parent_id?: number;
+}
+
+/** DELETE /notifications/:id, POST /close-decision, DELETE /decisions. */
+export interface NotifierIdCommand {
+  id: number;
+}
+
+/** POST /decision-item-response: `response` '' clears the answer. */
+export interface AnswerDecisionItemCommand {
+  id: number;
+  response: string;
+}
+
+/** createNotification replies the created notification object; the others `{result: 'OK'}`. */
+export const NotificationCommands = {
+  createNotification: 'createNotification',
+  deleteNotification: 'deleteNotification',
+  answerDecisionItem: 'answerDecisionItem',
+  closeDecision: 'closeDecision',
+  deleteDecision: 'deleteDecision',
+} as const;
