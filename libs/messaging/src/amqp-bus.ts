@@ -1,6 +1,7 @@
 // The RabbitMQ bus (amqplib 2.x). Topology is declared in code: topic exchange `events`, direct dead-letter
 // exchange `events.dlx`, per consumer a durable single-active-consumer queue plus `<queue>.dlq`, per service a
-// durable `cmd.<service>` queue. amqplib's connection recovery reconnects with backoff; on every (re)connect the
+// durable `cmd.<service>` queue, and a fanout exchange `realtime` for broadcasts, where each receiving process
+// binds an exclusive queue of its own. amqplib's connection recovery reconnects with backoff; on every (re)connect the
 // topology is declared again and every channel (publisher, RPC client, consumers, RPC servers) reopened.
 //
 // Publishing rule (keeps per-queue order under failures): a publish is sent only on the channel that was up when
@@ -32,7 +33,16 @@ import {
   type RpcReply,
   unwrapReply,
 } from './rpc-reply.ts';
-import type { Bus, BusMessage, ConsumeOptions, Consumer, PublishOptions, RpcHandler, RpcOptions } from './types.ts';
+import type {
+  BroadcastHandler,
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  Consumer,
+  PublishOptions,
+  RpcHandler,
+  RpcOptions,
+} from './types.ts';
 
 export interface ReconnectOptions {
   /** First reconnect delay (default 200 ms), doubled per attempt up to maxDelayMs (default 5 s). */
@@ -49,6 +59,8 @@ export interface AmqpBusOptions {
   log: Logger;
   /** Topic exchange for events (default `events`); its dead-letter exchange is `<exchange>.dlx`. */
   exchange?: string;
+  /** Fanout exchange for broadcasts (default `realtime`). */
+  broadcastExchange?: string;
   /** Reconnect tuning; `false` turns automatic reconnection off. */
   reconnect?: ReconnectOptions | false;
   /** Base of the backoff between handler attempts (default 50 ms). */
@@ -57,6 +69,7 @@ export interface AmqpBusOptions {
 
 const DEFAULTS = {
   exchange: 'events',
+  broadcastExchange: 'realtime',
   prefetch: 256,
   maxBatch: 100,
   maxAttempts: 5,
@@ -236,7 +249,13 @@ class Publisher extends ChannelPart<ConfirmChannel> {
   }
 
   /** Sends on the given channel only; rejects when that channel cannot confirm it (caller retries). */
-  send(ch: ConfirmChannel, routingKey: string, content: Buffer, props: Options.Publish): Promise<void> {
+  send(
+    ch: ConfirmChannel,
+    routingKey: string,
+    content: Buffer,
+    props: Options.Publish,
+    exchange: string,
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       const done = (error: unknown) => {
         this.unconfirmed--;
@@ -246,7 +265,7 @@ class Publisher extends ChannelPart<ConfirmChannel> {
       };
       this.unconfirmed++;
       try {
-        const flushed = ch.publish(this.bus.exchange, routingKey, content, props, done);
+        const flushed = ch.publish(exchange, routingKey, content, props, done);
         if (!flushed && !this.drained) {
           this.drained = new Promise<void>((release) => {
             const off = () => {
@@ -603,6 +622,50 @@ class RpcServer extends ChannelPart<Channel> implements Consumer {
   }
 }
 
+/**
+ * Broadcasts for this process: a server-named exclusive, auto-delete queue bound to the fanout exchange, so every
+ * receiving process gets each broadcast once and the queue goes away with the process (or its connection). No
+ * acks: a broadcast is a live signal, and one lost while reconnecting is not worth holding the others back for.
+ */
+class BroadcastReceiver extends ChannelPart<Channel> implements Consumer {
+  constructor(
+    bus: AmqpBus,
+    private readonly handler: BroadcastHandler,
+  ) {
+    super(bus, 'broadcast receiver');
+  }
+
+  protected create(model: ChannelModel) {
+    return model.createChannel();
+  }
+
+  protected async setup(ch: Channel): Promise<void> {
+    const { queue } = await ch.assertQueue('', { exclusive: true, autoDelete: true, durable: false });
+    await ch.bindQueue(queue, this.bus.broadcastExchange, '');
+    await ch.consume(queue, (msg) => this.onDelivery(ch, msg), { noAck: true });
+  }
+
+  private onDelivery(ch: Channel, msg: ConsumeMessage | null): void {
+    if (!msg) {
+      void ch.close().catch(() => {});
+      return;
+    }
+    try {
+      this.handler(msg.fields.routingKey, JSON.parse(msg.content.toString('utf8')));
+    } catch (error) {
+      this.bus.log.warn({ err: error, key: msg.fields.routingKey }, 'broadcast handler failed');
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    await this.shutdown();
+    this.bus.parts.delete(this);
+    // Closing the channel deletes the auto-delete queue.
+    await this.closeChannel();
+  }
+}
+
 /** What follows the connection: opened on every connect, stopped on close. */
 interface Part {
   open(model: ChannelModel): Promise<void>;
@@ -615,6 +678,7 @@ class AmqpBus implements Bus {
   readonly parts = new Set<Part>();
   readonly exchange: string;
   readonly dlx: string;
+  readonly broadcastExchange: string;
   readonly log: Logger;
   readonly retryBaseMs: number | undefined;
   private readonly waitMs: number;
@@ -626,6 +690,7 @@ class AmqpBus implements Bus {
     this.log = options.log;
     this.exchange = options.exchange ?? DEFAULTS.exchange;
     this.dlx = `${this.exchange}.dlx`;
+    this.broadcastExchange = options.broadcastExchange ?? DEFAULTS.broadcastExchange;
     this.retryBaseMs = options.retryBaseMs;
     this.waitMs = (options.reconnect || undefined)?.waitMs ?? DEFAULTS.waitMs;
     this.publisher = new Publisher(this, 'publisher');
@@ -682,6 +747,9 @@ class AmqpBus implements Bus {
       ch.on('error', () => {});
       await ch.assertExchange(this.exchange, 'topic', { durable: true });
       await ch.assertExchange(this.dlx, 'direct', { durable: true });
+      // Declared here, not by the receivers: a broadcast to an exchange that does not exist would close the
+      // publisher's channel.
+      await ch.assertExchange(this.broadcastExchange, 'fanout', { durable: true });
       await ch.close();
     } catch (error) {
       this.log.error({ err: error }, 'amqp topology declaration failed');
@@ -706,15 +774,19 @@ class AmqpBus implements Bus {
         timestamp: Math.floor(Date.now() / 1000),
         headers: cleanHeaders({ ...options.headers, ...currentTraceCarrier() }),
       };
-      // Fast path stays synchronous, so a burst of publishes goes out in call order.
-      let ch = this.publisher.ready;
-      if (!ch) ch = await this.publisher.waitReady(this.waitMs);
-      if (this.publisher.drained) {
-        await this.publisher.drained;
-        if (this.publisher.ready !== ch) throw new Error('Channel closed before the message was sent');
-      }
-      return this.publisher.send(ch, routingKey, content, props);
+      return this.send(this.exchange, routingKey, content, props);
     });
+  }
+
+  private async send(exchange: string, key: string, content: Buffer, props: Options.Publish): Promise<void> {
+    // Fast path stays synchronous, so a burst of publishes goes out in call order.
+    let ch = this.publisher.ready;
+    if (!ch) ch = await this.publisher.waitReady(this.waitMs);
+    if (this.publisher.drained) {
+      await this.publisher.drained;
+      if (this.publisher.ready !== ch) throw new Error('Channel closed before the message was sent');
+    }
+    return this.publisher.send(ch, key, content, props, exchange);
   }
 
   async consume(
@@ -727,6 +799,20 @@ class AmqpBus implements Bus {
     this.parts.add(consumer);
     if (this.model) await consumer.open(this.model);
     return consumer;
+  }
+
+  async broadcast(key: string, body: unknown): Promise<void> {
+    if (this.closing) throw new BusClosedError();
+    const content = Buffer.from(JSON.stringify(body));
+    return this.send(this.broadcastExchange, key, content, { persistent: false, contentType: JSON_TYPE });
+  }
+
+  async receiveBroadcasts(handler: BroadcastHandler): Promise<Consumer> {
+    if (this.closing) throw new BusClosedError();
+    const receiver = new BroadcastReceiver(this, handler);
+    this.parts.add(receiver);
+    if (this.model) await receiver.open(this.model);
+    return receiver;
   }
 
   async serveRpc(service: string, handler: RpcHandler): Promise<Consumer> {

@@ -10,7 +10,16 @@ import { currentTraceCarrier } from '@pcas/observability';
 import { ConsumerLoop, type Pending } from './consumer-loop.ts';
 import { topicMatches } from './routing.ts';
 import { BusClosedError, didNotAnswer, errorToReply, type RpcReply, unwrapReply, wireCopy } from './rpc-reply.ts';
-import type { Bus, BusMessage, ConsumeOptions, Consumer, PublishOptions, RpcHandler, RpcOptions } from './types.ts';
+import type {
+  BroadcastHandler,
+  Bus,
+  BusMessage,
+  ConsumeOptions,
+  Consumer,
+  PublishOptions,
+  RpcHandler,
+  RpcOptions,
+} from './types.ts';
 
 export interface InProcessBus extends Bus {
   /** Messages dead-lettered from a queue (its `<queue>.dlq`), oldest first. */
@@ -43,6 +52,7 @@ export function createInProcessBus(options: { log: Logger; retryBaseMs?: number 
   const queues = new Map<string, LocalQueue>();
   const servers = new Map<string, RpcHandler[]>();
   const serverWaiters = new Map<string, Set<() => void>>();
+  const broadcastReceivers = new Set<BroadcastHandler>();
   let closed = false;
 
   const delivery = (queue: LocalQueue, message: BusMessage, release: () => void): Delivery => {
@@ -149,6 +159,29 @@ export function createInProcessBus(options: { log: Logger; retryBaseMs?: number 
       };
     },
 
+    async broadcast(key: string, body: unknown): Promise<void> {
+      if (closed) throw new BusClosedError();
+      for (const receive of broadcastReceivers) {
+        try {
+          receive(key, wireCopy(body));
+        } catch (error) {
+          log.warn({ err: error, key }, 'broadcast handler failed');
+        }
+      }
+    },
+
+    async receiveBroadcasts(handler: BroadcastHandler): Promise<Consumer> {
+      if (closed) throw new BusClosedError();
+      // A handler passed twice still receives each broadcast once per call, as two broker queues would.
+      const receive: BroadcastHandler = (key, body) => handler(key, body);
+      broadcastReceivers.add(receive);
+      return {
+        async stop() {
+          broadcastReceivers.delete(receive);
+        },
+      };
+    },
+
     async serveRpc(service: string, handler: RpcHandler): Promise<Consumer> {
       if (closed) throw new BusClosedError();
       servers.set(service, [...(servers.get(service) ?? []), handler]);
@@ -212,6 +245,7 @@ export function createInProcessBus(options: { log: Logger; retryBaseMs?: number 
         queue.consumers = [];
       }
       servers.clear();
+      broadcastReceivers.clear();
     },
 
     deadLetters(queue: string): BusMessage[] {

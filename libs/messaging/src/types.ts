@@ -34,6 +34,9 @@ export interface RpcOptions {
   headers?: Record<string, unknown>;
 }
 
+/** A broadcast as received: the key it was sent with and its body (a JSON copy). */
+export type BroadcastHandler = (key: string, body: unknown) => void;
+
 export type RpcHandler = (command: string, payload: unknown, headers: Record<string, unknown>) => Promise<unknown>;
 
 export interface Bus {
@@ -52,6 +55,14 @@ export interface Bus {
   serveRpc(service: string, handler: RpcHandler): Promise<Consumer>;
   /** Request/reply to `cmd.<service>`; ApiError from the service is rethrown; timeout → ApiError 503. */
   rpc<T = unknown>(service: string, command: string, payload: unknown, options?: RpcOptions): Promise<T>;
+  /**
+   * Sends to every process that receives broadcasts (the `realtime` fanout exchange), each getting it once. Not
+   * stored: a process not listening at that moment misses it. For live signals whose worth is being on time (the
+   * real-time channels; see docs/architecture.md#real-time).
+   */
+  broadcast(key: string, body: unknown): Promise<void>;
+  /** Receives every broadcast from now on, on a queue of this process's own (exclusive, gone with the process). */
+  receiveBroadcasts(handler: BroadcastHandler): Promise<Consumer>;
   /** Resolves true when the broker connection is up. */
   healthy(): Promise<boolean>;
   close(): Promise<void>;
