@@ -4,10 +4,11 @@
 import { commandHandler } from '@pcas/commands';
 import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { pinCommands } from './pins.ts';
 
 export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
-  const rpc = await deps.bus.serveRpc(NOTIFIER, commandHandler({}));
+  const rpc = await deps.bus.serveRpc(NOTIFIER, commandHandler({ ...pinCommands(deps) }));
   deps.log.info('notifier serving cmd.notifier');
   return {
     async stop() {
