@@ -13,7 +13,7 @@ import { ApiError, PinCommands, pinsStream, type ServiceDeps, type SetPinnedVess
 import { loadPins, savePins } from '../adapters/pins.ts';
 import { checkPinnedVessels, decideSetPins } from '../domain/pins.ts';
 
-export function pinCommands(deps: ServiceDeps): Record<string, CommandFunction> {
+export function pinCommands(deps: Pick<ServiceDeps, 'db' | 'store' | 'log'>): Record<string, CommandFunction> {
   const { db, store, log } = deps;
 
   /** Replies the list as stored (the same list again appends nothing). */
