@@ -2,9 +2,10 @@
 // its statements to DDL; they run in order under one advisory lock, so several processes may start together.
 
 import type { Db } from '@pcas/sql';
+import { NOTIFICATIONS_DDL } from './notifications.ts';
 import { PINS_DDL } from './pins.ts';
 
-const DDL: string[] = ['CREATE SCHEMA IF NOT EXISTS notifier', ...PINS_DDL];
+const DDL: string[] = ['CREATE SCHEMA IF NOT EXISTS notifier', ...PINS_DDL, ...NOTIFICATIONS_DDL];
 
 /** Creates the schema if missing; idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {

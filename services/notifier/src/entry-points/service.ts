@@ -4,15 +4,21 @@
 import { commandHandler } from '@pcas/commands';
 import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
 import { pinCommands } from './pins.ts';
 
 export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
-  const rpc = await deps.bus.serveRpc(NOTIFIER, commandHandler({ ...pinCommands(deps) }));
+  const rpc = await deps.bus.serveRpc(
+    NOTIFIER,
+    commandHandler({ ...pinCommands(deps), ...notificationCommands(deps) }),
+  );
+  const autoClose = await startDecisionAutoClose(deps);
   deps.log.info('notifier serving cmd.notifier');
   return {
     async stop() {
       await rpc.stop();
+      await autoClose.stop();
     },
   };
 }

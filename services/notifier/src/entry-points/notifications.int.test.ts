@@ -1,0 +1,350 @@
+// The notification and decision commands against real PostgreSQL: every refusal of POST /notifications and of the
+// decision commands with the original's message, in its order, storing nothing (no event, no row, no id taken);
+// the events on notification-<id> and decision-<id> with the actor; the decorated object (sender, "ex-user",
+// ship, decision, replies newest first); and the auto-close of a done port call's decisions from the projector's
+// signals, where a redelivered signal and a rebuild's repeated signals close nothing twice and reopen nothing.
+
+import { randomUUID } from 'node:crypto';
+import { ApiError, decisionStream, NotificationCommands, notificationStream } from '@pcas/contracts';
+import { createEventStore, type EventStore } from '@pcas/eventstore';
+import { type Bus, createInProcessBus } from '@pcas/messaging';
+import { createLogger } from '@pcas/observability';
+import { type Db, openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { notificationObject } from '../adapters/notifications.ts';
+import { ensureSchema } from '../adapters/schema.ts';
+import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
+
+const IMO = 1234567;
+const OTHER_IMO = 2345678;
+const log = createLogger('notifications-test', 'warn');
+
+// The other services' read models these commands and objects read: only the columns they use.
+const FOREIGN_TABLES = [
+  'CREATE SCHEMA IF NOT EXISTS portcall',
+  'CREATE TABLE portcall.port_calls (id bigint PRIMARY KEY, imo bigint NOT NULL, status text NOT NULL, master_id text)',
+  'CREATE SCHEMA IF NOT EXISTS gateway',
+  `CREATE TABLE gateway.users (id integer PRIMARY KEY, email text NOT NULL, first_name text NOT NULL,
+     last_name text NOT NULL, status text NOT NULL)`,
+  'CREATE SCHEMA IF NOT EXISTS ingest',
+  'CREATE TABLE ingest.vessels (id serial PRIMARY KEY, imo bigint UNIQUE, vessel_name text NOT NULL)',
+];
+
+describe('notifications and decisions', () => {
+  let pg: PostgresForTest;
+  let db: Db;
+  let store: EventStore;
+  let bus: Bus;
+  let commands: ReturnType<typeof notificationCommands>;
+
+  beforeAll(async () => {
+    pg = await freshPostgres('pcas_notifier_notifications');
+    db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+    store = createEventStore(db);
+    await store.init();
+    for (const statement of FOREIGN_TABLES) await db.query(statement);
+    await ensureSchema(db);
+    await ensureSchema(db); // idempotent
+    bus = createInProcessBus({ log });
+    commands = notificationCommands({ db, store, bus, log, config: {} as never });
+    await db.query(
+      `INSERT INTO gateway.users VALUES (1, 'first1@test', 'First', 'One', 'active'),
+         (2, 'first2@test', 'First', 'Two', 'active'), (3, '3@deleted', '', '', 'deleted')`,
+    );
+    await db.query(`INSERT INTO ingest.vessels (imo, vessel_name) VALUES (${IMO}, 'Unikieship')`);
+    await db.query(
+      `INSERT INTO portcall.port_calls VALUES (1, ${IMO}, 'arriving', 'decision1'), (2, ${IMO}, 'done', 'old'),
+         (3, ${IMO}, 'planned', 'decision2')`,
+    );
+  });
+  afterAll(async () => {
+    await db?.close();
+    await pg?.drop();
+  });
+
+  const as = (userId: number | null) => ({ user_id: userId, api_key_id: null });
+  const run = (name: string, userId: number | null, input: object) =>
+    commands[name]({ actor: as(userId), input }, { correlation_id: 'corr-notifications' }) as Promise<any>;
+  const create = (input: object, userId: number | null = 1) =>
+    run(NotificationCommands.createNotification, userId, input);
+  const refusal = async (promise: Promise<unknown>): Promise<string> => {
+    try {
+      await promise;
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 400) return error.message;
+      throw error;
+    }
+    throw new Error('expected a 400');
+  };
+  const stored = async () =>
+    (
+      await db.query<{ n: string }>(
+        `SELECT (SELECT count(*) FROM eventstore.events) || '/' || (SELECT count(*) FROM notifier.notifications)
+                || '/' || (SELECT count(*) FROM notifier.decisions) || '/' || (SELECT count(*) FROM notifier.decision_items)
+                AS n`,
+      )
+    ).rows[0].n;
+  const decision = (over: object = {}) => ({
+    type: 'port_call_decision',
+    message: 'Ship is arriving',
+    ship_imo: String(IMO),
+    port_call_master_id: 'decision1',
+    decisions: ['Pilot', 'Tugs', 'Linesmen'],
+    ...over,
+  });
+
+  it('refuses each bad notification with the original message, in its order, storing nothing', async () => {
+    const before = await stored();
+    const cases: [object, string][] = [
+      [{ message: 'x' }, "Type can't be empty"],
+      [{ type: '', message: 'x' }, "Type can't be empty"],
+      [
+        { type: 'port_call_decision_response', message: 'x' },
+        'Type should be one of there: port, ship, port_call_decision',
+      ],
+      [{ type: 'nope' }, 'Type should be one of there: port, ship, port_call_decision'],
+      [{ type: 'port' }, "Message can't be empty"],
+      [{ type: 'port', message: '  ' }, "Message can't be empty"],
+      [{ type: 'ship', message: 'x', ship_imo: 'abc' }, 'Ship imo must be number'],
+      [{ type: 'port', message: 'x', ship_imo: '12a' }, 'Ship imo must be number'],
+      [
+        { type: 'port', message: 'x', ship_imo: IMO },
+        'Invalid assigned values for type: port. Valid assigned value is message.',
+      ],
+      [
+        { type: 'port', message: 'x', parent_id: 1 },
+        'Invalid assigned values for type: port. Valid assigned value is message.',
+      ],
+      [
+        { type: 'port', message: 'x', decisions: ['a'] },
+        'Invalid assigned values for type: port. Valid assigned value is message.',
+      ],
+      [
+        { type: 'ship', message: 'x' },
+        'Invalid assigned values for type: ship. Valid assigned values are message, ship_imo and parent_id.',
+      ],
+      [
+        { type: 'ship', message: 'x', ship_imo: IMO, port_call_master_id: 'm' },
+        'Invalid assigned values for type: ship. Valid assigned values are message, ship_imo and parent_id.',
+      ],
+      [
+        { type: 'ship', message: 'x', ship_imo: IMO, decisions: ['a'] },
+        'Invalid assigned values for type: ship. Valid assigned values are message, ship_imo and parent_id.',
+      ],
+      [
+        decision({ ship_imo: '' }),
+        'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.',
+      ],
+      [
+        decision({ port_call_master_id: '' }),
+        'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.',
+      ],
+      [
+        decision({ decisions: [] }),
+        'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.',
+      ],
+      [
+        decision({ parent_id: 1 }),
+        'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.',
+      ],
+      [decision({ port_call_master_id: 'decision3' }), 'Invalid port call master ID: decision3'],
+      [decision({ port_call_master_id: 'old' }), 'Given port call is closed: old'],
+      [decision({ ship_imo: String(OTHER_IMO) }), `IMO: ${OTHER_IMO} does not have port call master ID: decision1`],
+      [decision({ decisions: ['1', '2', '3', '4', '5', '6'] }), 'Too many decisions. Maximum is: 5'],
+      [decision({ decisions: ['1', ' ', '2'] }), 'Decision cannot be empty.'],
+      [{ type: 'ship', message: 'x', ship_imo: IMO, parent_id: 999 }, 'Invalid parent ID: 999'],
+    ];
+    for (const [input, message] of cases) expect(await refusal(create(input)), JSON.stringify(input)).toBe(message);
+    expect(await stored()).toBe(before);
+  });
+
+  let decisionNotification: any;
+
+  it('creates a decision notification: its event with the actor, its rows, the decorated object', async () => {
+    decisionNotification = await create(decision({ decisions: [' Pilot ', 'Tugs', 'Linesmen'] }));
+    const { id } = decisionNotification;
+    const [event] = await store.readStream(notificationStream(id));
+    expect(event.type).toBe('NotificationCreated');
+    expect(event.metadata).toMatchObject({ user_id: 1, correlation_id: 'corr-notifications' });
+    expect(event.data).toMatchObject({ id, type: 'port_call_decision', ship_imo: IMO, created_by: 1 });
+    expect(decisionNotification).toMatchObject({
+      type: 'port_call_decision',
+      message: 'Ship is arriving',
+      ship_imo: IMO,
+      parent_notification_id: null,
+      created_by: 1,
+      sender: { first_name: 'First', last_name: 'One', email: 'first1@test', status: 'active' },
+      ship: { imo: IMO, vessel_name: 'Unikieship' },
+      children: null,
+      decision: {
+        type: 'port_call_decision',
+        status: 'open',
+        notification_id: id,
+        port_call_master_id: 'decision1',
+      },
+    });
+    expect(decisionNotification.created_at).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?\+00$/);
+    const items = decisionNotification.decision.decision_items;
+    expect(items.map((i: any) => [i.label, i.response_name, i.response_type])).toEqual([
+      ['Pilot', null, null],
+      ['Tugs', null, null],
+      ['Linesmen', null, null],
+    ]);
+    expect(items[0].response_options).toEqual({ Accept: { type: 'positive' }, Reject: { type: 'negative' } });
+  });
+
+  it('answers items: the answer, the reply notification with its text, on the decision stream', async () => {
+    const [pilot, tugs, linesmen] = decisionNotification.decision.decision_items;
+    const answer = (item: any, response: string, userId = 2) =>
+      run(NotificationCommands.answerDecisionItem, userId, { id: item.id, response });
+    expect(await answer(pilot, 'Accept')).toEqual({ result: 'OK' });
+    expect(await answer(tugs, 'Reject')).toEqual({ result: 'OK' });
+    expect(await answer(linesmen, 'Accept')).toEqual({ result: 'OK' });
+    expect(await answer(linesmen, '', 1)).toEqual({ result: 'OK' });
+    const before = await stored();
+    expect(await refusal(answer(tugs, 'Exciting'))).toBe('Invalid decision item response name: Exciting');
+    expect(await refusal(answer({ id: 99999 }, 'Accept'))).toBe('Invalid decision item ID: 99999');
+    expect(await stored()).toBe(before);
+
+    const object: any = await notificationObject(db, decisionNotification.id);
+    expect(object.decision.decision_items.map((i: any) => [i.label, i.response_name, i.response_type])).toEqual([
+      ['Pilot', 'Accept', 'positive'],
+      ['Tugs', 'Reject', 'negative'],
+      ['Linesmen', null, null],
+    ]);
+    // Replies newest first, each decorated with its sender.
+    expect(object.children.map((c: any) => [c.type, c.message, c.sender.email, c.parent_notification_id])).toEqual([
+      ['port_call_decision_response', 'Response unset for Linesmen at Ship is arriving', 'first1@test', object.id],
+      ['port_call_decision_response', 'Accept for Linesmen at Ship is arriving', 'first2@test', object.id],
+      ['port_call_decision_response', 'Reject for Tugs at Ship is arriving', 'first2@test', object.id],
+      ['port_call_decision_response', 'Accept for Pilot at Ship is arriving', 'first2@test', object.id],
+    ]);
+    expect(object.children[0].ship_imo).toBe(IMO);
+    const events = await store.readStream(decisionStream(object.decision.id));
+    expect(events.map((e) => [e.type, (e.data as any).response_name])).toEqual([
+      ['DecisionItemAnswered', 'Accept'],
+      ['DecisionItemAnswered', 'Reject'],
+      ['DecisionItemAnswered', 'Accept'],
+      ['DecisionItemAnswered', null],
+    ]);
+    expect(events[3].metadata).toMatchObject({ user_id: 1 });
+  });
+
+  it('checks a reply’s parent, and shows a deleted sender as ex-user', async () => {
+    const port = await create({ type: 'port', message: 'Port is open', ship_imo: '' }, 3);
+    expect(port.sender).toEqual({ first_name: '', last_name: '', email: 'ex-user', status: 'deleted' });
+    expect(port.ship).toBeNull();
+    const reply = await create(
+      { type: 'ship', message: 'Child1', ship_imo: IMO, parent_id: decisionNotification.id },
+      2,
+    );
+    expect(reply.parent_notification_id).toBe(decisionNotification.id);
+    const before = await stored();
+    expect(await refusal(create({ type: 'ship', message: 'x', ship_imo: IMO, parent_id: reply.id }))).toBe(
+      `Parent ID: ${reply.id} already has parent. Only one level of hierarchy permitted.`,
+    );
+    expect(await refusal(create({ type: 'ship', message: 'x', ship_imo: IMO, parent_id: port.id }))).toBe(
+      `Parent ID: ${port.id} has invalid type. Only port_call_decision allowed.`,
+    );
+    expect(await stored()).toBe(before);
+    // No id was taken by the refusals.
+    const next = await create({ type: 'port', message: 'next' });
+    expect(next.id).toBe(reply.id + 1);
+  });
+
+  it('closes a decision (then refuses answers), deletes one, and refuses unknown ids storing nothing', async () => {
+    const other = await create(decision({ port_call_master_id: 'decision2', decisions: ['Pilot2', 'Tugs2'] }));
+    const id = other.decision.id;
+    expect(await run(NotificationCommands.closeDecision, 1, { id })).toEqual({ result: 'OK' });
+    expect(await run(NotificationCommands.closeDecision, 1, { id })).toEqual({ result: 'OK' });
+    expect((await store.readStream(decisionStream(id))).map((e) => [e.type, (e.data as any).reason])).toEqual([
+      ['DecisionClosed', 'user'],
+    ]);
+    const before = await stored();
+    const [item] = other.decision.decision_items;
+    expect(await refusal(run(NotificationCommands.answerDecisionItem, 1, { id: item.id, response: 'Accept' }))).toBe(
+      `Decision is closed: ${id}`,
+    );
+    for (const name of [NotificationCommands.closeDecision, NotificationCommands.deleteDecision]) {
+      expect(await refusal(run(name, 1, { id: 4242 }))).toBe('Invalid decision ID: 4242');
+    }
+    expect(await refusal(run(NotificationCommands.deleteNotification, 1, { id: 4242 }))).toBe(
+      'Cannot find notification with given id: 4242',
+    );
+    expect(await stored()).toBe(before);
+
+    expect(await run(NotificationCommands.deleteDecision, 1, { id })).toEqual({ result: 'OK' });
+    expect(((await notificationObject(db, other.id)) as any).decision).toBeNull();
+    expect(await refusal(run(NotificationCommands.closeDecision, 1, { id }))).toBe(`Invalid decision ID: ${id}`);
+  });
+
+  it('deletes a notification with its replies and decision', async () => {
+    const { id } = decisionNotification;
+    expect(await run(NotificationCommands.deleteNotification, 1, { id })).toEqual({ result: 'OK' });
+    const [, deleted] = await store.readStream(notificationStream(id));
+    expect(deleted.type).toBe('NotificationDeleted');
+    expect((deleted.data as any).children_ids).toHaveLength(5);
+    expect((deleted.data as any).decision_id).toBe(decisionNotification.decision.id);
+    const left = await db.query(
+      `SELECT id FROM notifier.notifications WHERE id = $1 OR parent_notification_id = $1
+       UNION ALL SELECT id FROM notifier.decisions WHERE notification_id = $1
+       UNION ALL SELECT id FROM notifier.decision_items WHERE decision_id = $2`,
+      [id, decisionNotification.decision.id],
+    );
+    expect(left.rows).toEqual([]);
+    expect(await notificationObject(db, id)).toBeNull();
+  });
+
+  it('closes the decisions of a port call that became done, once, whatever is redelivered or rebuilt', async () => {
+    await db.query(`INSERT INTO portcall.port_calls VALUES (10, ${IMO}, 'arriving', 'auto1')`);
+    const a = await create(decision({ port_call_master_id: 'auto1', decisions: ['A'] }));
+    const b = await create(decision({ port_call_master_id: 'auto1', decisions: ['B'] }));
+    const unrelated = await create(decision({ port_call_master_id: 'decision1', decisions: ['C'] }));
+    const autoClose = await startDecisionAutoClose(
+      { db, store, bus, log, config: {} as never },
+      `test-${randomUUID()}`,
+    );
+    try {
+      const signal = (id = randomUUID()) => ({
+        id,
+        streamId: 'portcall-changes',
+        streamPosition: 1,
+        globalPosition: 1,
+        transactionId: '1',
+        type: 'PortCallChanged',
+        data: { imo: IMO, port_call_id: 10, deleted: false },
+        metadata: {},
+        created: new Date().toISOString(),
+      });
+      const publish = (body: ReturnType<typeof signal>) =>
+        bus.publish('portcall.PortCallChanged', body, { messageId: body.id });
+      const status = async (n: any) => ((await notificationObject(db, n.id)) as any).decision.status;
+      const closings = async (n: any) =>
+        (await store.readStream(decisionStream(n.decision.id))).filter((e) => e.type === 'DecisionClosed').length;
+
+      // Not done yet: nothing closes.
+      await publish(signal());
+      expect([await status(a), await status(b)]).toEqual(['open', 'open']);
+
+      await db.query("UPDATE portcall.port_calls SET status = 'done' WHERE id = 10");
+      const done = signal();
+      await publish(done);
+      expect([await status(a), await status(b), await status(unrelated)]).toEqual(['closed', 'closed', 'open']);
+      const [closed] = (await store.readStream(decisionStream(a.decision.id))).filter(
+        (e) => e.type === 'DecisionClosed',
+      );
+      expect(closed.data).toMatchObject({ reason: 'port_call_done', port_call_master_id: 'auto1' });
+      expect(closed.metadata).toMatchObject({ user_id: null, causation_id: done.id });
+
+      // The same message again (redelivery), and new signals for the same port call (a rebuild).
+      await publish(done);
+      await publish(signal());
+      await publish(signal());
+      expect([await status(a), await status(b)]).toEqual(['closed', 'closed']);
+      expect([await closings(a), await closings(b)]).toEqual([1, 1]);
+    } finally {
+      await autoClose.stop();
+    }
+  });
+});
