@@ -110,7 +110,7 @@ describe('setPinnedVessels', () => {
     for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).toMatchObject({ status: 503 });
     expect(outcomes.some((o) => o.status === 'fulfilled')).toBe(true);
     const log = await events(5);
-    expect(await rows(5)).toEqual((log.at(-1)?.data as PinnedVesselsSet).imos);
+    expect(await rows(5)).toEqual((log[log.length - 1].data as PinnedVesselsSet).imos);
     expect(await version(5)).toBe(log.length);
   });
 });

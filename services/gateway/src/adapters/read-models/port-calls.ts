@@ -12,7 +12,7 @@ import { type GzipHead, gzipHead, gzipWithTail } from './gzip-splice.ts';
 
 /** The projector creates its schema when it starts; until then (a gateway started first) there is nothing. */
 const UNDEFINED_TABLE = '42P01';
-async function rowsOrNone<R>(query: Promise<{ rows: R[] }>): Promise<R[]> {
+export async function rowsOrNone<R>(query: Promise<{ rows: R[] }>): Promise<R[]> {
   try {
     return (await query).rows;
   } catch (error) {
@@ -79,16 +79,26 @@ interface OngoingSnapshot {
  */
 export class OngoingBody {
   #gzip: GzipHead | undefined;
+  // A caller without pins (most) gets the document made once per snapshot; a caller with pins, the shared head
+  // and a tail of a few dozen bytes.
+  #unpinnedJson: Buffer | undefined;
+  #unpinnedGzip: Buffer | undefined;
   constructor(readonly head: Buffer) {}
-  /** The whole document: the head and the caller's `tail` (`,"pinned_vessels":[…]}`). */
-  json(tail: Buffer): Buffer {
-    return Buffer.concat([this.head, tail]);
+  /** The whole document: the head and the caller's pinned vessels (`,"pinned_vessels":[…]}`). */
+  json(pinned: readonly number[]): Buffer {
+    if (pinned.length > 0) return Buffer.concat([this.head, tailOf(pinned)]);
+    this.#unpinnedJson ??= Buffer.concat([this.head, tailOf(pinned)]);
+    return this.#unpinnedJson;
   }
-  gzipped(tail: Buffer): Buffer {
+  gzipped(pinned: readonly number[]): Buffer {
     this.#gzip ??= gzipHead(this.head);
-    return gzipWithTail(this.#gzip, tail);
+    if (pinned.length > 0) return gzipWithTail(this.#gzip, tailOf(pinned));
+    this.#unpinnedGzip ??= gzipWithTail(this.#gzip, tailOf(pinned));
+    return this.#unpinnedGzip;
   }
 }
+
+const tailOf = (pinned: readonly number[]): Buffer => Buffer.from(`,"pinned_vessels":${JSON.stringify(pinned)}}`);
 
 /**
  * GET /ongoing-port-calls' document. Each call is answered from a check of the read model made after the call

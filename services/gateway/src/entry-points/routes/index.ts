@@ -7,6 +7,7 @@ import { apiKeyRoutes } from './api-keys.ts';
 import { healthRoutes } from './health.ts';
 import { homePageRoutes } from './home-page.ts';
 import { passwordRoutes } from './passwords.ts';
+import { pinnedVesselRoutes } from './pinned-vessels.ts';
 import { portCallCorrectionRoutes } from './port-call-corrections.ts';
 import { portCallRoutes } from './port-calls.ts';
 import { priorityRoutes } from './priorities.ts';
@@ -32,6 +33,7 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...vesselRoutes(deps),
     ...portCallRoutes(deps),
     ...portCallCorrectionRoutes(deps),
+    ...pinnedVesselRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),
     ...translationRoutes(deps),

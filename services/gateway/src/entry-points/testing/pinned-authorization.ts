@@ -114,8 +114,8 @@ const ROUTES = `
   GET    /notifications/:limit                                   basic_user_action              notifications
   POST   /notifications                                          send_push_notification         notifications
   DELETE /notifications/:id                                      delete_push_notification       notifications
-  GET    /pinned-vessel-ids                                      basic_user_action              notifications
-  PUT    /pinned-vessel-ids                                      basic_user_action              notifications
+  GET    /pinned-vessel-ids                                      basic_user_action              activity
+  PUT    /pinned-vessel-ids                                      basic_user_action              activity
   POST   /translation/:ns/:lng                                   translation                    translations
   GET    /translations/:ns/:lng                                  public                         translations
   PUT    /translations/:ns/:lng                                  manage_translation             translations

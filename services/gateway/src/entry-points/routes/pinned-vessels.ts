@@ -1,0 +1,41 @@
+// A user's pinned vessels (docs/domain.md#pinned-vessels): read from the notifier's read model, changed by the
+// notifier (cmd.notifier setPinnedVessels), which checks the list and records it on the user's pins stream.
+
+import { type CommandBody, NOTIFIER, PinCommands, type SetPinnedVesselsCommand } from '@pcas/contracts';
+import type { Route } from '@pcas/http-kit';
+import { pinnedVessels } from '../../adapters/read-models/pinned-vessels.ts';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+export function pinnedVesselRoutes(deps: GatewayDeps): Route[] {
+  const { db, bus } = deps;
+  return [
+    {
+      method: 'GET',
+      path: '/pinned-vessel-ids',
+      permission: 'basic_user_action',
+      // The pins order the activity timeline (pinned vessels first).
+      module: 'activity',
+      // The spec's example also sends id; the original ignored it, and so does this.
+      params: {},
+      async handle({ auth }) {
+        return auth.userId === null ? [] : pinnedVessels(db, auth.userId);
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/pinned-vessel-ids',
+      permission: 'basic_user_action',
+      module: 'activity',
+      // The whole list, replacing the previous one; absent means none, as in the original.
+      params: { vessel_ids: { type: 'array', optional: true, default: [] } },
+      async handle(ctx) {
+        const body: CommandBody<SetPinnedVesselsCommand> = {
+          actor: actorOf(ctx.auth),
+          input: { vessel_ids: ctx.params.vessel_ids },
+        };
+        return bus.rpc(NOTIFIER, PinCommands.setPinnedVessels, body);
+      },
+    },
+  ];
+}
