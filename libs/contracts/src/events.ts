@@ -291,13 +291,14 @@ export interface ApiKeyEvents {
   ApiKeyDisabled: ApiKeyDisabled;
 }
 
-// ---- gateway streams: rolepermissions-<role>, setting-<name>, translations-<ns>-<lng>, pushtoken-<id> ----
+// ---- gateway streams: rolepermissions-<role>, setting-<name>, translations-<ns>-<lng>; pushtoken-<id> (notifier) ----
 
 export const rolePermissionsStream = (role: string): string => `rolepermissions-${role}`;
 export const settingStream = (name: string): string => `setting-${name}`;
 /** Namespaces carry no '-', so the stream id names exactly one (namespace, language) pair. */
 export const translationsStream = (namespace: string, language: string): string =>
   `translations-${namespace}-${language}`;
+/** Owned by the notifier (it moved there from the gateway; the streams and their ids carry on). */
 export const pushTokenStream = (id: number): string => `pushtoken-${id}`;
 
 /** PUT /role-permissions/:role/:permission added a permission the role did not have. */

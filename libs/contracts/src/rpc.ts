@@ -145,6 +145,26 @@ export const PinCommands = {
   setPinnedVessels: 'setPinnedVessels',
 } as const;
 
+// ---- cmd.notifier: push tokens (docs/domain.md#push-tokens) ----
+
+/** POST /register-push-token: values checked by the notifier (an empty token unregisters the device). */
+export interface RegisterPushTokenCommand {
+  installation_id: unknown;
+  platform: unknown;
+  push_token: unknown;
+}
+
+/** POST /push-notification-tokens: tokens a push service found stale. */
+export interface RemoveStalePushTokensCommand {
+  tokens: unknown;
+}
+
+/** registerPushToken replies the device's id (0: an empty token named no device); removeStalePushTokens null. */
+export const PushTokenCommands = {
+  registerPushToken: 'registerPushToken',
+  removeStalePushTokens: 'removeStalePushTokens',
+} as const;
+
 // ---- cmd.notifier: notifications and decisions (docs/domain.md#notifications-and-decisions) ----
 // Inputs as the routes receive them (types checked by the gateway; values and the original's messages by the
 // notifier).

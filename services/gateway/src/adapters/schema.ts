@@ -122,20 +122,7 @@ const DDL = [
      modified_by integer,
      PRIMARY KEY (namespace, language, key)
    )`,
-  'CREATE SEQUENCE IF NOT EXISTS gateway.push_token_ids',
-  // One row per device (platform, installation_id); the notifier reads it to send pushes to a user's devices.
-  `CREATE TABLE IF NOT EXISTS gateway.push_tokens (
-     id integer PRIMARY KEY,
-     user_id integer NOT NULL,
-     platform text NOT NULL,
-     installation_id text NOT NULL,
-     push_token text NOT NULL,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     UNIQUE (platform, installation_id)
-   )`,
-  'CREATE INDEX IF NOT EXISTS push_tokens_user_id ON gateway.push_tokens (user_id)',
-  'CREATE INDEX IF NOT EXISTS push_tokens_push_token ON gateway.push_tokens (push_token)',
+  // Push tokens moved to the notifier (notifier.push_tokens), which adopts and drops an earlier version's table.
 ];
 
 /** Creates the schema and seeds roles, permissions, the default matrix (once) and settings. */

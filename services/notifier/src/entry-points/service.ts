@@ -6,12 +6,13 @@ import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts
 import { ensureSchema } from '../adapters/schema.ts';
 import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
 import { pinCommands } from './pins.ts';
+import { pushTokenCommands } from './push-tokens.ts';
 
 export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
   const rpc = await deps.bus.serveRpc(
     NOTIFIER,
-    commandHandler({ ...pinCommands(deps), ...notificationCommands(deps) }),
+    commandHandler({ ...pinCommands(deps), ...notificationCommands(deps), ...pushTokenCommands(deps) }),
   );
   const autoClose = await startDecisionAutoClose(deps);
   deps.log.info('notifier serving cmd.notifier');

@@ -1,15 +1,20 @@
-// Push-notification tokens (docs/domain.md#push-tokens): the mobile app registers its device; the
-// push service (API key) reports tokens Expo no longer accepts.
+// Push-notification tokens (docs/domain.md#push-tokens): the mobile app registers its device; a push service
+// (API key) reports tokens Expo no longer accepts. The notifier owns the tokens: the gateway checks the
+// parameters' types and sends the command on; the values and the original's messages are the notifier's.
 
-import { ApiError } from '@pcas/contracts';
+import {
+  type CommandBody,
+  NOTIFIER,
+  PushTokenCommands,
+  type RegisterPushTokenCommand,
+  type RemoveStalePushTokensCommand,
+} from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
-import { registerPushToken, removeStaleTokens } from '../../adapters/push-tokens.ts';
-import { readRegistration, readStaleTokens } from '../../domain/push-tokens.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function pushTokenRoutes(deps: GatewayDeps): Route[] {
-  const { db, store } = deps;
+  const { bus } = deps;
 
   return [
     {
@@ -22,10 +27,11 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
         push_token: { type: 'mixed', maxLength: 1000 },
       },
       async handle({ params, auth }) {
-        // basic_user_action needs a user; the original answers this for a session without one.
-        if (auth.userId === null) throw ApiError.badRequest('Invalid ID');
-        const registration = readRegistration(params as Record<'installation_id' | 'platform' | 'push_token', unknown>);
-        return registerPushToken(db, store, auth.userId, registration, actorOf(auth));
+        const body: CommandBody<RegisterPushTokenCommand> = {
+          actor: actorOf(auth),
+          input: { installation_id: params.installation_id, platform: params.platform, push_token: params.push_token },
+        };
+        return bus.rpc(NOTIFIER, PushTokenCommands.registerPushToken, body);
       },
     },
     {
@@ -34,8 +40,11 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
       permission: 'push_notification_token',
       params: { tokens: { type: 'array' } },
       async handle({ params, auth }) {
-        await removeStaleTokens(db, store, readStaleTokens(params.tokens), actorOf(auth));
-        return null;
+        const body: CommandBody<RemoveStalePushTokensCommand> = {
+          actor: actorOf(auth),
+          input: { tokens: params.tokens },
+        };
+        return bus.rpc(NOTIFIER, PushTokenCommands.removeStalePushTokens, body);
       },
     },
   ];

@@ -163,7 +163,6 @@ export async function changeSnapshot(db: Db): Promise<string> {
     db.query('SELECT role_id, permission_id FROM gateway.role_permissions ORDER BY 1, 2'),
     db.query('SELECT name, value, modified_by, modified_at::text FROM gateway.settings ORDER BY id'),
     db.query('SELECT namespace, language, key, value FROM gateway.translations ORDER BY 1, 2, 3'),
-    db.query('SELECT id, user_id, platform, installation_id, push_token FROM gateway.push_tokens ORDER BY id'),
   ]);
   return JSON.stringify(parts.map((p) => p.rows));
 }
