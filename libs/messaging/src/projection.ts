@@ -17,6 +17,11 @@ export interface ProjectionOptions {
   bindings: string[];
   /** Applies new events (delivery order) inside the batch's transaction. */
   apply: (tx: Queryable, events: RecordedEvent[]) => Promise<void>;
+  /**
+   * Runs after the batch's transaction committed, before the batch is acked: for effects outside the database
+   * (broadcasts) that must not happen for a batch that rolled back. A crash between the two loses them.
+   */
+  afterCommit?: () => Promise<void>;
   log: Logger;
   maxBatch?: number;
   prefetch?: number;
@@ -90,7 +95,7 @@ const RECORD_BATCH = `
   ON CONFLICT DO NOTHING RETURNING event_id`;
 
 export async function startProjection(options: ProjectionOptions): Promise<Consumer> {
-  const { bus, db, name, bindings, apply, log } = options;
+  const { bus, db, name, bindings, apply, afterCommit, log } = options;
   const categories = bindingCategories(bindings);
   const pattern = bindingsToRegex(bindings);
   await ensureMessagingSchema(db);
@@ -119,6 +124,7 @@ export async function startProjection(options: ProjectionOptions): Promise<Consu
       if (toApply.length < events.length)
         log.debug({ consumer: name, duplicates: events.length - toApply.length }, 'duplicates skipped');
     });
+    await afterCommit?.();
   };
 
   return bus.consume(`projection.${name}`, handle, {

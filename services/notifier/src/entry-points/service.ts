@@ -3,10 +3,12 @@
 
 import { commandHandler } from '@pcas/commands';
 import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts';
+import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
 import { pinCommands } from './pins.ts';
 import { pushTokenCommands } from './push-tokens.ts';
+import { startRealtimeFeed } from './realtime-feed.ts';
 
 export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
@@ -15,11 +17,13 @@ export async function startNotifier(deps: ServiceDeps): Promise<RunningService> 
     commandHandler({ ...pinCommands(deps), ...notificationCommands(deps), ...pushTokenCommands(deps) }),
   );
   const autoClose = await startDecisionAutoClose(deps);
+  const realtime = await startRealtimeFeed(deps, { readNotification: notificationObject });
   deps.log.info('notifier serving cmd.notifier');
   return {
     async stop() {
       await rpc.stop();
       await autoClose.stop();
+      await realtime.stop();
     },
   };
 }

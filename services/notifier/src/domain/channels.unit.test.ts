@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from './channels.ts';
+
+describe('events to channel messages (the original web UI and mobile app channels)', () => {
+  it('a port call change: portcalls-changed and queue-portcalls-changed, data []', () => {
+    expect(feedItems('portcall.PortCallChanged', { imo: 9201827, port_call_id: 3, deleted: false })).toEqual([
+      { channel: 'portcalls-changed', data: [] },
+      { channel: 'queue-portcalls-changed', data: [] },
+    ]);
+  });
+
+  it("a user's pins: portcalls-changed-<userId>, data []", () => {
+    expect(feedItems('pins.PinnedVesselsSet', { user_id: 42, imos: [9201827] })).toEqual([
+      { channel: 'portcalls-changed-42', data: [] },
+    ]);
+  });
+
+  it('a notification created (also the reply of a decision answer): notifications-changed with that notification', () => {
+    const created = { id: 7, type: 'port', message: 'Hello', ship_imo: null, parent_notification_id: null };
+    expect(feedItems('notification.NotificationCreated', created)).toEqual([
+      { channel: 'notifications-changed', notificationId: 7 },
+    ]);
+  });
+
+  it('other events make no message', () => {
+    for (const key of ['vessel.TimestampReceived', 'user.UserLoggedIn', 'notification.NotificationDeleted'])
+      expect(feedItems(key, {})).toEqual([]);
+  });
+
+  it('binds exactly the events it maps; only the refetch-only port-call channels are coalesced', () => {
+    const samples: Record<string, unknown> = {
+      'portcall.PortCallChanged': {},
+      'pins.PinnedVesselsSet': { user_id: 1 },
+      'notification.NotificationCreated': { id: 1 },
+    };
+    expect(FEED_BINDINGS).toEqual(Object.keys(samples));
+    for (const key of FEED_BINDINGS) expect(feedItems(key, samples[key]).length).toBeGreaterThan(0);
+    expect([...COALESCED_CHANNELS]).toEqual(['portcalls-changed', 'queue-portcalls-changed']);
+  });
+});

@@ -1,0 +1,68 @@
+// The real-time feed (docs/architecture.md#real-time): consumes the events the channels follow, turns each into its
+// channel messages (domain/channels.ts) and broadcasts them to every gateway process, which forwards them to its
+// sockets. Coalescing happens here, before the broadcast, because the queue has one active consumer: one window
+// per channel for the whole fleet, so the "at most one per 250 ms" holds for every socket whichever gateway it is
+// on, and a burst costs the broker and the gateways one message per window instead of one per change.
+
+import type { RunningService, ServiceDeps } from '@pcas/contracts';
+import { eventRoutingKey, startProjection } from '@pcas/messaging';
+import type { Queryable } from '@pcas/sql';
+import { type ChannelMessage, COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from '../domain/channels.ts';
+import { createCoalescer } from '../domain/coalesce.ts';
+
+export interface RealtimeFeedOptions {
+  /** The coalescing window of the refetch-only channels (default 250 ms). */
+  windowMs?: number;
+  /** A notification as GET /notifications serves it, or null when it is gone. */
+  readNotification: (db: Queryable, id: number) => Promise<unknown | null>;
+}
+
+export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeedOptions): Promise<RunningService> {
+  const { bus, db, log } = deps;
+  const broadcast = (message: ChannelMessage) => {
+    bus.broadcast(message.channel, message).catch((error) =>
+      // A live signal: the next change sends the next one, and every client also polls.
+      log.warn({ err: error, channel: message.channel }, 'real-time message not sent'),
+    );
+  };
+  const coalescer = createCoalescer(broadcast, options.windowMs ?? 250);
+  // The messages of the batch being applied: sent only once its transaction committed.
+  let pending: ChannelMessage[] = [];
+
+  const consumer = await startProjection({
+    bus,
+    db,
+    log,
+    name: 'notifier-realtime',
+    bindings: FEED_BINDINGS,
+    async apply(tx, events) {
+      const messages: ChannelMessage[] = [];
+      for (const event of events) {
+        for (const item of feedItems(eventRoutingKey(event), event.data)) {
+          if ('data' in item) messages.push(item);
+          else {
+            const notification = await options.readNotification(tx, item.notificationId);
+            if (notification) messages.push({ channel: item.channel, data: notification });
+          }
+        }
+      }
+      // A batch that rolled back and is tried again starts over.
+      pending = messages;
+    },
+    async afterCommit() {
+      const messages = pending;
+      pending = [];
+      for (const message of messages) {
+        if (COALESCED_CHANNELS.has(message.channel)) coalescer.push(message);
+        else broadcast(message);
+      }
+    },
+  });
+
+  return {
+    async stop() {
+      await consumer.stop();
+      coalescer.flush();
+    },
+  };
+}
