@@ -154,3 +154,25 @@ export async function startFleet(extraEnv: Record<string, string> = {}): Promise
   }
   return { baseUrl, port, env, output, stop };
 }
+
+/**
+ * One more gateway process of a running fleet, on its own port (as a second copy behind a load balancer would
+ * run): same database, broker and Redis. Stopped by the caller, before the fleet.
+ */
+export async function startExtraGateway(fleet: RunningSystem): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const { child, output } = launch('services/gateway/src/entry-points/main.ts', {
+    ...fleet.env,
+    RUN_MODE: 'fleet',
+    PORT: String(port),
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const stop = () => terminate(child);
+  try {
+    await waitForHealth(baseUrl, 60_000, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output()}`);
+  }
+  return { baseUrl, stop };
+}

@@ -22,6 +22,9 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   { id: 9, name: 'queue_live_eta_alert_buffer_duration', value: 'PT1H' },
   { id: 10, name: 'queue_live_eta_alert_delay_duration', value: 'PT2H' },
   { id: 11, name: 'port_operator_emails', value: '' },
+  // Not the original's (its socket server let anyone subscribe): `disabled` lets only signed-in sockets subscribe,
+  // and a per-user channel only to that user (docs/architecture.md#real-time). The default keeps the original.
+  { id: 12, name: 'realtime_anonymous', value: 'enabled' },
 ];
 
 export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.name);
@@ -29,7 +32,13 @@ export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.na
 /** The only setting anyone may read without a session (the login page asks before anyone logs in). */
 export const PUBLIC_SETTINGS: readonly string[] = ['codeless_registration_module'];
 
-const ON_OFF_SETTINGS = new Set(['activity_module', 'logistics_module', 'queue_module', 'map_module']);
+const ON_OFF_SETTINGS = new Set([
+  'activity_module',
+  'logistics_module',
+  'queue_module',
+  'map_module',
+  'realtime_anonymous',
+]);
 const DURATION_SETTINGS = new Set([
   'queue_travel_duration_to_berth',
   'queue_rta_window_duration',

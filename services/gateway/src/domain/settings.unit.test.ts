@@ -20,7 +20,7 @@ function outcome(name: string, value: string): string {
 }
 
 describe('settings', () => {
-  it('seeds the eleven settings in the original order with their defaults', () => {
+  it("seeds the original's eleven settings in its order with their defaults, then the port's own", () => {
     expect(DEFAULT_SETTINGS.map((s) => [s.id, s.name, s.value])).toEqual([
       [1, 'activity_module', 'enabled'],
       [2, 'logistics_module', 'enabled'],
@@ -33,6 +33,7 @@ describe('settings', () => {
       [9, 'queue_live_eta_alert_buffer_duration', 'PT1H'],
       [10, 'queue_live_eta_alert_delay_duration', 'PT2H'],
       [11, 'port_operator_emails', ''],
+      [12, 'realtime_anonymous', 'enabled'],
     ]);
     expect(PUBLIC_SETTINGS).toEqual(['codeless_registration_module']);
   });
@@ -45,6 +46,8 @@ describe('settings', () => {
   it.each([
     ['activity_module', 'disabled', 'ok:disabled'],
     ['map_module', 'enabled', 'ok:enabled'],
+    ['realtime_anonymous', 'disabled', 'ok:disabled'],
+    ['realtime_anonymous', 'off', '400:Invalid value: off for setting: realtime_anonymous'],
     ['queue_module', 'on', '400:Invalid value: on for setting: queue_module'],
     ['logistics_module', 'Enabled', '400:Invalid value: Enabled for setting: logistics_module'],
     ['logistics_module', 'empty', '400:Invalid value: empty for setting: logistics_module'],

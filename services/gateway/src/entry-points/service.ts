@@ -13,7 +13,9 @@ import { seedFirstAdmin } from '../adapters/users.ts';
 import { unknownRuleRoles } from '../domain/passwords.ts';
 import { ROLE_NAMES } from '../domain/roles.ts';
 import { createAccess } from './auth.ts';
+import { startRealtime } from './realtime.ts';
 import { allRoutes } from './routes/index.ts';
+import { signingKeyLoader } from './sign-in.ts';
 
 export async function startGateway(
   input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
@@ -43,6 +45,7 @@ export async function startGateway(
   });
   const server = createServer(app);
   answerParserErrors(server);
+  const realtime = await startRealtime({ ...deps, server, signingKeys: signingKeyLoader(deps) });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, () => {
@@ -55,6 +58,8 @@ export async function startGateway(
   return {
     port,
     async stop() {
+      // Sockets first: an open WebSocket would hold the HTTP server's close.
+      await realtime.stop();
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
