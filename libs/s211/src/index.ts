@@ -43,6 +43,16 @@ export const isTimeTypeName = (name: unknown): name is TimeTypeName =>
 /** The original's `state_type_id` of a state's group. */
 export const stateGroupId = (group: StateGroup): number => groupIds.get(group)!;
 
+/** The translation key of a timestamp label, as the UI, the CSV export and the vessel pushes build it. */
+export const timestampLabelKey = (timeType: string, state: string): string =>
+  `${timeType} ${state.replaceAll('_', ' ')}`;
+
+/** A timestamp label's text where a port stores none: the time type and the state's S-211 name (unknown: none). */
+export const defaultTimestampLabel = (timeType: string, state: string): string | undefined => {
+  const label = statesByName.get(state)?.label;
+  return label === undefined ? undefined : `${timeType} ${label}`;
+};
+
 // The 19 pairs of the original migration minus its `Pilotage_Reguested` typo, which inserted nothing.
 const DEFINITION_PAIRS: readonly [TimeTypeName, string][] = [
   ['Estimated', 'Arrival_Vessel_TrafficArea'],

@@ -4,7 +4,7 @@
 // stores its own (shorter) text, which then wins. Pure.
 
 import { ApiError, type TranslationEntry } from '@pcas/contracts';
-import { STATES, stateByName, TIME_TYPE_NAMES } from '@pcas/s211';
+import { defaultTimestampLabel, STATES, stateByName, TIME_TYPE_NAMES, timestampLabelKey } from '@pcas/s211';
 
 /** The language the S-211 names are written in; other languages fall back to it in the UI. */
 export const DEFAULT_TEXT_LANGUAGE = 'en';
@@ -25,9 +25,7 @@ export function checkNamespaceAndLanguage(namespace: string, language: string): 
   }
 }
 
-/** The translation key of a timestamp label, as the UI, the CSV export and the vessel pushes build it. */
-export const timestampLabelKey = (timeType: string, state: string): string =>
-  `${timeType} ${state.replaceAll('_', ' ')}`;
+export { timestampLabelKey };
 
 // The timeline's synthetic live ETA row (port call template) is labelled like a time type of its own.
 const LIVE_ESTIMATED: readonly [string, string, string][] = [
@@ -37,7 +35,8 @@ const LIVE_ESTIMATED: readonly [string, string, string][] = [
 function buildTimestampDefaults(): ReadonlyMap<string, string> {
   const texts = new Map<string, string>();
   for (const timeType of TIME_TYPE_NAMES) {
-    for (const state of STATES) texts.set(timestampLabelKey(timeType, state.name), `${timeType} ${state.label}`);
+    for (const state of STATES)
+      texts.set(timestampLabelKey(timeType, state.name), defaultTimestampLabel(timeType, state.name)!);
   }
   for (const [timeType, state, words] of LIVE_ESTIMATED) {
     texts.set(timestampLabelKey(timeType, state), `${words} ${stateByName(state)!.label}`);
