@@ -4,8 +4,10 @@ import { type Route, withOpenApi } from '@pcas/http-kit';
 import { SERVICE_NAME, SERVICE_VERSION } from '../about.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { apiKeyRoutes } from './api-keys.ts';
+import { decisionRoutes } from './decisions.ts';
 import { healthRoutes } from './health.ts';
 import { homePageRoutes } from './home-page.ts';
+import { notificationRoutes } from './notifications.ts';
 import { passwordRoutes } from './passwords.ts';
 import { pinnedVesselRoutes } from './pinned-vessels.ts';
 import { portCallCorrectionRoutes } from './port-call-corrections.ts';
@@ -33,6 +35,8 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...vesselRoutes(deps),
     ...portCallRoutes(deps),
     ...portCallCorrectionRoutes(deps),
+    ...notificationRoutes(deps),
+    ...decisionRoutes(deps),
     ...pinnedVesselRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),

@@ -1,0 +1,78 @@
+// Decisions (docs/domain.md#notifications-and-decisions): answering an item, closing and deleting go to the
+// notifier on cmd.notifier; the lists read its read model.
+
+import {
+  type AnswerDecisionItemCommand,
+  type CommandBody,
+  NOTIFIER,
+  NotificationCommands,
+  type NotifierIdCommand,
+} from '@pcas/contracts';
+import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { decisionById, listDecisions } from '../../adapters/read-models/notifications.ts';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+// As GET /vessels: a missing limit gets a page of 100 (the original's LIMIT 0 would be an empty page).
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 10_000;
+
+export function decisionRoutes(deps: GatewayDeps): Route[] {
+  const { bus, db } = deps;
+
+  const byId = (method: Route['method'], path: string, permission: string, command: string): Route => ({
+    method,
+    path,
+    permission,
+    params: { id: { type: 'int' } },
+    async handle({ params, auth }) {
+      const body: CommandBody<NotifierIdCommand> = { actor: actorOf(auth), input: { id: params.id } };
+      return bus.rpc(NOTIFIER, command, body);
+    },
+  });
+
+  return [
+    {
+      method: 'GET',
+      path: '/decisions',
+      permission: 'basic_user_action',
+      params: {
+        status: { type: 'string', optional: true, maxLength: 64 },
+        notification_id: { type: 'int', optional: true },
+        port_call_master_id: { type: 'string', optional: true, maxLength: 1000 },
+        limit: { type: 'int', optional: true },
+        offset: { type: 'int', optional: true },
+        sort: { type: 'string', optional: true },
+      },
+      handle: ({ params }) =>
+        listDecisions(db, {
+          status: params.status,
+          notification_id: params.notification_id,
+          port_call_master_id: params.port_call_master_id,
+          limit: parseLimit(params.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
+          offset: parseOffset(params.offset),
+          sort: params.sort,
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/decision-by-id',
+      permission: 'basic_user_action',
+      params: { id: { type: 'int' } },
+      handle: ({ params }) => decisionById(db, params.id),
+    },
+    {
+      method: 'POST',
+      path: '/decision-item-response',
+      permission: 'send_push_notification',
+      params: { id: { type: 'int' }, response: { type: 'string', maxLength: 1000 } },
+      async handle({ params, auth }) {
+        const input: AnswerDecisionItemCommand = { id: params.id, response: params.response };
+        const body: CommandBody<AnswerDecisionItemCommand> = { actor: actorOf(auth), input };
+        return bus.rpc(NOTIFIER, NotificationCommands.answerDecisionItem, body);
+      },
+    },
+    byId('POST', '/close-decision', 'send_push_notification', NotificationCommands.closeDecision),
+    byId('DELETE', '/decisions', 'delete_push_notification', NotificationCommands.deleteDecision),
+  ];
+}
