@@ -102,6 +102,23 @@ describe('real-time channels (fleet)', () => {
     expect((await web.next(channel, 2_000)).data).toEqual([]);
   });
 
+  it('creating a notification delivers notifications-changed with the whole notification', async () => {
+    const web = await connect(15);
+    await web.subscribe('notifications-changed');
+    const created = await admin.post('/notifications', { type: 'port', message: 'Pilot boarding delayed' });
+    expect(created.status).toBe(200);
+    const { data } = await web.next('notifications-changed', 2_000);
+    // The object the web UI's toast reads, and the same as the list serves it.
+    expect(data).toMatchObject({
+      id: created.body.id,
+      type: 'port',
+      message: 'Pilot boarding delayed',
+      sender: { email: ADMIN.email },
+    });
+    const listed = await admin.get('/notifications');
+    expect(data).toEqual(listed.body.find((x: { id: number }) => x.id === created.body.id));
+  });
+
   it("the mobile client (16) authenticates with the session's jwt; a bad jwt is refused", async () => {
     const mobile = await connect(16);
     await mobile.authenticate(session.jwt);
