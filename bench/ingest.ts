@@ -5,8 +5,7 @@
 
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
-import { Pool } from 'undici';
-import { percentile, round, validImo } from './support.ts';
+import { ingestLoad, percentile, round } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -25,51 +24,9 @@ async function main() {
   try {
     const api = new ApiClient(fleet.baseUrl);
     const admin = await api.login('admin@port.local', 'e2e-admin-password');
-    const created = (await admin.post('/api-keys', { name: 'bench' })).body as { id: number; key: string };
-    const key = created.key;
-    // A key may post only the (time type, state) pairs it has a weight for.
-    const weights = await admin.post('/timestamp-api-key-weights', {
-      timestamp_time_type: 'Estimated',
-      timestamp_state: 'Arrival_Vessel_PortArea',
-      api_key_ids: [created.id],
-    });
-    if (weights.status !== 200) throw new Error(`set weights: ${weights.status} ${JSON.stringify(weights.body)}`);
-    // undici's pool: a lean client, so the load generator takes less of the CPU the fleet shares with it.
-    const pool = new Pool(fleet.baseUrl, { connections: C, pipelining: 1 });
-    const future = `${new Date(Date.now() + 86_400_000).toISOString().slice(0, 19)}+00:00`;
-    const vessels = Array.from({ length: 500 }, (_, i) => validImo(300000 + i * 7));
-    const headers = { 'content-type': 'application/json', authorization: `ApiKey ${key}` };
-
-    const post = async (seq: number): Promise<number> => {
-      const body = JSON.stringify({
-        imo: vessels[seq % vessels.length],
-        vessel_name: `Bench ${seq % vessels.length}`,
-        time_type: 'Estimated',
-        state: 'Arrival_Vessel_PortArea',
-        time: future,
-        payload: { source: 'bench', seq },
-      });
-      const res = await pool.request({ path: '/agent/rest/timestamps', method: 'POST', headers, body });
-      await res.body.dump();
-      return res.statusCode;
-    };
-
+    const load = await ingestLoad(fleet.baseUrl, admin, C);
     // Warm-up (JIT, connection pools, caches), not measured.
-    let next = 0;
-    const runPhase = async (count: number, onDone?: (seq: number, ms: number, status: number) => void) => {
-      const end = next + count;
-      await Promise.all(
-        Array.from({ length: C }, async () => {
-          while (next < end) {
-            const seq = next++;
-            const t0 = performance.now();
-            const status = await post(seq);
-            onDone?.(seq, performance.now() - t0, status);
-          }
-        }),
-      );
-    };
-    await runPhase(WARMUP);
+    await load.run(WARMUP);
     await new Promise((r) => setTimeout(r, 1000));
 
     const acceptedAt = new Map<number, number>();
@@ -96,7 +53,7 @@ async function main() {
       }
     })();
     const started = performance.now();
-    await runPhase(N, (seq, ms, status) => {
+    await load.run(N, (seq, ms, status) => {
       latencies.push(ms);
       if (status === 200) acceptedAt.set(seq, performance.now());
       else errors++;
@@ -122,7 +79,7 @@ async function main() {
         errors,
       }),
     );
-    await pool.close();
+    await load.close();
   } finally {
     await fleet.stop();
   }

@@ -1,4 +1,8 @@
-// What the fleet benchmarks share: vessel numbers that pass the IMO check, and latency percentiles.
+// What the fleet benchmarks share: vessel numbers that pass the IMO check, latency percentiles, and the data
+// source that posts timestamps (bench:ingest's load, also the traffic under bench:realtime).
+
+import type { ApiClient } from '@pcas/testing';
+import { Pool } from 'undici';
 
 /** A 7-digit IMO number with a valid check digit, from any base (its last six digits). */
 export function validImo(base: number): number {
@@ -13,3 +17,64 @@ export const percentile = (sorted: readonly number[], p: number) =>
 
 /** Milliseconds to one decimal, as the JSON lines print them. */
 export const round = (x: number | null) => (x === null ? null : Math.round(x * 10) / 10);
+
+export interface IngestLoad {
+  /**
+   * Posts the next `count` timestamps over the load's connections (sequence numbers go on across calls);
+   * `onDone` sees each one's sequence number, latency and HTTP status.
+   */
+  run(count: number, onDone?: (seq: number, ms: number, status: number) => void): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * A data source (an API key allowed to post ETAs) posting future ETAs of 500 vessels to `/agent/rest/timestamps`
+ * over `connections` keep-alive connections. The payload carries the sequence number (`payload.seq`).
+ */
+export async function ingestLoad(baseUrl: string, admin: ApiClient, connections: number): Promise<IngestLoad> {
+  const created = (await admin.post('/api-keys', { name: `bench-${Date.now()}` })).body as { id: number; key: string };
+  // A key may post only the (time type, state) pairs it has a weight for.
+  const weights = await admin.post('/timestamp-api-key-weights', {
+    timestamp_time_type: 'Estimated',
+    timestamp_state: 'Arrival_Vessel_PortArea',
+    api_key_ids: [created.id],
+  });
+  if (weights.status !== 200) throw new Error(`set weights: ${weights.status} ${JSON.stringify(weights.body)}`);
+  // undici's pool: a lean client, so the load generator takes less of the CPU the fleet shares with it.
+  const pool = new Pool(baseUrl, { connections, pipelining: 1 });
+  const future = `${new Date(Date.now() + 86_400_000).toISOString().slice(0, 19)}+00:00`;
+  const vessels = Array.from({ length: 500 }, (_, i) => validImo(300000 + i * 7));
+  const headers = { 'content-type': 'application/json', authorization: `ApiKey ${created.key}` };
+
+  const post = async (seq: number): Promise<number> => {
+    const body = JSON.stringify({
+      imo: vessels[seq % vessels.length],
+      vessel_name: `Bench ${seq % vessels.length}`,
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_PortArea',
+      time: future,
+      payload: { source: 'bench', seq },
+    });
+    const res = await pool.request({ path: '/agent/rest/timestamps', method: 'POST', headers, body });
+    await res.body.dump();
+    return res.statusCode;
+  };
+
+  let next = 0;
+  return {
+    async run(count, onDone) {
+      const end = next + count;
+      await Promise.all(
+        Array.from({ length: connections }, async () => {
+          while (next < end) {
+            const seq = next++;
+            const t0 = performance.now();
+            const status = await post(seq);
+            onDone?.(seq, performance.now() - t0, status);
+          }
+        }),
+      );
+    },
+    close: () => pool.close(),
+  };
+}
