@@ -1,12 +1,14 @@
-// Notifications and decisions through HTTP on the embedded system (docs/domain.md#notifications-and-decisions):
+// Notifications and decisions through HTTP on the fleet (docs/domain.md#notifications-and-decisions):
 // the original's port_call_decisions.feature step by step (a data source opens port calls by master ID, first
 // users create a decision, answer it, reply; force-closing the port call closes its decision by itself), every
 // refusal of POST /notifications and the decision routes with the original's message, and what refused requests
-// leave: nothing (the lists unchanged, no id taken).
+// leave: nothing (no notifier event in the log, the lists unchanged, no id taken). The fleet, so that the
+// auto-close runs through RabbitMQ as deployed and the test can count the events in PostgreSQL.
 
-import { ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import { type Db, openDb } from '@pcas/sql';
+import { ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { adminAndDataSource } from './timestamps.ts';
 
 const IMO = 1234567;
 const HOUR = 3_600_000;
@@ -25,8 +27,9 @@ async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, 
   return last;
 }
 
-describe('port_call_decisions.feature (embedded)', () => {
+describe('port_call_decisions.feature (fleet)', () => {
   let system: RunningSystem;
+  let db: Db;
   let admin: ApiClient;
   let source: ApiClient;
   let user1: ApiClient;
@@ -83,19 +86,26 @@ describe('port_call_decisions.feature (embedded)', () => {
   };
   const respond = (client: ApiClient, id: number, response: string) =>
     client.post('/decision-item-response', { id, response });
-  /** Everything a refusal could have left behind: both lists as every reader sees them. */
-  const snapshot = async () => [await notifications(), (await admin.get('/decisions', { limit: 100 })).body];
+  /** Everything a refusal could have left behind: the notifier's events, both lists as every reader sees them. */
+  const snapshot = async () => [
+    (
+      await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM eventstore.events WHERE stream_id LIKE 'notification-%' OR stream_id LIKE 'decision-%'",
+      )
+    ).rows[0].n,
+    await notifications(),
+    (await admin.get('/decisions', { limit: 100 })).body,
+  ];
   const refused = async (res: { status: number; body: unknown }, error: string) =>
     expect([res.status, res.body]).toEqual([400, { error }]);
 
   beforeAll(async () => {
-    system = await startEmbedded({
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
+    system = await startFleet({
       PORT_CALL_MASTER_SOURCE: 'master_source',
       PORT_CALL_MASTER_START_BUFFER_DURATION: 'PT6H',
       PORT_CALL_MASTER_END_BUFFER_DURATION: 'PT12H',
     });
+    db = await openDb({ url: system.env.DATABASE_URL });
     const made = await adminAndDataSource(system.baseUrl);
     admin = made.admin;
     source = made.api.withApiKey(made.apiKey.key);
@@ -112,6 +122,7 @@ describe('port_call_decisions.feature (embedded)', () => {
     plainUser = await createUser('user@decisions.test', 'user');
   }, 120_000);
   afterAll(async () => {
+    await db?.close();
     await system?.stop();
   });
 
@@ -155,7 +166,9 @@ describe('port_call_decisions.feature (embedded)', () => {
     expect((await respond(user1, linesmen.id, '')).body).toEqual({ result: 'OK' });
     const decisions = (await user1.get('/decisions', { limit: 100 })).body.data;
     const item = decisions[0].decision_items.find((i: any) => i.label === 'Tugs');
+    const before = await snapshot();
     await refused(await respond(user1, item.id, 'Exciting'), 'Invalid decision item response name: Exciting');
+    expect(await snapshot()).toEqual(before);
     expect(await itemsOf(user2, first.id)).toEqual([
       ['Pilot', 'Accept', 'positive'],
       ['Tugs', 'Accept', 'positive'],
@@ -203,8 +216,10 @@ describe('port_call_decisions.feature (embedded)', () => {
     );
     const parent = (await notifications(user1)).find((n) => n.id === first.id);
     expect(parent.decision.status).toBe('closed');
+    const before = await snapshot();
     await refused(await respond(user1, parent.decision.decision_items[0].id, 'Accept'), 'Decision is closed: 1');
     await refused(await user1.post('/notifications', decisionNotification()), 'Given port call is closed: decision1');
+    expect(await snapshot()).toEqual(before);
   });
 
   it('refuses each bad notification with the original message and stores nothing', async () => {
@@ -246,8 +261,10 @@ describe('port_call_decisions.feature (embedded)', () => {
       await user1.post('/notifications', { type: 'ship', message: 'x', ship_imo: IMO, parent_id: child.id }),
       `Parent ID: ${child.id} already has parent. Only one level of hierarchy permitted.`,
     );
+    expect(await snapshot()).toEqual(before);
     const port = await user1.post('/notifications', { type: 'port', message: 'Port is open', ship_imo: '' });
     expect(port.body).toMatchObject({ type: 'port', ship: null, parent_notification_id: null });
+    const withPort = await snapshot();
     await refused(
       await user1.post('/notifications', { type: 'ship', message: 'x', ship_imo: IMO, parent_id: port.body.id }),
       `Parent ID: ${port.body.id} has invalid type. Only port_call_decision allowed.`,
@@ -257,9 +274,8 @@ describe('port_call_decisions.feature (embedded)', () => {
     await refused(await admin.delete('/decisions', { id: 4242 }), 'Invalid decision ID: 4242');
     await refused(await respond(admin, 4242, 'Accept'), 'Invalid decision item ID: 4242');
     await refused(await admin.get('/decisions', { status: 'pending' }), 'Invalid decision status: pending');
-    // Only the port notification was stored.
+    expect(await snapshot()).toEqual(withPort);
     expect((await admin.delete(`/notifications/${port.body.id}`)).body).toEqual({ result: 'OK' });
-    expect(await snapshot()).toEqual(before);
   });
 
   it('closes a decision by hand; the next decision is number 2 (refusals took no id)', async () => {

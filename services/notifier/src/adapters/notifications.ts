@@ -29,6 +29,13 @@ const PG_TEXT = `CREATE OR REPLACE FUNCTION notifier.pg_text(t timestamptz) RETU
       || coalesce('.' || nullif(rtrim(to_char(t AT TIME ZONE 'UTC', 'US'), '0'), ''), '') || '+00'
   $$`;
 
+// Who made and last changed a row, and when: the same four fields on every object.
+const AUDIT = `CREATE OR REPLACE FUNCTION notifier.audit(created_at timestamptz, created_by integer,
+    modified_at timestamptz, modified_by integer) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
+    SELECT jsonb_build_object('created_at', notifier.pg_text(created_at), 'created_by', created_by,
+                              'modified_at', notifier.pg_text(modified_at), 'modified_by', modified_by)
+  $$`;
+
 const DECISION_OBJECT = `CREATE OR REPLACE FUNCTION notifier.decision_object(decision bigint) RETURNS jsonb
   LANGUAGE plpgsql STABLE AS $$
   BEGIN
@@ -36,15 +43,13 @@ const DECISION_OBJECT = `CREATE OR REPLACE FUNCTION notifier.decision_object(dec
       SELECT jsonb_build_object(
         'id', d.id, 'type', d.type, 'status', d.status, 'notification_id', d.notification_id,
         'port_call_master_id', d.port_call_master_id,
-        'created_at', notifier.pg_text(d.created_at), 'created_by', d.created_by,
-        'modified_at', notifier.pg_text(d.modified_at), 'modified_by', d.modified_by,
         'decision_items', coalesce((
           SELECT jsonb_agg(jsonb_build_object(
             'id', i.id, 'decision_id', i.decision_id, 'label', i.label, 'response_name', i.response_name,
-            'response_type', i.response_type, 'response_options', i.response_options,
-            'created_at', notifier.pg_text(i.created_at), 'created_by', i.created_by,
-            'modified_at', notifier.pg_text(i.modified_at), 'modified_by', i.modified_by) ORDER BY i.id)
+            'response_type', i.response_type, 'response_options', i.response_options)
+            || notifier.audit(i.created_at, i.created_by, i.modified_at, i.modified_by) ORDER BY i.id)
             FROM notifier.decision_items i WHERE i.decision_id = d.id), '[]'::jsonb))
+        || notifier.audit(d.created_at, d.created_by, d.modified_at, d.modified_by)
         FROM notifier.decisions d WHERE d.id = decision);
   END $$`;
 
@@ -56,8 +61,6 @@ const NOTIFICATION_OBJECT = `CREATE OR REPLACE FUNCTION notifier.notification_ob
       SELECT jsonb_build_object(
         'id', n.id, 'type', n.type, 'message', n.message, 'ship_imo', n.ship_imo,
         'parent_notification_id', n.parent_notification_id,
-        'created_at', notifier.pg_text(n.created_at), 'created_by', n.created_by,
-        'modified_at', notifier.pg_text(n.modified_at), 'modified_by', n.modified_by,
         'sender', coalesce((
           SELECT jsonb_build_object('first_name', u.first_name, 'last_name', u.last_name,
                    'email', CASE WHEN u.status = 'deleted' THEN 'ex-user' ELSE u.email END, 'status', u.status)
@@ -71,6 +74,7 @@ const NOTIFICATION_OBJECT = `CREATE OR REPLACE FUNCTION notifier.notification_ob
                       WHERE d.notification_id = n.id ORDER BY d.id LIMIT 1),
         'children', (SELECT jsonb_agg(notifier.notification_object(c.id) ORDER BY c.created_at DESC, c.id DESC)
                        FROM notifier.notifications c WHERE c.parent_notification_id = n.id))
+        || notifier.audit(n.created_at, n.created_by, n.modified_at, n.modified_by)
         FROM notifier.notifications n WHERE n.id = notification);
   END $$`;
 
@@ -123,6 +127,7 @@ export const NOTIFICATIONS_DDL: readonly string[] = [
   )`,
   'CREATE INDEX IF NOT EXISTS decision_items_decision_idx ON notifier.decision_items (decision_id)',
   PG_TEXT,
+  AUDIT,
   DECISION_OBJECT,
   NOTIFICATION_OBJECT,
 ];

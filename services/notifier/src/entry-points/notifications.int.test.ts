@@ -192,6 +192,9 @@ describe('notifications and decisions', () => {
       ['Linesmen', null, null],
     ]);
     expect(items[0].response_options).toEqual({ Accept: { type: 'positive' }, Reject: { type: 'negative' } });
+    for (const row of [decisionNotification, decisionNotification.decision, items[0]]) {
+      expect(row).toMatchObject({ created_at: decisionNotification.created_at, created_by: 1, modified_by: 1 });
+    }
   });
 
   it('answers items: the answer, the reply notification with its text, on the decision stream', async () => {
