@@ -217,6 +217,10 @@ async function projectDecision(
  * Closes the open decisions of a port call that became done. Runs in the projection's transaction, so the inbox
  * entry, the DecisionClosed events and the rows commit together; a redelivered signal, or the many signals of a
  * port-call rebuild, find the decisions closed already and append nothing. A decision is never reopened.
+ * The projection's transaction has a transaction id before it locks a decision, so if a user's command on the same
+ * decision commits in between, the relay may publish the two events of that stream in the other order; both are
+ * facts about a decision that nothing folds from the bus, so this is accepted rather than a second transaction
+ * (which the embedded mode's single connection could not open inside this one).
  */
 export async function closeDecisionsOfDonePortCalls(
   tx: Queryable,
