@@ -9,6 +9,7 @@ import {
   connectRealtime,
   type RealtimeClient,
   type RunningSystem,
+  startEmbedded,
   startExtraGateway,
   startFleet,
 } from '@pcas/testing';
@@ -173,4 +174,38 @@ describe('real-time channels (fleet)', () => {
       await second.stop();
     }
   }, 90_000);
+});
+
+describe('real-time channels (embedded: the in-process bus)', () => {
+  let system: RunningSystem;
+  beforeAll(async () => {
+    system = await startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+  }, 120_000);
+  afterAll(async () => {
+    await system?.stop();
+  });
+
+  it('a posted timestamp reaches a web socket; the mobile socket authenticates', async () => {
+    const login = await new ApiClient(system.baseUrl).post('/login', ADMIN);
+    const admin = new ApiClient(system.baseUrl).withSession(login.body.session_id);
+    const [web, mobile] = [await connectRealtime(system.baseUrl, 15), await connectRealtime(system.baseUrl, 16)];
+    try {
+      await web.subscribe('portcalls-changed');
+      await mobile.authenticate(login.body.jwt);
+      const posted = Date.now();
+      const res = await admin.post('/timestamps', {
+        imo: IMO,
+        vessel_name: 'Test Vessel',
+        time_type: 'Estimated',
+        state: 'Arrival_Vessel_PortArea',
+        time: isoSecondsAgo(-3600),
+        payload: {},
+      });
+      expect(res.status).toBe(200);
+      expect((await web.next('portcalls-changed', 1_000, posted)).data).toEqual([]);
+    } finally {
+      web.close();
+      mobile.close();
+    }
+  });
 });
