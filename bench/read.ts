@@ -2,8 +2,9 @@
 // and Redis) with 300 ongoing port calls built through the real path (a data source posts each vessel's ETA,
 // berth arrival and ETD; ingest stores them, the portcall-projector builds the port calls), then
 // GET /ongoing-port-calls as a logged-in user, N requests at 1 and at 16 keep-alive connections, asking for gzip as
-// browsers do (and, for comparison, at 16 connections for plain JSON). A request's time runs until its last byte
-// has arrived. Prints one JSON line: p50/p99 ms and requests/s per run, and the response sizes.
+// browsers do (and, for comparison, at 16 connections for plain JSON), then again at 1 and 16 with five vessels
+// pinned by the user. A request's time runs until its last byte has arrived. Prints one JSON line: p50/p99 ms and
+// requests/s per run, and the response sizes.
 
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
@@ -130,6 +131,14 @@ async function main() {
     const c1 = await measure(1, N);
     const c16 = await measure(16, N);
     const c16_identity = await measure(16, N, 'identity');
+    // The same user with vessels pinned: the response then carries its own pins (a per-request tail on the shared
+    // document) instead of the document made once.
+    const pins = await api
+      .withSession(viewer.body.session_id)
+      .put('/pinned-vessel-ids', { vessel_ids: imos.slice(0, 5) });
+    if (pins.status !== 200) throw new Error(`pin: ${pins.status} ${JSON.stringify(pins.body)}`);
+    const pinned_c1 = await measure(1, N);
+    const pinned_c16 = await measure(16, N);
     console.log(
       JSON.stringify({
         bench: 'read',
@@ -143,6 +152,7 @@ async function main() {
         c1,
         c16,
         c16_identity,
+        pinned: { vessels: 5, c1: pinned_c1, c16: pinned_c16 },
       }),
     );
   } finally {

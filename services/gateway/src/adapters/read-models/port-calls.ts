@@ -100,15 +100,49 @@ export class OngoingBody {
 
 const tailOf = (pinned: readonly number[]): Buffer => Buffer.from(`,"pinned_vessels":${JSON.stringify(pinned)}}`);
 
+// ---- the callers' pinned vessels (the notifier's read model, notifier.pinned_vessels) ----
+
+/** `[[user_id, imo], …]` of the users in `param`, each user's in its order, as one JSON text. */
+const PINS_SQL = (param: string) =>
+  `SELECT coalesce(json_agg(json_build_array(v.user_id, v.imo) ORDER BY v.user_id, v.position)::text, '[]')
+     FROM notifier.pinned_vessels v WHERE v.user_id = ANY(${param}::bigint[])`;
+const PINS_TABLE = `to_regclass('notifier.pinned_vessels') IS NOT NULL`;
+
+function pinsByUser(json: string): Map<number, number[]> {
+  const byUser = new Map<number, number[]>();
+  for (const [userId, imo] of JSON.parse(json) as [number, number][]) {
+    const list = byUser.get(userId) ?? [];
+    list.push(imo);
+    byUser.set(userId, list);
+  }
+  return byUser;
+}
+
+/** The pinned IMOs of these users (numbers, as the timeline's `ship.imo`); none before the notifier started. */
+export async function pinsOf(db: Queryable, userIds: readonly number[]): Promise<Map<number, number[]>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await rowsOrNone(db.query<{ pins: string }>(`SELECT (${PINS_SQL('$1')}) AS pins`, [[...userIds]]));
+  return pinsByUser(rows[0]?.pins ?? '[]');
+}
+
+export interface Ongoing {
+  body: OngoingBody;
+  /** The caller's pinned IMOs, in order. */
+  pinned: number[];
+}
+
 /**
- * GET /ongoing-port-calls' document. Each call is answered from a check of the read model made after the call
- * arrived (one small query: the set's fingerprint and the names of the slots' creators); the document is rebuilt
- * only when either changed, so the answer is never stale and the usual call serialises nothing. Calls arriving
- * while a check runs share the next one. (The original cached the list in Redis, invalidated on every port-call
- * save.)
+ * GET /ongoing-port-calls' document and each caller's pinned vessels. Each call is answered from a check of the
+ * read models made after the call arrived (one small query: the set's fingerprint, the names of the slots'
+ * creators, and the pins of the batch's callers); the document is rebuilt only when the first two changed, so
+ * the answer is never stale (a PUT /pinned-vessel-ids shows on the next call) and the usual call serialises
+ * nothing. Calls arriving while a check runs share the next one. (The original cached the list in Redis,
+ * invalidated on every port-call save, and each user's pins under a key of their own.)
  */
-export function createOngoingPortCalls(db: Queryable): () => Promise<OngoingBody> {
+export function createOngoingPortCalls(db: Queryable): (userId: number | null) => Promise<Ongoing> {
   let snapshot: OngoingSnapshot | null = null;
+  // Until the notifier created its table (it may start after the gateway), the check asks whether it exists.
+  let pinsTable = false;
 
   async function build(): Promise<OngoingSnapshot> {
     const rows = await rowsOrNone(
@@ -132,32 +166,40 @@ export function createOngoingPortCalls(db: Queryable): () => Promise<OngoingBody
     };
   }
 
-  async function current(): Promise<OngoingBody> {
+  async function current(userIds: number[]): Promise<{ body: OngoingBody; pins: Map<number, number[]> }> {
     const cached = snapshot;
     if (cached) {
+      const withPins = pinsTable && userIds.length > 0;
       const check = await rowsOrNone(
-        db.query<{ fingerprint: string; creators: string }>(
+        db.query<{ fingerprint: string; creators: string; pins?: string; pins_table?: boolean }>(
           `SELECT (SELECT ${FINGERPRINT('')} FROM portcall.port_calls p WHERE ${ONGOING}) AS fingerprint,
-                  (${CREATORS_SQL}) AS creators`,
-          [cached.creatorIds],
+                  (${CREATORS_SQL}) AS creators,
+                  ${withPins ? `(${PINS_SQL('$2')}) AS pins` : `${PINS_TABLE} AS pins_table`}`,
+          withPins ? [cached.creatorIds, userIds] : [cached.creatorIds],
         ),
       );
       const now = check[0];
-      if (now && now.fingerprint === cached.fingerprint && now.creators === cached.creatorsJson) return cached.body;
+      if (now && now.fingerprint === cached.fingerprint && now.creators === cached.creatorsJson) {
+        if (withPins) return { body: cached.body, pins: pinsByUser(now.pins ?? '[]') };
+        pinsTable = now.pins_table === true;
+        // The table appeared since the last check: this batch's pins are read on their own, once.
+        return { body: cached.body, pins: pinsTable ? await pinsOf(db, userIds) : new Map() };
+      }
     }
     snapshot = await build();
-    return snapshot.body;
+    return { body: snapshot.body, pins: await pinsOf(db, userIds) };
   }
 
   // One check at a time; a batch only starts after its calls arrived, so each sees what was committed before it.
-  const shared = createBatcher<null, OngoingBody>(
+  const shared = createBatcher<number | null, Ongoing>(
     async (calls) => {
-      const body = await current();
-      return calls.map(() => ({ ok: true, value: body }));
+      const userIds = [...new Set(calls.filter((id): id is number => id !== null))];
+      const { body, pins } = await current(userIds);
+      return calls.map((id) => ({ ok: true, value: { body, pinned: (id !== null && pins.get(id)) || [] } }));
     },
     { maxItems: 10_000, maxInFlight: 1 },
   );
-  return () => shared(null);
+  return shared;
 }
 
 // ---- GET /port-calls ----

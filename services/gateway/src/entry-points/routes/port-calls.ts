@@ -7,7 +7,6 @@ import { ApiError } from '@pcas/contracts';
 import { HttpResponse, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { portCallTemplate, TIMESTAMP_DEFINITIONS } from '@pcas/s211';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
-import { createPinnedVesselsLookup } from '../../adapters/read-models/pinned-vessels.ts';
 import {
   createOngoingPortCalls,
   exportPortCalls,
@@ -46,7 +45,6 @@ const DEFINITIONS = TIMESTAMP_DEFINITIONS.map((d) => ({
 export function portCallRoutes(deps: GatewayDeps): Route[] {
   const { db, config } = deps;
   const ongoingPortCalls = createOngoingPortCalls(db);
-  const pinnedVesselsOf = createPinnedVesselsLookup(db);
 
   return [
     {
@@ -57,11 +55,7 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
       // The spec's example also sends imo, limit, offset and sort; the original ignored them, and so does this.
       params: {},
       async handle({ headers, auth }) {
-        // The shared document and the caller's pins (the notifier's read model) are looked up side by side.
-        const [body, pinned] = await Promise.all([
-          ongoingPortCalls(),
-          auth.userId === null ? [] : pinnedVesselsOf(auth.userId),
-        ]);
+        const { body, pinned } = await ongoingPortCalls(auth.userId);
         // A megabyte of JSON for 300 port calls is some 50 kB gzipped; browsers and the mobile app ask for it.
         if (acceptsGzip(headers['accept-encoding'])) {
           return new HttpResponse(200, body.gzipped(pinned), { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
