@@ -68,7 +68,8 @@ export async function startRealtime(
         continue;
       }
       try {
-        // Read on every subscribe, as module switches are: a change applies at once in every gateway process.
+        // Read on every subscribe, as module switches are: a change applies to every later subscribe, in every
+        // gateway process (sockets already subscribed keep their channels until they reconnect).
         const { realtime_anonymous } = await readSettings(db, ['realtime_anonymous']);
         const refusal = subscribeRefusal(
           String(action.channel),
