@@ -33,6 +33,15 @@ export interface Config {
   passwordRules: PasswordRules;
   /** Base URL of the web UI, for links in e-mails such as the password reset (`BASE_URL`). */
   baseUrl: string;
+  /** Expo's push endpoint (`EXPO_PUSH_URL`) and receipts endpoint (`EXPO_RECEIPTS_URL`, default beside it). */
+  expoPushUrl: string;
+  expoReceiptsUrl: string;
+  /** Expo access token (`EXPO_ACCESS_TOKEN`), for projects that require one; a secret, never logged. */
+  expoAccessToken: string | undefined;
+  /** How long after sending the push receipts are checked (`PUSH_RECEIPT_DELAY_MS`; the original: one hour). */
+  pushReceiptDelayMs: number;
+  /** The port's time zone for push texts of users who have none (`PORT_DEFAULT_TIME_ZONE`; else UTC). */
+  portDefaultTimeZone: string | undefined;
 }
 
 /** One role's rules (docs/domain.md#password-rules). A failure count of 0 turns that rule off. */
@@ -142,6 +151,14 @@ function pem(env: Env, name: string): string | undefined {
   return raw.trim().startsWith('"') ? (JSON.parse(raw) as string) : raw;
 }
 
+const EXPO_PUSH_URL = 'https://exp.host/--/api/v2/push/send';
+
+/** Expo serves receipts beside the push endpoint: `…/push/send` → `…/push/getReceipts`. */
+function receiptsUrlBeside(pushUrl: string): string {
+  const base = pushUrl.replace(/\/+$/, '');
+  return base.endsWith('/send') ? `${base.slice(0, -'/send'.length)}/getReceipts` : `${base}/getReceipts`;
+}
+
 export function loadConfig(env: Env = process.env, overrides: Partial<Config> = {}): Config {
   const mode = str(env, 'RUN_MODE', 'embedded');
   if (mode !== 'embedded' && mode !== 'fleet') throw new Error(`RUN_MODE must be embedded or fleet, got '${mode}'`);
@@ -168,6 +185,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     mailFrom: str(env, 'MAIL_FROM', 'Port Activity <no-reply@port.local>'),
     passwordRules: parsePasswordRules(opt(env, 'PASSWORD_RULES')),
     baseUrl: httpUrl(env, 'BASE_URL', 'http://localhost:3000'),
+    expoPushUrl: httpUrl(env, 'EXPO_PUSH_URL', EXPO_PUSH_URL),
+    expoReceiptsUrl: httpUrl(env, 'EXPO_RECEIPTS_URL', receiptsUrlBeside(str(env, 'EXPO_PUSH_URL', EXPO_PUSH_URL))),
+    expoAccessToken: opt(env, 'EXPO_ACCESS_TOKEN'),
+    pushReceiptDelayMs: int(env, 'PUSH_RECEIPT_DELAY_MS', 3_600_000),
+    portDefaultTimeZone: opt(env, 'PORT_DEFAULT_TIME_ZONE'),
     ...overrides,
   };
   if (config.mode === 'fleet') {

@@ -101,6 +101,18 @@ export function createInProcessJobs(options: JobsOptions & { now?: () => number 
   };
 }
 
+/**
+ * BullMQ keys per database (`bull-<database name>`): fleets on different databases sharing one Redis (test runs,
+ * staging beside production) never run each other's jobs.
+ */
+export function jobsPrefixFor(databaseUrl: string | undefined): string {
+  let name = '';
+  try {
+    name = databaseUrl ? decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) : '';
+  } catch {}
+  return `bull-${name.replace(/[^A-Za-z0-9_-]/g, '_') || 'default'}`;
+}
+
 export interface BullJobsOptions extends JobsOptions {
   redisUrl: string;
   /** Redis key prefix (default `bull`); tests use their own. */

@@ -2,6 +2,7 @@
 // installation_id) in notifier.push_tokens, each with its stream `pushtoken-<id>`, written in the transaction of
 // the append. The pushes read it to reach a user's devices; a token Expo no longer accepts is removed here too.
 
+import { createHash } from 'node:crypto';
 import { type PushTokenRegistered, type PushTokenRemoved, pushTokenStream } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Db, Queryable } from '@pcas/sql';
@@ -128,9 +129,8 @@ async function removeRow(
 }
 
 /**
- * Removes the devices registered with one of these tokens (reported stale by the push service, or answered
- * DeviceNotRegistered by Expo). One transaction per device, under the same lock as registration, so a device
- * that re-registered with a fresh token meanwhile is left alone. Returns how many were removed.
+ * Removes the devices registered with one of these tokens (reported stale by a push service). Returns how many
+ * were removed.
  */
 export async function removeStaleTokens(
   db: Db,
@@ -143,6 +143,53 @@ export async function removeStaleTokens(
     `SELECT ${COLUMNS} FROM notifier.push_tokens WHERE push_token = ANY($1::text[]) ORDER BY id`,
     [tokens],
   );
+  return removeUnchanged(db, store, rows, metadata);
+}
+
+/**
+ * A short digest of a token: what a push job keeps instead of the token itself (jobs sit in Redis), enough to tell
+ * whether a device still has the token a message went to.
+ */
+export const tokenDigest = (token: string): string =>
+  createHash('sha256').update(token).digest('base64url').slice(0, 16);
+
+/** The devices' current tokens, by id (removed devices are absent). */
+export async function tokensByIds(db: Queryable, ids: readonly number[]): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: number; push_token: string }>(
+    'SELECT id, push_token FROM notifier.push_tokens WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  return new Map(rows.map((r) => [Number(r.id), r.push_token]));
+}
+
+/**
+ * Removes devices Expo answered DeviceNotRegistered for, each only if it still has the token the message went to
+ * (`digest`), as stale: an event on the device's stream, by no user. Returns how many were removed.
+ */
+export async function removeUnregisteredDevices(
+  db: Db,
+  store: EventStore,
+  devices: readonly { id: number; digest: string }[],
+): Promise<number> {
+  if (devices.length === 0) return 0;
+  const { rows } = await db.query<PushTokenRow>(
+    `SELECT ${COLUMNS} FROM notifier.push_tokens WHERE id = ANY($1::int[])`,
+    [devices.map((d) => d.id)],
+  );
+  const sentTo = new Map(devices.map((d) => [d.id, d.digest]));
+  const unchanged = rows.filter((r) => sentTo.get(Number(r.id)) === tokenDigest(r.push_token));
+  return removeUnchanged(db, store, unchanged, { user_id: null, api_key_id: null });
+}
+
+// One transaction per device, under the same lock as registration, so a device that re-registered with a fresh
+// token meanwhile is left alone.
+async function removeUnchanged(
+  db: Db,
+  store: EventStore,
+  rows: readonly PushTokenRow[],
+  metadata: EventMetadata,
+): Promise<number> {
   let removed = 0;
   for (const row of rows) {
     const done = await db.transaction(async (tx) => {

@@ -4,9 +4,16 @@
 import type { Db } from '@pcas/sql';
 import { NOTIFICATIONS_DDL } from './notifications.ts';
 import { PINS_DDL } from './pins.ts';
+import { PUSHES_DDL } from './push-jobs.ts';
 import { PUSH_TOKENS_DDL } from './push-tokens.ts';
 
-const DDL: string[] = ['CREATE SCHEMA IF NOT EXISTS notifier', ...PINS_DDL, ...NOTIFICATIONS_DDL, ...PUSH_TOKENS_DDL];
+const DDL: string[] = [
+  'CREATE SCHEMA IF NOT EXISTS notifier',
+  ...PINS_DDL,
+  ...NOTIFICATIONS_DDL,
+  ...PUSH_TOKENS_DDL,
+  ...PUSHES_DDL,
+];
 
 /** Creates the schema if missing; idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {

@@ -7,6 +7,7 @@ import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
 import { pinCommands } from './pins.ts';
+import { startPush } from './push.ts';
 import { pushTokenCommands } from './push-tokens.ts';
 import { startRealtimeFeed } from './realtime-feed.ts';
 
@@ -18,12 +19,14 @@ export async function startNotifier(deps: ServiceDeps): Promise<RunningService> 
   );
   const autoClose = await startDecisionAutoClose(deps);
   const realtime = await startRealtimeFeed(deps, { readNotification: notificationObject });
+  const push = await startPush(deps);
   deps.log.info('notifier serving cmd.notifier');
   return {
     async stop() {
       await rpc.stop();
       await autoClose.stop();
       await realtime.stop();
+      await push.stop();
     },
   };
 }

@@ -4,7 +4,14 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PORTCALL_PROJECTOR, type RunningService, type ServiceDeps } from '@pcas/contracts';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, type JobHandler } from '@pcas/jobs';
+import {
+  createBullJobs,
+  createInProcessJobs,
+  type DelayedJobs,
+  type DueJob,
+  type JobHandler,
+  jobsPrefixFor,
+} from '@pcas/jobs';
 import { startProjection } from '@pcas/messaging';
 import { portCallTemplate } from '@pcas/s211';
 import type { Db } from '@pcas/sql';
@@ -45,18 +52,6 @@ export function rulesFromEnv(env: Readonly<Record<string, string | undefined>>, 
     throw new Error(`PORT_CALL_CLUSTERING must be one of ${CLUSTERING_RULES.join(', ')}, got '${clustering}'`);
   }
   return { settings, clustering, template: portCallTemplate(namespace) ?? [] };
-}
-
-/**
- * BullMQ keys per database: fleets on different databases sharing one Redis (test runs, staging beside production)
- * never run each other's timers.
- */
-export function jobsPrefixFor(databaseUrl: string | undefined): string {
-  let name = '';
-  try {
-    name = databaseUrl ? decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) : '';
-  } catch {}
-  return `bull-${name.replace(/[^A-Za-z0-9_-]/g, '_') || 'default'}`;
 }
 
 /**

@@ -1,0 +1,248 @@
+// The push jobs (docs/architecture.md#time-and-jobs): every push leaves through delayed jobs (BullMQ in the fleet,
+// in-process timers embedded), so a push server that is down or slow never holds up what made the push; a failing
+// job is tried again with a growing delay. Three kinds:
+//   send      one request to Expo (at most 100 devices); afterwards the receipts job is armed;
+//   receipts  asks Expo what became of the messages (the original waited an hour), removes DeviceNotRegistered ones;
+//   vessel    decides the VESSEL push of a data source's timestamp once the port-call projection has placed it.
+// Jobs name devices by row id (and a digest of the token sent to): tokens themselves never sit in Redis.
+
+import type { EventStore } from '@pcas/eventstore';
+import type { DelayedJobs, DueJob } from '@pcas/jobs';
+import type { Bus } from '@pcas/messaging';
+import type { Logger } from '@pcas/observability';
+import { timestampLabelKey } from '@pcas/s211';
+import type { Db, Queryable } from '@pcas/sql';
+import { userNotificationsChanged } from '../domain/channels.ts';
+import {
+  expoMessages,
+  type PinnedUser,
+  type Push,
+  readReceipts,
+  readTickets,
+  splitPush,
+  type VesselNews,
+  vesselPush,
+} from '../domain/push-messages.ts';
+import { type ExpoClient, ExpoUnavailableError } from './expo.ts';
+import { removeUnregisteredDevices, tokenDigest, tokensByIds } from './push-tokens.ts';
+
+export type PushJob =
+  | { kind: 'send'; push: Push; message_id: string }
+  /** Receipt id → [device id, digest of the token the message went to]. */
+  | { kind: 'receipts'; receipts: Record<string, [number, string]> }
+  | { kind: 'vessel'; news: VesselNews };
+
+export const PUSHES_DDL = [
+  // Pushes already decided, by key: a redelivered event or a job run twice makes no second push.
+  `CREATE TABLE IF NOT EXISTS notifier.pushes_made (
+     key text PRIMARY KEY,
+     made_at timestamptz NOT NULL DEFAULT now()
+   )`,
+];
+
+export interface PushJobsDeps {
+  db: Db;
+  store: EventStore;
+  bus: Bus;
+  log: Logger;
+  expo: ExpoClient;
+  /** Set once the jobs exist (the handler and the queue need each other). */
+  jobs: () => DelayedJobs;
+  receiptDelayMs: number;
+  namespace: string;
+  portTimeZone: string | null;
+  now?: () => Date;
+}
+
+/** Schedules a push's send jobs, one per part of at most 100 devices (ids from its key: scheduling twice is one). */
+export async function enqueuePush(jobs: DelayedJobs, push: Push, now: Date): Promise<void> {
+  const messageId = `${Math.floor(now.getTime() / 1000)}-${push.key}`;
+  for (const [i, part] of splitPush(push).entries()) {
+    const job: PushJob = { kind: 'send', push: part, message_id: messageId };
+    await jobs.schedule(`push-${push.key}-${i}`, now, job);
+  }
+}
+
+/** Records that the push of `key` is being made; false when it was already. */
+export async function claimPush(q: Queryable, key: string): Promise<boolean> {
+  const { rows } = await q.query(
+    'INSERT INTO notifier.pushes_made (key) VALUES ($1) ON CONFLICT DO NOTHING RETURNING key',
+    [key],
+  );
+  return rows.length > 0;
+}
+
+/** A VESSEL job waits for the port-call projection: until it has folded the timestamp in, the job is tried later. */
+export class NotProjectedYetError extends Error {
+  constructor(timestampId: number) {
+    super(`timestamp ${timestampId} is not in the port-call read model yet`);
+    this.name = 'NotProjectedYetError';
+  }
+}
+
+export function pushJobHandler(deps: PushJobsDeps): (job: DueJob) => Promise<void> {
+  const { db, store, log, expo } = deps;
+  const now = deps.now ?? (() => new Date());
+
+  async function send(id: string, job: Extract<PushJob, { kind: 'send' }>): Promise<void> {
+    const tokens = await tokensByIds(
+      db,
+      job.push.recipients.map((r) => r.token_id),
+    );
+    const { token_ids, messages } = expoMessages(job.push, (tokenId) => tokens.get(tokenId), job.message_id);
+    if (messages.length === 0) return;
+    const reply = await expo.send(messages);
+    const outcome = readTickets(reply, token_ids);
+    if (!outcome) throw new ExpoUnavailableError('push', 200, 'the reply holds no ticket per message');
+    // Expo took the messages: nothing below may fail the job, or a retry would send them twice.
+    try {
+      const digestOf = (tokenId: number) => tokenDigest(tokens.get(tokenId) ?? '');
+      const removed = await removeUnregisteredDevices(
+        db,
+        store,
+        outcome.unregistered.map((tokenId) => ({ id: tokenId, digest: digestOf(tokenId) })),
+      );
+      const receipts = Object.fromEntries(
+        Object.entries(outcome.receipts).map(([receipt, tokenId]) => [receipt, [tokenId, digestOf(tokenId)]]),
+      ) as Record<string, [number, string]>;
+      if (Object.keys(receipts).length > 0) {
+        const check: PushJob = { kind: 'receipts', receipts };
+        await deps.jobs().schedule(`receipts-${id}`, new Date(now().getTime() + deps.receiptDelayMs), check);
+      }
+      log.debug({ job: id, sent: messages.length, removed }, 'push sent');
+    } catch (error) {
+      log.warn({ err: error, job: id }, 'push sent; its receipts will not be checked');
+    }
+  }
+
+  async function checkReceipts(job: Extract<PushJob, { kind: 'receipts' }>): Promise<void> {
+    const ids = Object.keys(job.receipts);
+    const reply = await expo.receipts(ids);
+    const unregistered = readReceipts(
+      reply,
+      Object.fromEntries(ids.map((receipt) => [receipt, job.receipts[receipt][0]])),
+    );
+    if (!unregistered) throw new ExpoUnavailableError('receipts', 200, 'the reply holds no receipts');
+    const digests = new Map(ids.map((receipt) => job.receipts[receipt]));
+    const removed = await removeUnregisteredDevices(
+      db,
+      store,
+      unregistered.map((tokenId) => ({ id: tokenId, digest: digests.get(tokenId) ?? '' })),
+    );
+    if (removed > 0) log.info({ removed }, 'devices Expo no longer knows removed');
+  }
+
+  async function vessel(job: Extract<PushJob, { kind: 'vessel' }>): Promise<void> {
+    const { news } = job;
+    const placed = await timestampPlacement(db, news);
+    if (placed === 'pending') throw new NotProjectedYetError(news.timestamp_id);
+    if (placed === 'no') return;
+    const key = `vessel-${news.timestamp_id}`;
+    if (!(await claimPush(db, key))) return;
+    const at = now();
+    const users = await pinnedUsers(db, news.imo);
+    const translations = await labelTranslation(db, deps.namespace, news.time_type, news.state);
+    const outcome = vesselPush(news, users, { translations, portTimeZone: deps.portTimeZone, now: at });
+    if (outcome.push) await enqueuePush(deps.jobs(), outcome.push, at);
+    for (const { user_id, notification } of outcome.notifications) {
+      const channel = userNotificationsChanged(user_id);
+      await deps.bus
+        .broadcast(channel, { channel, data: notification })
+        .catch((error) => log.warn({ err: error, channel }, 'real-time message not sent'));
+    }
+  }
+
+  return async (due) => {
+    const job = due.data as PushJob;
+    if (job.kind === 'send') return send(due.id, job);
+    if (job.kind === 'receipts') return checkReceipts(job);
+    if (job.kind === 'vessel') return vessel(job);
+    log.error({ job: due.id }, 'unknown push job');
+  };
+}
+
+/**
+ * Whether the timestamp joined a port call and is the heaviest of its kind there (the original pushes only when no
+ * other live timestamp of the port call with the same time type and state weighs more): 'yes', 'no', or 'pending'
+ * while the port-call projection has not folded it in.
+ */
+export async function timestampPlacement(db: Queryable, news: VesselNews): Promise<'yes' | 'no' | 'pending'> {
+  const { rows } = await db.query<{
+    version: string | null;
+    port_call_id: string | null;
+    is_trash: boolean | null;
+    heavier: boolean;
+  }>(
+    `SELECT v.version, t.port_call_id, t.is_trash,
+            EXISTS (SELECT 1 FROM portcall.timestamps o
+                     WHERE o.port_call_id = t.port_call_id AND o.imo = t.imo AND o.time_type = t.time_type
+                       AND o.state = t.state AND NOT o.is_trash AND o.weight > t.weight) AS heavier
+       FROM (SELECT $1::bigint AS imo) q
+       LEFT JOIN portcall.vessels v ON v.imo = q.imo
+       LEFT JOIN portcall.timestamps t ON t.id = $2`,
+    [news.imo, news.timestamp_id],
+  );
+  const row = rows[0];
+  if (!row || row.version === null || Number(row.version) < news.timestamp_id || row.is_trash === null)
+    return 'pending';
+  return row.port_call_id !== null && !row.is_trash && !row.heavier ? 'yes' : 'no';
+}
+
+/** Who pinned the vessel (deleted users aside), their time zone and devices. */
+export async function pinnedUsers(db: Queryable, imo: number): Promise<PinnedUser[]> {
+  const { rows } = await db.query<{ user_id: number; time_zone: string | null; token_ids: number[] }>(
+    `SELECT p.user_id, u.time_zone,
+            coalesce(array_agg(t.id ORDER BY t.id) FILTER (WHERE t.id IS NOT NULL), '{}') AS token_ids
+       FROM notifier.pinned_vessels p
+       LEFT JOIN gateway.users u ON u.id = p.user_id
+       LEFT JOIN notifier.push_tokens t ON t.user_id = p.user_id
+      WHERE p.imo = $1 AND u.status IS DISTINCT FROM 'deleted'
+      GROUP BY p.user_id, u.time_zone
+      ORDER BY p.user_id`,
+    [imo],
+  );
+  return rows.map((r) => ({ user_id: Number(r.user_id), time_zone: r.time_zone, token_ids: r.token_ids.map(Number) }));
+}
+
+/** The port's stored text of the timestamp's label, if any (the gateway's translations, read-only). */
+async function labelTranslation(
+  db: Queryable,
+  namespace: string,
+  timeType: string,
+  state: string,
+): Promise<Map<string, string>> {
+  const key = timestampLabelKey(timeType, state);
+  const { rows } = await db.query<{ value: string }>(
+    "SELECT value FROM gateway.translations WHERE namespace = $1 AND language = 'en' AND key = $2",
+    [namespace, key],
+  );
+  return new Map(rows.map((r) => [key, r.value]));
+}
+
+/** Devices and pins for a notification's push: every device, and who pinned its ship (if it has one). */
+export async function notificationAudience(
+  q: Queryable,
+  shipImo: number | null,
+): Promise<{ devices: { token_id: number; user_id: number }[]; pinnedBy: Set<number>; vesselName: string | null }> {
+  const devices = await q.query<{ token_id: number; user_id: number }>(
+    'SELECT id AS token_id, user_id FROM notifier.push_tokens ORDER BY id',
+  );
+  if (shipImo === null) {
+    return {
+      devices: devices.rows.map((d) => ({ token_id: Number(d.token_id), user_id: Number(d.user_id) })),
+      pinnedBy: new Set(),
+      vesselName: null,
+    };
+  }
+  const pins = await q.query<{ user_id: number }>('SELECT user_id FROM notifier.pinned_vessels WHERE imo = $1', [
+    shipImo,
+  ]);
+  const vessel = await q.query<{ vessel_name: string }>('SELECT vessel_name FROM ingest.vessels WHERE imo = $1', [
+    shipImo,
+  ]);
+  return {
+    devices: devices.rows.map((d) => ({ token_id: Number(d.token_id), user_id: Number(d.user_id) })),
+    pinnedBy: new Set(pins.rows.map((p) => Number(p.user_id))),
+    vesselName: vessel.rows[0]?.vessel_name ?? null,
+  };
+}

@@ -1,0 +1,386 @@
+// Push to phones on real PostgreSQL, against a local HTTP server that speaks Expo's push and receipt API (never the
+// internet): the events travel the real path (store → relay → bus → the push consumers → jobs → HTTP). Recipients,
+// titles and bodies of both push kinds, parts of 100, a retry after a 500, DeviceNotRegistered devices removed (in a
+// ticket and in a receipt), a notification stored while the push server is down, and the VESSEL rules (attached,
+// heaviest, pinned). The other services' read models are minimal copies of their shape.
+
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { commandHandler } from '@pcas/commands';
+import { loadConfig } from '@pcas/config';
+import { type Actor, NOTIFIER, NotificationCommands, type ServiceDeps, type TimestampReceived } from '@pcas/contracts';
+import { createEventStore } from '@pcas/eventstore';
+import { createInProcessJobs } from '@pcas/jobs';
+import { createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
+import { createLogger } from '@pcas/observability';
+import { openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { registerPushToken } from '../adapters/push-tokens.ts';
+import { ensureSchema } from '../adapters/schema.ts';
+import { notificationCommands } from './notifications.ts';
+import { startPush } from './push.ts';
+
+// ---- a local Expo ----
+
+interface ExpoMessageSeen {
+  to: string;
+  title: string;
+  body: string;
+  data: { id: string; type: string; data?: { id: number }; vessel_id?: number };
+  sound: string;
+  channelId: string;
+  priority: string;
+}
+
+const expo = {
+  /** Every push request's messages, and the status answered. */
+  pushes: [] as { status: number; messages: ExpoMessageSeen[] }[],
+  receiptRequests: [] as string[][],
+  /** Answers 500 to this many push requests before answering normally. */
+  failNext: 0,
+  down: false,
+  /** Tokens answered DeviceNotRegistered in their ticket / in their receipt. */
+  goneAtSend: new Set<string>(),
+  goneAtReceipt: new Set<string>(),
+};
+const delivered = () => expo.pushes.filter((p) => p.status === 200).flatMap((p) => p.messages);
+
+const server = http.createServer(async (req, res) => {
+  let text = '';
+  for await (const chunk of req) text += chunk;
+  const body = JSON.parse(text);
+  const answer = (status: number, json: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(json));
+  };
+  if (req.url === '/--/api/v2/push/send') {
+    const messages = body as ExpoMessageSeen[];
+    if (expo.down || expo.failNext > 0) {
+      expo.failNext = Math.max(0, expo.failNext - 1);
+      expo.pushes.push({ status: 500, messages });
+      return answer(500, { errors: [{ code: 'INTERNAL_SERVER_ERROR', message: 'down' }] });
+    }
+    expo.pushes.push({ status: 200, messages });
+    return answer(200, {
+      data: messages.map((m) =>
+        expo.goneAtSend.has(m.to)
+          ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered' } }
+          : { status: 'ok', id: `receipt:${m.to}` },
+      ),
+    });
+  }
+  if (req.url === '/--/api/v2/push/getReceipts') {
+    const ids = (body as { ids: string[] }).ids;
+    expo.receiptRequests.push(ids);
+    return answer(200, {
+      data: Object.fromEntries(
+        ids.map((id) => [
+          id,
+          expo.goneAtReceipt.has(id.slice('receipt:'.length))
+            ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered' } }
+            : { status: 'ok' },
+        ]),
+      ),
+    });
+  }
+  answer(404, { errors: [{ code: 'NOT_FOUND' }] });
+});
+
+// ---- the notifier's surroundings ----
+
+const OTHER_READ_MODELS = [
+  'CREATE SCHEMA gateway',
+  `CREATE TABLE gateway.users (id integer PRIMARY KEY, email text NOT NULL, first_name text NOT NULL DEFAULT '',
+     last_name text NOT NULL DEFAULT '', status text NOT NULL DEFAULT 'active', time_zone text)`,
+  `CREATE TABLE gateway.translations (namespace text, language text, key text, value text,
+     PRIMARY KEY (namespace, language, key))`,
+  'CREATE SCHEMA ingest',
+  'CREATE TABLE ingest.vessels (id serial PRIMARY KEY, imo bigint UNIQUE, vessel_name text NOT NULL)',
+  'CREATE SCHEMA portcall',
+  'CREATE TABLE portcall.vessels (imo bigint PRIMARY KEY, version bigint NOT NULL)',
+  `CREATE TABLE portcall.timestamps (id bigint PRIMARY KEY, imo bigint NOT NULL, time_type text NOT NULL,
+     state text NOT NULL, port_call_id bigint, is_trash boolean NOT NULL DEFAULT false, weight int NOT NULL)`,
+];
+
+const PINNED = 9074729;
+const UNPINNED = 9300000;
+const SENDER: Actor = { user_id: 1, api_key_id: null };
+
+let pg: PostgresForTest;
+let deps: ServiceDeps;
+let relay: Relay;
+let stopPush: () => Promise<void>;
+const broadcasts: { key: string; body: any }[] = [];
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const device = (userId: number, name: string) =>
+  registerPushToken(
+    deps.db,
+    deps.store,
+    userId,
+    { platform: 'ios', installation_id: name, push_token: `ExponentPushToken[${name}]` },
+    { user_id: userId, api_key_id: null },
+  );
+
+const createNotification = (input: Record<string, unknown>) =>
+  deps.bus.rpc<{ id: number }>(NOTIFIER, NotificationCommands.createNotification, { actor: SENDER, input });
+
+beforeAll(async () => {
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/--/api/v2/push`;
+  pg = await freshPostgres('notifier_push');
+  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+  const store = createEventStore(db);
+  await store.init();
+  for (const statement of OTHER_READ_MODELS) await db.query(statement);
+  const log = createLogger('notifier-push-test', process.env.LOG_LEVEL ?? 'silent');
+  const bus = createInProcessBus({ log });
+  // The receipts endpoint is derived from the push URL (…/send → …/getReceipts).
+  const config = loadConfig(
+    { EXPO_PUSH_URL: `${base}/send`, PORT_DEFAULT_TIME_ZONE: 'Europe/Stockholm' },
+    { namespace: 'gavle', pushReceiptDelayMs: 100 },
+  );
+  expect(config.expoReceiptsUrl).toBe(`${base}/getReceipts`);
+  deps = { config, db, store, bus, log };
+  await ensureSchema(db);
+  await bus.serveRpc(NOTIFIER, commandHandler(notificationCommands(deps)));
+  await bus.receiveBroadcasts((key, body) => broadcasts.push({ key, body }));
+  const push = await startPush(deps, {
+    createJobs: (handler) => createInProcessJobs({ queue: 'push-test', handler, log, maxAttempts: 6, retryBaseMs: 50 }),
+    vesselDelayMs: 20,
+  });
+  stopPush = push.stop;
+  relay = await startRelay({ store, db, bus, log, pollIntervalMs: 20 });
+
+  // Users: 1 sends; 2 (Helsinki) and 3 (no zone) pinned the vessel; 4 pinned nothing.
+  await db.query(`INSERT INTO gateway.users (id, email, time_zone) VALUES
+    (1, 'sender@port.test', NULL), (2, 'two@port.test', 'Europe/Helsinki'), (3, 'three@port.test', NULL),
+    (4, 'four@port.test', 'UTC')`);
+  await db.query(
+    `INSERT INTO notifier.pinned_vessels (user_id, imo, position) VALUES (2, ${PINNED}, 0), (3, ${PINNED}, 0)`,
+  );
+  await db.query(`INSERT INTO ingest.vessels (imo, vessel_name) VALUES (${PINNED}, 'Ever Given')`);
+  await db.query(`INSERT INTO gateway.translations VALUES
+    ('gavle', 'en', 'Estimated Arrival Vessel PortArea', 'ETA port area')`);
+  for (const [user, name] of [
+    [1, 'one'],
+    [2, 'two-a'],
+    [2, 'two-b'],
+    [3, 'three'],
+    [4, 'four'],
+  ] as const) {
+    await device(user, name);
+  }
+});
+
+afterAll(async () => {
+  await relay?.stop();
+  await stopPush?.();
+  await deps?.bus.close();
+  await deps?.db.close();
+  await pg?.drop();
+  server.close();
+});
+
+beforeEach(() => {
+  expo.pushes = [];
+  expo.receiptRequests = [];
+  expo.failNext = 0;
+  expo.down = false;
+  broadcasts.length = 0;
+});
+
+const tokensOf = (messages: ExpoMessageSeen[]) => messages.map((m) => m.to).sort();
+const T = (name: string) => `ExponentPushToken[${name}]`;
+
+describe('NOTIFICATION pushes', () => {
+  it('a port notification: every device but the sender’s, "Port notification", the message, the notification as data', async () => {
+    const created = await createNotification({ type: 'port', message: 'Berth 3 closed at noon' });
+    await waitFor(() => delivered().length === 4);
+    expect(tokensOf(delivered())).toEqual([T('four'), T('three'), T('two-a'), T('two-b')]);
+    expect(delivered()[0]).toMatchObject({
+      title: 'Port notification',
+      body: 'Berth 3 closed at noon',
+      sound: 'default',
+      channelId: 'notification',
+      priority: 'high',
+      data: { type: 'NOTIFICATION', data: { id: created.id, type: 'port' } },
+    });
+  });
+
+  it('a ship notification: only the devices of those who pinned the ship, titled with its name', async () => {
+    await createNotification({ type: 'ship', message: 'Pilot delayed', ship_imo: String(PINNED) });
+    await waitFor(() => delivered().length === 3);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(tokensOf(delivered())).toEqual([T('three'), T('two-a'), T('two-b')]);
+    expect(delivered().map((m) => m.title)).toEqual(['Ever Given', 'Ever Given', 'Ever Given']);
+  });
+
+  it('is stored while the push server is down, and delivered when it is back (retried with backoff)', async () => {
+    expo.down = true;
+    const created = await createNotification({ type: 'port', message: 'Storm warning' });
+    const { rows } = await deps.db.query('SELECT message FROM notifier.notifications WHERE id = $1', [created.id]);
+    expect(rows).toEqual([{ message: 'Storm warning' }]);
+    await waitFor(() => expo.pushes.length >= 2);
+    expect(delivered()).toEqual([]);
+    expo.down = false;
+    await waitFor(() => delivered().length === 4);
+    expect(expo.pushes.filter((p) => p.status === 500).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('one 500 from Expo: the same request again, sent once', async () => {
+    expo.failNext = 1;
+    await createNotification({ type: 'port', message: 'Retry me' });
+    await waitFor(() => delivered().length === 4);
+    expect(expo.pushes.map((p) => p.status)).toEqual([500, 200]);
+    expect(expo.pushes[1].messages).toEqual(expo.pushes[0].messages);
+  });
+
+  it('more than 100 devices: one request per 100', async () => {
+    for (let i = 0; i < 150; i++) await device(100 + i, `many-${i}`);
+    try {
+      await createNotification({ type: 'port', message: 'Everyone' });
+      await waitFor(() => delivered().length === 154);
+      expect(expo.pushes.map((p) => p.messages.length).sort((a, b) => a - b)).toEqual([54, 100]);
+    } finally {
+      await deps.db.query("DELETE FROM notifier.push_tokens WHERE installation_id LIKE 'many-%'");
+    }
+  });
+});
+
+describe('devices Expo no longer knows', () => {
+  it('are removed after DeviceNotRegistered in a receipt or a ticket: an event on the device’s stream', async () => {
+    const receiptGone = await device(4, 'four-old');
+    const ticketGone = await device(4, 'four-older');
+    expo.goneAtReceipt.add(T('four-old'));
+    expo.goneAtSend.add(T('four-older'));
+    await createNotification({ type: 'port', message: 'Hello devices' });
+    await waitFor(async () => {
+      const { rows } = await deps.db.query('SELECT id FROM notifier.push_tokens WHERE id = ANY($1::int[])', [
+        [receiptGone, ticketGone],
+      ]);
+      return rows.length === 0;
+    });
+    expect(expo.receiptRequests.flat()).toContain(`receipt:${T('four-old')}`);
+    for (const id of [receiptGone, ticketGone]) {
+      expect((await deps.store.readStream(`pushtoken-${id}`)).at(-1)).toMatchObject({
+        type: 'PushTokenRemoved',
+        data: { id, user_id: 4, reason: 'stale' },
+        metadata: { user_id: null, api_key_id: null },
+      });
+    }
+    // The others stay.
+    const { rows } = await deps.db.query('SELECT count(*)::int AS n FROM notifier.push_tokens');
+    expect(rows[0].n).toBe(5);
+  });
+});
+
+describe('VESSEL pushes', () => {
+  let portCallId = 7000;
+
+  /** A data source's timestamp, appended as ingest does, then placed by a stand-in for the port-call projection. */
+  async function timestamp(
+    imo: number,
+    overrides: Partial<TimestampReceived> = {},
+    placement: { port_call_id?: number | null; weight?: number; is_trash?: boolean } = {},
+  ): Promise<number> {
+    const data: TimestampReceived = {
+      imo,
+      vessel_name: imo === PINNED ? 'Ever Given' : 'Other',
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_PortArea',
+      time: '2026-11-25T22:30:00+00:00',
+      payload: {},
+      source: 'api_key',
+      api_key_id: 5,
+      user_id: 1,
+      ...overrides,
+    };
+    const appended = await deps.store.append(`vessel-${imo}`, [{ type: 'TimestampReceived', data }]);
+    const id = appended.events[0].globalPosition;
+    await deps.db.query(
+      `INSERT INTO portcall.timestamps (id, imo, time_type, state, port_call_id, is_trash, weight)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        id,
+        imo,
+        data.time_type,
+        data.state,
+        placement.port_call_id === undefined ? portCallId : placement.port_call_id,
+        placement.is_trash ?? false,
+        placement.weight ?? 10,
+      ],
+    );
+    await deps.db.query(
+      'INSERT INTO portcall.vessels (imo, version) VALUES ($1, $2) ON CONFLICT (imo) DO UPDATE SET version = EXCLUDED.version',
+      [imo, id],
+    );
+    return id;
+  }
+
+  it('a pinned vessel’s new data-source timestamp: its pinners’ devices, translated, in each one’s zone; the synthetic notification', async () => {
+    const id = await timestamp(PINNED);
+    await waitFor(() => delivered().length === 3);
+    const byToken = Object.fromEntries(delivered().map((m) => [m.to, m]));
+    expect(byToken[T('two-a')]).toMatchObject({
+      title: 'Ever Given',
+      body: 'ETA port area\r\n2026-11-26 00:30',
+      data: { type: 'VESSEL', vessel_id: PINNED },
+    });
+    expect(byToken[T('two-b')].body).toBe('ETA port area\r\n2026-11-26 00:30');
+    // No zone of their own: the port's (PORT_DEFAULT_TIME_ZONE).
+    expect(byToken[T('three')].body).toBe('ETA port area\r\n2026-11-25 23:30');
+    await waitFor(() => broadcasts.length === 2);
+    expect(broadcasts.map((b) => b.key).sort()).toEqual(['notifications-changed-2', 'notifications-changed-3']);
+    expect(broadcasts.find((b) => b.key === 'notifications-changed-2')?.body).toMatchObject({
+      channel: 'notifications-changed-2',
+      data: {
+        type: 'ship',
+        ship_imo: PINNED,
+        message: 'ETA port area\r\n2026-11-26 00:30',
+        sender: { email: 'system' },
+        ship: { imo: PINNED, vessel_name: 'Ever Given' },
+      },
+    });
+    expect(
+      (await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = $1', [`vessel-${id}`])).rows,
+    ).toHaveLength(1);
+  });
+
+  it('nothing for an unpinned vessel, a person’s timestamp, one left out of a port call, or one outweighed', async () => {
+    portCallId++;
+    await timestamp(PINNED, { state: 'Departure_Vessel_Berth', time_type: 'Estimated' }, { weight: 50 });
+    await waitFor(() => delivered().length === 3);
+    expo.pushes = [];
+    const unpinned = await timestamp(UNPINNED);
+    await timestamp(PINNED, { source: 'manual', api_key_id: null });
+    await timestamp(PINNED, {}, { port_call_id: null });
+    await timestamp(PINNED, {}, { port_call_id: portCallId, is_trash: true });
+    // Lighter than the one already in this port call for the same time type and state.
+    const outweighed = await timestamp(PINNED, { state: 'Departure_Vessel_Berth' }, { weight: 10 });
+    // A last one that does push shows the others were looked at and dropped before it.
+    portCallId++;
+    await timestamp(PINNED, { time: '2026-11-26T06:00:00+00:00' });
+    await waitFor(() => delivered().length === 3);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(delivered().map((m) => m.body.split('\r\n')[1])).toEqual([
+      '2026-11-26 08:00',
+      '2026-11-26 08:00',
+      '2026-11-26 07:00',
+    ]);
+    const made = await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = ANY($1::text[])', [
+      [`vessel-${outweighed}`, `vessel-${unpinned}`],
+    ]);
+    expect(made.rows).toEqual([]);
+  });
+});

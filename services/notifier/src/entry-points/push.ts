@@ -1,0 +1,128 @@
+// Push to phones (docs/domain.md#push-notifications): the push jobs, and the two triggers that make pushes.
+// - NOTIFICATION: a consumer of the notifier's own NotificationCreated (a notification, or a decision item's reply).
+//   The notification is committed before any push exists, so a push server that is down never loses or delays it;
+//   the consumer's inbox makes a redelivered event push nothing twice.
+// - VESSEL: a consumer of vessel.TimestampReceived. Ingest runs at over a thousand timestamps a second, so a batch
+//   costs one indexed look-up of the pinned IMOs among its data-source timestamps, and nothing more when nobody
+//   pinned them; a pinned one becomes a job that waits for the port-call projection to place the timestamp.
+
+import type { NotificationCreated, RunningService, ServiceDeps, TimestampReceived } from '@pcas/contracts';
+import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
+import { startProjection, toRecordedEvent } from '@pcas/messaging';
+import { createExpoClient, type ExpoClient } from '../adapters/expo.ts';
+import { enqueuePush, notificationAudience, type PushJob, pushJobHandler } from '../adapters/push-jobs.ts';
+import { notificationPush } from '../domain/push-messages.ts';
+
+export interface PushOptions {
+  /** Delayed jobs for this handler; default BullMQ on REDIS_URL in the fleet, in-process timers embedded. */
+  createJobs?: (handler: JobHandler) => DelayedJobs | Promise<DelayedJobs>;
+  /** Default: Expo at the configured URLs. */
+  expo?: ExpoClient;
+  /** How long a VESSEL job waits before its first look at the port-call read model (default 1 s). */
+  vesselDelayMs?: number;
+  /** Queue and consumer names (tests run several notifiers on one server). */
+  name?: string;
+}
+
+export const NOTIFICATION_CREATED_ROUTING_KEY = 'notification.NotificationCreated';
+export const TIMESTAMP_RECEIVED_ROUTING_KEY = 'vessel.TimestampReceived';
+
+export async function startPush(deps: ServiceDeps, options: PushOptions = {}): Promise<RunningService> {
+  const { bus, db, store, log, config } = deps;
+  const name = options.name ?? 'notifier-push';
+  const expo =
+    options.expo ??
+    createExpoClient({
+      pushUrl: config.expoPushUrl,
+      receiptsUrl: config.expoReceiptsUrl,
+      accessToken: config.expoAccessToken,
+    });
+  let jobs: DelayedJobs | undefined;
+  const handler = pushJobHandler({
+    db,
+    store,
+    bus,
+    log,
+    expo,
+    jobs: () => jobs!,
+    receiptDelayMs: config.pushReceiptDelayMs,
+    namespace: config.namespace,
+    portTimeZone: config.portDefaultTimeZone ?? null,
+  });
+  const jobsLog = log.child({ component: 'push-jobs' });
+  if (options.createJobs) jobs = await options.createJobs(handler);
+  else if (config.mode === 'fleet' && config.redisUrl) {
+    jobs = await createBullJobs({
+      queue: name,
+      redisUrl: config.redisUrl,
+      prefix: jobsPrefixFor(config.databaseUrl),
+      handler,
+      log: jobsLog,
+    });
+  } else jobs = createInProcessJobs({ queue: name, handler, log: jobsLog });
+  const queue = jobs;
+
+  const notifications = await startProjection({
+    bus,
+    db,
+    name,
+    bindings: [NOTIFICATION_CREATED_ROUTING_KEY],
+    log: log.child({ projection: name }),
+    async apply(tx, events) {
+      for (const event of events) {
+        if (event.type !== 'NotificationCreated') continue;
+        const notification = event.data as NotificationCreated;
+        const audience = await notificationAudience(tx, notification.ship_imo);
+        const push = notificationPush(notification, audience.vesselName, audience.devices, audience.pinnedBy);
+        // A push that cannot be queued fails the batch, which is delivered again: the push is late, never lost.
+        if (push) await enqueuePush(queue, push, new Date());
+      }
+    },
+  });
+
+  const vesselDelayMs = options.vesselDelayMs ?? 1_000;
+  const timestamps = await bus.consume(
+    `${name}.timestamps`,
+    async (messages) => {
+      const candidates = messages
+        .map(toRecordedEvent)
+        .filter((e) => e.type === 'TimestampReceived' && (e.data as TimestampReceived).source === 'api_key');
+      if (candidates.length === 0) return;
+      const imos = [...new Set(candidates.map((e) => (e.data as TimestampReceived).imo))];
+      const { rows } = await db.query<{ imo: string }>(
+        'SELECT DISTINCT imo FROM notifier.pinned_vessels WHERE imo = ANY($1::bigint[])',
+        [imos],
+      );
+      if (rows.length === 0) return;
+      const pinned = new Set(rows.map((r) => Number(r.imo)));
+      const at = new Date(Date.now() + vesselDelayMs);
+      for (const event of candidates) {
+        const t = event.data as TimestampReceived;
+        if (!pinned.has(t.imo)) continue;
+        const job: PushJob = {
+          kind: 'vessel',
+          news: {
+            timestamp_id: event.globalPosition,
+            imo: t.imo,
+            vessel_name: t.vessel_name,
+            time_type: t.time_type,
+            state: t.state,
+            time: t.time,
+          },
+        };
+        // The id makes a redelivered event one job; a job already run finds its push claimed and stops.
+        await queue.schedule(`vessel-${event.globalPosition}`, at, job);
+      }
+    },
+    { bindings: [TIMESTAMP_RECEIVED_ROUTING_KEY], maxBatch: 500, prefetch: 1000 },
+  );
+
+  log.info({ jobs: queue.kind }, 'push to phones started');
+  return {
+    async stop() {
+      await timestamps.stop();
+      await notifications.stop();
+      await queue.close();
+    },
+  };
+}
