@@ -133,6 +133,15 @@ describe('real-time channels (fleet)', () => {
     await expect(forged.authenticate('not-a-jwt')).rejects.toThrow();
   });
 
+  it('a client cannot publish: refused, and no subscriber gets it', async () => {
+    const [listener, publisher] = [await connect(15), await connect(16)];
+    await listener.subscribe('notifications-changed');
+    await publisher.authenticate(session.jwt);
+    await expect(publisher.socket.invokePublish('notifications-changed', { message: 'forged' })).rejects.toThrow();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listener.received.get('notifications-changed')).toEqual([]);
+  });
+
   it('with realtime_anonymous off, only signed-in sockets subscribe, and per-user channels only to their user', async () => {
     expect((await admin.put('/settings/realtime_anonymous/disabled')).status).toBe(200);
     try {

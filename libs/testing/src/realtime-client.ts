@@ -21,6 +21,7 @@ interface ScSocket {
   authState: string;
   subscribe(channel: string): ScChannel;
   authenticate(token: string): Promise<unknown>;
+  invokePublish(channel: string, data: unknown): Promise<void>;
   listener(event: string): Listener<unknown>;
   disconnect(): void;
 }
