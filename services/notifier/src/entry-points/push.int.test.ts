@@ -2,7 +2,8 @@
 // internet): the events travel the real path (store → relay → bus → the push consumers → jobs → HTTP). Recipients,
 // titles and bodies of both push kinds, parts of 100, a retry after a 500, DeviceNotRegistered devices removed (in a
 // ticket and in a receipt), a notification stored while the push server is down, and the VESSEL rules (attached,
-// heaviest, pinned). The other services' read models are minimal copies of their shape.
+// heaviest, pinned). Once with BullMQ on the real Redis (the fleet), once with in-process timers (embedded). The
+// other services' read models are minimal copies of their shape.
 
 import { once } from 'node:events';
 import http from 'node:http';
@@ -11,11 +12,11 @@ import { commandHandler } from '@pcas/commands';
 import { loadConfig } from '@pcas/config';
 import { type Actor, NOTIFIER, NotificationCommands, type ServiceDeps, type TimestampReceived } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
-import { createInProcessJobs } from '@pcas/jobs';
+import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
 import { createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
-import { createLogger } from '@pcas/observability';
+import { createLogger, type Logger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { freshPostgres, type PostgresForTest, redis, uniqueName } from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerPushToken } from '../adapters/push-tokens.ts';
 import { ensureSchema } from '../adapters/schema.ts';
@@ -133,254 +134,287 @@ const device = (userId: number, name: string) =>
 
 const createNotification = (input: Record<string, unknown>) =>
   deps.bus.rpc<{ id: number }>(NOTIFIER, NotificationCommands.createNotification, { actor: SENDER, input });
-
 beforeAll(async () => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/--/api/v2/push`;
-  pg = await freshPostgres('notifier_push');
-  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  const store = createEventStore(db);
-  await store.init();
-  for (const statement of OTHER_READ_MODELS) await db.query(statement);
-  const log = createLogger('notifier-push-test', process.env.LOG_LEVEL ?? 'silent');
-  const bus = createInProcessBus({ log });
-  // The receipts endpoint is derived from the push URL (…/send → …/getReceipts).
-  const config = loadConfig(
-    { EXPO_PUSH_URL: `${base}/send`, PORT_DEFAULT_TIME_ZONE: 'Europe/Stockholm' },
-    { namespace: 'gavle', pushReceiptDelayMs: 100 },
-  );
-  expect(config.expoReceiptsUrl).toBe(`${base}/getReceipts`);
-  deps = { config, db, store, bus, log };
-  await ensureSchema(db);
-  await bus.serveRpc(NOTIFIER, commandHandler(notificationCommands(deps)));
-  await bus.receiveBroadcasts((key, body) => broadcasts.push({ key, body }));
-  const push = await startPush(deps, {
-    createJobs: (handler) => createInProcessJobs({ queue: 'push-test', handler, log, maxAttempts: 6, retryBaseMs: 50 }),
-    vesselDelayMs: 20,
-  });
-  stopPush = push.stop;
-  relay = await startRelay({ store, db, bus, log, pollIntervalMs: 20 });
-
-  // Users: 1 sends; 2 (Helsinki) and 3 (no zone) pinned the vessel; 4 pinned nothing.
-  await db.query(`INSERT INTO gateway.users (id, email, time_zone) VALUES
-    (1, 'sender@port.test', NULL), (2, 'two@port.test', 'Europe/Helsinki'), (3, 'three@port.test', NULL),
-    (4, 'four@port.test', 'UTC')`);
-  await db.query(
-    `INSERT INTO notifier.pinned_vessels (user_id, imo, position) VALUES (2, ${PINNED}, 0), (3, ${PINNED}, 0)`,
-  );
-  await db.query(`INSERT INTO ingest.vessels (imo, vessel_name) VALUES (${PINNED}, 'Ever Given')`);
-  await db.query(`INSERT INTO gateway.translations VALUES
-    ('gavle', 'en', 'Estimated Arrival Vessel PortArea', 'ETA port area')`);
-  for (const [user, name] of [
-    [1, 'one'],
-    [2, 'two-a'],
-    [2, 'two-b'],
-    [3, 'three'],
-    [4, 'four'],
-  ] as const) {
-    await device(user, name);
-  }
 });
 
-afterAll(async () => {
-  await relay?.stop();
-  await stopPush?.();
-  await deps?.bus.close();
-  await deps?.db.close();
-  await pg?.drop();
+afterAll(() => {
   server.close();
-});
-
-beforeEach(() => {
-  expo.pushes = [];
-  expo.receiptRequests = [];
-  expo.failNext = 0;
-  expo.down = false;
-  broadcasts.length = 0;
 });
 
 const tokensOf = (messages: ExpoMessageSeen[]) => messages.map((m) => m.to).sort();
 const T = (name: string) => `ExponentPushToken[${name}]`;
 
-describe('NOTIFICATION pushes', () => {
-  it('a port notification: every device but the sender’s, "Port notification", the message, the notification as data', async () => {
-    const created = await createNotification({ type: 'port', message: 'Berth 3 closed at noon' });
-    await waitFor(() => delivered().length === 4);
-    expect(tokensOf(delivered())).toEqual([T('four'), T('three'), T('two-a'), T('two-b')]);
-    expect(delivered()[0]).toMatchObject({
-      title: 'Port notification',
-      body: 'Berth 3 closed at noon',
-      sound: 'default',
-      channelId: 'notification',
-      priority: 'high',
-      data: { type: 'NOTIFICATION', data: { id: created.id, type: 'port' } },
+const redisUrl = (await redis())?.url;
+
+// The fleet's adapter (BullMQ on Redis, a key prefix of its own) and the embedded one (in-process timers).
+const adapters: [string, boolean, (handler: JobHandler, log: Logger) => DelayedJobs | Promise<DelayedJobs>][] = [
+  [
+    'bullmq',
+    redisUrl !== undefined,
+    (handler, log) =>
+      createBullJobs({
+        queue: 'push-test',
+        redisUrl: redisUrl!,
+        prefix: uniqueName('bull-push-test'),
+        handler,
+        log,
+        maxAttempts: 6,
+        retryBaseMs: 50,
+      }),
+  ],
+  [
+    'in-process',
+    true,
+    (handler, log) => createInProcessJobs({ queue: 'push-test', handler, log, maxAttempts: 6, retryBaseMs: 50 }),
+  ],
+];
+
+describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJobs) => {
+  beforeAll(async () => {
+    if (!available) return;
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/--/api/v2/push`;
+    pg = await freshPostgres('notifier_push');
+    const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+    const store = createEventStore(db);
+    await store.init();
+    for (const statement of OTHER_READ_MODELS) await db.query(statement);
+    const log = createLogger('notifier-push-test', process.env.LOG_LEVEL ?? 'silent');
+    const bus = createInProcessBus({ log });
+    // The receipts endpoint is derived from the push URL (…/send → …/getReceipts).
+    const config = loadConfig(
+      { EXPO_PUSH_URL: `${base}/send`, PORT_DEFAULT_TIME_ZONE: 'Europe/Stockholm' },
+      { namespace: 'gavle', pushReceiptDelayMs: 100 },
+    );
+    expect(config.expoReceiptsUrl).toBe(`${base}/getReceipts`);
+    deps = { config, db, store, bus, log };
+    await ensureSchema(db);
+    await bus.serveRpc(NOTIFIER, commandHandler(notificationCommands(deps)));
+    await bus.receiveBroadcasts((key, body) => broadcasts.push({ key, body }));
+    const push = await startPush(deps, {
+      createJobs: (handler) => createJobs(handler, log),
+      vesselDelayMs: 20,
     });
-  });
+    stopPush = push.stop;
+    relay = await startRelay({ store, db, bus, log, pollIntervalMs: 20 });
 
-  it('a ship notification: only the devices of those who pinned the ship, titled with its name', async () => {
-    await createNotification({ type: 'ship', message: 'Pilot delayed', ship_imo: String(PINNED) });
-    await waitFor(() => delivered().length === 3);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(tokensOf(delivered())).toEqual([T('three'), T('two-a'), T('two-b')]);
-    expect(delivered().map((m) => m.title)).toEqual(['Ever Given', 'Ever Given', 'Ever Given']);
-  });
-
-  it('is stored while the push server is down, and delivered when it is back (retried with backoff)', async () => {
-    expo.down = true;
-    const created = await createNotification({ type: 'port', message: 'Storm warning' });
-    const { rows } = await deps.db.query('SELECT message FROM notifier.notifications WHERE id = $1', [created.id]);
-    expect(rows).toEqual([{ message: 'Storm warning' }]);
-    await waitFor(() => expo.pushes.length >= 2);
-    expect(delivered()).toEqual([]);
-    expo.down = false;
-    await waitFor(() => delivered().length === 4);
-    expect(expo.pushes.filter((p) => p.status === 500).length).toBeGreaterThanOrEqual(2);
-  });
-
-  it('one 500 from Expo: the same request again, sent once', async () => {
-    expo.failNext = 1;
-    await createNotification({ type: 'port', message: 'Retry me' });
-    await waitFor(() => delivered().length === 4);
-    expect(expo.pushes.map((p) => p.status)).toEqual([500, 200]);
-    expect(expo.pushes[1].messages).toEqual(expo.pushes[0].messages);
-  });
-
-  it('more than 100 devices: one request per 100', async () => {
-    for (let i = 0; i < 150; i++) await device(100 + i, `many-${i}`);
-    try {
-      await createNotification({ type: 'port', message: 'Everyone' });
-      await waitFor(() => delivered().length === 154);
-      expect(expo.pushes.map((p) => p.messages.length).sort((a, b) => a - b)).toEqual([54, 100]);
-    } finally {
-      await deps.db.query("DELETE FROM notifier.push_tokens WHERE installation_id LIKE 'many-%'");
+    // Users: 1 sends; 2 (Helsinki) and 3 (no zone) pinned the vessel; 4 pinned nothing.
+    await db.query(`INSERT INTO gateway.users (id, email, time_zone) VALUES
+    (1, 'sender@port.test', NULL), (2, 'two@port.test', 'Europe/Helsinki'), (3, 'three@port.test', NULL),
+    (4, 'four@port.test', 'UTC')`);
+    await db.query(
+      `INSERT INTO notifier.pinned_vessels (user_id, imo, position) VALUES (2, ${PINNED}, 0), (3, ${PINNED}, 0)`,
+    );
+    await db.query(`INSERT INTO ingest.vessels (imo, vessel_name) VALUES (${PINNED}, 'Ever Given')`);
+    await db.query(`INSERT INTO gateway.translations VALUES
+    ('gavle', 'en', 'Estimated Arrival Vessel PortArea', 'ETA port area')`);
+    for (const [user, name] of [
+      [1, 'one'],
+      [2, 'two-a'],
+      [2, 'two-b'],
+      [3, 'three'],
+      [4, 'four'],
+    ] as const) {
+      await device(user, name);
     }
   });
-});
 
-describe('devices Expo no longer knows', () => {
-  it('are removed after DeviceNotRegistered in a receipt or a ticket: an event on the device’s stream', async () => {
-    const receiptGone = await device(4, 'four-old');
-    const ticketGone = await device(4, 'four-older');
-    expo.goneAtReceipt.add(T('four-old'));
-    expo.goneAtSend.add(T('four-older'));
-    await createNotification({ type: 'port', message: 'Hello devices' });
-    await waitFor(async () => {
-      const { rows } = await deps.db.query('SELECT id FROM notifier.push_tokens WHERE id = ANY($1::int[])', [
-        [receiptGone, ticketGone],
-      ]);
-      return rows.length === 0;
-    });
-    expect(expo.receiptRequests.flat()).toContain(`receipt:${T('four-old')}`);
-    for (const id of [receiptGone, ticketGone]) {
-      expect((await deps.store.readStream(`pushtoken-${id}`)).at(-1)).toMatchObject({
-        type: 'PushTokenRemoved',
-        data: { id, user_id: 4, reason: 'stale' },
-        metadata: { user_id: null, api_key_id: null },
-      });
-    }
-    // The others stay.
-    const { rows } = await deps.db.query('SELECT count(*)::int AS n FROM notifier.push_tokens');
-    expect(rows[0].n).toBe(5);
-  });
-});
-
-describe('VESSEL pushes', () => {
-  let portCallId = 7000;
-
-  /** A data source's timestamp, appended as ingest does, then placed by a stand-in for the port-call projection. */
-  async function timestamp(
-    imo: number,
-    overrides: Partial<TimestampReceived> = {},
-    placement: { port_call_id?: number | null; weight?: number; is_trash?: boolean } = {},
-  ): Promise<number> {
-    const data: TimestampReceived = {
-      imo,
-      vessel_name: imo === PINNED ? 'Ever Given' : 'Other',
-      time_type: 'Estimated',
-      state: 'Arrival_Vessel_PortArea',
-      time: '2026-11-25T22:30:00+00:00',
-      payload: {},
-      source: 'api_key',
-      api_key_id: 5,
-      user_id: 1,
-      ...overrides,
-    };
-    const appended = await deps.store.append(`vessel-${imo}`, [{ type: 'TimestampReceived', data }]);
-    const id = appended.events[0].globalPosition;
-    await deps.db.query(
-      `INSERT INTO portcall.timestamps (id, imo, time_type, state, port_call_id, is_trash, weight)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        id,
-        imo,
-        data.time_type,
-        data.state,
-        placement.port_call_id === undefined ? portCallId : placement.port_call_id,
-        placement.is_trash ?? false,
-        placement.weight ?? 10,
-      ],
-    );
-    await deps.db.query(
-      'INSERT INTO portcall.vessels (imo, version) VALUES ($1, $2) ON CONFLICT (imo) DO UPDATE SET version = EXCLUDED.version',
-      [imo, id],
-    );
-    return id;
-  }
-
-  it('a pinned vessel’s new data-source timestamp: its pinners’ devices, translated, in each one’s zone; the synthetic notification', async () => {
-    const id = await timestamp(PINNED);
-    await waitFor(() => delivered().length === 3);
-    const byToken = Object.fromEntries(delivered().map((m) => [m.to, m]));
-    expect(byToken[T('two-a')]).toMatchObject({
-      title: 'Ever Given',
-      body: 'ETA port area\r\n2026-11-26 00:30',
-      data: { type: 'VESSEL', vessel_id: PINNED },
-    });
-    expect(byToken[T('two-b')].body).toBe('ETA port area\r\n2026-11-26 00:30');
-    // No zone of their own: the port's (PORT_DEFAULT_TIME_ZONE).
-    expect(byToken[T('three')].body).toBe('ETA port area\r\n2026-11-25 23:30');
-    await waitFor(() => broadcasts.length === 2);
-    expect(broadcasts.map((b) => b.key).sort()).toEqual(['notifications-changed-2', 'notifications-changed-3']);
-    expect(broadcasts.find((b) => b.key === 'notifications-changed-2')?.body).toMatchObject({
-      channel: 'notifications-changed-2',
-      data: {
-        type: 'ship',
-        ship_imo: PINNED,
-        message: 'ETA port area\r\n2026-11-26 00:30',
-        sender: { email: 'system' },
-        ship: { imo: PINNED, vessel_name: 'Ever Given' },
-      },
-    });
-    expect(
-      (await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = $1', [`vessel-${id}`])).rows,
-    ).toHaveLength(1);
+  afterAll(async () => {
+    await relay?.stop();
+    await stopPush?.();
+    await deps?.bus.close();
+    await deps?.db.close();
+    await pg?.drop();
   });
 
-  it('nothing for an unpinned vessel, a person’s timestamp, one left out of a port call, or one outweighed', async () => {
-    portCallId++;
-    await timestamp(PINNED, { state: 'Departure_Vessel_Berth', time_type: 'Estimated' }, { weight: 50 });
-    await waitFor(() => delivered().length === 3);
+  beforeEach(() => {
     expo.pushes = [];
-    const unpinned = await timestamp(UNPINNED);
-    await timestamp(PINNED, { source: 'manual', api_key_id: null });
-    await timestamp(PINNED, {}, { port_call_id: null });
-    await timestamp(PINNED, {}, { port_call_id: portCallId, is_trash: true });
-    // Lighter than the one already in this port call for the same time type and state.
-    const outweighed = await timestamp(PINNED, { state: 'Departure_Vessel_Berth' }, { weight: 10 });
-    // A last one that does push shows the others were looked at and dropped before it.
-    portCallId++;
-    await timestamp(PINNED, { time: '2026-11-26T06:00:00+00:00' });
-    await waitFor(() => delivered().length === 3);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(delivered().map((m) => m.body.split('\r\n')[1])).toEqual([
-      '2026-11-26 08:00',
-      '2026-11-26 08:00',
-      '2026-11-26 07:00',
-    ]);
-    const made = await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = ANY($1::text[])', [
-      [`vessel-${outweighed}`, `vessel-${unpinned}`],
-    ]);
-    expect(made.rows).toEqual([]);
+    expo.receiptRequests = [];
+    expo.failNext = 0;
+    expo.down = false;
+    broadcasts.length = 0;
+  });
+
+  describe.skipIf(!available)('NOTIFICATION pushes', () => {
+    it('a port notification: every device but the sender’s, "Port notification", the message, the notification as data', async () => {
+      const created = await createNotification({ type: 'port', message: 'Berth 3 closed at noon' });
+      await waitFor(() => delivered().length === 4);
+      expect(tokensOf(delivered())).toEqual([T('four'), T('three'), T('two-a'), T('two-b')]);
+      expect(delivered()[0]).toMatchObject({
+        title: 'Port notification',
+        body: 'Berth 3 closed at noon',
+        sound: 'default',
+        channelId: 'notification',
+        priority: 'high',
+        data: { type: 'NOTIFICATION', data: { id: created.id, type: 'port' } },
+      });
+    });
+
+    it('a ship notification: only the devices of those who pinned the ship, titled with its name', async () => {
+      await createNotification({ type: 'ship', message: 'Pilot delayed', ship_imo: String(PINNED) });
+      await waitFor(() => delivered().length === 3);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(tokensOf(delivered())).toEqual([T('three'), T('two-a'), T('two-b')]);
+      expect(delivered().map((m) => m.title)).toEqual(['Ever Given', 'Ever Given', 'Ever Given']);
+    });
+
+    it('is stored while the push server is down, and delivered when it is back (retried with backoff)', async () => {
+      expo.down = true;
+      const created = await createNotification({ type: 'port', message: 'Storm warning' });
+      const { rows } = await deps.db.query('SELECT message FROM notifier.notifications WHERE id = $1', [created.id]);
+      expect(rows).toEqual([{ message: 'Storm warning' }]);
+      await waitFor(() => expo.pushes.length >= 2);
+      expect(delivered()).toEqual([]);
+      expo.down = false;
+      await waitFor(() => delivered().length === 4);
+      expect(expo.pushes.filter((p) => p.status === 500).length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('one 500 from Expo: the same request again, sent once', async () => {
+      expo.failNext = 1;
+      await createNotification({ type: 'port', message: 'Retry me' });
+      await waitFor(() => delivered().length === 4);
+      expect(expo.pushes.map((p) => p.status)).toEqual([500, 200]);
+      expect(expo.pushes[1].messages).toEqual(expo.pushes[0].messages);
+    });
+
+    it('more than 100 devices: one request per 100', async () => {
+      for (let i = 0; i < 150; i++) await device(100 + i, `many-${i}`);
+      try {
+        await createNotification({ type: 'port', message: 'Everyone' });
+        await waitFor(() => delivered().length === 154);
+        expect(expo.pushes.map((p) => p.messages.length).sort((a, b) => a - b)).toEqual([54, 100]);
+      } finally {
+        await deps.db.query("DELETE FROM notifier.push_tokens WHERE installation_id LIKE 'many-%'");
+      }
+    });
+  });
+
+  describe.skipIf(!available)('devices Expo no longer knows', () => {
+    it('are removed after DeviceNotRegistered in a receipt or a ticket: an event on the device’s stream', async () => {
+      const receiptGone = await device(4, 'four-old');
+      const ticketGone = await device(4, 'four-older');
+      expo.goneAtReceipt.add(T('four-old'));
+      expo.goneAtSend.add(T('four-older'));
+      await createNotification({ type: 'port', message: 'Hello devices' });
+      await waitFor(async () => {
+        const { rows } = await deps.db.query('SELECT id FROM notifier.push_tokens WHERE id = ANY($1::int[])', [
+          [receiptGone, ticketGone],
+        ]);
+        return rows.length === 0;
+      });
+      expect(expo.receiptRequests.flat()).toContain(`receipt:${T('four-old')}`);
+      for (const id of [receiptGone, ticketGone]) {
+        expect((await deps.store.readStream(`pushtoken-${id}`)).at(-1)).toMatchObject({
+          type: 'PushTokenRemoved',
+          data: { id, user_id: 4, reason: 'stale' },
+          metadata: { user_id: null, api_key_id: null },
+        });
+      }
+      // The others stay.
+      const { rows } = await deps.db.query('SELECT count(*)::int AS n FROM notifier.push_tokens');
+      expect(rows[0].n).toBe(5);
+    });
+  });
+
+  describe.skipIf(!available)('VESSEL pushes', () => {
+    let portCallId = 7000;
+
+    /** A data source's timestamp, appended as ingest does, then placed by a stand-in for the port-call projection. */
+    async function timestamp(
+      imo: number,
+      overrides: Partial<TimestampReceived> = {},
+      placement: { port_call_id?: number | null; weight?: number; is_trash?: boolean } = {},
+    ): Promise<number> {
+      const data: TimestampReceived = {
+        imo,
+        vessel_name: imo === PINNED ? 'Ever Given' : 'Other',
+        time_type: 'Estimated',
+        state: 'Arrival_Vessel_PortArea',
+        time: '2026-11-25T22:30:00+00:00',
+        payload: {},
+        source: 'api_key',
+        api_key_id: 5,
+        user_id: 1,
+        ...overrides,
+      };
+      const appended = await deps.store.append(`vessel-${imo}`, [{ type: 'TimestampReceived', data }]);
+      const id = appended.events[0].globalPosition;
+      await deps.db.query(
+        `INSERT INTO portcall.timestamps (id, imo, time_type, state, port_call_id, is_trash, weight)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          id,
+          imo,
+          data.time_type,
+          data.state,
+          placement.port_call_id === undefined ? portCallId : placement.port_call_id,
+          placement.is_trash ?? false,
+          placement.weight ?? 10,
+        ],
+      );
+      await deps.db.query(
+        'INSERT INTO portcall.vessels (imo, version) VALUES ($1, $2) ON CONFLICT (imo) DO UPDATE SET version = EXCLUDED.version',
+        [imo, id],
+      );
+      return id;
+    }
+
+    it('a pinned vessel’s new data-source timestamp: its pinners’ devices, translated, in each one’s zone; the synthetic notification', async () => {
+      const id = await timestamp(PINNED);
+      await waitFor(() => delivered().length === 3);
+      const byToken = Object.fromEntries(delivered().map((m) => [m.to, m]));
+      expect(byToken[T('two-a')]).toMatchObject({
+        title: 'Ever Given',
+        body: 'ETA port area\r\n2026-11-26 00:30',
+        data: { type: 'VESSEL', vessel_id: PINNED },
+      });
+      expect(byToken[T('two-b')].body).toBe('ETA port area\r\n2026-11-26 00:30');
+      // No zone of their own: the port's (PORT_DEFAULT_TIME_ZONE).
+      expect(byToken[T('three')].body).toBe('ETA port area\r\n2026-11-25 23:30');
+      await waitFor(() => broadcasts.length === 2);
+      expect(broadcasts.map((b) => b.key).sort()).toEqual(['notifications-changed-2', 'notifications-changed-3']);
+      expect(broadcasts.find((b) => b.key === 'notifications-changed-2')?.body).toMatchObject({
+        channel: 'notifications-changed-2',
+        data: {
+          type: 'ship',
+          ship_imo: PINNED,
+          message: 'ETA port area\r\n2026-11-26 00:30',
+          sender: { email: 'system' },
+          ship: { imo: PINNED, vessel_name: 'Ever Given' },
+        },
+      });
+      expect(
+        (await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = $1', [`vessel-${id}`])).rows,
+      ).toHaveLength(1);
+    });
+
+    it('nothing for an unpinned vessel, a person’s timestamp, one left out of a port call, or one outweighed', async () => {
+      portCallId++;
+      await timestamp(PINNED, { state: 'Departure_Vessel_Berth', time_type: 'Estimated' }, { weight: 50 });
+      await waitFor(() => delivered().length === 3);
+      expo.pushes = [];
+      const unpinned = await timestamp(UNPINNED);
+      await timestamp(PINNED, { source: 'manual', api_key_id: null });
+      await timestamp(PINNED, {}, { port_call_id: null });
+      await timestamp(PINNED, {}, { port_call_id: portCallId, is_trash: true });
+      // Lighter than the one already in this port call for the same time type and state.
+      const outweighed = await timestamp(PINNED, { state: 'Departure_Vessel_Berth' }, { weight: 10 });
+      // A last one that does push shows the others were looked at and dropped before it.
+      portCallId++;
+      await timestamp(PINNED, { time: '2026-11-26T06:00:00+00:00' });
+      await waitFor(() => delivered().length === 3);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(delivered().map((m) => m.body.split('\r\n')[1])).toEqual([
+        '2026-11-26 08:00',
+        '2026-11-26 08:00',
+        '2026-11-26 07:00',
+      ]);
+      const made = await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = ANY($1::text[])', [
+        [`vessel-${outweighed}`, `vessel-${unpinned}`],
+      ]);
+      expect(made.rows).toEqual([]);
+    });
   });
 });
