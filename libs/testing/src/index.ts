@@ -1,4 +1,5 @@
 export * from './client.ts';
+export * from './expo.ts';
 export * from './infra.ts';
 export * from './processes.ts';
 export * from './rabbit-node.ts';

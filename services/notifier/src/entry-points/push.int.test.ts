@@ -5,9 +5,6 @@
 // heaviest, pinned). Once with BullMQ on the real Redis (the fleet), once with in-process timers (embedded). The
 // other services' read models are minimal copies of their shape.
 
-import { once } from 'node:events';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { commandHandler } from '@pcas/commands';
 import { loadConfig } from '@pcas/config';
 import { type Actor, NOTIFIER, NotificationCommands, type ServiceDeps, type TimestampReceived } from '@pcas/contracts';
@@ -16,78 +13,23 @@ import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler 
 import { createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
 import { createLogger, type Logger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest, redis, uniqueName } from '@pcas/testing';
+import {
+  type ExpoMessageReceived,
+  type ExpoServerForTest,
+  freshPostgres,
+  type PostgresForTest,
+  redis,
+  startExpoServer,
+  uniqueName,
+} from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerPushToken } from '../adapters/push-tokens.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { notificationCommands } from './notifications.ts';
 import { startPush } from './push.ts';
 
-// ---- a local Expo ----
-
-interface ExpoMessageSeen {
-  to: string;
-  title: string;
-  body: string;
-  data: { id: string; type: string; data?: { id: number }; vessel_id?: number };
-  sound: string;
-  channelId: string;
-  priority: string;
-}
-
-const expo = {
-  /** Every push request's messages, and the status answered. */
-  pushes: [] as { status: number; messages: ExpoMessageSeen[] }[],
-  receiptRequests: [] as string[][],
-  /** Answers 500 to this many push requests before answering normally. */
-  failNext: 0,
-  down: false,
-  /** Tokens answered DeviceNotRegistered in their ticket / in their receipt. */
-  goneAtSend: new Set<string>(),
-  goneAtReceipt: new Set<string>(),
-};
-const delivered = () => expo.pushes.filter((p) => p.status === 200).flatMap((p) => p.messages);
-
-const server = http.createServer(async (req, res) => {
-  let text = '';
-  for await (const chunk of req) text += chunk;
-  const body = JSON.parse(text);
-  const answer = (status: number, json: unknown) => {
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(json));
-  };
-  if (req.url === '/--/api/v2/push/send') {
-    const messages = body as ExpoMessageSeen[];
-    if (expo.down || expo.failNext > 0) {
-      expo.failNext = Math.max(0, expo.failNext - 1);
-      expo.pushes.push({ status: 500, messages });
-      return answer(500, { errors: [{ code: 'INTERNAL_SERVER_ERROR', message: 'down' }] });
-    }
-    expo.pushes.push({ status: 200, messages });
-    return answer(200, {
-      data: messages.map((m) =>
-        expo.goneAtSend.has(m.to)
-          ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered' } }
-          : { status: 'ok', id: `receipt:${m.to}` },
-      ),
-    });
-  }
-  if (req.url === '/--/api/v2/push/getReceipts') {
-    const ids = (body as { ids: string[] }).ids;
-    expo.receiptRequests.push(ids);
-    return answer(200, {
-      data: Object.fromEntries(
-        ids.map((id) => [
-          id,
-          expo.goneAtReceipt.has(id.slice('receipt:'.length))
-            ? { status: 'error', message: 'not registered', details: { error: 'DeviceNotRegistered' } }
-            : { status: 'ok' },
-        ]),
-      ),
-    });
-  }
-  answer(404, { errors: [{ code: 'NOT_FOUND' }] });
-});
+let expo: ExpoServerForTest;
+const delivered = () => expo.delivered();
 
 // ---- the notifier's surroundings ----
 
@@ -135,15 +77,14 @@ const device = (userId: number, name: string) =>
 const createNotification = (input: Record<string, unknown>) =>
   deps.bus.rpc<{ id: number }>(NOTIFIER, NotificationCommands.createNotification, { actor: SENDER, input });
 beforeAll(async () => {
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
+  expo = await startExpoServer();
 });
 
-afterAll(() => {
-  server.close();
+afterAll(async () => {
+  await expo?.close();
 });
 
-const tokensOf = (messages: ExpoMessageSeen[]) => messages.map((m) => m.to).sort();
+const tokensOf = (messages: ExpoMessageReceived[]) => messages.map((m) => m.to).sort();
 const T = (name: string) => `ExponentPushToken[${name}]`;
 
 const redisUrl = (await redis())?.url;
@@ -174,7 +115,6 @@ const adapters: [string, boolean, (handler: JobHandler, log: Logger) => DelayedJ
 describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJobs) => {
   beforeAll(async () => {
     if (!available) return;
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/--/api/v2/push`;
     pg = await freshPostgres('notifier_push');
     const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
     const store = createEventStore(db);
@@ -184,10 +124,10 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
     const bus = createInProcessBus({ log });
     // The receipts endpoint is derived from the push URL (…/send → …/getReceipts).
     const config = loadConfig(
-      { EXPO_PUSH_URL: `${base}/send`, PORT_DEFAULT_TIME_ZONE: 'Europe/Stockholm' },
+      { EXPO_PUSH_URL: expo.pushUrl, PORT_DEFAULT_TIME_ZONE: 'Europe/Stockholm' },
       { namespace: 'gavle', pushReceiptDelayMs: 100 },
     );
-    expect(config.expoReceiptsUrl).toBe(`${base}/getReceipts`);
+    expect(config.expoReceiptsUrl).toBe(expo.receiptsUrl);
     deps = { config, db, store, bus, log };
     await ensureSchema(db);
     await bus.serveRpc(NOTIFIER, commandHandler(notificationCommands(deps)));
@@ -229,10 +169,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
   });
 
   beforeEach(() => {
-    expo.pushes = [];
-    expo.receiptRequests = [];
-    expo.failNext = 0;
-    expo.down = false;
+    expo.reset();
     broadcasts.length = 0;
   });
 

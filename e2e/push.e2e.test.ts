@@ -1,0 +1,128 @@
+// Push to phones end to end (docs/domain.md#push-notifications), the embedded process against a local Expo server
+// (EXPO_PUSH_URL): devices registered over HTTP reach the notifier, a ship notification goes only to those who
+// pinned the ship, a data source's timestamp on a pinned vessel pushes its label and time once the real port-call
+// projection has placed it, and a device Expo no longer knows is gone after the receipts.
+
+import { ApiClient, type ExpoServerForTest, type RunningSystem, startEmbedded, startExpoServer } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo } from './timestamps.ts';
+
+const IMO = 9074729;
+const ZONE = 'Europe/Helsinki';
+
+async function eventually(check: () => boolean, what: string, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('push to phones (embedded)', () => {
+  let expo: ExpoServerForTest;
+  let system: RunningSystem;
+  let admin: ApiClient;
+  let source: ApiClient;
+  let pinner: ApiClient;
+  let other: ApiClient;
+
+  const createUser = async (email: string) => {
+    const res = await admin.post('/users', { email, first_name: 'First', last_name: 'Last', role: 'user' });
+    expect(res.status).toBe(200);
+    return new ApiClient(system.baseUrl).login(email, res.body.password);
+  };
+  const register = (client: ApiClient, name: string) =>
+    client.post('/register-push-token', {
+      installation_id: name,
+      platform: 'android',
+      push_token: `ExponentPushToken[${name}]`,
+    });
+
+  beforeAll(async () => {
+    expo = await startExpoServer();
+    system = await startEmbedded({
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      EXPO_PUSH_URL: expo.pushUrl,
+      PUSH_RECEIPT_DELAY_MS: '200',
+      PORT_DEFAULT_TIME_ZONE: ZONE,
+    });
+    const setup = await adminAndDataSource(system.baseUrl);
+    admin = setup.admin;
+    await allowEstimatedArrivals(admin, setup.apiKey.id);
+    source = setup.api.withApiKey(setup.apiKey.key);
+    pinner = await createUser('pinner@push.test');
+    other = await createUser('other@push.test');
+    expect(await register(pinner, 'pinner')).toMatchObject({ status: 200 });
+    expect(await register(other, 'other')).toMatchObject({ status: 200 });
+    expect(await pinner.put('/pinned-vessel-ids', { vessel_ids: [IMO] })).toMatchObject({ status: 200 });
+  });
+
+  afterAll(async () => {
+    await system?.stop();
+    await expo?.close();
+  });
+
+  it('a ship notification reaches only the devices of those who pinned the ship', async () => {
+    const res = await admin.post('/notifications', { type: 'ship', message: 'Pilot delayed', ship_imo: IMO });
+    expect(res.status).toBe(200);
+    await eventually(() => expo.delivered().length === 1, 'the push');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(expo.delivered()).toMatchObject([
+      {
+        to: 'ExponentPushToken[pinner]',
+        title: `Ship #${IMO}`,
+        body: 'Pilot delayed',
+        data: { type: 'NOTIFICATION', data: { id: res.body.id } },
+      },
+    ]);
+  });
+
+  it('a data source’s timestamp on a pinned vessel: its label and time in the port’s zone', async () => {
+    expo.reset();
+    const time = isoSecondsAgo(-7200);
+    const posted = await source.post('/agent/rest/timestamps', {
+      imo: IMO,
+      vessel_name: 'Ever Given',
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_PortArea',
+      time,
+      payload: {},
+    });
+    expect(posted).toMatchObject({ status: 200, body: { result: 'OK' } });
+    await eventually(() => expo.delivered().length === 1, 'the VESSEL push');
+    const local = new Intl.DateTimeFormat('sv-SE', {
+      timeZone: ZONE,
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+    }).format(new Date(time));
+    const [message] = expo.delivered();
+    expect(message).toMatchObject({
+      to: 'ExponentPushToken[pinner]',
+      title: 'Ever Given',
+      data: { type: 'VESSEL', vessel_id: IMO },
+    });
+    expect(message.body).toMatch(/^Estimated .+\r\n/);
+    expect(message.body.split('\r\n')[1]).toBe(local);
+  });
+
+  it('a device Expo no longer knows is removed after the receipts', async () => {
+    expo.reset();
+    expo.goneAtReceipt.add('ExponentPushToken[other]');
+    const before = (await register(other, 'other')).body;
+    expect(await admin.post('/notifications', { type: 'port', message: 'Storm warning' })).toMatchObject({
+      status: 200,
+    });
+    await eventually(() => expo.receiptRequests.flat().includes('receipt:ExponentPushToken[other]'), 'the receipts');
+    // Removed: registering the same device again makes a new one (while it exists, the same id comes back).
+    let again = before;
+    for (const until = Date.now() + 5_000; again === before && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 50));
+      again = (await register(other, 'other')).body;
+    }
+    expect(again).not.toBe(before);
+  });
+});
