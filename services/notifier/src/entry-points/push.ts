@@ -27,6 +27,11 @@ export interface PushOptions {
 export const NOTIFICATION_CREATED_ROUTING_KEY = 'notification.NotificationCreated';
 export const TIMESTAMP_RECEIVED_ROUTING_KEY = 'vessel.TimestampReceived';
 
+// A push server that is down for a few minutes still gets the push: 2 s, 4 s, … 256 s between the nine tries
+// (about eight and a half minutes in all); then the job is given up and logged. The same waits serve a VESSEL
+// job that waits for the port-call projection.
+const PUSH_RETRIES = { maxAttempts: 9, retryBaseMs: 2_000 };
+
 export async function startPush(deps: ServiceDeps, options: PushOptions = {}): Promise<RunningService> {
   const { bus, db, store, log, config } = deps;
   const name = options.name ?? 'notifier-push';
@@ -58,8 +63,9 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
       prefix: jobsPrefixFor(config.databaseUrl),
       handler,
       log: jobsLog,
+      ...PUSH_RETRIES,
     });
-  } else jobs = createInProcessJobs({ queue: name, handler, log: jobsLog });
+  } else jobs = createInProcessJobs({ queue: name, handler, log: jobsLog, ...PUSH_RETRIES });
   const queue = jobs;
 
   const notifications = await startProjection({
