@@ -3,7 +3,14 @@
 // pinned the ship, a data source's timestamp on a pinned vessel pushes its label and time once the real port-call
 // projection has placed it, and a device Expo no longer knows is gone after the receipts.
 
-import { ApiClient, type ExpoServerForTest, type RunningSystem, startEmbedded, startExpoServer } from '@pcas/testing';
+import {
+  ApiClient,
+  connectRealtime,
+  type ExpoServerForTest,
+  type RunningSystem,
+  startEmbedded,
+  startExpoServer,
+} from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo } from './timestamps.ts';
 
@@ -24,12 +31,13 @@ describe('push to phones (embedded)', () => {
   let admin: ApiClient;
   let source: ApiClient;
   let pinner: ApiClient;
+  let pinnerId: number;
   let other: ApiClient;
 
   const createUser = async (email: string) => {
     const res = await admin.post('/users', { email, first_name: 'First', last_name: 'Last', role: 'user' });
     expect(res.status).toBe(200);
-    return new ApiClient(system.baseUrl).login(email, res.body.password);
+    return { id: res.body.id as number, client: await new ApiClient(system.baseUrl).login(email, res.body.password) };
   };
   const register = (client: ApiClient, name: string) =>
     client.post('/register-push-token', {
@@ -51,8 +59,8 @@ describe('push to phones (embedded)', () => {
     admin = setup.admin;
     await allowEstimatedArrivals(admin, setup.apiKey.id);
     source = setup.api.withApiKey(setup.apiKey.key);
-    pinner = await createUser('pinner@push.test');
-    other = await createUser('other@push.test');
+    ({ id: pinnerId, client: pinner } = await createUser('pinner@push.test'));
+    other = (await createUser('other@push.test')).client;
     expect(await register(pinner, 'pinner')).toMatchObject({ status: 200 });
     expect(await register(other, 'other')).toMatchObject({ status: 200 });
     expect(await pinner.put('/pinned-vessel-ids', { vessel_ids: [IMO] })).toMatchObject({ status: 200 });
@@ -78,8 +86,11 @@ describe('push to phones (embedded)', () => {
     ]);
   });
 
-  it('a data source’s timestamp on a pinned vessel: its label and time in the port’s zone', async () => {
+  it('a data source’s timestamp on a pinned vessel: its label and time in the port’s zone, and the web UI’s notification', async () => {
     expo.reset();
+    const web = await connectRealtime(system.baseUrl, 15);
+    const channel = `notifications-changed-${pinnerId}`;
+    await web.subscribe(channel);
     const time = isoSecondsAgo(-7200);
     const posted = await source.post('/agent/rest/timestamps', {
       imo: IMO,
@@ -107,6 +118,18 @@ describe('push to phones (embedded)', () => {
     });
     expect(message.body).toMatch(/^Estimated .+\r\n/);
     expect(message.body.split('\r\n')[1]).toBe(local);
+    try {
+      const { data } = await web.next(channel, 5_000);
+      expect(data).toMatchObject({
+        type: 'ship',
+        ship_imo: IMO,
+        message: message.body,
+        sender: { email: 'system' },
+        ship: { imo: IMO, vessel_name: 'Ever Given' },
+      });
+    } finally {
+      web.close();
+    }
   });
 
   it('a device Expo no longer knows is removed after the receipts', async () => {
