@@ -225,7 +225,11 @@ export async function notificationAudience(
   shipImo: number | null,
 ): Promise<{ devices: { token_id: number; user_id: number }[]; pinnedBy: Set<number>; vesselName: string | null }> {
   const devices = await q.query<{ token_id: number; user_id: number }>(
-    'SELECT id AS token_id, user_id FROM notifier.push_tokens ORDER BY id',
+    // A deleted user's devices get nothing, as in the VESSEL audience.
+    `SELECT t.id AS token_id, t.user_id FROM notifier.push_tokens t
+       LEFT JOIN gateway.users u ON u.id = t.user_id
+      WHERE u.status IS DISTINCT FROM 'deleted'
+      ORDER BY t.id`,
   );
   if (shipImo === null) {
     return {

@@ -139,10 +139,10 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
     stopPush = push.stop;
     relay = await startRelay({ store, db, bus, log, pollIntervalMs: 20 });
 
-    // Users: 1 sends; 2 (Helsinki) and 3 (no zone) pinned the vessel; 4 pinned nothing.
-    await db.query(`INSERT INTO gateway.users (id, email, time_zone) VALUES
-    (1, 'sender@port.test', NULL), (2, 'two@port.test', 'Europe/Helsinki'), (3, 'three@port.test', NULL),
-    (4, 'four@port.test', 'UTC')`);
+    // Users: 1 sends; 2 (Helsinki) and 3 (no zone) pinned the vessel; 4 pinned nothing; 5 was deleted.
+    await db.query(`INSERT INTO gateway.users (id, email, time_zone, status) VALUES
+    (1, 'sender@port.test', NULL, 'active'), (2, 'two@port.test', 'Europe/Helsinki', 'active'),
+    (3, 'three@port.test', NULL, 'active'), (4, 'four@port.test', 'UTC', 'active'), (5, '5@deleted', NULL, 'deleted')`);
     await db.query(
       `INSERT INTO notifier.pinned_vessels (user_id, imo, position) VALUES (2, ${PINNED}, 0), (3, ${PINNED}, 0)`,
     );
@@ -155,6 +155,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       [2, 'two-b'],
       [3, 'three'],
       [4, 'four'],
+      [5, 'five'],
     ] as const) {
       await device(user, name);
     }
@@ -174,7 +175,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
   });
 
   describe.skipIf(!available)('NOTIFICATION pushes', () => {
-    it('a port notification: every device but the sender’s, "Port notification", the message, the notification as data', async () => {
+    it('a port notification: every device but the sender’s and a deleted user’s, "Port notification", the message, the notification as data', async () => {
       const created = await createNotification({ type: 'port', message: 'Berth 3 closed at noon' });
       await waitFor(() => delivered().length === 4);
       expect(tokensOf(delivered())).toEqual([T('four'), T('three'), T('two-a'), T('two-b')]);
@@ -249,9 +250,9 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
           metadata: { user_id: null, api_key_id: null },
         });
       }
-      // The others stay.
+      // The others stay (the deleted user's too: it got nothing, so Expo said nothing of it).
       const { rows } = await deps.db.query('SELECT count(*)::int AS n FROM notifier.push_tokens');
-      expect(rows[0].n).toBe(5);
+      expect(rows[0].n).toBe(6);
     });
   });
 
