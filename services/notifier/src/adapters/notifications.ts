@@ -253,6 +253,14 @@ export async function openDecisionIds(q: Queryable, masterId: string): Promise<n
   return rows.map((r) => Number(r.id));
 }
 
+/** Whether any decision is open: one probe of the open-decisions index, so a port-call change usually costs no more. */
+export async function anyOpenDecision(q: Queryable): Promise<boolean> {
+  const { rows } = await q.query<{ open: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM notifier.decisions WHERE status = 'open') AS open",
+  );
+  return rows[0]?.open === true;
+}
+
 /** The decorated notification object (null: no such notification). */
 export async function notificationObject(q: Queryable, id: number): Promise<unknown> {
   const { rows } = await q.query<{ o: unknown }>('SELECT notifier.notification_object($1) AS o', [id]);

@@ -14,7 +14,8 @@ import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
-import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
+import { notificationCommands } from './notifications.ts';
+import { startPortCallChanges } from './port-call-changes.ts';
 
 const IMO = 1234567;
 const OTHER_IMO = 2345678;
@@ -304,9 +305,10 @@ describe('notifications and decisions', () => {
     const a = await create(decision({ port_call_master_id: 'auto1', decisions: ['A'] }));
     const b = await create(decision({ port_call_master_id: 'auto1', decisions: ['B'] }));
     const unrelated = await create(decision({ port_call_master_id: 'decision1', decisions: ['C'] }));
-    const autoClose = await startDecisionAutoClose(
+    const signals: string[] = [];
+    const autoClose = await startPortCallChanges(
       { db, store, bus, log, config: {} as never },
-      `test-${randomUUID()}`,
+      { name: `test-${randomUUID()}`, send: (messages) => signals.push(...messages.map((m) => m.channel)) },
     );
     try {
       const signal = (id = randomUUID()) => ({
@@ -326,9 +328,10 @@ describe('notifications and decisions', () => {
       const closings = async (n: any) =>
         (await store.readStream(decisionStream(n.decision.id))).filter((e) => e.type === 'DecisionClosed').length;
 
-      // Not done yet: nothing closes.
+      // Not done yet: nothing closes; the real-time feed gets its refetch signals.
       await publish(signal());
       expect([await status(a), await status(b)]).toEqual(['open', 'open']);
+      expect(signals).toEqual(['portcalls-changed', 'queue-portcalls-changed']);
 
       await db.query("UPDATE portcall.port_calls SET status = 'done' WHERE id = 10");
       const done = signal();
@@ -346,6 +349,7 @@ describe('notifications and decisions', () => {
       await publish(signal());
       expect([await status(a), await status(b)]).toEqual(['closed', 'closed']);
       expect([await closings(a), await closings(b)]).toEqual([1, 1]);
+      expect(signals).toHaveLength(2 * 5);
     } finally {
       await autoClose.stop();
     }

@@ -21,12 +21,10 @@ import {
   type NotificationCreated,
   type NotifierIdCommand,
   notificationStream,
-  PORTCALL_CHANGED_ROUTING_KEY,
   type PortCallChanged,
   type ServiceDeps,
 } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import {
   lockDecision,
@@ -214,10 +212,10 @@ async function projectDecision(
 }
 
 /**
- * Closes the open decisions of a port call that became done. Runs in the projection's transaction, so the inbox
- * entry, the DecisionClosed events and the rows commit together; a redelivered signal, or the many signals of a
- * port-call rebuild, find the decisions closed already and append nothing. A decision is never reopened.
- * The projection's transaction has a transaction id before it locks a decision, so if a user's command on the same
+ * Closes the open decisions of a port call that became done (called by port-call-changes.ts), in `tx`: the
+ * DecisionClosed events and the rows commit together; a redelivered signal, or the many signals of a port-call
+ * rebuild, find the decisions closed already and append nothing, so the signal needs no inbox. A decision is never
+ * reopened. The transaction may take its transaction id before it holds a decision's lock, so if a user's command on the same
  * decision commits in between, the relay may publish the two events of that stream in the other order; both are
  * facts about a decision that nothing folds from the bus, so this is accepted rather than a second transaction
  * (which the embedded mode's single connection could not open inside this one).
@@ -253,22 +251,4 @@ export async function closeDecisionsOfDonePortCalls(
     }
   }
   return closed;
-}
-
-/** Consumes the projector's port-call change signals (queue `projection.notifier-decisions`). */
-export function startDecisionAutoClose(deps: ServiceDeps, name = 'notifier-decisions') {
-  return startProjection({
-    bus: deps.bus,
-    db: deps.db,
-    name,
-    bindings: [PORTCALL_CHANGED_ROUTING_KEY],
-    apply: async (tx, events) => {
-      const changes = events
-        .filter((e) => e.type === 'PortCallChanged')
-        .map((e) => ({ id: e.id, data: e.data as PortCallChanged }));
-      const closed = await closeDecisionsOfDonePortCalls(tx, deps.store, changes);
-      if (closed > 0) deps.log.info({ closed }, 'decisions closed: their port call is done');
-    },
-    log: deps.log.child({ projection: name }),
-  });
 }

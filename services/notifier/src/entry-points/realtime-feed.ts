@@ -1,10 +1,12 @@
 // The real-time feed (docs/architecture.md#real-time): consumes the events the channels follow, turns each into its
 // channel messages (domain/channels.ts) and broadcasts them to every gateway process, which forwards them to its
-// sockets. Coalescing happens here, before the broadcast, because the queue has one active consumer: one window
-// per channel for the whole fleet, so the "at most one per 250 ms" holds for every socket whichever gateway it is
-// on, and a burst costs the broker and the gateways one message per window instead of one per change.
+// sockets; portcall.PortCallChanged comes instead through the notifier's one consumer of it (port-call-changes.ts),
+// which hands its signals to `send`. Coalescing happens here, before the broadcast, because each queue has one
+// active consumer: one window per channel for the whole fleet, so the "at most one per 250 ms" holds for every
+// socket whichever gateway it is on, and a burst costs the broker and the gateways one message per window instead
+// of one per change.
 
-import type { RunningService, ServiceDeps } from '@pcas/contracts';
+import { PORTCALL_CHANGED_ROUTING_KEY, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { eventRoutingKey, startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import { type ChannelMessage, COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from '../domain/channels.ts';
@@ -17,7 +19,12 @@ export interface RealtimeFeedOptions {
   readNotification: (db: Queryable, id: number) => Promise<unknown | null>;
 }
 
-export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeedOptions): Promise<RunningService> {
+export interface RealtimeFeed extends RunningService {
+  /** Sends messages made elsewhere; call it only once what they announce is committed. */
+  send(messages: readonly ChannelMessage[]): void;
+}
+
+export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeedOptions): Promise<RealtimeFeed> {
   const { bus, db, log } = deps;
   const broadcast = (message: ChannelMessage) => {
     bus.broadcast(message.channel, message).catch((error) =>
@@ -26,6 +33,12 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
     );
   };
   const coalescer = createCoalescer(broadcast, options.windowMs ?? 250);
+  const send = (messages: readonly ChannelMessage[]) => {
+    for (const message of messages) {
+      if (COALESCED_CHANNELS.has(message.channel)) coalescer.push(message);
+      else broadcast(message);
+    }
+  };
   // The messages of the batch being applied: sent only once its transaction committed.
   let pending: ChannelMessage[] = [];
 
@@ -34,7 +47,8 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
     db,
     log,
     name: 'notifier-realtime',
-    bindings: FEED_BINDINGS,
+    // Low volume, and a duplicate notification message would show twice in a UI: idempotent, hence the projection.
+    bindings: FEED_BINDINGS.filter((key) => key !== PORTCALL_CHANGED_ROUTING_KEY),
     async apply(tx, events) {
       const messages: ChannelMessage[] = [];
       for (const event of events) {
@@ -52,14 +66,12 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
     async afterCommit() {
       const messages = pending;
       pending = [];
-      for (const message of messages) {
-        if (COALESCED_CHANNELS.has(message.channel)) coalescer.push(message);
-        else broadcast(message);
-      }
+      send(messages);
     },
   });
 
   return {
+    send,
     async stop() {
       await consumer.stop();
       coalescer.flush();

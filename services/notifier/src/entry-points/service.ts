@@ -5,8 +5,9 @@ import { commandHandler } from '@pcas/commands';
 import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
-import { notificationCommands, startDecisionAutoClose } from './notifications.ts';
+import { notificationCommands } from './notifications.ts';
 import { pinCommands } from './pins.ts';
+import { startPortCallChanges } from './port-call-changes.ts';
 import { startPush } from './push.ts';
 import { pushTokenCommands } from './push-tokens.ts';
 import { startRealtimeFeed } from './realtime-feed.ts';
@@ -17,14 +18,14 @@ export async function startNotifier(deps: ServiceDeps): Promise<RunningService> 
     NOTIFIER,
     commandHandler({ ...pinCommands(deps), ...notificationCommands(deps), ...pushTokenCommands(deps) }),
   );
-  const autoClose = await startDecisionAutoClose(deps);
   const realtime = await startRealtimeFeed(deps, { readNotification: notificationObject });
+  const portCalls = await startPortCallChanges(deps, { send: realtime.send });
   const push = await startPush(deps);
   deps.log.info('notifier serving cmd.notifier');
   return {
     async stop() {
       await rpc.stop();
-      await autoClose.stop();
+      await portCalls.stop();
       await realtime.stop();
       await push.stop();
     },
