@@ -86,6 +86,29 @@ describe('push to phones (embedded)', () => {
     ]);
   });
 
+  it('a refused device registration answers 400 with the original message and stores nothing', async () => {
+    const device = { installation_id: 'refused', platform: 'android', push_token: 'ExponentPushToken[refused]' };
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...device, installation_id: '' }, 'Invalid Device Identifier'],
+      [{ ...device, platform: 'not a platform!' }, 'Invalid Device Platform'],
+      [{ ...device, platform: '' }, 'Invalid Device Platform'],
+    ];
+    for (const [body, error] of cases) {
+      expect(await other.post('/register-push-token', body)).toMatchObject({ status: 400, body: { error } });
+    }
+    // A port notification goes to every stored device but the sender's: the two registered above, no other.
+    expo.reset();
+    expect((await admin.post('/notifications', { type: 'port', message: 'Berth 2 closed' })).status).toBe(200);
+    await eventually(() => expo.delivered().length === 2, 'the port push');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(
+      expo
+        .delivered()
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
+  });
+
   it('a data source’s timestamp on a pinned vessel: its label and time in the port’s zone, and the web UI’s notification', async () => {
     expo.reset();
     const web = await connectRealtime(system.baseUrl, 15);
