@@ -6,7 +6,7 @@ import { ApiError } from '@pcas/errors';
 import type { Logger } from '@pcas/observability';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { answerParserErrors, createHttpApp } from './app.ts';
-import { rawRequest } from './test-client.ts';
+import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
 import { type AuthContext, HttpResponse, type Route } from './types.ts';
 
 // Captures what the kit logs, so the test can check what reaches the log (and what must not).
@@ -19,14 +19,7 @@ const logger = {
   debug: () => {},
 } as unknown as Logger;
 
-const anonymous: AuthContext = {
-  kind: 'anonymous',
-  sessionId: null,
-  userId: null,
-  apiKeyId: null,
-  role: null,
-  permissions: new Set(),
-};
+const anonymous = ANONYMOUS_AUTH;
 const admin: AuthContext = {
   kind: 'session',
   sessionId: 'good',

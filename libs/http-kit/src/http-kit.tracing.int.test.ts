@@ -7,18 +7,10 @@ import { createServer, type Server } from 'node:http';
 import { currentTraceCarrier, type Logger, startTracing, stopTracing, withSpan } from '@pcas/observability';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createHttpApp } from './app.ts';
-import { rawRequest } from './test-client.ts';
-import type { AuthContext } from './types.ts';
+import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
 
 const silent = { child: () => silent, info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
-const anonymous: AuthContext = {
-  kind: 'anonymous',
-  sessionId: null,
-  userId: null,
-  apiKeyId: null,
-  role: null,
-  permissions: new Set(),
-};
+const anonymous = ANONYMOUS_AUTH;
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
