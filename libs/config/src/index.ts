@@ -31,8 +31,10 @@ export interface Config {
   mailFrom: string;
   /** Per-role password and failed-login rules (`PASSWORD_RULES`); `default` holds the rules of unlisted roles. */
   passwordRules: PasswordRules;
-  /** Base URL of the web UI, for links in e-mails such as the password reset (`BASE_URL`). */
+  /** Base URL of the web UI, for links in e-mails such as the password reset (`BASE_URL`); default this service. */
   baseUrl: string;
+  /** A static web UI build to serve at / instead of the bundled one (`WEB_UI_DIR`), e.g. the original web UI. */
+  webUiDir: string | undefined;
   /** Expo's push endpoint (`EXPO_PUSH_URL`) and receipts endpoint (`EXPO_RECEIPTS_URL`, default beside it). */
   expoPushUrl: string;
   expoReceiptsUrl: string;
@@ -184,7 +186,9 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     smtpUrl: opt(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM', 'Port Activity <no-reply@port.local>'),
     passwordRules: parsePasswordRules(opt(env, 'PASSWORD_RULES')),
-    baseUrl: httpUrl(env, 'BASE_URL', 'http://localhost:3000'),
+    // The web UI is served by the gateway itself, so its links point here unless a proxy says otherwise.
+    baseUrl: httpUrl(env, 'BASE_URL', `http://localhost:${int(env, 'PORT', 8000)}`),
+    webUiDir: opt(env, 'WEB_UI_DIR'),
     expoPushUrl: httpUrl(env, 'EXPO_PUSH_URL', EXPO_PUSH_URL),
     expoReceiptsUrl: httpUrl(env, 'EXPO_RECEIPTS_URL', receiptsUrlBeside(str(env, 'EXPO_PUSH_URL', EXPO_PUSH_URL))),
     expoAccessToken: opt(env, 'EXPO_ACCESS_TOKEN'),

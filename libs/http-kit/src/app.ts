@@ -1,4 +1,7 @@
-// The HTTP edge every route goes through (express 5). Per request, in this order: CORS headers and OPTIONS →
+// The HTTP edge every route goes through (express 5). A path under /api/v1/ is the same route without the prefix
+// (as the original's production proxy mounted the API). With a web UI: its files, then pages (routes with an
+// `accept`), then the UI's index.html for any other GET that accepts text/html, before any API route.
+// Per API request, in this order: CORS headers and OPTIONS →
 // body → authenticate (may answer 440 even on public routes, as the original) → module check → merge the
 // parameters, refusing what storage cannot hold (U+0000 and the like, whatever the route declares) → authorize →
 // validate parameters → handler. Authorization runs before validation so an anonymous caller learns nothing
@@ -10,6 +13,8 @@ import { type Server, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { ApiError, isApiError } from '@pcas/errors';
 import { type Logger, SpanKind, withSpan } from '@pcas/observability';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { compileParams, createAjv, mergeParams, type ParamValidator } from './params.ts';
 import {
@@ -19,6 +24,7 @@ import {
   type ModuleName,
   type RequestContext,
   type Route,
+  type WebUiOptions,
 } from './types.ts';
 
 const BODY_LIMIT = '1mb';
@@ -51,10 +57,15 @@ const STATUS_TEXT: Record<number, string> = { 440: 'Login Time-out' };
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** The API again under this prefix; the web UI calls it there, so its own paths never meet an API route. */
+export const API_PREFIX = '/api/v1';
+
 interface Locals {
   reqId: string;
   started: number;
   auth?: AuthContext;
+  /** Asked for under API_PREFIX: never answered with the web UI. */
+  api?: boolean;
 }
 
 /**
@@ -86,6 +97,11 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
 
   app.use((req: Request, res: Response, next: NextFunction) => {
+    if (req.url === API_PREFIX || req.url.startsWith(`${API_PREFIX}/`) || req.url.startsWith(`${API_PREFIX}?`)) {
+      req.url = req.url.slice(API_PREFIX.length) || '/';
+      if (req.url.startsWith('?')) req.url = `/${req.url}`;
+      (res.locals as Locals).api = true;
+    }
     const started = performance.now();
     const header = req.headers['x-request-id'];
     const reqId = typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
@@ -107,7 +123,15 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 
   const ajv = createAjv();
   const methodsByPath = new Map<string, Set<string>>();
-  for (const route of options.routes) {
+  // Pages before the web UI's fallback, API routes after it.
+  const routes = [...options.routes.filter((r) => r.accept), ...options.routes.filter((r) => !r.accept)];
+  if (options.webUi) app.use(webUiFiles(options.webUi));
+  let fallbackAdded = false;
+  for (const route of routes) {
+    if (!route.accept && options.webUi && !fallbackAdded) {
+      app.use(webUiFallback(options.webUi));
+      fallbackAdded = true;
+    }
     const validate = compileParams(ajv, route.params);
     warnUndeclaredPathParams(logger, route);
     const handler = (req: Request, res: Response, next: NextFunction) => {
@@ -125,13 +149,14 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   }
 
   // Registered after every route, so these only answer when no route of that path takes the method.
-  for (const [path, methods] of methodsByPath) {
+  for (const [routePath, methods] of methodsByPath) {
     const allow = [...methods, 'OPTIONS'].join(', ');
-    app.all(path, (_req: Request, res: Response) => {
+    app.all(routePath, (_req: Request, res: Response) => {
       res.setHeader('Allow', allow);
       send(res, 405, { error: 'Method not allowed' });
     });
   }
+  if (options.webUi && !fallbackAdded) app.use(webUiFallback(options.webUi));
   app.use((_req: Request, res: Response) => send(res, 404, { error: 'Not found' }));
 
   // Reached by body-parser and path-decoding failures only; route handlers render their own errors.
@@ -146,6 +171,50 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   });
 
   return app;
+}
+
+const wantsWebUi = (req: Request, res: Response): boolean =>
+  (req.method === 'GET' || req.method === 'HEAD') && !(res.locals as Locals).api;
+
+/** The web UI's files. Hashed assets are cached for good; anything else is revalidated. */
+function webUiFiles(webUi: WebUiOptions) {
+  const serve = express.static(webUi.dir, {
+    index: false,
+    redirect: false,
+    dotfiles: 'ignore',
+    setHeaders(res, file) {
+      res.removeHeader('Pragma');
+      res.removeHeader('Expires');
+      const immutable = file.includes(`${path.sep}assets${path.sep}`);
+      res.setHeader('Cache-Control', immutable ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!wantsWebUi(req, res) || req.path === '/' || req.path === '/index.html') return next();
+    // The static server keeps a Content-Type already set; the API's JSON one is put back if no file matches.
+    res.removeHeader('Content-Type');
+    serve(req, res, (error?: unknown) => {
+      if (!res.headersSent) res.setHeader('Content-Type', JSON_TYPE);
+      next(error);
+    });
+  };
+}
+
+/** History fallback: a GET that accepts text/html and names no file gets the UI's index.html. */
+function webUiFallback(webUi: WebUiOptions) {
+  const index = path.join(webUi.dir, 'index.html');
+  if (!existsSync(index)) throw new Error(`The web UI folder ${webUi.dir} has no index.html`);
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!wantsWebUi(req, res) || !req.headers.accept?.includes('text/html')) return next();
+    res.removeHeader('Pragma');
+    res.removeHeader('Expires');
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.setHeader('Cache-Control', 'no-cache');
+    if (webUi.contentSecurityPolicy) res.setHeader('Content-Security-Policy', webUi.contentSecurityPolicy);
+    res.sendFile(index, (error) => {
+      if (error && !res.headersSent) next(error);
+    });
+  };
 }
 
 /**

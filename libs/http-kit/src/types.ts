@@ -80,4 +80,13 @@ export interface HttpAppOptions {
   authorize(auth: AuthContext, route: Route, params: Record<string, unknown>): Promise<void>;
   /** Consulted for routes with a module; absent means every module is enabled. */
   isModuleEnabled?(module: ModuleName): Promise<boolean>;
+  /** A single-page web app served from the same origin (see createHttpApp). */
+  webUi?: WebUiOptions;
+}
+
+export interface WebUiOptions {
+  /** A folder holding the built app: `index.html` and its files. */
+  dir: string;
+  /** Sent with `index.html`; absent: none (a build of another project may need more than ours). */
+  contentSecurityPolicy?: string;
 }

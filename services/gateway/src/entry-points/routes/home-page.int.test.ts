@@ -1,4 +1,4 @@
-// GET / over HTTP: a page for a browser (service, version, health, projection lag, the API's description, the
+// GET /status over HTTP: a page for a browser (service, version, health, projection lag, the API's description, the
 // first administrator's login in embedded mode), and the original's 404 {"error"} for API clients.
 
 import { ensureMessagingSchema } from '@pcas/messaging';
@@ -11,7 +11,8 @@ const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8
 
 let gw: TestGateway;
 
-const get = (accept?: string) => fetch(`${gw.baseUrl}/`, { headers: accept ? { Accept: accept } : {} });
+const get = (accept?: string, path = '/status') =>
+  fetch(`${gw.baseUrl}${path}`, { headers: accept ? { Accept: accept } : {} });
 
 beforeAll(async () => {
   // As `pnpm start` with nothing set: the first administrator has the embedded mode's default password.
@@ -42,7 +43,10 @@ describe('GET / in a browser', () => {
     // The harness keeps sessions in Redis when it can (the embedded launcher in the database: "not used").
     expect(page).toMatch(/<th>Sessions \(Redis\)<\/th><td class="(ok|unused)">(ok|not used)<\/td>/);
     expect(page).toMatch(/<th>portcall-projector<\/th><td>(up to date|[\d.]+ s behind)<\/td>/);
-    expect(page).toContain('<a href="/openapi.json">');
+    expect(page).toContain('<a href="/api/v1/openapi.json">');
+    // The web UI (built by `pnpm install`) is at /, and this page leads to it.
+    expect(await (await get(BROWSER, '/')).text()).toContain('<div id="root"></div>');
+    expect(page).toContain('<a href="/">Open the web UI</a>');
   });
 
   it('tells how to log in in embedded mode, with the default password only while it is still the default', async () => {
@@ -74,9 +78,9 @@ describe('GET / in a browser', () => {
 
 describe('GET / for an API client', () => {
   it('keeps the original\'s 404 {"error": "Not found"}', async () => {
-    for (const accept of ['application/json', '*/*', undefined]) {
-      const res = await get(accept);
-      expect(res.status, String(accept)).toBe(404);
+    for (const [accept, path] of ['application/json', '*/*', undefined].flatMap((a) => [[a, '/'], [a, '/status']])) {
+      const res = await get(accept, path);
+      expect(res.status, `${accept} ${path}`).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await res.json()).toEqual({ error: 'Not found' });
     }

@@ -1,6 +1,7 @@
-// GET / for a person with a browser, until the web UI exists: the service, its version, the health of each
-// dependency and the projections' lag (the same checks as /health-check), where the API is described, and in
-// embedded mode how to log in. API clients (no text/html preferred) keep the original's 404 {"error"} at /.
+// GET /status for a person with a browser (and GET / too when no web UI is built): the service, its version, the
+// health of each dependency and the projections' lag (the same checks as /health-check), where the API is
+// described, and in embedded mode how to log in. API clients (no text/html preferred) keep the original's
+// 404 {"error"} at both paths.
 
 import { HttpResponse, type Route } from '@pcas/http-kit';
 import { verifyPassword } from '../../adapters/password.ts';
@@ -41,7 +42,7 @@ function formatLag(seconds: number): string {
   return `${Math.round(seconds / 60)} min behind`;
 }
 
-export function homePage(input: { health: Health; mode: string; login: LoginHint | null }): string {
+export function homePage(input: { health: Health; mode: string; login: LoginHint | null; webUi?: boolean }): string {
   const { health, mode, login } = input;
   const { postgres, rabbitmq, redis } = health.dependencies;
   const dependencies: [string, DependencyState][] = [
@@ -94,10 +95,10 @@ ${
     : html`<table>
 ${health.projections.map((p) => html`<tr><th>${p.name}</th><td>${formatLag(p.lag_seconds)}</td></tr>\n`)}</table>`
 }
-<h2>API</h2>
+${input.webUi ? html`<p><a href="/">Open the web UI</a></p>\n` : ''}<h2>API</h2>
 <ul>
-<li><a href="/openapi.json">/openapi.json</a>: every route, its parameters and permission (OpenAPI 3.1)</li>
-<li><a href="/health-check">/health-check</a>: this health report as JSON</li>
+<li><a href="/api/v1/openapi.json">/openapi.json</a>: every route, its parameters and permission (OpenAPI 3.1)</li>
+<li><a href="/api/v1/health-check">/health-check</a>: this health report as JSON</li>
 </ul>
 </body>
 </html>
@@ -105,7 +106,7 @@ ${health.projections.map((p) => html`<tr><th>${p.name}</th><td>${formatLag(p.lag
   return page.text;
 }
 
-export function homePageRoutes(deps: GatewayDeps): Route[] {
+export function homePageRoutes(deps: GatewayDeps, options: { webUi: boolean }): Route[] {
   const { db, config } = deps;
   const health = healthCheck(deps);
   // Checking a password costs tens of milliseconds; the answer only changes with the stored hash.
@@ -121,23 +122,22 @@ export function homePageRoutes(deps: GatewayDeps): Route[] {
     return { email: admin.email, defaultPassword: await checked.isDefault };
   };
 
-  return [
-    {
-      method: 'GET',
-      path: '/',
-      permission: 'public',
-      accept: 'text/html',
-      params: {},
-      responses: { 200: { description: 'A page about the service, for a person.', contentType: 'text/html' } },
-      async handle() {
-        // The page must show a database that is down, not fail with it.
-        const [report, login] = await Promise.all([health(), loginHint().catch(() => null)]);
-        return new HttpResponse(200, homePage({ health: report, mode: config.mode, login }), {
-          'Content-Type': 'text/html; charset=utf-8',
-          // Nothing but its own inline style and empty icon (no request for /favicon.ico): no script, no font.
-          'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
-        });
-      },
+  const page = (path: string): Route => ({
+    method: 'GET',
+    path,
+    permission: 'public',
+    accept: 'text/html',
+    params: {},
+    responses: { 200: { description: 'A page about the service, for a person.', contentType: 'text/html' } },
+    async handle() {
+      // The page must show a database that is down, not fail with it.
+      const [report, login] = await Promise.all([health(), loginHint().catch(() => null)]);
+      return new HttpResponse(200, homePage({ health: report, mode: config.mode, login, webUi: options.webUi }), {
+        'Content-Type': 'text/html; charset=utf-8',
+        // Nothing but its own inline style and empty icon (no request for /favicon.ico): no script, no font.
+        'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src data:",
+      });
     },
-  ];
+  });
+  return options.webUi ? [page('/status')] : [page('/'), page('/status')];
 }

@@ -24,8 +24,11 @@ import { translationRoutes } from './translations.ts';
 import { userRoutes } from './users.ts';
 import { vesselRoutes } from './vessels.ts';
 
-/** Every route, and GET /openapi.json describing them all (built here, once). */
-export function allRoutes(deps: GatewayDeps): Route[] {
+/**
+ * Every route, and GET /openapi.json describing them all (built here, once). `webUi`: a web UI is served at /,
+ * so the status page is at /status only.
+ */
+export function allRoutes(deps: GatewayDeps, options: { webUi: boolean } = { webUi: false }): Route[] {
   const routes = [
     ...sessionRoutes(deps),
     ...apiKeyRoutes(deps),
@@ -46,7 +49,7 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...registrationRoutes(deps),
     ...registrationCodeRoutes(deps),
     ...passwordRoutes(deps),
-    ...homePageRoutes(deps),
+    ...homePageRoutes(deps, options),
   ];
   return withOpenApi(routes, { title: SERVICE_NAME, version: SERVICE_VERSION });
 }

@@ -1,0 +1,78 @@
+// Which view answers which path. Sign-in, registration and password reset are open to everyone; every other view
+// needs a session and sits in the shared layout. Each area is loaded when first opened, so the first view
+// downloads only its own code. Areas own their sub-paths (`/port-calls/*` → views/port-calls).
+
+import { lazy, Suspense } from 'react';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { Loading } from './components/states-ui.tsx';
+import { ViewErrorBoundary } from './components/ViewErrorBoundary.tsx';
+import { AppLayout } from './layout/AppLayout.tsx';
+import { signInPath, useSession } from './session/session.tsx';
+import SignIn from './views/account/sign-in.tsx';
+
+const Register = lazy(() => import('./views/account/register.tsx'));
+const ForgotPassword = lazy(() => import('./views/account/forgot-password.tsx'));
+const ResetPassword = lazy(() => import('./views/account/reset-password.tsx'));
+const NotFound = lazy(() => import('./views/account/not-found.tsx'));
+const Profile = lazy(() => import('./views/account/profile.tsx'));
+const Activity = lazy(() => import('./views/activity/index.tsx'));
+const PortCalls = lazy(() => import('./views/port-calls/index.tsx'));
+const Vessels = lazy(() => import('./views/vessels/index.tsx'));
+const Notifications = lazy(() => import('./views/notifications/index.tsx'));
+const Users = lazy(() => import('./views/admin-users/users.tsx'));
+const RegistrationCodes = lazy(() => import('./views/admin-users/registration-codes.tsx'));
+const Roles = lazy(() => import('./views/admin-users/roles.tsx'));
+const ApiKeys = lazy(() => import('./views/admin-system/api-keys.tsx'));
+const Priorities = lazy(() => import('./views/admin-system/priorities.tsx'));
+const Settings = lazy(() => import('./views/admin-system/settings.tsx'));
+const Translations = lazy(() => import('./views/admin-system/translations.tsx'));
+const NotificationPopups = lazy(() => import('./views/notifications/popups.tsx'));
+
+function RequireSession() {
+  const { status } = useSession();
+  const location = useLocation();
+  if (status === 'loading') return <Loading label="Checking your session…" />;
+  if (status === 'signed-out') return <Navigate to={signInPath(location)} replace />;
+  return (
+    <>
+      <Suspense fallback={null}>
+        <NotificationPopups />
+      </Suspense>
+      <AppLayout />
+    </>
+  );
+}
+
+function View({ children }: { children: React.ReactNode }) {
+  return (
+    <ViewErrorBoundary>
+      <Suspense fallback={<Loading />}>{children}</Suspense>
+    </ViewErrorBoundary>
+  );
+}
+
+export function App() {
+  return (
+    <Routes>
+      <Route path="sign-in" element={<SignIn />} />
+      <Route path="register" element={<View children={<Register />} />} />
+      <Route path="forgot-password" element={<View children={<ForgotPassword />} />} />
+      <Route path="reset-password" element={<View children={<ResetPassword />} />} />
+      <Route element={<RequireSession />}>
+        <Route index element={<View children={<Activity />} />} />
+        <Route path="profile" element={<View children={<Profile />} />} />
+        <Route path="port-calls/*" element={<View children={<PortCalls />} />} />
+        <Route path="vessels/*" element={<View children={<Vessels />} />} />
+        <Route path="notifications/*" element={<View children={<Notifications />} />} />
+        <Route path="admin/users/*" element={<View children={<Users />} />} />
+        <Route path="admin/registration-codes/*" element={<View children={<RegistrationCodes />} />} />
+        <Route path="admin/roles/*" element={<View children={<Roles />} />} />
+        <Route path="admin/api-keys/*" element={<View children={<ApiKeys />} />} />
+        <Route path="admin/priorities/*" element={<View children={<Priorities />} />} />
+        <Route path="admin/settings/*" element={<View children={<Settings />} />} />
+        <Route path="admin/translations/*" element={<View children={<Translations />} />} />
+        <Route path="*" element={<View children={<NotFound />} />} />
+      </Route>
+    </Routes>
+  );
+}

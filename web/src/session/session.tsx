@@ -1,0 +1,130 @@
+// Who is signed in: the login/session payload of the API, kept in memory, with the session id in localStorage
+// (as the original web UI, so a reload keeps the user signed in). Views ask `can(permission)` and
+// `moduleOn(module)` to hide what the user may not do; the API refuses it anyway.
+
+import { useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useNavigate } from 'react-router';
+import { api, setSessionExpiredHandler, storedSessionId, storeSessionId } from '../api/client.ts';
+
+export type ModuleSetting =
+  | 'activity_module'
+  | 'logistics_module'
+  | 'queue_module'
+  | 'map_module'
+  | 'codeless_registration_module';
+
+export interface SessionUser {
+  id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  role: string;
+  permissions: string[];
+}
+
+export interface SessionPayload {
+  session_id?: string;
+  user: SessionUser;
+  modules: Partial<Record<ModuleSetting, 'enabled' | 'disabled'>>;
+  session: { expires_ts: number; ttl: number };
+  jwt?: string;
+  rta_point_coordinates?: string;
+  map_default_coordinates?: string;
+  map_default_zoom?: string | number;
+}
+
+interface SessionState {
+  /** `loading` while a stored session is checked on page load. */
+  status: 'loading' | 'signed-in' | 'signed-out';
+  payload: SessionPayload | null;
+  user: SessionUser | null;
+  /** Stores a login/registration answer and its session id. */
+  signIn(payload: SessionPayload): void;
+  signOut(): Promise<void>;
+  /** Re-reads the session (after a change to the user's own role, modules or permissions). */
+  reload(): Promise<void>;
+  can(permission: string): boolean;
+  moduleOn(module: ModuleSetting): boolean;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error('useSession outside SessionProvider');
+  return state;
+}
+
+/** Where to come back to after signing in again: the current path, unless it is a sign-in page itself. */
+export function signInPath(location: { pathname: string; search: string }): string {
+  const here = location.pathname + location.search;
+  if (here === '/' || location.pathname.startsWith('/sign-in')) return '/sign-in';
+  return `/sign-in?next=${encodeURIComponent(here)}`;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<SessionState['status']>(storedSessionId() ? 'loading' : 'signed-out');
+  const [payload, setPayload] = useState<SessionPayload | null>(null);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  const forget = useCallback(() => {
+    storeSessionId(null);
+    setPayload(null);
+    setStatus('signed-out');
+    queryClient.clear();
+  }, [queryClient]);
+
+  const reload = useCallback(async () => {
+    if (!storedSessionId()) return forget();
+    try {
+      const body = await api<SessionPayload>('GET', 'session');
+      setPayload(body);
+      setStatus('signed-in');
+    } catch {
+      forget();
+    }
+  }, [forget]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload]);
+
+  // A 440 from any call: forget the session and go to sign-in, coming back here afterwards.
+  useEffect(() => {
+    setSessionExpiredHandler(() => {
+      if (!storedSessionId()) return;
+      forget();
+      navigate(signInPath(window.location), { replace: true });
+    });
+  }, [forget, navigate]);
+
+  const value = useMemo<SessionState>(() => {
+    const permissions = new Set(payload?.user.permissions ?? []);
+    return {
+      status,
+      payload,
+      user: payload?.user ?? null,
+      signIn(next) {
+        if (next.session_id) storeSessionId(next.session_id);
+        setPayload(next);
+        setStatus('signed-in');
+      },
+      async signOut() {
+        try {
+          await api('POST', 'logout', {});
+        } catch {
+          // Signed out locally all the same.
+        }
+        forget();
+        navigate('/sign-in');
+      },
+      reload,
+      can: (permission) => permissions.has(permission),
+      moduleOn: (module) => payload?.modules?.[module] === 'enabled',
+    };
+  }, [status, payload, forget, navigate, reload]);
+
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}

@@ -1,0 +1,13 @@
+// Placeholder until this view is built.
+
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Empty } from '../../components/states-ui.tsx';
+
+export default function View() {
+  return (
+    <>
+      <PageHeader title="Activity timeline" />
+      <Empty>Not built yet</Empty>
+    </>
+  );
+}
