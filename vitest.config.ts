@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// Three tiers, one command (`pnpm test`): unit (pure, no I/O), int (adapters against real servers),
+// Three tiers plus the web UI's component tests, one command (`pnpm test`): unit (pure, no I/O), int (adapters against real servers),
 // e2e (the fleet as separate processes, over HTTP). No test stops a shared server: one that must kill a broker
 // starts a private node of its own (@pcas/testing's startPrivateRabbitNode).
 export default defineConfig({
@@ -15,6 +15,18 @@ export default defineConfig({
             'launcher/src/**/*.unit.test.ts',
           ],
           testTimeout: 10_000,
+        },
+      },
+      {
+        // Components of the web UI in jsdom, with the web UI's own Vite config (React).
+        extends: './web/vite.config.ts',
+        test: {
+          name: 'web',
+          root: './web',
+          include: ['src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['./src/test/setup.ts'],
+          testTimeout: 15_000,
         },
       },
       {

@@ -55,23 +55,135 @@ export function App() {
   return (
     <Routes>
       <Route path="sign-in" element={<SignIn />} />
-      <Route path="register" element={<View children={<Register />} />} />
-      <Route path="forgot-password" element={<View children={<ForgotPassword />} />} />
-      <Route path="reset-password" element={<View children={<ResetPassword />} />} />
+      <Route
+        path="register"
+        element={
+          <View>
+            <Register />
+          </View>
+        }
+      />
+      <Route
+        path="forgot-password"
+        element={
+          <View>
+            <ForgotPassword />
+          </View>
+        }
+      />
+      <Route
+        path="reset-password"
+        element={
+          <View>
+            <ResetPassword />
+          </View>
+        }
+      />
       <Route element={<RequireSession />}>
-        <Route index element={<View children={<Activity />} />} />
-        <Route path="profile" element={<View children={<Profile />} />} />
-        <Route path="port-calls/*" element={<View children={<PortCalls />} />} />
-        <Route path="vessels/*" element={<View children={<Vessels />} />} />
-        <Route path="notifications/*" element={<View children={<Notifications />} />} />
-        <Route path="admin/users/*" element={<View children={<Users />} />} />
-        <Route path="admin/registration-codes/*" element={<View children={<RegistrationCodes />} />} />
-        <Route path="admin/roles/*" element={<View children={<Roles />} />} />
-        <Route path="admin/api-keys/*" element={<View children={<ApiKeys />} />} />
-        <Route path="admin/priorities/*" element={<View children={<Priorities />} />} />
-        <Route path="admin/settings/*" element={<View children={<Settings />} />} />
-        <Route path="admin/translations/*" element={<View children={<Translations />} />} />
-        <Route path="*" element={<View children={<NotFound />} />} />
+        <Route
+          index
+          element={
+            <View>
+              <Activity />
+            </View>
+          }
+        />
+        <Route
+          path="profile"
+          element={
+            <View>
+              <Profile />
+            </View>
+          }
+        />
+        <Route
+          path="port-calls/*"
+          element={
+            <View>
+              <PortCalls />
+            </View>
+          }
+        />
+        <Route
+          path="vessels/*"
+          element={
+            <View>
+              <Vessels />
+            </View>
+          }
+        />
+        <Route
+          path="notifications/*"
+          element={
+            <View>
+              <Notifications />
+            </View>
+          }
+        />
+        <Route
+          path="admin/users/*"
+          element={
+            <View>
+              <Users />
+            </View>
+          }
+        />
+        <Route
+          path="admin/registration-codes/*"
+          element={
+            <View>
+              <RegistrationCodes />
+            </View>
+          }
+        />
+        <Route
+          path="admin/roles/*"
+          element={
+            <View>
+              <Roles />
+            </View>
+          }
+        />
+        <Route
+          path="admin/api-keys/*"
+          element={
+            <View>
+              <ApiKeys />
+            </View>
+          }
+        />
+        <Route
+          path="admin/priorities/*"
+          element={
+            <View>
+              <Priorities />
+            </View>
+          }
+        />
+        <Route
+          path="admin/settings/*"
+          element={
+            <View>
+              <Settings />
+            </View>
+          }
+        />
+        <Route
+          path="admin/translations/*"
+          element={
+            <View>
+              <Translations />
+            </View>
+          }
+        />
+        <Route
+          path="*"
+          element={
+            <View>
+              <NotFound />
+            </View>
+          }
+        />
       </Route>
     </Routes>
   );

@@ -9,12 +9,12 @@
 
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { type Server, STATUS_CODES } from 'node:http';
+import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { ApiError, isApiError } from '@pcas/errors';
 import { type Logger, SpanKind, withSpan } from '@pcas/observability';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { compileParams, createAjv, mergeParams, type ParamValidator } from './params.ts';
 import {

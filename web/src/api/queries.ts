@@ -1,17 +1,17 @@
 // Server state through TanStack Query. Query keys are [path, params], so a real-time signal can refresh every
 // query of a path at once (`refresh(path)`), whatever page or filter each shows.
 
+import { notifications } from '@mantine/notifications';
 import {
   keepPreviousData,
   type QueryClient,
+  type UseQueryOptions,
   useMutation,
   useQuery,
   useQueryClient,
-  type UseQueryOptions,
 } from '@tanstack/react-query';
-import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api, type Params } from './client.ts';
+import { type ApiError, api, type Params } from './client.ts';
 
 export function useApiQuery<T>(
   path: string,

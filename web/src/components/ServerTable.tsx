@@ -130,7 +130,9 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
               return [
                 <Table.Tr key={key}>
                   {props.columns.map((column) => (
-                    <Table.Td key={column.key}>{column.render ? column.render(row) : display(row[column.key])}</Table.Td>
+                    <Table.Td key={column.key}>
+                      {column.render ? column.render(row) : display(row[column.key])}
+                    </Table.Td>
                   ))}
                 </Table.Tr>,
                 detail ? (

@@ -15,7 +15,13 @@ export function Loading({ label = 'Loading…' }: { label?: string }) {
 }
 
 /** An API error in words, above the view; a 440 is not shown (the user is on the way to sign in). */
-export function ErrorNotice({ error, title = 'Could not load' }: { error: ApiError | null | undefined; title?: string }) {
+export function ErrorNotice({
+  error,
+  title = 'Could not load',
+}: {
+  error: ApiError | null | undefined;
+  title?: string;
+}) {
   const { t } = useTranslation();
   if (!error || error.status === 440) return null;
   return (

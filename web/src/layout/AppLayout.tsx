@@ -1,10 +1,10 @@
 // The shared frame of every signed-in view: header (name, live indicator, user menu), the menu as a side bar
 // (a drawer on a phone), and the view. A skip link lets keyboard users jump past the menu.
 
-import { AppShell, Anchor, Badge, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, AppShell, Badge, Burger, Group, Menu, NavLink, ScrollArea, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { NavLink as RouterLink, Outlet, useLocation } from 'react-router';
+import { Outlet, NavLink as RouterLink, useLocation } from 'react-router';
 import { useRealtimeConnected } from '../realtime/socket.ts';
 import { useSession } from '../session/session.tsx';
 import { visibleMenu } from './menu.ts';

@@ -73,7 +73,9 @@ export function useChannels(channels: Array<string | null>, onMessage: (data: un
   const names = channels.filter((name): name is string => Boolean(name)).join('\n');
   useEffect(() => {
     if (!names) return;
-    const subscriptions = names.split('\n').map((channel) => ({ channel, subscription: theSocket().subscribe(channel) }));
+    const subscriptions = names
+      .split('\n')
+      .map((channel) => ({ channel, subscription: theSocket().subscribe(channel) }));
     let active = true;
     for (const { channel, subscription } of subscriptions) {
       void (async () => {

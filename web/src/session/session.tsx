@@ -34,7 +34,7 @@ export interface SessionPayload {
   map_default_zoom?: string | number;
 }
 
-interface SessionState {
+export interface SessionState {
   /** `loading` while a stored session is checked on page load. */
   status: 'loading' | 'signed-in' | 'signed-out';
   payload: SessionPayload | null;
@@ -48,7 +48,7 @@ interface SessionState {
   moduleOn(module: ModuleSetting): boolean;
 }
 
-const SessionContext = createContext<SessionState | null>(null);
+export const SessionContext = createContext<SessionState | null>(null);
 
 export function useSession(): SessionState {
   const state = useContext(SessionContext);
@@ -117,8 +117,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } catch {
           // Signed out locally all the same.
         }
-        forget();
+        // Both in one render: leaving first, so the signed-in views do not ask to come back after sign-in.
         navigate('/sign-in');
+        forget();
       },
       reload,
       can: (permission) => permissions.has(permission),

@@ -68,6 +68,7 @@ export default function SignIn() {
           )}
           <TextInput
             label={t('E-mail')}
+            name="email"
             type="email"
             autoComplete="username"
             required
@@ -76,6 +77,7 @@ export default function SignIn() {
           />
           <PasswordInput
             label={t('Password')}
+            name="password"
             autoComplete="current-password"
             required
             value={password}
@@ -89,9 +91,7 @@ export default function SignIn() {
               {t('Forgot password?')}
             </Anchor>
             <Anchor component={Link} to="/register" size="sm">
-              {codeless.data?.codeless_registration_module === 'enabled'
-                ? t('Register')
-                : t('Register with a code')}
+              {codeless.data?.codeless_registration_module === 'enabled' ? t('Register') : t('Register with a code')}
             </Anchor>
           </Group>
         </Stack>

@@ -78,7 +78,10 @@ describe('GET / in a browser', () => {
 
 describe('GET / for an API client', () => {
   it('keeps the original\'s 404 {"error": "Not found"}', async () => {
-    for (const [accept, path] of ['application/json', '*/*', undefined].flatMap((a) => [[a, '/'], [a, '/status']])) {
+    for (const [accept, path] of ['application/json', '*/*', undefined].flatMap((a) => [
+      [a, '/'],
+      [a, '/status'],
+    ])) {
       const res = await get(accept, path);
       expect(res.status, `${accept} ${path}`).toBe(404);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);

@@ -1,0 +1,52 @@
+// A button whose action is asked about first ("Close port call 123?"), in a dialog that keyboard users can
+// answer and leave with Escape.
+
+import { Button, type ButtonProps, Group, Modal, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface ConfirmButtonProps extends Omit<ButtonProps, 'onClick'> {
+  /** The question, e.g. "Close port call 123?" */
+  question: string;
+  /** Shown under the question: what will happen. */
+  detail?: ReactNode;
+  /** The confirming button's text (default: the button's own). */
+  confirmLabel?: string;
+  onConfirm: () => unknown;
+  children: string;
+  'aria-label'?: string;
+}
+
+export function ConfirmButton({ question, detail, confirmLabel, onConfirm, children, ...button }: ConfirmButtonProps) {
+  const { t } = useTranslation();
+  const [opened, { open, close }] = useDisclosure(false);
+  return (
+    <>
+      <Button variant="light" size="xs" {...button} onClick={open}>
+        {t(children)}
+      </Button>
+      <Modal opened={opened} onClose={close} title={t(question)} centered>
+        {detail && (
+          <Text size="sm" mb="md">
+            {typeof detail === 'string' ? t(detail) : detail}
+          </Text>
+        )}
+        <Group justify="flex-end">
+          <Button variant="default" onClick={close}>
+            {t('Cancel')}
+          </Button>
+          <Button
+            color={button.color ?? 'blue'}
+            onClick={() => {
+              close();
+              void onConfirm();
+            }}
+          >
+            {t(confirmLabel ?? children)}
+          </Button>
+        </Group>
+      </Modal>
+    </>
+  );
+}

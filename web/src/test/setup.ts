@@ -1,0 +1,40 @@
+// Component tests run in jsdom, which lacks what Mantine asks the browser for (media queries, resize
+// observation); translations are the keys themselves (English), as in a port with none stored.
+
+import { cleanup } from '@testing-library/react';
+import i18next from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { afterEach } from 'vitest';
+
+Object.defineProperty(window, 'matchMedia', {
+  writable: true,
+  value: (query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    addListener: () => {},
+    removeListener: () => {},
+    dispatchEvent: () => false,
+  }),
+});
+
+class NoResizeObserver {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+window.ResizeObserver ??= NoResizeObserver as unknown as typeof ResizeObserver;
+window.HTMLElement.prototype.scrollIntoView ??= () => {};
+
+void i18next.use(initReactI18next).init({
+  lng: 'en',
+  resources: { en: { common: {} } },
+  defaultNS: 'common',
+  keySeparator: false,
+  nsSeparator: '::',
+  interpolation: { escapeValue: false },
+});
+
+afterEach(() => cleanup());
