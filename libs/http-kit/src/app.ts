@@ -10,11 +10,13 @@
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { type Server, STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { ApiError, isApiError } from '@pcas/errors';
 import { type Logger, SpanKind, withSpan } from '@pcas/observability';
+import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { compileParams, createAjv, mergeParams, type ParamValidator } from './params.ts';
 import {
@@ -176,9 +178,31 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
 const wantsWebUi = (req: Request, res: Response): boolean =>
   (req.method === 'GET' || req.method === 'HEAD') && !(res.locals as Locals).api;
 
+// The app's files go out compressed (its script is most of a first visit); API answers stay as they were, so
+// this is applied only once a file is known to be served.
+const compress = compression();
+
+/** The file of the web UI a path names, if there is one. */
+async function isWebUiFile(dir: string, urlPath: string): Promise<boolean> {
+  // Only names with an extension: the API's paths have none (bar /openapi.json, which is no file here).
+  if (!/\.[A-Za-z0-9]+$/.test(urlPath)) return false;
+  let file: string;
+  try {
+    file = path.join(dir, decodeURIComponent(urlPath));
+  } catch {
+    return false;
+  }
+  if (!file.startsWith(dir + path.sep)) return false;
+  return stat(file).then(
+    (found) => found.isFile(),
+    () => false,
+  );
+}
+
 /** The web UI's files. Hashed assets are cached for good; anything else is revalidated. */
 function webUiFiles(webUi: WebUiOptions) {
-  const serve = express.static(webUi.dir, {
+  const dir = path.resolve(webUi.dir);
+  const serve = express.static(dir, {
     index: false,
     redirect: false,
     dotfiles: 'ignore',
@@ -190,13 +214,18 @@ function webUiFiles(webUi: WebUiOptions) {
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
-    if (!wantsWebUi(req, res) || req.path === '/' || req.path === '/index.html') return next();
-    // The static server keeps a Content-Type already set; the API's JSON one is put back if no file matches.
-    res.removeHeader('Content-Type');
-    serve(req, res, (error?: unknown) => {
-      if (!res.headersSent) res.setHeader('Content-Type', JSON_TYPE);
-      next(error);
-    });
+    if (!wantsWebUi(req, res) || req.path === '/index.html') return next();
+    isWebUiFile(dir, req.path).then((found) => {
+      if (!found) return next();
+      // The static server keeps a Content-Type already set; the API's JSON one is put back if it gives up.
+      res.removeHeader('Content-Type');
+      compress(req, res, () =>
+        serve(req, res, (error?: unknown) => {
+          if (!res.headersSent) res.setHeader('Content-Type', JSON_TYPE);
+          next(error);
+        }),
+      );
+    }, next);
   };
 }
 
@@ -211,9 +240,11 @@ function webUiFallback(webUi: WebUiOptions) {
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.setHeader('Cache-Control', 'no-cache');
     if (webUi.contentSecurityPolicy) res.setHeader('Content-Security-Policy', webUi.contentSecurityPolicy);
-    res.sendFile(index, (error) => {
-      if (error && !res.headersSent) next(error);
-    });
+    compress(req, res, () =>
+      res.sendFile(index, (error) => {
+        if (error && !res.headersSent) next(error);
+      }),
+    );
   };
 }
 

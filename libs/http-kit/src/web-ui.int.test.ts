@@ -43,6 +43,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'index.html'), '<!doctype html><div id="root"></div>');
   await writeFile(path.join(dir, 'assets', 'app-1234.js'), 'console.log(1)');
   await writeFile(path.join(dir, 'robots.txt'), 'User-agent: *');
+  await writeFile(path.join(dir, 'assets', 'big-5678.js'), `const x = ${JSON.stringify('ship '.repeat(2000))};`);
   const app = createHttpApp({
     routes,
     logger,
@@ -85,6 +86,14 @@ describe('the web UI beside the API', () => {
     expect(missing.status).toBe(404);
     expect(missing.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(missing.json()).toEqual({ error: 'Not found' });
+  });
+
+  it('sends its files compressed to a client that takes gzip, and API answers as before', async () => {
+    const big = await rawRequest(server, 'GET', '/assets/big-5678.js', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(big.headers['content-encoding']).toBe('gzip');
+    const api = await rawRequest(server, 'GET', '/port-calls', { headers: { 'Accept-Encoding': 'gzip' } });
+    expect(api.headers['content-encoding']).toBeUndefined();
+    expect(api.json()).toEqual({ data: [] });
   });
 
   it('answers API clients as before on the same paths', async () => {
