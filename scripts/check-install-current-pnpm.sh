@@ -65,6 +65,12 @@ until node -e 'fetch(process.argv[1]).then((r)=>process.exit(r.ok?0:1),()=>proce
   sleep 1
 done
 log "OK: $url answered $(node -e 'fetch(process.argv[1]).then((r)=>r.text()).then(console.log)' "$url")"
+# The install built the web UI, and the gateway serves it to a browser.
+if ! node -e 'fetch(process.argv[1],{headers:{Accept:"text/html"}}).then((r)=>r.text()).then((t)=>process.exit(t.includes("<div id=\"root\">")?0:1),()=>process.exit(1))' "http://localhost:$port/"; then
+  log "FAIL: http://localhost:$port/ did not serve the web UI (was it built by pnpm install?)"
+  exit 1
+fi
+log "OK: the web UI is served at /"
 if ! stop_server 15; then
   log "FAIL: pnpm start did not stop within 15 s of SIGTERM"
   exit 1
