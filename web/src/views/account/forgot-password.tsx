@@ -1,7 +1,92 @@
-// Placeholder until this view is built.
+// Forgot password: the user's e-mail → a mail with a reset link. The answer says the same whatever the address,
+// as the API does (nobody learns which addresses have an account); only a service that cannot be reached at all
+// is reported, since then no mail can be on its way. `?email=` fills the address in (from the profile page).
 
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { ApiError } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
+import { looksLikeEmail, requestPasswordReset } from './account.ts';
 
-export default function View() {
-  return <PublicFrame title="Not built yet">{null}</PublicFrame>;
+export default function ForgotPassword() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState(params.get('email') ?? '');
+  const [checked, setChecked] = useState(false);
+  const [sent, setSent] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const problem = looksLikeEmail(email) ? null : 'Enter the e-mail address you sign in with';
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setChecked(true);
+    setError(null);
+    if (problem) return;
+    setBusy(true);
+    try {
+      await requestPasswordReset(email);
+      setSent(true);
+    } catch (caught) {
+      // Any answer of the API means the request arrived; only no answer at all is worth telling.
+      if (caught instanceof ApiError && caught.status === 0) setError(caught.message);
+      else setSent(true);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (sent) {
+    return (
+      <PublicFrame title="Reset your password">
+        <Stack>
+          <Alert color="green" role="status" title={t('Check your mail')}>
+            {t('If the address is known, a mail is on its way')}
+          </Alert>
+          <Text size="sm">
+            {t('Open the link in the mail to choose a new password. The link works once, for 24 hours.')}
+          </Text>
+          <Anchor component={Link} to="/sign-in" size="sm">
+            {t('Back to sign in')}
+          </Anchor>
+        </Stack>
+      </PublicFrame>
+    );
+  }
+
+  return (
+    <PublicFrame title="Reset your password">
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">
+            {t('Enter the e-mail address you sign in with. We send you a link to choose a new password.')}
+          </Text>
+          {error && (
+            <Alert color="red" role="alert" title={t('Not sent')}>
+              {t(error)}
+            </Alert>
+          )}
+          <TextInput
+            label={t('E-mail')}
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            error={checked && problem ? t(problem) : undefined}
+          />
+          <Button type="submit" loading={busy}>
+            {t('Send the link')}
+          </Button>
+          <Anchor component={Link} to="/sign-in" size="sm">
+            {t('Back to sign in')}
+          </Anchor>
+        </Stack>
+      </form>
+    </PublicFrame>
+  );
 }
