@@ -1,4 +1,4 @@
-// The page at / as a person sees it: `pnpm start` with nothing set, opened in a real browser (headless
+// The status page (/status) as a person sees it: `pnpm start` with nothing set, opened in a real browser (headless
 // Chromium). Skipped where no Chromium is installed, except under CI=true, where .ci/run installs it.
 
 import { existsSync } from 'node:fs';
@@ -10,7 +10,7 @@ const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const available = existsSync(CHROMIUM);
 if (!available && process.env.CI === 'true') throw new Error(`CI=true but Chromium is not installed at ${CHROMIUM}`);
 
-describe.skipIf(!available)('the page at / in a browser (embedded mode)', () => {
+describe.skipIf(!available)('the status page in a browser (embedded mode)', () => {
   let system: RunningSystem;
   let browser: Browser;
 
@@ -44,7 +44,7 @@ describe.skipIf(!available)('the page at / in a browser (embedded mode)', () => 
     });
     page.on('pageerror', (error) => problems.push(error.message));
 
-    const answer = await page.goto(`${system.baseUrl}/`);
+    const answer = await page.goto(`${system.baseUrl}/status`);
     expect(answer?.status()).toBe(200);
     expect(await page.title()).toBe('Port Call Activity Service');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Port Call Activity Service');
@@ -60,8 +60,14 @@ describe.skipIf(!available)('the page at / in a browser (embedded mode)', () => 
     expect(problems).toEqual([]);
 
     await page.getByRole('link', { name: '/openapi.json' }).click();
-    await page.waitForURL(/\/openapi\.json$/);
+    await page.waitForURL(/\/api\/v1\/openapi\.json$/);
     const doc = JSON.parse((await page.locator('body').textContent()) ?? '');
     expect(doc.openapi).toBe('3.1.0');
+
+    // And back to the web UI, which asks a visitor to sign in.
+    await page.goBack();
+    await page.getByRole('link', { name: 'Open the web UI' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
   });
 });
