@@ -1,0 +1,287 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
+import NotificationsView from './index.tsx';
+import { answeredBy, imoFrom, inTab, type Notification, vesselOf } from './model.ts';
+
+// The real-time socket is not opened in jsdom; the view's live refresh is checked in the browser test.
+vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
+
+const port: Notification = {
+  id: 3,
+  type: 'port',
+  message: 'Port closes at noon',
+  created_at: '2026-11-22 10:00:00+00',
+  ship_imo: null,
+  sender: { email: 'harbour@port.test' },
+  ship: null,
+  decision: null,
+  children: null,
+};
+const ship: Notification = {
+  id: 2,
+  type: 'ship',
+  message: 'Pilot boards at 14',
+  created_at: '2026-11-22 09:00:00+00',
+  ship_imo: 9074729,
+  sender: { email: 'agent@port.test' },
+  ship: { imo: 9074729, vessel_name: 'Baltic Star' },
+  decision: null,
+  children: null,
+};
+// What a deleted sender or an unknown vessel (and a careless server) may leave: no sender, no ship object.
+const bare = { id: 1, type: 'ship', message: 'No sender here', ship_imo: 1234567, sender: null, ship: null };
+const decision: Notification = {
+  id: 10,
+  type: 'port_call_decision',
+  message: 'Ship is arriving',
+  created_at: '2026-11-22 08:00:00+00',
+  ship_imo: 1234567,
+  sender: { email: 'first@port.test' },
+  ship: { imo: 1234567, vessel_name: 'Unikieship' },
+  decision: {
+    id: 7,
+    status: 'open',
+    notification_id: 10,
+    port_call_master_id: 'decision1',
+    decision_items: [
+      {
+        id: 71,
+        label: 'Pilot',
+        response_name: 'Accept',
+        response_type: 'positive',
+        response_options: { Accept: { type: 'positive' }, Reject: { type: 'negative' } },
+      },
+      {
+        id: 72,
+        label: 'Tugs',
+        response_name: null,
+        response_type: null,
+        response_options: { Accept: { type: 'positive' }, Reject: { type: 'negative' } },
+      },
+    ],
+  },
+  children: [
+    {
+      id: 11,
+      type: 'port_call_decision_response',
+      message: 'Accept for Pilot at Ship is arriving',
+      created_at: '2026-11-22 08:30:00+00',
+      ship_imo: 1234567,
+      parent_notification_id: 10,
+      sender: { email: 'second@port.test' },
+      ship: { imo: 1234567, vessel_name: 'Unikieship' },
+    },
+  ],
+};
+
+const LIST = [port, ship, bare, decision];
+
+function answer(list: unknown = LIST) {
+  return stubApi((call) => {
+    if (call.method === 'GET' && call.path === 'notifications/100') return list;
+    if (call.method === 'GET' && call.path === 'ongoing-port-calls') {
+      return { portcalls: [{ ship: { imo: 9074729, vessel_name: 'Baltic Star' } }, { ship: null }, null] };
+    }
+    if (call.method === 'GET' && call.path === 'decisions') {
+      return { data: [decision.decision], pagination: { start: 0, limit: 25, total: 1 } };
+    }
+    if (call.method !== 'GET') return { result: 'OK' };
+    return undefined;
+  });
+}
+
+beforeEach(() => vi.unstubAllGlobals());
+
+describe('the notification list', () => {
+  it('shows each notification with its time, sender line, decision and replies, guarding missing fields', async () => {
+    answer();
+    renderView(<NotificationsView />, { path: '/notifications' });
+    await screen.findByText('Port closes at noon');
+    expect(screen.getByText('Sent by harbour@port.test (Port)')).toBeTruthy();
+    expect(screen.getByText('Sent by agent@port.test (Baltic Star)')).toBeTruthy();
+    expect(screen.getByText('Sent by unknown sender (IMO 1234567)')).toBeTruthy();
+    // The time in the browser's zone, from PostgreSQL's text form.
+    const times = document.querySelectorAll('time');
+    expect(times[0]?.textContent).toMatch(/2026 \d\d:\d\d$/);
+    // The decision's items, its answer and who gave it (from the reply), and the reply itself.
+    const card = screen.getByRole('article', { name: 'Ship is arriving' });
+    expect(within(card).getByText('Pilot')).toBeTruthy();
+    expect(within(card).getByText('by second@port.test')).toBeTruthy();
+    expect(within(card).getByText('Accept for Pilot at Ship is arriving')).toBeTruthy();
+    expect(within(card).getByText('Replies (1)')).toBeTruthy();
+  });
+
+  it('filters by tab: Ship shows vessels (decisions too), Port only the port', async () => {
+    answer();
+    renderView(<NotificationsView />);
+    await screen.findByText('Port closes at noon');
+    expect(screen.getByRole('tab', { name: 'Ship (3)' })).toBeTruthy();
+    await userEvent.click(screen.getByRole('tab', { name: 'Port (1)' }));
+    await screen.findByText('Port closes at noon');
+    expect(screen.queryByText('Pilot boards at 14')).toBeNull();
+    await userEvent.click(screen.getByRole('tab', { name: 'Ship (3)' }));
+    await screen.findByText('Pilot boards at 14');
+    expect(screen.queryByText('Port closes at noon')).toBeNull();
+    expect(screen.getByText('Ship is arriving')).toBeTruthy();
+  });
+
+  it('shows the empty state, and survives a body that is not a list', async () => {
+    answer({ unexpected: true });
+    renderView(<NotificationsView />);
+    expect(await screen.findByText('No notifications')).toBeTruthy();
+  });
+
+  it('shows the API error in words', async () => {
+    stubApi(() => new Response(JSON.stringify({ error: 'Invalid access' }), { status: 403 }));
+    renderView(<NotificationsView />);
+    expect((await screen.findByRole('alert')).textContent).toContain('Invalid access');
+  });
+
+  it('hides sending, answering and deleting from a user without the permissions', async () => {
+    answer();
+    renderView(<NotificationsView />, { user: { ...ADMIN, permissions: ['basic_user_action'] } });
+    await screen.findByText('Port closes at noon');
+    expect(screen.queryByRole('button', { name: 'Send port notification' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Accept: Tugs' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Delete notification' })).toBeNull();
+  });
+});
+
+describe('sending', () => {
+  it('posts a port notification with the message and an empty IMO', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send port notification' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send port notification' });
+    await userEvent.type(within(dialog).getByLabelText(/Message/), 'Fog in the fairway');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    const post = calls.find((call) => call.method === 'POST');
+    expect(post).toMatchObject({
+      path: 'notifications',
+      body: { type: 'port', message: 'Fog in the fairway', ship_imo: '' },
+    });
+    // The list is read again after sending.
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === 'notifications/100').length).toBeGreaterThanOrEqual(2),
+    );
+  });
+
+  it('posts a ship notification with the IMO picked among the ongoing port calls', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send ship notification' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send ship notification' });
+    const vessel = within(dialog).getByLabelText(/Vessel \(IMO\)/);
+    await waitFor(() => expect(calls.some((call) => call.path === 'ongoing-port-calls')).toBe(true));
+    await userEvent.type(vessel, '9074');
+    await userEvent.click(await screen.findByRole('option', { name: '9074729 · Baltic Star', hidden: true }));
+    expect((vessel as HTMLInputElement).value).toBe('9074729 · Baltic Star');
+    await userEvent.type(within(dialog).getByLabelText(/Message/), 'Ready for pilot');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      type: 'ship',
+      message: 'Ready for pilot',
+      ship_imo: '9074729',
+    });
+  });
+
+  it('refuses a ship notification without an IMO, sending nothing', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send ship notification' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Send ship notification' });
+    await userEvent.type(within(dialog).getByLabelText(/Message/), 'Which ship?');
+    fireEvent.submit(within(dialog).getByRole('button', { name: 'Send' }).closest('form')!);
+    expect(await within(dialog).findByText('Pick a vessel or type its IMO number')).toBeTruthy();
+    expect(calls.some((call) => call.method === 'POST')).toBe(false);
+  });
+
+  it('shows the API refusal in words', async () => {
+    stubApi((call) => {
+      if (call.method === 'GET') return [];
+      return new Response(JSON.stringify({ error: "Message can't be empty" }), { status: 400 });
+    });
+    renderView(<NotificationsView />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Send port notification' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByLabelText(/Message/), 'x');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+    expect(await screen.findByText("Message can't be empty")).toBeTruthy();
+  });
+
+  it('replies to a decision as a ship notification under it', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />);
+    const card = await screen.findByRole('article', { name: 'Ship is arriving' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Reply' }));
+    await userEvent.type(within(card).getByRole('textbox', { name: /Reply/ }), 'Tugs ordered');
+    await userEvent.click(within(card).getByRole('button', { name: 'Send reply' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+      type: 'ship',
+      message: 'Tugs ordered',
+      ship_imo: '1234567',
+      parent_id: 10,
+    });
+  });
+});
+
+describe('decisions and deleting', () => {
+  it('answers a decision item', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />);
+    const card = await screen.findByRole('article', { name: 'Ship is arriving' });
+    expect(within(card).getByRole('button', { name: 'Accept: Pilot' }).getAttribute('aria-pressed')).toBe('true');
+    await userEvent.click(within(card).getByRole('button', { name: 'Reject: Tugs' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+      path: 'decision-item-response',
+      body: { id: 72, response: 'Reject' },
+    });
+  });
+
+  it('deletes a notification after asking', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />, {
+      user: { ...ADMIN, permissions: [...ADMIN.permissions, 'delete_push_notification'] },
+    });
+    const card = await screen.findByRole('article', { name: 'Port closes at noon' });
+    await userEvent.click(within(card).getByRole('button', { name: 'Delete notification' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete this notification?' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
+    expect(calls.find((call) => call.method === 'DELETE')?.path).toBe('notifications/3');
+  });
+
+  it('lists open decisions from the server and answers one there', async () => {
+    const calls = answer();
+    renderView(<NotificationsView />);
+    await userEvent.click(await screen.findByRole('tab', { name: 'Decisions' }));
+    const table = await screen.findByRole('table');
+    await within(table).findByText('decision1');
+    const listCall = calls.find((call) => call.path === 'decisions');
+    expect(listCall?.query.get('status')).toBe('open');
+    expect(listCall?.query.get('sort')).toBe('id DESC');
+    expect(within(table).getByText('1 of 2')).toBeTruthy();
+    await userEvent.click(within(table).getByRole('button', { name: 'Accept: Tugs' }));
+    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
+    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ id: 72, response: 'Accept' });
+  });
+});
+
+describe('the model', () => {
+  it('reads IMOs, tabs, vessels and answerers defensively', () => {
+    expect(imoFrom('9074729 · Baltic Star')).toBe('9074729');
+    expect(imoFrom('IMO 1234567')).toBe('1234567');
+    expect(imoFrom('Baltic Star')).toBeNull();
+    expect(inTab({ type: 'port' }, 'ship')).toBe(false);
+    expect(inTab({ type: 'port_call_decision', ship_imo: 1 }, 'ship')).toBe(true);
+    expect(vesselOf({ type: 'port' })).toBeNull();
+    expect(vesselOf({ type: 'ship', ship: { vessel_name: '  ' }, ship_imo: 5 })).toBe('IMO 5');
+    expect(answeredBy({ id: 1, label: 'Pilot', response_name: 'Accept' }, { children: [null as never] })).toBeNull();
+  });
+});
