@@ -1,0 +1,101 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
+import { VesselList } from './VesselList.tsx';
+
+const page = (data: unknown[]) => ({ data, pagination: { start: 0, limit: 25, total: data.length } });
+const VESSELS = [
+  { id: 1, imo: 9074729, vessel_name: 'Aurora', visible: true, vessel_type: 4 },
+  { id: 2, imo: 9321483, vessel_name: 'Borealis', visible: false, vessel_type: 999 },
+];
+
+function answer(call: { method: string; path: string }) {
+  if (call.method === 'GET' && call.path === 'vessels') return page(VESSELS);
+  if (call.path === 'vessel-visibility' || call.path === 'timestamps-to-port-calls') return { result: 'OK' };
+  return undefined;
+}
+
+describe('the vessel list', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('asks the server for a page sorted by name and shows type names and visibility', async () => {
+    const calls = stubApi(answer);
+    renderView(<VesselList />);
+    expect(await screen.findByText('Aurora')).toBeTruthy();
+    const list = calls.find((call) => call.path === 'vessels')!;
+    expect(list.query.get('sort')).toBe('lower(vessel_name)');
+    expect(list.query.get('limit')).toBe('25');
+    const aurora = screen.getByText('Aurora').closest('tr')!;
+    expect(within(aurora).getByText('Container Ship')).toBeTruthy();
+    expect(within(aurora).getByText('Shown')).toBeTruthy();
+    const borealis = screen.getByText('Borealis').closest('tr')!;
+    expect(within(borealis).getByText('Type 999')).toBeTruthy();
+    expect(within(borealis).getByText('Hidden')).toBeTruthy();
+  });
+
+  it('hides a shown vessel and shows a hidden one with the IMO and the new visibility', async () => {
+    const calls = stubApi(answer);
+    renderView(<VesselList />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Hide Aurora from the timeline' }));
+    await waitFor(() => expect(calls.some((call) => call.path === 'vessel-visibility')).toBe(true));
+    expect(calls.filter((call) => call.path === 'vessel-visibility').map((call) => [call.method, call.body])).toEqual([
+      ['POST', { imo: 9074729, visible: false }],
+    ]);
+    // The list is read again after the change.
+    await waitFor(() => expect(calls.filter((call) => call.path === 'vessels').length).toBeGreaterThan(1));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Show Borealis on the timeline' }));
+    await waitFor(() => expect(calls.filter((call) => call.path === 'vessel-visibility')).toHaveLength(2));
+    expect(calls.filter((call) => call.path === 'vessel-visibility')[1].body).toEqual({ imo: 9321483, visible: true });
+  });
+
+  it('attaches orphan timestamps by IMO and links to the timestamps', async () => {
+    const calls = stubApi(answer);
+    renderView(<VesselList />);
+    await userEvent.click(
+      await screen.findByRole('button', { name: 'Attach orphans of Borealis to their port calls' }),
+    );
+    await waitFor(() => expect(calls.some((call) => call.path === 'timestamps-to-port-calls')).toBe(true));
+    const attach = calls.find((call) => call.path === 'timestamps-to-port-calls')!;
+    expect(attach.method).toBe('GET');
+    expect(attach.query.get('imo')).toBe('9321483');
+    expect(await screen.findByText('Orphan timestamps were attached where they fit')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Timestamps of Aurora' }).getAttribute('href')).toBe('/9074729/timestamps');
+  });
+
+  it('shows the API refusal in words', async () => {
+    stubApi((call) =>
+      call.path === 'vessel-visibility'
+        ? new Response(JSON.stringify({ error: 'Vessel not found' }), { status: 400 })
+        : answer(call),
+    );
+    renderView(<VesselList />);
+    await userEvent.click(await screen.findByRole('button', { name: 'Hide Aurora from the timeline' }));
+    expect(await screen.findByText('Vessel not found')).toBeTruthy();
+  });
+
+  it('offers no actions to a user who does not manage port calls', async () => {
+    stubApi(answer);
+    renderView(<VesselList />, { user: { ...ADMIN, permissions: ['basic_user_action'] } });
+    expect(await screen.findByText('Aurora')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Hide/ })).toBeNull();
+    expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
+  });
+
+  it('shows an empty list and a failed one in words', async () => {
+    stubApi((call) =>
+      call.path === 'vessels'
+        ? new Response(JSON.stringify({ error: 'Database unavailable' }), { status: 500 })
+        : undefined,
+    );
+    const failed = renderView(<VesselList />);
+    expect(await screen.findByText('Database unavailable')).toBeTruthy();
+    failed.unmount();
+    vi.unstubAllGlobals();
+
+    stubApi((call) => (call.path === 'vessels' ? page([]) : undefined));
+    renderView(<VesselList />);
+    expect(await screen.findByText('No vessels match')).toBeTruthy();
+  });
+});

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { imoOf, isTrashed, isVisible, parsePayload, payloadSource, payloadSummary, readableJson } from './model.ts';
+import { vesselTypeName } from './vessel-types.ts';
+
+describe('reading timestamps and vessels', () => {
+  it('decodes a payload given as JSON text, twice-encoded text, an object, or neither', () => {
+    expect(parsePayload('{"source":"e2e"}')).toEqual({ source: 'e2e' });
+    expect(parsePayload(JSON.stringify(JSON.stringify({ source: 'vis' })))).toEqual({ source: 'vis' });
+    expect(parsePayload({ a: 1 })).toEqual({ a: 1 });
+    expect(parsePayload('not json')).toBe('not json');
+    expect(parsePayload('')).toBeNull();
+    expect(parsePayload(null)).toBeNull();
+  });
+
+  it('summarises a payload in one line and finds its source', () => {
+    expect(payloadSummary('{"source":"e2e","external_id":"x-1","empty":null,"nested":{"a":1}}')).toBe(
+      'source: e2e · external_id: x-1 · nested: {"a":1}',
+    );
+    expect(payloadSummary('[1,2]')).toBe('[1,2]');
+    expect(payloadSummary(`{"text":"${'x'.repeat(300)}"}`, 20)).toHaveLength(20);
+    expect(payloadSource('{"source":"vis"}')).toBe('vis');
+    expect(payloadSource('[]')).toBe('');
+    expect(payloadSource(undefined)).toBe('');
+  });
+
+  it('reads text booleans', () => {
+    expect(isTrashed('t')).toBe(true);
+    expect(isTrashed('f')).toBe(false);
+    expect(isTrashed(true)).toBe(true);
+    expect(isTrashed(undefined)).toBe(false);
+    expect(isVisible(false)).toBe(false);
+    expect(isVisible('f')).toBe(false);
+    expect(isVisible(true)).toBe(true);
+  });
+
+  it('shows a stored timestamp with its payload decoded', () => {
+    expect(JSON.parse(readableJson({ id: 1, payload: '{"a":1}' }))).toEqual({ id: 1, payload: { a: 1 } });
+  });
+
+  it('takes seven-digit IMOs from the path and names vessel types', () => {
+    expect(imoOf('9074729')).toBe(9074729);
+    expect(imoOf('123')).toBeNull();
+    expect(imoOf(undefined)).toBeNull();
+    expect(vesselTypeName(1)).toBe('Unknown Vessel Type');
+    expect(vesselTypeName(73)).toBe('Other Pleasure Craft');
+    expect(vesselTypeName(74)).toBeNull();
+    expect(vesselTypeName(null)).toBeNull();
+  });
+});
