@@ -1,0 +1,21 @@
+// What the system administration views share: the notice shown instead of a view the user may not use (the menu
+// hides these views already; a bookmarked address still lands here, and the API would refuse anyway).
+
+import { Alert } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+
+export function NotAllowed({ what }: { what: string }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="yellow" title={t('Not available')} role="status">
+      {t(what)}
+    </Alert>
+  );
+}
+
+/** Text of an unknown value for a place that shows text: nothing for null, JSON for an object. */
+export function text(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
