@@ -123,7 +123,7 @@ export default function RegistrationCodesView() {
   ];
 
   return (
-    <>
+    <div className="admin-users-view">
       <PageHeader title="Registration codes">
         {offered.length > 0 && <Button onClick={() => setAdding(true)}>{t('Add registration code')}</Button>}
       </PageHeader>
@@ -136,7 +136,7 @@ export default function RegistrationCodesView() {
         empty="No registration codes yet"
       />
       {adding && <AddCodeDialog roles={offered} onClose={() => setAdding(false)} />}
-    </>
+    </div>
   );
 }
 

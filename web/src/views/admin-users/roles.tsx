@@ -96,9 +96,9 @@ export default function RolesView() {
   };
 
   return (
-    <>
+    <div className="admin-users-view">
       <PageHeader title="Roles and permissions" />
-      <Text size="sm" c="dimmed" mb="sm">
+      <Text size="sm" c="gray.7" mb="sm">
         {t(
           "Each column is a role, each row a permission. The administrator's permissions are fixed; roles whose users you may not manage are read-only.",
         )}
@@ -125,7 +125,7 @@ export default function RolesView() {
                 <Table.Tr key={permission.name}>
                   <Table.Th scope="row" fw={400}>
                     <Text size="sm">{t(permission.readable_name || permission.name)}</Text>
-                    <Text size="xs" c="dimmed" ff="monospace">
+                    <Text size="xs" c="gray.7" ff="monospace">
                       {permission.name}
                     </Text>
                   </Table.Th>
@@ -181,6 +181,6 @@ export default function RolesView() {
           </Stack>
         </Modal>
       )}
-    </>
+    </div>
   );
 }

@@ -111,11 +111,11 @@ export default function UsersView() {
       label: 'Suspended',
       render: (row) =>
         row.suspended ? (
-          <Badge color="orange" variant="light">
+          <Badge color="violet.9" variant="outline">
             {t('Suspended')}
           </Badge>
         ) : (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="gray.7">
             {t('No')}
           </Text>
         ),
@@ -126,11 +126,11 @@ export default function UsersView() {
       sort: 'locked',
       render: (row) =>
         row.locked ? (
-          <Badge color="red" variant="light">
+          <Badge color="red.9" variant="outline">
             {t('Locked')}
           </Badge>
         ) : (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" c="gray.7">
             {t('No')}
           </Text>
         ),
@@ -166,8 +166,7 @@ export default function UsersView() {
             )}
             <Button
               size="compact-xs"
-              variant="light"
-              color="orange"
+              variant="default"
               aria-label={t(row.suspended ? 'Unsuspend {{name}}' : 'Suspend {{name}}', { name })}
               loading={suspend.isPending && suspend.variables?.id === row.id}
               onClick={() => suspend.mutate({ id: row.id, suspended: !row.suspended })}
@@ -176,8 +175,7 @@ export default function UsersView() {
             </Button>
             <Button
               size="compact-xs"
-              variant="light"
-              color="red"
+              variant="default"
               aria-label={t(row.locked ? 'Unlock {{name}}' : 'Lock {{name}}', { name })}
               loading={lock.isPending && lock.variables?.id === row.id}
               onClick={() => lock.mutate({ id: row.id, locked: !row.locked })}
@@ -202,7 +200,7 @@ export default function UsersView() {
   ];
 
   return (
-    <>
+    <div className="admin-users-view">
       <PageHeader title="Users">
         {manageable.length > 0 && <Button onClick={() => setDialog({ kind: 'add' })}>{t('Add user')}</Button>}
       </PageHeader>
@@ -225,7 +223,7 @@ export default function UsersView() {
       {dialog?.kind === 'edit' && <EditUserDialog id={dialog.user.id} roles={manageable} onClose={close} />}
       {dialog?.kind === 'password' && <PasswordDialog user={dialog.user} onClose={close} />}
       {dialog?.kind === 'delete' && <DeleteDialog user={dialog.user} onClose={close} />}
-    </>
+    </div>
   );
 }
 
