@@ -2,13 +2,14 @@
 // as the API does (nobody learns which addresses have an account); only a service that cannot be reached at all
 // is reported, since then no mail can be on its way. `?email=` fills the address in (from the profile page).
 
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { looksLikeEmail, requestPasswordReset } from './account.ts';
+import { Notice } from './notice.tsx';
 
 export default function ForgotPassword() {
   const { t } = useTranslation();
@@ -43,9 +44,9 @@ export default function ForgotPassword() {
     return (
       <PublicFrame title="Reset your password">
         <Stack>
-          <Alert color="green" role="status" title={t('Check your mail')}>
+          <Notice color="green" title={t('Check your mail')}>
             {t('If the address is known, a mail is on its way')}
-          </Alert>
+          </Notice>
           <Text size="sm">
             {t('Open the link in the mail to choose a new password. The link works once, for 24 hours.')}
           </Text>
@@ -65,9 +66,9 @@ export default function ForgotPassword() {
             {t('Enter the e-mail address you sign in with. We send you a link to choose a new password.')}
           </Text>
           {error && (
-            <Alert color="red" role="alert" title={t('Not sent')}>
+            <Notice color="red" title={t('Not sent')}>
               {t(error)}
-            </Alert>
+            </Notice>
           )}
           <TextInput
             label={t('E-mail')}

@@ -4,7 +4,7 @@
 // role at every level (administrators); anyone else is offered a reset link by mail instead, which the API
 // allows everyone with an e-mail address.
 
-import { Alert, Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
@@ -12,6 +12,7 @@ import { useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type SessionUser, useSession } from '../../session/session.tsx';
 import { failureText, looksLikeEmail, requestPasswordReset } from './account.ts';
+import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
 interface Named {
@@ -67,7 +68,7 @@ export default function Profile() {
             </Badge>
           </Title>
           {held.length === 0 ? (
-            <Text c="dimmed" size="sm">
+            <Text c="gray.7" size="sm">
               {t('Your role holds no permissions yet. Ask an administrator.')}
             </Text>
           ) : (
@@ -93,7 +94,7 @@ function Field({ label, value }: { label: string; value: string }) {
   const { t } = useTranslation();
   return (
     <Group gap="xs" wrap="nowrap" align="baseline">
-      <Text size="sm" c="dimmed" w={80} style={{ flexShrink: 0 }}>
+      <Text size="sm" c="gray.7" w={80} style={{ flexShrink: 0 }}>
         {t(label)}
       </Text>
       <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
@@ -132,14 +133,14 @@ function ChangePassword({ email }: { email: string }) {
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         {changed && (
-          <Alert color="green" role="status" title={t('Password changed')}>
+          <Notice color="green" title={t('Password changed')}>
             {t('Use the new password the next time you sign in.')}
-          </Alert>
+          </Notice>
         )}
         {error && (
-          <Alert color="red" role="alert" title={t('Password not changed')}>
+          <Notice color="red" title={t('Password not changed')}>
             {t(error)}
-          </Alert>
+          </Notice>
         )}
         {/* For password managers: which account the new password belongs to. */}
         <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
@@ -181,14 +182,14 @@ function ResetByMail({ email }: { email: string }) {
     <Stack gap="sm">
       <Text size="sm">{t('To choose a new password, we send you a link by mail. It works once, for 24 hours.')}</Text>
       {state === 'sent' && (
-        <Alert color="green" role="status" title={t('Check your mail')}>
+        <Notice color="green" title={t('Check your mail')}>
           {t('A mail with the link is on its way to {{email}}.', { email })}
-        </Alert>
+        </Notice>
       )}
       {error && (
-        <Alert color="red" role="alert" title={t('Not sent')}>
+        <Notice color="red" title={t('Not sent')}>
           {t(error)}
-        </Alert>
+        </Notice>
       )}
       <Group>
         <Button onClick={send} loading={state === 'busy'} variant={state === 'sent' ? 'light' : 'filled'}>

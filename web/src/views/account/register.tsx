@@ -4,7 +4,7 @@
 // rules are the server's (they depend on the role), so their refusal is shown the same way. `?code=` fills the
 // code in, for a link sent with an invitation.
 
-import { Alert, Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -12,7 +12,8 @@ import { api } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { type SessionPayload, useSession } from '../../session/session.tsx';
-import { failureText, looksLikeEmail } from './account.ts';
+import { failureText, looksLikeEmail, READABLE_DESCRIPTION } from './account.ts';
+import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
 type RegisterAnswer = Partial<SessionPayload> & { error?: string; message?: string };
@@ -103,15 +104,16 @@ export default function Register() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {error && (
-            <Alert color="red" role="alert" title={t('Not registered')}>
+            <Notice color="red" title={t('Not registered')}>
               {t(error)}
-            </Alert>
+            </Notice>
           )}
           <TextInput
             label={t('Registration code')}
             name="code"
             autoComplete="off"
             required={!codeless}
+            styles={READABLE_DESCRIPTION}
             description={
               codeless
                 ? t('Leave it empty to register without a code.')
@@ -149,6 +151,7 @@ export default function Register() {
             name="email"
             type="email"
             autoComplete="username"
+            styles={READABLE_DESCRIPTION}
             description={t('You sign in with it, and a forgotten password is reset through it.')}
             required
             value={email}
@@ -156,7 +159,7 @@ export default function Register() {
             error={shown(problems.email)}
           />
           <PasswordPair pair={pair} />
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="gray.7">
             {t('Choose a long password that is not your e-mail address.')}
           </Text>
           <Button type="submit" loading={busy}>

@@ -3,13 +3,14 @@
 // a good token with the user and a bad, used or expired one with 200 `{message}`, so success is the user in the
 // answer, not the status; either way the outcome is shown in words, with the next step as a link.
 
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { failureText } from './account.ts';
+import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
 const INVALID_TOKEN = 'Invalid token, you must request new one.';
@@ -32,9 +33,9 @@ export default function ResetPassword() {
     return (
       <PublicFrame title="Choose a new password">
         <Stack>
-          <Alert color="red" role="alert" title={t('This link is incomplete')}>
+          <Notice color="red" title={t('This link is incomplete')}>
             {t('Open the link from the mail exactly as it is, or ask for a new one.')}
-          </Alert>
+          </Notice>
           <Anchor component={Link} to={again} size="sm">
             {t('Ask for a new link')}
           </Anchor>
@@ -47,9 +48,9 @@ export default function ResetPassword() {
     return (
       <PublicFrame title="Choose a new password">
         <Stack>
-          <Alert color="green" role="status" title={t('Password changed')}>
+          <Notice color="green" title={t('Password changed')}>
             {t('Your new password is set. Sign in with it.')}
-          </Alert>
+          </Notice>
           <Button component={Link} to="/sign-in">
             {t('Go to sign in')}
           </Button>
@@ -90,7 +91,7 @@ export default function ResetPassword() {
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           {error && (
-            <Alert color="red" role="alert" title={t('Password not changed')}>
+            <Notice color="red" title={t('Password not changed')}>
               <Stack gap={4}>
                 <Text size="sm">{t(error)}</Text>
                 {linkSpent && (
@@ -99,7 +100,7 @@ export default function ResetPassword() {
                   </Anchor>
                 )}
               </Stack>
-            </Alert>
+            </Notice>
           )}
           {username && (
             // Shown, and named for password managers, so the new password is saved for the right account.

@@ -2,7 +2,7 @@
 // session and a message (the original's way), shown here in words. After signing in the user goes back to the
 // page that asked for it (`?next=`), else to the activity timeline.
 
-import { Alert, Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -10,6 +10,7 @@ import { ApiError, api } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { type SessionPayload, useSession } from '../../session/session.tsx';
+import { Notice } from './notice.tsx';
 
 /** Only a path of this site: `?next=https://elsewhere` must not send the user away. */
 export function safeNext(next: string | null): string {
@@ -56,15 +57,11 @@ export default function SignIn() {
     <PublicFrame title="Sign in">
       <form onSubmit={submit} noValidate>
         <Stack>
-          {params.get('next') && !error && (
-            <Alert color="blue" role="status">
-              {t('Sign in to continue.')}
-            </Alert>
-          )}
+          {params.get('next') && !error && <Notice color="blue">{t('Sign in to continue.')}</Notice>}
           {error && (
-            <Alert color="red" role="alert" title={t('Not signed in')}>
+            <Notice color="red" title={t('Not signed in')}>
               {t(error)}
-            </Alert>
+            </Notice>
           )}
           <TextInput
             label={t('E-mail')}

@@ -1,0 +1,246 @@
+// The account pages in a browser, against `pnpm start` (embedded): registering with a code an administrator made
+// and landing signed in (at a phone's width), a forgotten password reset through the mail the service writes to
+// its outbox folder (no SMTP_URL), changing the password on the profile page, the not-found page, and axe on
+// each of them.
+
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { ApiClient, parseMail, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN } from '../timestamps.ts';
+import {
+  type AxeFinding,
+  chromiumAvailable,
+  launchBrowser,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+} from './browser.ts';
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+/**
+ * axe's serious findings of the view itself. On a signed-in page the shared frame around it (header, menu) is
+ * left out: it is the layout's, checked by its own tests, and this file must not fail for it.
+ */
+async function viewFindings(page: Page): Promise<AxeFinding[]> {
+  const findings = await seriousAccessibilityFindings(page);
+  const inFrame = (selector: string) =>
+    page.evaluate((target) => {
+      const view = document.getElementById('main');
+      const element = document.querySelector(target);
+      return view !== null && element !== null && !view.contains(element);
+    }, selector);
+  const result: AxeFinding[] = [];
+  for (const finding of findings) {
+    const targets: string[] = [];
+    for (const target of finding.targets) if (!(await inFrame(target))) targets.push(target);
+    if (targets.length > 0) result.push({ ...finding, targets });
+  }
+  return result;
+}
+
+/** Whether the page scrolls sideways (a phone must not). */
+const scrollsSideways = (page: Page) =>
+  page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+/** The text of the newest mail to `to` in the embedded service's outbox folder, once it is there. */
+async function mailTo(outbox: string, to: string): Promise<string> {
+  let text = '';
+  await expect
+    .poll(
+      async () => {
+        const files = (await readdir(outbox).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
+        for (const file of files.sort().reverse()) {
+          const mail = await parseMail(await readFile(path.join(outbox, file)));
+          if (mail.to.includes(to)) {
+            text = mail.text;
+            return true;
+          }
+        }
+        return false;
+      },
+      { timeout: 10_000 },
+    )
+    .toBe(true);
+  return text;
+}
+
+describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let admin: ApiClient;
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([
+      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+      launchBrowser(),
+    ]);
+    admin = await new ApiClient(`${system.baseUrl}/api/v1`).login(ADMIN.email, ADMIN.password);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  /** A user made by the administrator, with the random first password the API answers. */
+  async function createUser(email: string, role: string): Promise<string> {
+    const created = await admin.post('/users', { email, first_name: 'Test', last_name: role, role });
+    expect(created.status).toBe(200);
+    return created.body.password as string;
+  }
+
+  it('registers with a code at a phone width and lands signed in; the profile and a wrong path read well', async () => {
+    const made = await admin.post('/registration-codes', { role: 'user', description: 'browser test' });
+    expect(made.status).toBe(200);
+    const codes = await admin.get('/registration-codes', { limit: 100, offset: 0, sort: 'id', search: '' });
+    const code = (codes.body.data as { id: number; code: string }[]).find((row) => row.id === made.body)?.code;
+    expect(code).toMatch(/^[A-Z]{6}-\d{6}$/);
+
+    const { context, page, problems } = await newPage(browser, { phone: true });
+    await page.goto(`${system.baseUrl}/sign-in`);
+    await expect.poll(() => heading(page)).toBe('Sign in');
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await viewFindings(page)).toEqual([]);
+
+    await page.getByRole('link', { name: /^Register/ }).click();
+    await page.waitForURL(/\/register$/);
+    await expect.poll(() => heading(page)).toBe('Register');
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await viewFindings(page)).toEqual([]);
+
+    // Refused in words first: a code that does not exist.
+    await page.getByLabel('Registration code').fill('ABCDEF-111111');
+    await page.getByLabel('First name').fill('Rita');
+    await page.getByLabel('Last name').fill('Register');
+    await page.getByLabel('E-mail').fill('rita@port.local');
+    await page.getByLabel(/^Password/).fill('rita has a long password');
+    await page.getByLabel('Repeat the password').fill('rita has a long password');
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain('This registration code is not valid');
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await viewFindings(page)).toEqual([]);
+
+    await page.getByLabel('Registration code').fill(code!);
+    await page.getByRole('button', { name: 'Register' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    expect(await page.evaluate(() => localStorage.getItem('sessionId'))).toBeTruthy();
+
+    // Signed in as the new user: the profile says who, with the role in words; a user changes the password by mail.
+    await page.goto(`${system.baseUrl}/profile`);
+    await expect.poll(() => heading(page)).toBe('Profile and password');
+    await expect.poll(() => page.getByText('rita@port.local').count()).toBe(1);
+    await expect.poll(() => page.getByText('User', { exact: true }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: 'Basic user actions' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'E-mail me a link' }).isVisible()).toBe(true);
+    expect(await scrollsSideways(page)).toBe(false);
+    expect(await viewFindings(page)).toEqual([]);
+
+    await page.goto(`${system.baseUrl}/no/such/page`);
+    await expect.poll(() => heading(page)).toBe('Page not found');
+    expect(await viewFindings(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Go to the activity timeline' }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('resets a forgotten password through the link of the mail, which works once', async () => {
+    const email = 'forgetful@port.local';
+    const first = await createUser(email, 'user');
+    const { context, page, problems } = await newPage(browser);
+
+    await page.goto(`${system.baseUrl}/sign-in`);
+    await page.getByRole('link', { name: 'Forgot password?' }).click();
+    await page.waitForURL(/\/forgot-password$/);
+    await expect.poll(() => heading(page)).toBe('Reset your password');
+    expect(await viewFindings(page)).toEqual([]);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('If the address is known');
+    expect(await viewFindings(page)).toEqual([]);
+
+    const text = await mailTo(path.join(system.env.DATA_DIR!, 'outbox'), email);
+    const found = /https?:\/\/\S+\/reset-password\?\S+/.exec(text);
+    expect(found).not.toBeNull();
+    // The link names the service's BASE_URL (localhost); the browser reaches it at the test's address.
+    const link = new URL(found![0]);
+    expect(link.searchParams.get('username')).toBe(email);
+    expect(link.searchParams.get('token')).toBeTruthy();
+    const here = `${system.baseUrl}${link.pathname}${link.search}`;
+
+    await page.goto(here);
+    await expect.poll(() => heading(page)).toBe('Choose a new password');
+    expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
+    expect(await viewFindings(page)).toEqual([]);
+    await page.getByLabel(/^New password/).fill('my brand new password');
+    await page.getByLabel('Repeat the new password').fill('my brand new passwort');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => page.getByText('The passwords do not match').count()).toBe(1);
+    await page.getByLabel('Repeat the new password').fill('my brand new password');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Your new password is set');
+    expect(await viewFindings(page)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Go to sign in' }).click();
+    await page.waitForURL(/\/sign-in$/);
+    await signIn(page, system.baseUrl, email, 'my brand new password');
+    expect(new URL(page.url()).pathname).toBe('/');
+    const old = await new ApiClient(`${system.baseUrl}/api/v1`).post('/login', { email, password: first });
+    expect(old.status).toBe(403);
+
+    // The same link again: spent, said in words, with the way to a new one.
+    const other = await newPage(browser);
+    await other.page.goto(here);
+    await other.page.getByLabel(/^New password/).fill('yet another password');
+    await other.page.getByLabel('Repeat the new password').fill('yet another password');
+    await other.page.getByRole('button', { name: 'Set the new password' }).click();
+    await expect.poll(() => other.page.getByRole('alert').textContent()).toContain('This link is no longer valid');
+    expect(await other.page.getByRole('link', { name: 'Ask for a new link' }).isVisible()).toBe(true);
+
+    expect(problems).toEqual([]);
+    expect(other.problems).toEqual([]);
+    await other.context.close();
+    await context.close();
+  });
+
+  it('changes the password on the profile page; the new one signs in, the old one no longer', async () => {
+    const email = 'second.admin@port.local';
+    const first = await createUser(email, 'admin');
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, email, first);
+
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Profile and password' }).click();
+    await page.waitForURL(/\/profile$/);
+    await expect.poll(() => heading(page)).toBe('Profile and password');
+    await expect.poll(() => page.getByText('Administrator', { exact: true }).count()).toBe(1);
+    expect(await viewFindings(page)).toEqual([]);
+
+    // The rules are the server's: a password like the username is refused in words.
+    await page.getByLabel(/^New password/).fill(email);
+    await page.getByLabel('Repeat the new password').fill(email);
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toContain("Password can't be same as username");
+
+    await page.getByLabel(/^New password/).fill('the changed password');
+    await page.getByLabel('Repeat the new password').fill('the changed password');
+    await page.getByRole('button', { name: 'Change the password' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Password changed');
+    expect(await viewFindings(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('menuitem', { name: 'Sign out' }).click();
+    // Sign-in with or without `?next=`: which one is the shared sign-out's business, not this page's.
+    await page.waitForURL(/\/sign-in/);
+    await signIn(page, system.baseUrl, email, 'the changed password');
+    expect(new URL(page.url()).pathname).toBe('/');
+    const old = await new ApiClient(`${system.baseUrl}/api/v1`).post('/login', { email, password: first });
+    expect(old.status).toBe(403);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
