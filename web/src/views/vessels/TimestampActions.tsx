@@ -26,8 +26,7 @@ export function TimestampActions({ row, label }: { row: Pick<TimestampRow, 'id' 
     return (
       <Button
         size="compact-sm"
-        variant="light"
-        color="green"
+        variant="default"
         loading={restore.isPending}
         aria-label={t('Restore timestamp {{id}} ({{label}})', { id: row.id, label })}
         onClick={() => restore.mutate({ id: row.id })}

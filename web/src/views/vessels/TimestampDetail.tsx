@@ -52,7 +52,7 @@ export function TimestampDetail() {
             <Field name="Timestamp">
               {label}{' '}
               {isTrashed(row.is_trash) && (
-                <Badge variant="light" color="red">
+                <Badge variant="dot" color="red">
                   {t('Deleted')}
                 </Badge>
               )}
@@ -87,7 +87,7 @@ function Field({ name, children }: { name: string; children: React.ReactNode }) 
   const { t } = useTranslation();
   return (
     <div>
-      <Text size="xs" c="dimmed">
+      <Text size="xs" c="gray.7">
         {t(name)}
       </Text>
       <Text size="sm" component="div">

@@ -11,6 +11,7 @@ import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
 import { isVisible, type Vessel } from './model.ts';
 import { vesselTypeName } from './vessel-types.ts';
+import classes from './vessels.module.css';
 
 export function VesselList() {
   const { t } = useTranslation();
@@ -50,11 +51,11 @@ export function VesselList() {
       sort: 'visible',
       render: (vessel) =>
         isVisible(vessel.visible) ? (
-          <Badge variant="light" color="green">
+          <Badge variant="dot" color="green">
             {t('Shown')}
           </Badge>
         ) : (
-          <Badge variant="light" color="gray">
+          <Badge variant="dot" color="gray">
             {t('Hidden')}
           </Badge>
         ),
@@ -74,8 +75,7 @@ export function VesselList() {
           <Group gap={6} wrap="nowrap">
             <Button
               size="compact-sm"
-              variant="light"
-              color={visible ? 'gray' : 'green'}
+              variant="default"
               loading={busy(visibility.isPending, visibility.variables)}
               aria-label={
                 visible ? t('Hide {{name}} from the timeline', { name }) : t('Show {{name}} on the timeline', { name })
@@ -111,15 +111,17 @@ export function VesselList() {
   return (
     <>
       <PageHeader title="Vessels" />
-      <ServerTable<Vessel>
-        path="vessels"
-        caption="Vessels"
-        columns={columns}
-        defaultSort="lower(vessel_name)"
-        searchLabel="Search by name or IMO"
-        rowKey={(vessel) => vessel.imo ?? vessel.id}
-        empty="No vessels match"
-      />
+      <div className={classes.table}>
+        <ServerTable<Vessel>
+          path="vessels"
+          caption="Vessels"
+          columns={columns}
+          defaultSort="lower(vessel_name)"
+          searchLabel="Search by name or IMO"
+          rowKey={(vessel) => vessel.imo ?? vessel.id}
+          empty="No vessels match"
+        />
+      </div>
     </>
   );
 }

@@ -22,6 +22,7 @@ import {
   type Vessel,
 } from './model.ts';
 import { TimestampActions } from './TimestampActions.tsx';
+import classes from './vessels.module.css';
 
 export const TIMESTAMPS_PAGE_SIZE = 50;
 
@@ -102,7 +103,7 @@ export function VesselTimestamps() {
                 : t('User {{id}}', { id: row.created_by })}
             </Text>
             {source && (
-              <Text size="xs" c="dimmed">
+              <Text size="xs" c="gray.7">
                 {t('Source: {{source}}', { source })}
               </Text>
             )}
@@ -116,7 +117,7 @@ export function VesselTimestamps() {
       sort: 'is_trash',
       render: (row) =>
         isTrashed(row.is_trash) ? (
-          <Badge variant="light" color="red">
+          <Badge variant="dot" color="red">
             {t('Yes')}
           </Badge>
         ) : (
@@ -161,15 +162,17 @@ export function VesselTimestamps() {
           {t('All vessels')}
         </Button>
       </PageHeader>
-      <ServerTable<TimestampRow>
-        path="timestamps"
-        caption="Timestamps of the vessel, deleted ones too"
-        params={{ imo }}
-        columns={columns}
-        defaultSort="time DESC"
-        pageSize={TIMESTAMPS_PAGE_SIZE}
-        empty="This vessel has no timestamps"
-      />
+      <div className={classes.table}>
+        <ServerTable<TimestampRow>
+          path="timestamps"
+          caption="Timestamps of the vessel, deleted ones too"
+          params={{ imo }}
+          columns={columns}
+          defaultSort="time DESC"
+          pageSize={TIMESTAMPS_PAGE_SIZE}
+          empty="This vessel has no timestamps"
+        />
+      </div>
     </>
   );
 }

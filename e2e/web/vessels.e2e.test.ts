@@ -1,0 +1,167 @@
+// The vessels and timestamps views in a browser, against `pnpm start` (embedded): a data source posts timestamps
+// for two vessels; the operator sees both vessels, hides one from the timeline (it leaves GET ongoing-port-calls),
+// opens its timestamps, deletes one and restores it through the UI, and reads it as stored; axe on each view and
+// the list at a phone's width.
+
+import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  adminAndDataSource,
+  allowEstimatedArrivals,
+  isoSecondsAgo,
+  timestamp,
+  waitForTimestamps,
+} from '../timestamps.ts';
+import {
+  type AxeFinding,
+  chromiumAvailable,
+  launchBrowser,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+} from './browser.ts';
+
+const AURORA = { imo: 9074729, vessel_name: 'Aurora E2E' };
+const BOREALIS = { imo: 9321483, vessel_name: 'Borealis E2E' };
+const WAIT = { timeout: 10_000 };
+
+/**
+ * axe's serious findings in the view itself: the shared frame around it (header, menu, the notifications the
+ * shared mutation hook shows) belongs to the layout and its own tests.
+ */
+async function viewFindings(page: Page): Promise<AxeFinding[]> {
+  const findings = await seriousAccessibilityFindings(page);
+  const result: AxeFinding[] = [];
+  for (const finding of findings) {
+    const targets: string[] = [];
+    for (const target of finding.targets) {
+      const inFrame = await page.evaluate((selector) => {
+        // Gone already: a notification that closed itself (they are the frame's too).
+        const element = document.querySelector(selector);
+        return (
+          element === null || element.closest('header, .mantine-AppShell-navbar, .mantine-Notification-root') !== null
+        );
+      }, target);
+      if (!inFrame) targets.push(target);
+    }
+    if (targets.length > 0) result.push({ ...finding, targets });
+  }
+  return result;
+}
+
+describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded mode)', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let admin: ApiClient;
+  let auroraIds: number[] = [];
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([
+      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+      launchBrowser(),
+    ]);
+    const source = await adminAndDataSource(system.baseUrl);
+    admin = source.admin;
+    await allowEstimatedArrivals(admin, source.apiKey.id);
+    const agent = source.api.withApiKey(source.apiKey.key);
+    const posts = [
+      timestamp({ ...AURORA, payload: { source: 'e2e', external_id: 'a-1' } }),
+      timestamp({ ...AURORA, time: isoSecondsAgo(-7200), payload: { external_id: 'a-2' } }),
+      timestamp({ ...BOREALIS, payload: { source: 'e2e', external_id: 'b-1' } }),
+    ];
+    for (const body of posts) {
+      const posted = await agent.post('/agent/rest/timestamps', body);
+      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    }
+    const aurora = await waitForTimestamps(admin, { imo: AURORA.imo }, (rows) => rows.length === 2, 10_000);
+    await waitForTimestamps(admin, { imo: BOREALIS.imo }, (rows) => rows.length === 1, 10_000);
+    auroraIds = aurora.rows.map((row) => row.id);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
+
+  const ongoingImos = async () => {
+    const res = await admin.get('/ongoing-port-calls');
+    return ((res.body?.portcalls ?? []) as any[]).map((entry) => Number(entry.ship?.imo));
+  };
+
+  it('lists the vessels, hides one from the timeline, and deletes and restores its timestamp', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.goto(`${system.baseUrl}/vessels`);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
+    await rowOf(page, BOREALIS.vessel_name).waitFor(WAIT);
+    await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Shown');
+    expect(await rowOf(page, AURORA.vessel_name).textContent()).toContain(String(AURORA.imo));
+    expect(await viewFindings(page)).toEqual([]);
+    expect(await ongoingImos()).toContain(AURORA.imo);
+
+    // The search finds a vessel by its exact IMO.
+    await page.getByLabel('Search by name or IMO').fill(String(BOREALIS.imo));
+    await expect.poll(() => rowOf(page, AURORA.vessel_name).count(), WAIT).toBe(0);
+    await page.getByLabel('Search by name or IMO').fill('');
+    await rowOf(page, AURORA.vessel_name).waitFor(WAIT);
+
+    await page.getByRole('button', { name: `Hide ${AURORA.vessel_name} from the timeline` }).click();
+    await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Hidden');
+    expect(await rowOf(page, BOREALIS.vessel_name).textContent()).toContain('Shown');
+    await expect.poll(ongoingImos, WAIT).not.toContain(AURORA.imo);
+    expect(await ongoingImos()).toContain(BOREALIS.imo);
+
+    // Its timestamps: both, newest first, with the S-211 names and the payload decoded.
+    await page.getByRole('link', { name: `Timestamps of ${AURORA.vessel_name}` }).click();
+    await page.waitForURL(new RegExp(`/vessels/${AURORA.imo}/timestamps$`));
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT)
+      .toBe(`Timestamps of ${AURORA.vessel_name} (IMO ${AURORA.imo})`);
+    const [first] = [...auroraIds].sort((a, b) => a - b);
+    const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: `Show timestamp ${first}` }) });
+    await row.waitFor(WAIT);
+    expect(await row.textContent()).toContain('Estimated Arrival Vessel Port Area');
+    expect(await row.textContent()).toContain('source: e2e · external_id: a-1');
+    expect(await page.getByRole('link', { name: /^Show timestamp/ }).count()).toBe(2);
+    expect(await viewFindings(page)).toEqual([]);
+
+    await row.getByRole('button', { name: new RegExp(`^Delete timestamp ${first}`) }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete timestamp ${first}?` });
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    const restore = row.getByRole('button', { name: new RegExp(`^Restore timestamp ${first}`) });
+    await restore.waitFor(WAIT);
+    expect(await row.textContent()).toContain('Yes');
+    await expect
+      .poll(async () => (await admin.get('/timestamps', { id: first })).body?.data?.[0]?.is_trash, WAIT)
+      .toBe('t');
+
+    await restore.click();
+    await row.getByRole('button', { name: new RegExp(`^Delete timestamp ${first}`) }).waitFor(WAIT);
+    await expect
+      .poll(async () => (await admin.get('/timestamps', { id: first })).body?.data?.[0]?.is_trash, WAIT)
+      .toBe('f');
+
+    // The timestamp as stored, its payload as JSON.
+    await row.getByRole('link', { name: `Show timestamp ${first}` }).click();
+    await page.waitForURL(new RegExp(`/vessels/timestamps/${first}$`));
+    await expect.poll(() => page.locator('pre').textContent(), WAIT).toContain('"external_id": "a-1"');
+    expect(await viewFindings(page)).toEqual([]);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('fits a phone: no page scroll sideways, the table scrolls in its own box', async () => {
+    const { context, page, problems } = await newPage(browser, { phone: true });
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.goto(`${system.baseUrl}/vessels`);
+    await rowOf(page, BOREALIS.vessel_name).waitFor(WAIT);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await viewFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
