@@ -50,7 +50,13 @@ export function PortCallList() {
               <span aria-hidden>{expanded ? '−' : '+'}</span>
             </ActionIcon>
             <div>
-              <Anchor component={Link} to={`/port-calls/${ship.id}`} fw={600} size="sm">
+              <Anchor
+                component={Link}
+                to={`/port-calls/${ship.id}`}
+                fw={600}
+                size="sm"
+                style={{ whiteSpace: 'nowrap' }}
+              >
                 {vessel}
               </Anchor>
               <Text size="xs" c="dimmed">

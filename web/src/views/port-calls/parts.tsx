@@ -22,7 +22,8 @@ export function StatusBadge({ status }: { status: unknown }) {
   const value = text(status);
   if (!value) return null;
   return (
-    <Badge color={STATUS_COLOURS[value] ?? 'gray'} variant="light" style={{ whiteSpace: 'nowrap' }}>
+    // The dot variant keeps the label in the text colour: light badges' tinted labels fail WCAG AA contrast.
+    <Badge color={STATUS_COLOURS[value] ?? 'gray'} variant="dot" style={{ minWidth: 'max-content' }}>
       {t(value)}
     </Badge>
   );
@@ -110,7 +111,7 @@ export function VesselCorrections({ imo, vessel }: { imo: number; vessel: string
       </ConfirmButton>
       <ConfirmButton
         size="sm"
-        color="orange"
+        color="red"
         disabled={rebuild.isPending}
         question={t('Rebuild every port call of {{vessel}}?', { vessel })}
         detail="The vessel's port calls are made again from all its timestamps and the corrections made so far."

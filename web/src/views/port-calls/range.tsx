@@ -61,7 +61,7 @@ export function RangeForm({ portCallId }: { portCallId: number }) {
           <Text size="sm">
             {t('Master ID')}: <strong>{master || t('none')}</strong>
           </Text>
-          <Badge variant="light" color={range.data?.master_manual ? 'orange' : 'gray'}>
+          <Badge variant="dot" color={range.data?.master_manual ? 'orange' : 'gray'}>
             {t(range.data?.master_manual ? 'Range set by hand' : 'Range set automatically')}
           </Badge>
         </Group>

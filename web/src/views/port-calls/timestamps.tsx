@@ -83,7 +83,7 @@ export function PortCallTimestamps({ portCallId, imo }: { portCallId: number; im
                         portCall: portCallId,
                       })}
                       detail="It leaves the port call and is trashed; automatic grouping leaves it alone from now on."
-                      color="orange"
+                      color="red"
                       onConfirm={() => detach.mutate({ id: row.id })}
                     >
                       Detach

@@ -1,0 +1,206 @@
+// The port-call views in a browser, against `pnpm start` (embedded): a data source posts an ETA and an ETD, so a
+// port call exists; the operator finds it in the list, opens its timesheet, downloads the CSV through the button
+// (its rows hold both times in the browser's zone), closes the port call through the list and sees its status
+// become done without a reload; axe on the list and on the port call, and the list at a phone's width.
+
+import { readFile } from 'node:fs/promises';
+import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
+import {
+  type AxeFinding,
+  chromiumAvailable,
+  launchBrowser,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+} from './browser.ts';
+
+const VESSEL = { imo: 9074729, vessel_name: 'Timesheet E2E' };
+const ZONE = 'Europe/Helsinki';
+const WAIT = { timeout: 10_000 };
+const HOUR = 3_600_000;
+
+/** UTC text as a data source posts it, whole seconds. */
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+
+/** The instant as the timesheet writes it: local time of the zone with its offset, `2026-11-25T22:00:00+02:00`. */
+function inZone(ms: number, zone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat('en-US', {
+      timeZone: zone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+      timeZoneName: 'longOffset',
+    })
+      .formatToParts(new Date(ms))
+      .map((part) => [part.type, part.value]),
+  );
+  const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
+
+/**
+ * axe's serious findings in the view itself: the shared frame around it (header, menu, the notifications the
+ * shared mutation hook shows) belongs to the layout and its own tests.
+ */
+async function viewFindings(page: Page): Promise<AxeFinding[]> {
+  const findings = await seriousAccessibilityFindings(page);
+  const result: AxeFinding[] = [];
+  for (const finding of findings) {
+    const targets: string[] = [];
+    for (const target of finding.targets) {
+      const inFrame = await page.evaluate((selector) => {
+        const element = document.querySelector(selector);
+        return (
+          element !== null && element.closest('header, .mantine-AppShell-navbar, .mantine-Notifications-root') !== null
+        );
+      }, target);
+      if (!inFrame) targets.push(target);
+    }
+    if (targets.length > 0) result.push({ ...finding, targets });
+  }
+  return result;
+}
+
+describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let admin: ApiClient;
+  let agent: ApiClient;
+  let portCallId: number;
+  const eta = Math.floor(Date.now() / 1000) * 1000 + 5 * HOUR;
+  const etd = eta + 25 * HOUR;
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([
+      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+      launchBrowser(),
+    ]);
+    const source = await adminAndDataSource(system.baseUrl);
+    admin = source.admin;
+    await allowEstimatedArrivals(admin, source.apiKey.id);
+    const weights = await admin.post('/timestamp-api-key-weights', {
+      timestamp_time_type: 'Estimated',
+      timestamp_state: 'Departure_Vessel_Berth',
+      api_key_ids: [source.apiKey.id],
+    });
+    expect(weights.status).toBe(200);
+    agent = source.api.withApiKey(source.apiKey.key);
+    for (const body of [
+      timestamp({ ...VESSEL, time: iso(eta) }),
+      timestamp({ ...VESSEL, state: 'Departure_Vessel_Berth', time: iso(etd) }),
+    ]) {
+      const posted = await agent.post('/agent/rest/timestamps', body);
+      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    }
+    // The projector has made the port call of both once its ETD is known.
+    const until = Date.now() + WAIT.timeout;
+    for (;;) {
+      const list = await admin.get('/port-calls', { limit: 10, offset: 0, search: String(VESSEL.imo) });
+      const ship = list.body?.data?.[0];
+      if (ship?.current_etd) {
+        portCallId = ship.id;
+        break;
+      }
+      if (Date.now() > until) throw new Error(`no port call with both times: ${JSON.stringify(list.body)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  const rowOf = (page: Page) =>
+    page.getByRole('row').filter({ has: page.getByRole('link', { name: VESSEL.vessel_name }) });
+
+  it('lists the port call, opens its timesheet and downloads it as CSV in the browser’s zone', async () => {
+    const { context, page, problems } = await newPage(browser, { timezoneId: ZONE });
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.getByRole('link', { name: 'Port calls' }).click();
+    await page.waitForURL(/\/port-calls$/);
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Port calls');
+    await rowOf(page).waitFor(WAIT);
+    expect(await rowOf(page).textContent()).toContain(String(VESSEL.imo));
+    expect(await rowOf(page).textContent()).toContain('arriving');
+
+    // The expanded row: the two timestamps behind the port call.
+    await page.getByRole('button', { name: `Show timestamps of ${VESSEL.vessel_name}` }).click();
+    await page.getByText(`Timestamps of port call ${portCallId}: 1–2 of 2`).waitFor(WAIT);
+    expect(await viewFindings(page)).toEqual([]);
+
+    await rowOf(page).getByRole('link', { name: VESSEL.vessel_name }).click();
+    await page.waitForURL(new RegExp(`/port-calls/${portCallId}$`));
+    const sheet = page.getByRole('table', { name: 'Timesheet' });
+    const etaRow = sheet.getByRole('row').filter({ hasText: /^Estimated Arrival Vessel Port Area/ });
+    await etaRow.waitFor(WAIT);
+    // 25.11.2026 22:00 in Helsinki for 20:00 UTC (the browser's zone, the page's en-GB order).
+    const [date, time] = inZone(eta, ZONE).split('T');
+    const [year, month, day] = date.split('-');
+    expect(await etaRow.textContent()).toContain(`${day}/${month}/${year} ${time.slice(0, 5)}`);
+    expect(await viewFindings(page)).toEqual([]);
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${portCallId}-${VESSEL.imo}-${VESSEL.vessel_name}.csv`);
+    const csv = await readFile((await download.path())!, 'utf8');
+    const rows = csv.trim().split('\n');
+    expect(rows[0]).toBe('"IMO","Name","Nationality","From","To","Next","Berth","Event","Time"');
+    const ship = `"${VESSEL.imo}","${VESSEL.vessel_name}"`;
+    expect(rows).toContain(`${ship},"","","","","","Estimated Arrival Vessel Port Area","${inZone(eta, ZONE)}"`);
+    expect(rows).toContain(`${ship},"","","","","","Estimated Departure Vessel Berth","${inZone(etd, ZONE)}"`);
+
+    // A new ETA from the data source shows on the open timesheet without a reload (portcalls-changed).
+    const later = eta + HOUR;
+    const posted = await agent.post('/agent/rest/timestamps', timestamp({ ...VESSEL, time: iso(later) }));
+    expect(posted.status).toBe(200);
+    const [laterDate, laterTime] = inZone(later, ZONE).split('T');
+    const [y, m, d] = laterDate.split('-');
+    await expect.poll(() => etaRow.textContent(), WAIT).toContain(`${d}/${m}/${y} ${laterTime.slice(0, 5)}`);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('closes the port call through the list and shows it done without a reload', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.goto(`${system.baseUrl}/port-calls`);
+    await rowOf(page).waitFor(WAIT);
+    await rowOf(page)
+      .getByRole('button', { name: `Close port call ${portCallId} of ${VESSEL.vessel_name}` })
+      .click();
+    const dialog = page.getByRole('dialog', { name: `Close port call ${portCallId} of ${VESSEL.vessel_name}?` });
+    await dialog.getByRole('button', { name: 'Close port call' }).click();
+    await expect.poll(() => rowOf(page).textContent(), WAIT).toContain('done');
+    expect(
+      await rowOf(page)
+        .getByRole('button', { name: `Close port call ${portCallId} of ${VESSEL.vessel_name}` })
+        .isDisabled(),
+    ).toBe(true);
+    const stored = await admin.get('/port-call', { id: portCallId });
+    expect(stored.body.ship.status).toBe('done');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('fits a phone: the list scrolls in its own box, not the page', async () => {
+    const { context, page, problems } = await newPage(browser, { phone: true });
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.goto(`${system.baseUrl}/port-calls`);
+    await rowOf(page).waitFor(WAIT);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await viewFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
