@@ -20,16 +20,17 @@ import {
 const REFRESHES = [NOTIFICATIONS_PATH, DECISIONS_PATH];
 
 function answerColor(type: string | null | undefined): string {
-  if (type === 'positive') return 'green';
-  if (type === 'negative') return 'red';
-  return 'gray';
+  // Dark shades: white badge text needs 4.5:1 (Mantine's greens all fall short of it).
+  if (type === 'positive') return '#1e6b2e';
+  if (type === 'negative') return 'red.9';
+  return 'gray.7';
 }
 
 export function DecisionStatus({ status }: { status: string | null | undefined }) {
   const { t } = useTranslation();
   const open = status === 'open';
   return (
-    <Badge color={open ? 'blue' : 'gray'} variant="filled">
+    <Badge color={open ? 'blue.8' : 'gray.7'} variant="filled">
       {open ? t('Open') : status === 'closed' ? t('Closed') : t(status ?? 'Unknown')}
     </Badge>
   );
@@ -80,7 +81,7 @@ function ItemRow({ item, open, notification }: { item: DecisionItem; open: boole
           {item.response_name && (
             <Button
               size="xs"
-              variant="subtle"
+              variant="default"
               aria-label={`${t('Clear')}: ${label}`}
               onClick={() => answer.mutate({ id: item.id, response: '' })}
             >

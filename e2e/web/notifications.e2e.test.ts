@@ -1,0 +1,203 @@
+// The notifications view in a browser, against `pnpm start` (embedded): an admin sends a port notification
+// through the UI and a second signed-in user (another browser context) sees it in the list and as a popup
+// within 2 s without a reload; a ship notification picked among the ongoing port calls; a decision created
+// through the API answered in the UI, the answer and who gave it reaching the other user live; axe on the view
+// and its decisions tab; the view at a phone's width.
+
+import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, adminAndDataSource } from '../timestamps.ts';
+import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+
+const IMO = 9074729;
+const VESSEL = 'Notified Star';
+const WATCHER = 'watcher@notifications.test';
+const HOUR = 3_600_000;
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+
+/**
+ * axe's serious findings in the view, leaving out the shared components' (the frame's header and menu: the
+ * "Live" badge's and the menu section titles' contrast, the account button's name; the server-paged table's
+ * caption contrast): their owners fix them, as reported.
+ */
+async function viewFindings(page: Page) {
+  const findings = await seriousAccessibilityFindings(page);
+  const inShared = await page.evaluate(
+    (targets) =>
+      targets.map((target) =>
+        Boolean(document.querySelector(target)?.closest('.mantine-AppShell-header, .mantine-AppShell-navbar, caption')),
+      ),
+    findings.flatMap((finding) => finding.targets),
+  );
+  let index = 0;
+  return findings
+    .map((finding) => ({ ...finding, targets: finding.targets.filter(() => !inShared[index++]) }))
+    .filter((finding) => finding.targets.length > 0);
+}
+
+/** The popup (a Mantine notification, bottom right) with this text. */
+const popup = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
+
+describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let admin: ApiClient;
+  let watcherPassword: string;
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([
+      startEmbedded({
+        ADMIN_EMAIL: ADMIN.email,
+        ADMIN_PASSWORD: ADMIN.password,
+        PORT_CALL_MASTER_SOURCE: 'master_source',
+      }),
+      launchBrowser(),
+    ]);
+    const made = await adminAndDataSource(system.baseUrl);
+    admin = made.admin;
+    // A plain user: sees notifications, may not send or answer.
+    const created = await admin.post('/users', {
+      email: WATCHER,
+      first_name: 'Wendy',
+      last_name: 'Watcher',
+      role: 'user',
+    });
+    expect(created.status).toBe(200);
+    watcherPassword = created.body.password;
+
+    // A port call with a master id, so that a decision can be asked about it.
+    const source = made.api.withApiKey(made.apiKey.key);
+    for (const [state, at] of [
+      ['Arrival_Vessel_PortArea', Date.now() + HOUR],
+      ['Departure_Vessel_Berth', Date.now() + 2 * HOUR],
+    ] as const) {
+      const weight = await admin.post('/timestamp-api-key-weights', {
+        timestamp_time_type: 'Estimated',
+        timestamp_state: state,
+        api_key_ids: [made.apiKey.id],
+      });
+      expect(weight.body).toEqual({ result: 'OK' });
+      const posted = await source.post('/agent/rest/timestamps', {
+        imo: IMO,
+        vessel_name: VESSEL,
+        time_type: 'Estimated',
+        state,
+        time: iso(at),
+        payload: { source: 'master_source', external_id: 'web-decision', berth_name: 'berth' },
+      });
+      expect(posted.body).toEqual({ result: 'OK' });
+    }
+    // The port call is there once the projection has placed the timestamps.
+    const until = Date.now() + 15_000;
+    while (((await admin.get('/ongoing-port-calls')).body.portcalls ?? []).length === 0) {
+      if (Date.now() > until) throw new Error('the port call did not appear within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('sends through the UI and the other user sees it in the list and as a popup within 2 s', async () => {
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await Promise.all([
+      signIn(a.page, system.baseUrl, ADMIN.email, ADMIN.password),
+      signIn(b.page, system.baseUrl, WATCHER, watcherPassword),
+    ]);
+    await Promise.all([a.page.goto(`${system.baseUrl}/notifications`), b.page.goto(`${system.baseUrl}/notifications`)]);
+    await b.page.getByText('No notifications').waitFor();
+    // The plain user may not send.
+    expect(await b.page.getByRole('button', { name: 'Send port notification' }).count()).toBe(0);
+
+    await a.page.getByRole('button', { name: 'Send port notification' }).click();
+    const dialog = a.page.getByRole('dialog', { name: 'Send port notification' });
+    await dialog.getByLabel('Message').fill('Fairway closed for dredging');
+    const sent = a.page.waitForResponse(
+      (r) => r.url().endsWith('/api/v1/notifications') && r.request().method() === 'POST',
+    );
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    expect((await sent).status()).toBe(200);
+
+    // B: no reload, the list and the popup within 2 s.
+    await b.page.getByText('Fairway closed for dredging').first().waitFor({ timeout: 2_000 });
+    await popup(b.page, `${ADMIN.email}: Fairway closed for dredging`).waitFor({ timeout: 2_000 });
+    await b.page.getByText(`Sent by ${ADMIN.email} (Port)`).waitFor();
+    // A sees it in its own list, but no popup of its own message.
+    await a.page.getByRole('article', { name: 'Fairway closed for dredging' }).waitFor();
+    expect(await popup(a.page, 'Fairway closed for dredging').count()).toBe(0);
+
+    // A ship notification, the vessel picked among the ongoing port calls.
+    await a.page.getByRole('button', { name: 'Send ship notification' }).click();
+    const shipDialog = a.page.getByRole('dialog', { name: 'Send ship notification' });
+    await shipDialog.getByLabel('Vessel (IMO)').fill(String(IMO).slice(0, 4));
+    await a.page.getByRole('option', { name: `${IMO} · ${VESSEL}` }).click();
+    await shipDialog.getByLabel('Message').fill('Pilot boards at 14');
+    await shipDialog.getByRole('button', { name: 'Send' }).click();
+    await b.page.getByText(`Sent by ${ADMIN.email} (${VESSEL})`).waitFor({ timeout: 5_000 });
+    await b.page.getByRole('tab', { name: /^Port/ }).click();
+    await b.page.getByText('Fairway closed for dredging').first().waitFor();
+    expect(await b.page.getByRole('article', { name: 'Pilot boards at 14' }).count()).toBe(0);
+    await b.page.getByRole('tab', { name: /^Ship/ }).click();
+    await b.page.getByRole('article', { name: 'Pilot boards at 14' }).waitFor();
+    expect(await b.page.getByRole('article', { name: 'Fairway closed for dredging' }).count()).toBe(0);
+    await b.page.getByRole('tab', { name: /^All/ }).click();
+
+    // A decision asked through the API: A answers it in the UI, B sees the answer and who gave it.
+    const asked = await admin.post('/notifications', {
+      type: 'port_call_decision',
+      message: 'Ready to berth?',
+      ship_imo: String(IMO),
+      port_call_master_id: 'web-decision',
+      decisions: ['Pilot', 'Tugs'],
+    });
+    expect(asked.status).toBe(200);
+    const aCard = a.page.getByRole('article', { name: 'Ready to berth?' });
+    await aCard.getByRole('button', { name: 'Accept: Pilot' }).click();
+    await expect
+      .poll(() => aCard.getByRole('button', { name: 'Accept: Pilot' }).getAttribute('aria-pressed'))
+      .toBe('true');
+    const bCard = b.page.getByRole('article', { name: 'Ready to berth?' });
+    await bCard.getByText(`by ${ADMIN.email}`, { exact: true }).waitFor({ timeout: 5_000 });
+    await bCard.getByText('Accept for Pilot at Ready to berth?').waitFor();
+    await popup(b.page, `${ADMIN.email}: Accept for Pilot at Ready to berth?`).waitFor({ timeout: 5_000 });
+    // B may not answer.
+    expect(await bCard.getByRole('button', { name: 'Reject: Tugs' }).count()).toBe(0);
+
+    // A's "Notification sent" toasts come from the shared mutation hook, whose close button has no name
+    // (reported); the check waits until they have gone. B's popups name theirs.
+    await expect.poll(() => a.page.locator('.mantine-Notification-root').count(), { timeout: 10_000 }).toBe(0);
+    expect(await viewFindings(a.page)).toEqual([]);
+    // B with its popups: asked again while one is still fading in or out (axe counts the opacity).
+    await expect.poll(() => viewFindings(b.page), { timeout: 15_000 }).toEqual([]);
+
+    // The decisions tab: paged by the server, open ones; answering there too.
+    await a.page.getByRole('tab', { name: 'Decisions' }).click();
+    const table = a.page.getByRole('table');
+    await table.getByRole('cell', { name: 'web-decision' }).waitFor();
+    await table.getByText('1 of 2').waitFor();
+    await table.getByRole('button', { name: 'Reject: Tugs' }).click();
+    await table.getByText('2 of 2').waitFor({ timeout: 5_000 });
+    expect(await viewFindings(a.page)).toEqual([]);
+
+    expect(a.problems).toEqual([]);
+    expect(b.problems).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  }, 60_000);
+
+  it('fits a phone’s width', async () => {
+    const { context, page, problems } = await newPage(browser, { phone: true });
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.goto(`${system.baseUrl}/notifications`);
+    await page.getByRole('article', { name: 'Ready to berth?' }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(await viewFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 30_000);
+});
