@@ -71,6 +71,7 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
     await form.getByLabel('First name').fill('Nina');
     await form.getByLabel('Last name').fill('Nordqvist');
     await form.getByLabel('Role').selectOption('first_user');
+    expect(await viewFindings(page)).toEqual([]);
     await form.getByRole('button', { name: 'Add user' }).click();
     const added = page.getByRole('dialog', { name: 'User added' });
     await added.waitFor();
@@ -107,7 +108,7 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
     await page.getByRole('cell', { name: ADMIN.email }).first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    expect(await page.getByRole('button', { name: 'Add user' }).isVisible()).toBe(true);
+    await page.getByRole('button', { name: 'Add user' }).waitFor({ state: 'visible' });
     expect(await viewFindings(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();

@@ -154,7 +154,7 @@ function AddCodeDialog({ roles, onClose }: { roles: Role[]; onClose: () => void 
     add.mutate({ description: description.trim(), role });
   };
   return (
-    <Modal opened onClose={onClose} title={t('Add registration code')} centered>
+    <Modal className="admin-users-view" opened onClose={onClose} title={t('Add registration code')} centered>
       <form onSubmit={submit}>
         <Stack gap="sm">
           <TextInput

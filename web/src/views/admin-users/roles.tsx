@@ -156,6 +156,7 @@ export default function RolesView() {
       )}
       {asking && (
         <Modal
+          className="admin-users-view"
           opened
           onClose={() => setAsking(null)}
           title={t(asking.grant ? 'Grant this permission?' : 'Revoke this permission?')}

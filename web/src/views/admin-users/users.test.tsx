@@ -165,6 +165,23 @@ describe('the users view', () => {
     expect(options.map((option) => (option as HTMLOptionElement).value)).toEqual(['user']);
   });
 
+  it('sorts a column on the server, ascending then descending', async () => {
+    const calls = stubApi(answer());
+    const user = userEvent.setup();
+    renderView(<UsersView />, { user: MANAGER });
+    await screen.findByText('Pia Pilot');
+    await user.click(screen.getByRole('button', { name: /^E-mail/ }));
+    await waitFor(() => expect(calls.at(-1)?.query.get('sort')).toBe('lower(email)'));
+    await user.click(screen.getByRole('button', { name: /^E-mail/ }));
+    await waitFor(() => expect(calls.at(-1)?.query.get('sort')).toBe('lower(email) DESC'));
+  });
+
+  it('says why the list is empty for a manager with neither level of user management', async () => {
+    stubApi(answer());
+    renderView(<UsersView />, { user: { ...ADMIN, permissions: ['manage_user_user'] } });
+    expect(await screen.findByText(/so the list shows nobody/)).toBeTruthy();
+  });
+
   it('tells a user without any manage_user permission that the view is not for them', async () => {
     const calls = stubApi(answer());
     renderView(<UsersView />, { user: { ...ADMIN, permissions: ['basic_user_action'] } });

@@ -204,6 +204,11 @@ export default function UsersView() {
       <PageHeader title="Users">
         {manageable.length > 0 && <Button onClick={() => setDialog({ kind: 'add' })}>{t('Add user')}</Button>}
       </PageHeader>
+      {!session.can('manage_all_user') && !session.can('manage_own_user') && (
+        <NoPermission>
+          Your role has neither "Manage all users" nor "Manage own users", so the list shows nobody.
+        </NoPermission>
+      )}
       <ServerTable<UserRow>
         path="users"
         caption="Users"
@@ -314,7 +319,7 @@ function AddUserDialog({
     });
   };
   return (
-    <Modal opened onClose={onClose} title={t('Add user')} centered>
+    <Modal className="admin-users-view" opened onClose={onClose} title={t('Add user')} centered>
       <form onSubmit={submit}>
         <Stack gap="sm">
           <UserFieldInputs value={fields} onChange={setFields} roles={roles} />
@@ -337,7 +342,7 @@ function AddUserDialog({
 function AddedDialog({ email, password, onClose }: { email: string; password: string; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal opened onClose={onClose} title={t('User added')} centered>
+    <Modal className="admin-users-view" opened onClose={onClose} title={t('User added')} centered>
       <Stack gap="sm">
         <Text size="sm">{t('{{email}} can now sign in.', { email })}</Text>
         {password && (
@@ -362,14 +367,17 @@ interface UserDetail extends UserRow {
 
 function EditUserDialog({ id, roles, onClose }: { id: number; roles: Role[]; onClose: () => void }) {
   const { t } = useTranslation();
-  const { byId } = useRoles();
+  const { byId, query: rolesQuery } = useRoles();
   const query = useApiQuery<UserDetail>(`users/${id}`, undefined, { placeholderData: undefined });
   const user = query.data;
   const currentRole = byId(user?.role_id)?.name ?? '';
   return (
-    <Modal opened onClose={onClose} title={t('Edit user')} centered>
-      <ErrorNotice error={query.error} />
-      {query.isPending && <Loading />}
+    <Modal className="admin-users-view" opened onClose={onClose} title={t('Edit user')} centered>
+      <ErrorNotice error={query.error ?? rolesQuery.error} />
+      {(query.isPending || rolesQuery.isPending) && <Loading />}
+      {user && rolesQuery.isSuccess && !currentRole && (
+        <NoPermission>This user has a role this page does not know, so it cannot be edited here.</NoPermission>
+      )}
       {user && currentRole && (
         <EditUserForm
           user={user}
@@ -452,7 +460,13 @@ function PasswordDialog({ user, onClose }: { user: UserRow; onClose: () => void 
     change.mutate({ email: user.email ?? '', password });
   };
   return (
-    <Modal opened onClose={onClose} title={t('Set password for {{name}}', { name: fullName(user) })} centered>
+    <Modal
+      className="admin-users-view"
+      opened
+      onClose={onClose}
+      title={t('Set password for {{name}}', { name: fullName(user) })}
+      centered
+    >
       <form onSubmit={submit}>
         <Stack gap="sm">
           <PasswordInput
@@ -487,7 +501,13 @@ function DeleteDialog({ user, onClose }: { user: UserRow; onClose: () => void })
     onSuccess: onClose,
   });
   return (
-    <Modal opened onClose={onClose} title={t('Delete {{name}}?', { name: fullName(user) })} centered>
+    <Modal
+      className="admin-users-view"
+      opened
+      onClose={onClose}
+      title={t('Delete {{name}}?', { name: fullName(user) })}
+      centered
+    >
       <Stack gap="sm">
         <Text size="sm">
           {t(
