@@ -13,9 +13,9 @@ const rowOf = async (name: string) => (await screen.findByRole('link', { name })
 const called = (calls: StubbedCall[], path: string) => calls.filter((call) => call.path === path);
 
 /** Clicks the button, then the answer in the dialog that asks (earlier dialogs may still be fading out). */
-async function confirm(button: HTMLElement, answer: string) {
+async function confirm(button: HTMLElement, answer: string, question?: string) {
   fireEvent.click(button);
-  const asked = button.getAttribute('aria-label') ?? '';
+  const asked = question ?? button.getAttribute('aria-label') ?? '';
   const dialog = await screen.findByRole('dialog', { name: (name) => name.startsWith(asked) });
   fireEvent.click(within(dialog).getByRole('button', { name: answer }));
 }
@@ -121,7 +121,11 @@ describe('the port-call list', () => {
     // Detach the port call's timestamp; attach the orphan here.
     await confirm(screen.getByRole('button', { name: 'Detach timestamp 12' }), 'Detach');
     await waitFor(() => expect(called(calls, 'unset-port-call-id')[0]?.body).toEqual({ id: 12 }));
-    await confirm(screen.getByRole('button', { name: 'Attach timestamp 30 to port call 10' }), 'Attach here');
+    await confirm(
+      screen.getByRole('button', { name: 'Attach here: timestamp 30' }),
+      'Attach here',
+      'Attach timestamp 30 to port call 10?',
+    );
     await waitFor(() => expect(called(calls, 'update-port-call-id')[0]?.body).toEqual({ id: 30, portCallId: 10 }));
   });
 

@@ -128,10 +128,7 @@ export function OrphanTimestamps({ imo, portCallId }: { imo: number; portCallId?
                   <Group gap={4} wrap="nowrap">
                     {portCallId !== undefined && (
                       <ConfirmButton
-                        aria-label={t('Attach timestamp {{id}} to port call {{portCall}}', {
-                          id: row.id,
-                          portCall: portCallId,
-                        })}
+                        aria-label={t('Attach here: timestamp {{id}}', { id: row.id })}
                         question={t('Attach timestamp {{id}} to port call {{portCall}}?', {
                           id: row.id,
                           portCall: portCallId,
@@ -199,7 +196,7 @@ export function MoveTimestamp({
   return (
     <>
       <Button variant="light" size="xs" onClick={open} aria-label={t('Move timestamp {{id}}', { id: row.id })}>
-        {t('Move…')}
+        {t('Move')}
       </Button>
       <Modal
         opened={opened}
