@@ -159,6 +159,7 @@ export default function ManualTimestampModal({
       onClose={onClose}
       title={t('Add a timestamp for {{name}}', { name: vessel.vessel_name || `IMO ${vessel.imo}` })}
       centered
+      closeButtonProps={{ 'aria-label': t('Close') }}
     >
       <ManualTimestampForm vessel={vessel} onDone={onClose} />
     </Modal>

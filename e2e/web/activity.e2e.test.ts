@@ -1,0 +1,224 @@
+// The activity timeline in a browser, against `pnpm start` (embedded): a data source seeds three port calls and
+// the operator sees them as cards in arrival order; a new timestamp from the data source changes its card, and a
+// new vessel's card appears, within 2 s and without a reload (measured); a pinned vessel moves first and stays
+// pinned after a reload; a timestamp added through the form shows on its card; search; axe on the view and the
+// form; the view at a phone's width.
+
+import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
+import {
+  type AxeFinding,
+  chromiumAvailable,
+  launchBrowser,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+} from './browser.ts';
+
+const WAIT = { timeout: 10_000 };
+const HOUR = 3_600_000;
+
+/** UTC text as a data source posts it, whole seconds. */
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+
+/** A valid IMO number from six digits (the seventh is the check digit the service verifies). */
+function imoOf(six: number): number {
+  const digits = String(six).split('').map(Number);
+  return six * 10 + (digits.reduce((sum, digit, index) => sum + digit * (7 - index), 0) % 10);
+}
+
+const ALPHA = { imo: imoOf(930001), vessel_name: 'Activity Alpha' };
+const BRAVO = { imo: imoOf(930002), vessel_name: 'Activity Bravo' };
+const CHARLIE = { imo: imoOf(930003), vessel_name: 'Activity Charlie' };
+const DELTA = { imo: imoOf(930004), vessel_name: 'Activity Delta' };
+
+const cardNames = (page: Page) =>
+  page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
+
+/**
+ * axe's serious findings in this view. Left out: the shared frame around it (header, menu, notifications), and the
+ * shared date-time field's zone description (Mantine's dimmed colour), which belong to the shared components.
+ */
+async function viewFindings(page: Page): Promise<AxeFinding[]> {
+  const result: AxeFinding[] = [];
+  for (const finding of await seriousAccessibilityFindings(page)) {
+    const targets: string[] = [];
+    for (const target of finding.targets) {
+      const shared = await page.evaluate((selector) => {
+        const element = document.querySelector(selector);
+        if (element === null) return false;
+        if (element.closest('header, .mantine-AppShell-navbar, .mantine-Notifications-root')) return true;
+        const input = element.id.endsWith('-description') ? document.querySelector('input[name="time"]') : null;
+        return input?.getAttribute('aria-describedby')?.includes(element.id) === true;
+      }, target);
+      if (!shared) targets.push(target);
+    }
+    if (targets.length > 0) result.push({ ...finding, targets });
+  }
+  return result;
+}
+
+describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let admin: ApiClient;
+  let source: ApiClient;
+  const start = Math.floor(Date.now() / 1000) * 1000;
+
+  const post = async (vessel: { imo: number; vessel_name: string }, time: number, id: string) => {
+    const res = await source.post(
+      '/agent/rest/timestamps',
+      timestamp({ ...vessel, time: iso(time), payload: { external_id: id, from_port: 'SESTO', next_port: 'DEHAM' } }),
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([
+      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
+      launchBrowser(),
+    ]);
+    const setup = await adminAndDataSource(system.baseUrl);
+    admin = setup.admin;
+    source = setup.api.withApiKey(setup.apiKey.key);
+    await allowEstimatedArrivals(admin, setup.apiKey.id);
+    await post(ALPHA, start + 2 * HOUR, 'a-1');
+    await post(BRAVO, start + 4 * HOUR, 'b-1');
+    await post(CHARLIE, start + 6 * HOUR, 'c-1');
+    // The projection has placed all three before the browser looks.
+    const until = Date.now() + 10_000;
+    while ((await admin.get('/ongoing-port-calls')).body?.portcalls?.length !== 3) {
+      if (Date.now() > until) throw new Error('the seeded port calls did not appear');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('shows the port calls as cards and follows a data source live, within 2 s and without a reload', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await expect.poll(() => cardNames(page), WAIT).toEqual([ALPHA.vessel_name, BRAVO.vessel_name, CHARLIE.vessel_name]);
+
+    const alpha = page.getByRole('article', { name: ALPHA.vessel_name });
+    await expect.poll(() => alpha.textContent(), WAIT).toContain('Estimated Arrival Vessel Port Area');
+    const text = (await alpha.textContent()) ?? '';
+    expect(text).toContain(`IMO ${ALPHA.imo}`);
+    expect(text).toContain('arriving');
+    expect(text).toContain('Estimated arrival');
+    expect(text).toMatch(/From SESTO/);
+    expect(await alpha.locator('[data-now]').count()).toBe(1);
+    expect(await alpha.getByRole('link', { name: `IMO ${ALPHA.imo}` }).getAttribute('href')).toMatch(
+      /^\/port-calls\/\d+$/,
+    );
+    // A timestamp received just now is marked new.
+    expect(await alpha.locator('li[data-fresh]').count()).toBe(1);
+
+    // The page is never reloaded: a mark on its window would be lost.
+    await page.evaluate(() => {
+      (window as unknown as { stillThisPage: boolean }).stillThisPage = true;
+    });
+    // The data source moves Bravo's ETA: the card shows the new time.
+    const moved = start + 3 * HOUR + 30 * 60_000;
+    const before = Date.now();
+    await post(BRAVO, moved, 'b-2');
+    await page
+      .getByRole('article', { name: BRAVO.vessel_name })
+      .locator(`time[datetime="${iso(moved)}"]`)
+      .first()
+      .waitFor(WAIT);
+    const changedMs = Date.now() - before;
+
+    // A new vessel's card appears.
+    const appearing = Date.now();
+    await post(DELTA, start + 8 * HOUR, 'd-1');
+    await page.getByRole('article', { name: DELTA.vessel_name }).waitFor(WAIT);
+    const appearedMs = Date.now() - appearing;
+    console.log(`activity timeline: a changed card shown after ${changedMs} ms, a new card after ${appearedMs} ms`);
+    expect(changedMs).toBeLessThan(2000);
+    expect(appearedMs).toBeLessThan(2000);
+    expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
+
+    // Search by name, then by IMO.
+    const search = page.getByLabel('Search vessels');
+    await search.fill('bravo');
+    await expect.poll(() => cardNames(page), WAIT).toEqual([BRAVO.vessel_name]);
+    await search.fill(String(CHARLIE.imo));
+    await expect.poll(() => cardNames(page), WAIT).toEqual([CHARLIE.vessel_name]);
+    await search.fill('');
+    await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
+
+    expect(await viewFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('pins a vessel: it moves first and stays pinned after a reload, and unpins', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
+    expect((await cardNames(page))[0]).not.toBe(CHARLIE.vessel_name);
+
+    await page.getByRole('button', { name: `Pin ${CHARLIE.vessel_name}` }).click();
+    await expect.poll(async () => (await cardNames(page))[0], WAIT).toBe(CHARLIE.vessel_name);
+    // The API has it (the whole list replaced).
+    await expect.poll(async () => (await admin.get('/pinned-vessel-ids')).body, WAIT).toEqual([CHARLIE.imo]);
+
+    await page.reload();
+    await expect.poll(async () => (await cardNames(page))[0], WAIT).toBe(CHARLIE.vessel_name);
+    const unpin = page.getByRole('button', { name: `Unpin ${CHARLIE.vessel_name}` });
+    expect(await unpin.getAttribute('aria-pressed')).toBe('true');
+
+    await unpin.click();
+    await expect.poll(async () => (await cardNames(page))[0], WAIT).not.toBe(CHARLIE.vessel_name);
+    await page.getByRole('button', { name: `Pin ${CHARLIE.vessel_name}` }).waitFor(WAIT);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('adds a timestamp through the form and shows it on the card', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const alpha = page.getByRole('article', { name: ALPHA.vessel_name });
+    await alpha.getByRole('button', { name: `Add timestamp for ${ALPHA.vessel_name}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Add a timestamp for ${ALPHA.vessel_name}` });
+    await dialog.getByLabel('Timestamp').selectOption({ label: 'Actual Arrival Vessel Berth' });
+    // The time picker holds this minute already (in the browser's zone).
+    expect(await dialog.locator('input[name="time"]').inputValue()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
+    expect(await viewFindings(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Add timestamp' }).click();
+    await dialog.waitFor({ state: 'detached', ...WAIT });
+
+    await expect.poll(() => alpha.textContent(), WAIT).toContain('Actual Arrival Vessel Berth');
+    // An actual time is past: above "now", and new.
+    const row = alpha.locator('li', { hasText: 'Actual Arrival Vessel Berth' });
+    expect(await row.getAttribute('data-past')).not.toBeNull();
+    expect(await row.getAttribute('data-fresh')).not.toBeNull();
+    expect(await row.textContent()).toContain('Admin');
+    await expect.poll(() => alpha.textContent(), WAIT).toContain('at berth');
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('works at a phone width: the cards stack and the page does not scroll sideways', async () => {
+    const { context, page, problems } = await newPage(browser, { phone: true });
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
+    const layout = await page.evaluate(() => {
+      const cards = [...document.querySelectorAll('article')].slice(0, 2).map((card) => card.getBoundingClientRect());
+      return {
+        overflow: document.documentElement.scrollWidth - window.innerWidth,
+        stacked: cards[1].top >= cards[0].bottom,
+        within: cards.every((card) => card.left >= 0 && card.right <= window.innerWidth),
+      };
+    });
+    expect(layout).toEqual({ overflow: 0, stacked: true, within: true });
+    expect(await viewFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+});
