@@ -1,5 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { SessionContext } from '../../session/session.tsx';
+import { sessionOf } from '../../test/render.tsx';
 import Profile from './profile.tsx';
 import { ADMIN, renderView, type StubbedCall, stubApi } from './test-support.tsx';
 
@@ -94,6 +96,17 @@ describe('profile', () => {
     expect(posts(calls)).toEqual([
       expect.objectContaining({ path: 'request-password-reset', body: { email: 'user@port.local', port: 'gavle' } }),
     ]);
+  });
+
+  it('re-reads the session on opening, so a role changed since sign-in shows', () => {
+    answers();
+    const reload = vi.fn(async () => {});
+    renderView(
+      <SessionContext.Provider value={{ ...sessionOf(USER), reload }}>
+        <Profile />
+      </SessionContext.Provider>,
+    );
+    expect(reload).toHaveBeenCalledOnce();
   });
 
   it('does not crash on a user without names and with no permissions', () => {

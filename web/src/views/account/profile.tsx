@@ -5,7 +5,7 @@
 // allows everyone with an e-mail address.
 
 import { Badge, Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
@@ -38,7 +38,12 @@ export function mayChangeOwnPassword(user: SessionUser, can: (permission: string
 
 export default function Profile() {
   const { t } = useTranslation();
-  const { user, can } = useSession();
+  const { user, can, reload } = useSession();
+  // What the user holds may have changed since signing in (an administrator changed the role or its
+  // permissions): the profile shows the session as it is now, and the menu follows.
+  useEffect(() => {
+    void reload();
+  }, [reload]);
   // The readable names need basic_user_action; without it the names are made readable here.
   const readable = can('basic_user_action');
   const roles = useApiQuery<Named[]>('roles', undefined, { enabled: readable, staleTime: 300_000 });
