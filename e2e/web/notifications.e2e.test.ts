@@ -182,6 +182,13 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
     await table.getByRole('button', { name: 'Reject: Tugs' }).click();
     await table.getByText('2 of 2').waitFor({ timeout: 5_000 });
     expect(await viewFindings(a.page)).toEqual([]);
+    // Closing it, after asking: it leaves the open decisions.
+    await table.getByRole('button', { name: 'Close decision' }).click();
+    await a.page
+      .getByRole('dialog', { name: 'Close this decision?' })
+      .getByRole('button', { name: 'Close decision' })
+      .click();
+    await a.page.getByText('No open decisions').waitFor({ timeout: 5_000 });
 
     expect(a.problems).toEqual([]);
     expect(b.problems).toEqual([]);
