@@ -61,7 +61,15 @@ export function TimestampDetail() {
             <Field name="Vessel">
               {row.vessel_name} (IMO {row.imo})
             </Field>
-            <Field name="Port call">{row.port_call_id ?? t('None')}</Field>
+            <Field name="Port call">
+              {row.port_call_id === null || row.port_call_id === undefined ? (
+                t('None')
+              ) : (
+                <Anchor component={Link} to={`/port-calls/${row.port_call_id}`}>
+                  {t('Port call {{id}}', { id: row.port_call_id })}
+                </Anchor>
+              )}
+            </Field>
           </SimpleGrid>
           <Group>
             <TimestampActions row={row} label={label} />

@@ -78,6 +78,7 @@ describe("a vessel's timestamps", () => {
     await screen.findByRole('link', { name: 'Show timestamp 39' });
 
     const live = rowOf(39);
+    expect(within(live).getByRole('link', { name: 'Port call 45' }).getAttribute('href')).toBe('/port-calls/45');
     expect(within(live).getByText('Estimated Arrival Vessel Port Area')).toBeTruthy();
     expect(within(live).getByText('source: e2e · external_id: x-1')).toBeTruthy();
     expect(within(live).getByText('User 34')).toBeTruthy();
@@ -130,6 +131,7 @@ describe("a vessel's timestamps", () => {
     expect(calls.find((call) => call.path === 'timestamps')!.query.get('id')).toBe('39');
     const json = await screen.findByText(/"external_id": "x-1"/);
     expect(json.textContent).toContain('"payload": {\n    "source": "e2e"');
+    expect(screen.getByRole('link', { name: 'Port call 45' }).getAttribute('href')).toBe('/port-calls/45');
     expect(screen.getByRole('link', { name: 'Timestamps of this vessel' }).getAttribute('href')).toBe(
       '/vessels/9074729/timestamps',
     );

@@ -62,9 +62,17 @@ export function VesselTimestamps() {
             {t('None')}
           </Badge>
         ) : (
-          <Badge variant="dot" color={portCallColour(row.port_call_id)}>
-            {row.port_call_id}
-          </Badge>
+          // Its timesheet, where the port call's range is corrected.
+          <Anchor
+            component={Link}
+            to={`/port-calls/${row.port_call_id}`}
+            aria-label={t('Port call {{id}}', { id: row.port_call_id })}
+            underline="never"
+          >
+            <Badge variant="dot" color={portCallColour(row.port_call_id)} style={{ cursor: 'pointer' }}>
+              {row.port_call_id}
+            </Badge>
+          </Anchor>
         ),
     },
     {
