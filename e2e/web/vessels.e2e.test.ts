@@ -163,7 +163,10 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     expect(await viewFindings(page)).toEqual([]);
     // The wide timestamp table too.
     await page.getByRole('link', { name: `Timestamps of ${BOREALIS.vessel_name}` }).click();
-    await page.getByRole('link', { name: /^Show timestamp/ }).first().waitFor(WAIT);
+    await page
+      .getByRole('link', { name: /^Show timestamp/ })
+      .first()
+      .waitFor(WAIT);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(problems).toEqual([]);
     await context.close();
