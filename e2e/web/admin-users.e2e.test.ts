@@ -119,6 +119,7 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
     await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
     await open(page, '/admin/registration-codes', 'Registration codes');
     await page.getByText('No registration codes yet').waitFor();
+    expect(await viewFindings(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Add registration code' }).click();
     const form = page.getByRole('dialog', { name: 'Add registration code' });
