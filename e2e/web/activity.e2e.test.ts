@@ -173,9 +173,14 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
     const unpin = page.getByRole('button', { name: `Unpin ${CHARLIE.vessel_name}` });
     expect(await unpin.getAttribute('aria-pressed')).toBe('true');
 
-    await unpin.click();
+    // By keyboard: the card moves back, and the focus stays on its pin button.
+    await unpin.focus();
+    await page.keyboard.press('Enter');
     await expect.poll(async () => (await cardNames(page))[0], WAIT).not.toBe(CHARLIE.vessel_name);
     await page.getByRole('button', { name: `Pin ${CHARLIE.vessel_name}` }).waitFor(WAIT);
+    await expect
+      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')), WAIT)
+      .toBe(`Pin ${CHARLIE.vessel_name}`);
     expect(problems).toEqual([]);
     await context.close();
   });

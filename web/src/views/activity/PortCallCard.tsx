@@ -175,6 +175,7 @@ function PortCallCardView({
           <button
             type="button"
             className={classes.pin}
+            data-pin={ship.imo}
             aria-label={t(pinned ? 'Unpin {{name}}' : 'Pin {{name}}', { name })}
             aria-pressed={pinned}
             title={t(pinned ? 'Pinned: shown first, and you are told of its new timestamps' : 'Pin: show first')}

@@ -11,6 +11,7 @@ import {
   useCallback,
   useDeferredValue,
   useEffect,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
@@ -72,10 +73,24 @@ export function ActivityTimeline() {
   const pinnedRef = useRef(pinned);
   pinnedRef.current = pinned;
   const mutatePins = pin.mutate;
+  // A card moved by its pin can lose the keyboard focus (the browser blurs a moved element): it goes back to the
+  // card's pin button, wherever the card is now, until the change has settled.
+  const refocus = useRef<number | null>(null);
   const onTogglePin = useCallback(
-    (imo: number) => mutatePins({ vessel_ids: togglePinned(pinnedRef.current, imo) }),
+    (imo: number) => {
+      refocus.current = imo;
+      mutatePins({ vessel_ids: togglePinned(pinnedRef.current, imo) });
+    },
     [mutatePins],
   );
+  const pinSettled = !pin.isPending;
+  useLayoutEffect(() => {
+    const imo = refocus.current;
+    if (imo === null || ordered.length === 0) return;
+    const button = document.querySelector<HTMLButtonElement>(`button[data-pin="${imo}"]`);
+    if (button && document.activeElement === document.body) button.focus();
+    if (pinSettled) refocus.current = null;
+  }, [ordered, pinSettled]);
   const onAddTimestamp = useCallback((card: Card) => {
     if (card.ship.imo !== null) setAdding({ imo: card.ship.imo, vessel_name: card.ship.vessel_name });
   }, []);
