@@ -195,18 +195,20 @@ function PortCallCardView({
         )}
         {ship.vessel_type_name && ` · ${t(ship.vessel_type_name)}`}
       </p>
-      <p className={classes.facts}>
-        <span className={classes.route}>
-          <span className={classes.srOnly}>{t('From')} </span>
-          {ship.from_port || '—'}
-          <span aria-hidden="true"> → </span>
-          <span className={classes.srOnly}>, {t('to')} </span>
-          {ship.to_port || '—'}
-          <span aria-hidden="true"> → </span>
-          <span className={classes.srOnly}>, {t('next port')} </span>
-          {ship.next_port || '—'}
-        </span>
-      </p>
+      {(ship.from_port || ship.to_port || ship.next_port) && (
+        <p className={classes.facts}>
+          <span className={classes.route}>
+            <span className={classes.srOnly}>{t('From')} </span>
+            {ship.from_port || '—'}
+            <span aria-hidden="true"> → </span>
+            <span className={classes.srOnly}>, {t('to')} </span>
+            {ship.to_port || '—'}
+            <span aria-hidden="true"> → </span>
+            <span className={classes.srOnly}>, {t('next port')} </span>
+            {ship.next_port || '—'}
+          </span>
+        </p>
+      )}
       {ship.next_event && (
         <p className={classes.next}>
           <strong>{t(nextEventTitle(ship.next_event.title))}</strong>{' '}

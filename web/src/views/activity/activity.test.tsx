@@ -1,7 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { SessionContext } from '../../session/session.tsx';
+import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
 import ActivityView from './index.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
@@ -226,5 +227,17 @@ describe('the activity timeline', () => {
     expect(within(alpha).queryByRole('button', { name: /Add timestamp/ })).toBeNull();
     expect(within(alpha).queryByRole('link')).toBeNull();
     expect(alpha.textContent).toContain('IMO 9074729');
+  });
+
+  it('is hidden, and asks the API nothing, when the activity module is off', async () => {
+    const calls = stubOngoing(() => ({ portcalls: [ALPHA], pinned_vessels: [] }));
+    renderView(
+      <SessionContext.Provider value={sessionOf(ADMIN, { activity_module: 'disabled' })}>
+        <ActivityView />
+      </SessionContext.Provider>,
+    );
+    expect(await screen.findByText('The activity timeline is switched off for this port.')).toBeTruthy();
+    expect(screen.queryByRole('article')).toBeNull();
+    expect(calls).toEqual([]);
   });
 });
