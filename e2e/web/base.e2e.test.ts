@@ -78,7 +78,7 @@ describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
     await page.reload();
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Notifications');
 
-    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('button', { name: /Account menu$/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     await page.waitForURL(/\/sign-in$/);
     expect(problems).toEqual([]);

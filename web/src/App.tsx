@@ -29,10 +29,10 @@ const Translations = lazy(() => import('./views/admin-system/translations.tsx'))
 const NotificationPopups = lazy(() => import('./views/notifications/popups.tsx'));
 
 function RequireSession() {
-  const { status } = useSession();
+  const { status, signedOutOnPurpose } = useSession();
   const location = useLocation();
   if (status === 'loading') return <Loading label="Checking your session…" />;
-  if (status === 'signed-out') return <Navigate to={signInPath(location)} replace />;
+  if (status === 'signed-out') return <Navigate to={signedOutOnPurpose ? '/sign-in' : signInPath(location)} replace />;
   return (
     <>
       <Suspense fallback={null}>

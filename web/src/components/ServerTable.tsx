@@ -39,7 +39,7 @@ export interface ServerTableProps<T> {
   caption: string;
 }
 
-interface SortState {
+export interface SortState {
   column: string;
   descending: boolean;
 }
@@ -57,7 +57,7 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset on these values only
   useEffect(() => setPage(1), [debouncedSearch, filterKey]);
 
-  const sortParam = sort ? `${sort.column}${sort.descending ? ' DESC' : ''}` : props.defaultSort;
+  const sortParam = sort ? sortExpression(sort) : props.defaultSort;
   const query = useApiQuery<Page<T>>(props.path, {
     ...props.params,
     limit: pageSize,
@@ -163,6 +163,15 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
       )}
     </>
   );
+}
+
+/** The API's sort string: DESC goes on each field of a column sorted by several (`lower(a) DESC,id DESC`). */
+export function sortExpression(sort: SortState): string {
+  if (!sort.descending) return sort.column;
+  return sort.column
+    .split(',')
+    .map((field) => `${field.trim()} DESC`)
+    .join(',');
 }
 
 /** Any value as text: objects as JSON, so unexpected data shows instead of crashing the view. */

@@ -16,6 +16,7 @@ export function AppLayout() {
   const live = useRealtimeConnected();
   const location = useLocation();
   const sections = visibleMenu(user?.permissions ?? [], moduleOn);
+  const displayName = user ? `${user.first_name} ${user.last_name}`.trim() || user.email : '';
 
   return (
     <AppShell
@@ -34,8 +35,8 @@ export function AppLayout() {
               {t('Port Call Activity')}
             </Text>
             <Badge
-              color={live ? 'teal' : 'gray'}
-              variant="light"
+              color={live ? 'teal.9' : 'gray.7'}
+              variant="filled"
               title={t(live ? 'Views update as changes happen' : 'Reconnecting to live updates')}
             >
               {t(live ? 'Live' : 'Offline')}
@@ -43,9 +44,10 @@ export function AppLayout() {
           </Group>
           <Menu position="bottom-end">
             <Menu.Target>
-              <UnstyledButton aria-label={t('Account menu')}>
+              {/* The name shown is the start of the button's name, so speech input can say what is seen. */}
+              <UnstyledButton aria-label={`${displayName} – ${t('Account menu')}`}>
                 <Text size="sm" truncate maw={220}>
-                  {user ? `${user.first_name} ${user.last_name}`.trim() || user.email : ''}
+                  {displayName}
                 </Text>
               </UnstyledButton>
             </Menu.Target>
@@ -66,7 +68,7 @@ export function AppLayout() {
         <ScrollArea>
           {sections.map((section) => (
             <nav key={section.label} aria-label={t(section.label)}>
-              <Text size="xs" fw={700} c="dimmed" tt="uppercase" px="sm" pt="sm" pb={4}>
+              <Text size="xs" fw={700} c="gray.7" tt="uppercase" px="sm" pt="sm" pb={4}>
                 {t(section.label)}
               </Text>
               {section.entries.map((entry) => (

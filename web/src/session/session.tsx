@@ -37,6 +37,8 @@ export interface SessionPayload {
 export interface SessionState {
   /** `loading` while a stored session is checked on page load. */
   status: 'loading' | 'signed-in' | 'signed-out';
+  /** Signed out by the user (not by an ended session): sign-in should not offer to come back. */
+  signedOutOnPurpose: boolean;
   payload: SessionPayload | null;
   user: SessionUser | null;
   /** Stores a login/registration answer and its session id. */
@@ -66,6 +68,7 @@ export function signInPath(location: { pathname: string; search: string }): stri
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionState['status']>(storedSessionId() ? 'loading' : 'signed-out');
   const [payload, setPayload] = useState<SessionPayload | null>(null);
+  const [signedOutOnPurpose, setSignedOutOnPurpose] = useState(false);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
@@ -104,10 +107,12 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     const permissions = new Set(payload?.user.permissions ?? []);
     return {
       status,
+      signedOutOnPurpose,
       payload,
       user: payload?.user ?? null,
       signIn(next) {
         if (next.session_id) storeSessionId(next.session_id);
+        setSignedOutOnPurpose(false);
         setPayload(next);
         setStatus('signed-in');
       },
@@ -117,15 +122,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         } catch {
           // Signed out locally all the same.
         }
-        // Both in one render: leaving first, so the signed-in views do not ask to come back after sign-in.
-        navigate('/sign-in');
+        setSignedOutOnPurpose(true);
         forget();
+        navigate('/sign-in');
       },
       reload,
       can: (permission) => permissions.has(permission),
       moduleOn: (module) => payload?.modules?.[module] === 'enabled',
     };
-  }, [status, payload, forget, navigate, reload]);
+  }, [status, signedOutOnPurpose, payload, forget, navigate, reload]);
 
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }

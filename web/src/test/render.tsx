@@ -9,7 +9,7 @@ import type { ReactNode } from 'react';
 import { MemoryRouter } from 'react-router';
 import { vi } from 'vitest';
 import { SessionContext, type SessionPayload, type SessionState, type SessionUser } from '../session/session.tsx';
-import { theme } from '../theme.ts';
+import { cssVariablesResolver, theme } from '../theme.ts';
 
 export const ADMIN: SessionUser = {
   id: 1,
@@ -36,6 +36,7 @@ export function sessionOf(user: SessionUser, modules: SessionPayload['modules'] 
   };
   return {
     status: 'signed-in',
+    signedOutOnPurpose: false,
     payload,
     user,
     signIn: () => {},
@@ -49,7 +50,7 @@ export function sessionOf(user: SessionUser, modules: SessionPayload['modules'] 
 export function renderView(ui: ReactNode, options: { user?: SessionUser; path?: string } = {}) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications />
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={[options.path ?? '/']}>
