@@ -118,6 +118,12 @@ describe('real-time channels (fleet)', () => {
     });
     const listed = await admin.get('/notifications');
     expect(data).toEqual(listed.body.find((x: { id: number }) => x.id === created.body.id));
+
+    // Deleting it: notifications-changed with null, which clients read as "refetch, no toast".
+    const since = Date.now();
+    const deleted = await admin.delete(`/notifications/${created.body.id}`);
+    expect(deleted.status).toBe(200);
+    expect((await web.next('notifications-changed', 2_000, since)).data).toBeNull();
   });
 
   it("the mobile client (16) authenticates with the session's jwt; a bad jwt is refused", async () => {

@@ -40,6 +40,9 @@ export const FEED_BINDINGS = [
   'portcall.PortCallChanged',
   'pins.PinnedVesselsSet',
   'notification.NotificationCreated',
+  'notification.NotificationDeleted',
+  'decision.DecisionClosed',
+  'decision.DecisionDeleted',
   // Logistics (`logistics-changed`) and the sea chart (`sea-chart-vessels-changed`, `sea-chart-markers-changed`)
   // add their routing keys here and their cases below when their events exist.
 ];
@@ -66,6 +69,12 @@ export function feedItems(routingKey: string, data: unknown): FeedItem[] {
       const { id } = data as { id: number };
       return [{ channel: NOTIFICATIONS_CHANGED, notificationId: id }];
     }
+    case 'notification.NotificationDeleted':
+    case 'decision.DecisionClosed':
+    case 'decision.DecisionDeleted':
+      // Something left or changed in the list: refetch only. `null`, as the original web UI reads falsy data as
+      // "refetch, no toast" (an object without a sender would break its handler).
+      return [{ channel: NOTIFICATIONS_CHANGED, data: null }];
     default:
       return [];
   }

@@ -22,8 +22,13 @@ describe('events to channel messages (the original web UI and mobile app channel
     ]);
   });
 
+  it('a notification deleted, a decision closed or deleted: notifications-changed with null (refetch, no toast)', () => {
+    for (const key of ['notification.NotificationDeleted', 'decision.DecisionClosed', 'decision.DecisionDeleted'])
+      expect(feedItems(key, { id: 3 })).toEqual([{ channel: 'notifications-changed', data: null }]);
+  });
+
   it('other events make no message', () => {
-    for (const key of ['vessel.TimestampReceived', 'user.UserLoggedIn', 'notification.NotificationDeleted'])
+    for (const key of ['vessel.TimestampReceived', 'user.UserLoggedIn', 'decision.DecisionItemAnswered'])
       expect(feedItems(key, {})).toEqual([]);
   });
 
@@ -32,6 +37,9 @@ describe('events to channel messages (the original web UI and mobile app channel
       'portcall.PortCallChanged': {},
       'pins.PinnedVesselsSet': { user_id: 1 },
       'notification.NotificationCreated': { id: 1 },
+      'notification.NotificationDeleted': { id: 1 },
+      'decision.DecisionClosed': { id: 1 },
+      'decision.DecisionDeleted': { id: 1 },
     };
     expect(FEED_BINDINGS).toEqual(Object.keys(samples));
     for (const key of FEED_BINDINGS) expect(feedItems(key, samples[key]).length).toBeGreaterThan(0);
