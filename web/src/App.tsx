@@ -2,8 +2,10 @@
 // needs a session and sits in the shared layout. Each area is loaded when first opened, so the first view
 // downloads only its own code. Areas own their sub-paths (`/port-calls/*` → views/port-calls).
 
+import type { QueryClient } from '@tanstack/react-query';
 import { lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { api, storedSessionId } from './api/client.ts';
 import { Loading } from './components/states-ui.tsx';
 import { ViewErrorBoundary } from './components/ViewErrorBoundary.tsx';
 import { AppLayout } from './layout/AppLayout.tsx';
@@ -15,7 +17,8 @@ const ForgotPassword = lazy(() => import('./views/account/forgot-password.tsx'))
 const ResetPassword = lazy(() => import('./views/account/reset-password.tsx'));
 const NotFound = lazy(() => import('./views/account/not-found.tsx'));
 const Profile = lazy(() => import('./views/account/profile.tsx'));
-const Activity = lazy(() => import('./views/activity/index.tsx'));
+const loadActivity = () => import('./views/activity/index.tsx');
+const Activity = lazy(loadActivity);
 const PortCalls = lazy(() => import('./views/port-calls/index.tsx'));
 const Vessels = lazy(() => import('./views/vessels/index.tsx'));
 const Notifications = lazy(() => import('./views/notifications/index.tsx'));
@@ -27,6 +30,19 @@ const Priorities = lazy(() => import('./views/admin-system/priorities.tsx'));
 const Settings = lazy(() => import('./views/admin-system/settings.tsx'));
 const Translations = lazy(() => import('./views/admin-system/translations.tsx'));
 const NotificationPopups = lazy(() => import('./views/notifications/popups.tsx'));
+
+/**
+ * The activity timeline is the first view of most visits: its code and its port calls are fetched while the
+ * session is checked, not after (the query key is useApiQuery's).
+ */
+export function preloadFirstView(client: QueryClient): void {
+  if (window.location.pathname !== '/' || !storedSessionId()) return;
+  void loadActivity();
+  void client.prefetchQuery({
+    queryKey: ['ongoing-port-calls', {}],
+    queryFn: () => api('GET', 'ongoing-port-calls'),
+  });
+}
 
 function RequireSession() {
   const { status, signedOutOnPurpose } = useSession();

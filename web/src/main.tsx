@@ -9,7 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router';
-import { App } from './App.tsx';
+import { App, preloadFirstView } from './App.tsx';
 import type { ApiError } from './api/client.ts';
 import { startI18n } from './i18n/i18n.ts';
 import { SessionProvider } from './session/session.tsx';
@@ -28,6 +28,7 @@ const queryClient = new QueryClient({
 });
 
 void startI18n();
+preloadFirstView(queryClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
