@@ -158,7 +158,13 @@ export function AddApiKey() {
   return (
     <>
       <Button onClick={open}>{t('Add API key')}</Button>
-      <Modal opened={opened} onClose={finish} title={t(created ? 'API key added' : 'Add API key')} centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('Close') }}
+        opened={opened}
+        onClose={finish}
+        title={t(created ? 'API key added' : 'Add API key')}
+        centered
+      >
         {created ? (
           <Stack gap="sm">
             <Text size="sm">

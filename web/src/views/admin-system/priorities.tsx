@@ -237,6 +237,7 @@ function TimestampPriorities() {
         </ScrollArea>
       )}
       <Modal
+        closeButtonProps={{ 'aria-label': t('Close') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}
@@ -359,6 +360,7 @@ function PayloadKeyPriorities() {
         </ScrollArea>
       )}
       <Modal
+        closeButtonProps={{ 'aria-label': t('Close') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}

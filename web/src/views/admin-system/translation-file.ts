@@ -57,12 +57,16 @@ export function translationFileContent(texts: Record<string, string>): string {
 }
 
 /**
- * After a change: the page's texts are read again and every view redrawn with them. The namespace's texts are
- * dropped first, since a reload merges into what is there and a text removed by an upload would otherwise stay;
- * views redraw on a language change, so the same language is set again.
+ * After a change: the page's texts are read again and every view redrawn with them. A reload merges into the texts
+ * the page has, so a text an upload removed would stay; when the caller has the API's answer from after the change,
+ * the namespace is set to exactly that. Views redraw on a language change, so the same language is set again.
  */
-export async function applyTranslations(namespace: string): Promise<void> {
-  i18next.removeResourceBundle(LANGUAGE, namespace);
+export async function applyTranslations(namespace: string, fresh?: unknown): Promise<void> {
   await reloadTranslations();
+  if (fresh && typeof fresh === 'object' && !Array.isArray(fresh)) {
+    // Not before the reload: removing a namespace's texts also drops it from the namespaces i18next reloads.
+    i18next.removeResourceBundle(LANGUAGE, namespace);
+    i18next.addResourceBundle(LANGUAGE, namespace, fresh);
+  }
   await i18next.changeLanguage(i18next.language || LANGUAGE);
 }

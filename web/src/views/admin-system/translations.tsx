@@ -20,6 +20,7 @@ import {
   VisuallyHidden,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
@@ -53,7 +54,9 @@ export default function TranslationsView() {
   const [upload, setUpload] = useState<{ file: string; entries: TranslationEntry[] } | null>(null);
   const [fileProblem, setFileProblem] = useState<string | null>(null);
 
-  const applied = () => void applyTranslations(namespace);
+  const client = useQueryClient();
+  // The texts as the API answers them after the change (the mutation refreshed them before this runs).
+  const applied = () => void applyTranslations(namespace, client.getQueryData([path, {}]));
   const save = useApiMutation<{ updated: TranslationEntry[] }>('PUT', path, {
     refreshes: [path],
     success: 'Text saved',
@@ -247,7 +250,14 @@ export default function TranslationsView() {
           />
         </Group>
       )}
-      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('Edit a text')} centered size="lg">
+      <Modal
+        closeButtonProps={{ 'aria-label': t('Close') }}
+        opened={editing !== null}
+        onClose={() => setEditing(null)}
+        title={t('Edit a text')}
+        centered
+        size="lg"
+      >
         {editing && (
           <EditText
             entry={editing}
@@ -257,7 +267,13 @@ export default function TranslationsView() {
           />
         )}
       </Modal>
-      <Modal opened={upload !== null} onClose={() => setUpload(null)} title={t('Replace the texts?')} centered>
+      <Modal
+        closeButtonProps={{ 'aria-label': t('Close') }}
+        opened={upload !== null}
+        onClose={() => setUpload(null)}
+        title={t('Replace the texts?')}
+        centered
+      >
         {upload && (
           <Stack gap="sm">
             <Text size="sm">
