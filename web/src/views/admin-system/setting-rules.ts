@@ -16,7 +16,11 @@ export const SETTINGS: Record<string, SettingInfo> = {
     label: 'Activity timeline and port calls',
     description: 'The live activity timeline and the port call lists with their corrections.',
   },
-  logistics_module: { kind: 'module', label: 'Gate logistics', description: 'Trucks and trains at the gates.' },
+  logistics_module: {
+    kind: 'module',
+    label: 'Gate logistics',
+    description: 'Trucks, license plates and containers passing the gates.',
+  },
   queue_module: {
     kind: 'module',
     label: 'Just-in-time queue',
