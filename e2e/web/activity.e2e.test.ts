@@ -8,14 +8,7 @@ import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
-import {
-  type AxeFinding,
-  chromiumAvailable,
-  launchBrowser,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-} from './browser.ts';
+import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 const HOUR = 3_600_000;
@@ -36,29 +29,6 @@ const DELTA = { imo: imoOf(930004), vessel_name: 'Activity Delta' };
 
 const cardNames = (page: Page) =>
   page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
-
-/**
- * axe's serious findings in this view. Left out: the shared frame around it (header, menu, notifications), and the
- * shared date-time field's zone description (Mantine's dimmed colour), which belong to the shared components.
- */
-async function viewFindings(page: Page): Promise<AxeFinding[]> {
-  const result: AxeFinding[] = [];
-  for (const finding of await seriousAccessibilityFindings(page)) {
-    const targets: string[] = [];
-    for (const target of finding.targets) {
-      const shared = await page.evaluate((selector) => {
-        const element = document.querySelector(selector);
-        if (element === null) return false;
-        if (element.closest('header, .mantine-AppShell-navbar, .mantine-Notifications-root')) return true;
-        const input = element.id.endsWith('-description') ? document.querySelector('input[name="time"]') : null;
-        return input?.getAttribute('aria-describedby')?.includes(element.id) === true;
-      }, target);
-      if (!shared) targets.push(target);
-    }
-    if (targets.length > 0) result.push({ ...finding, targets });
-  }
-  return result;
-}
 
 describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () => {
   let system: RunningSystem;
@@ -152,7 +122,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
     await search.fill('');
     await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
 
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -194,7 +164,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
     await dialog.getByLabel('Timestamp').selectOption({ label: 'Actual Arrival Vessel Berth' });
     // The time picker holds this minute already (in the browser's zone).
     expect(await dialog.locator('input[name="time"]').inputValue()).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d$/);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Add timestamp' }).click();
     await dialog.waitFor({ state: 'detached', ...WAIT });
 
@@ -222,7 +192,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
       };
     });
     expect(layout).toEqual({ overflow: 0, stacked: true, within: true });
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

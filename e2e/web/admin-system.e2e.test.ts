@@ -7,39 +7,9 @@ import { ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, timestamp } from '../timestamps.ts';
-import {
-  type AxeFinding,
-  chromiumAvailable,
-  launchBrowser,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-} from './browser.ts';
+import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
-
-/**
- * axe's serious findings in these views and their dialogs. The shared frame (header, menu, the notifications
- * stack) is left out: it is the layout's, checked by its own tests.
- */
-async function viewFindings(page: Page): Promise<AxeFinding[]> {
-  const result: AxeFinding[] = [];
-  for (const finding of await seriousAccessibilityFindings(page)) {
-    const targets: string[] = [];
-    for (const target of finding.targets) {
-      const inFrame = await page.evaluate(
-        (selector) =>
-          Boolean(
-            document.querySelector(selector)?.closest('header, .mantine-AppShell-navbar, .mantine-Notifications-root'),
-          ),
-        target,
-      );
-      if (!inFrame) targets.push(target);
-    }
-    if (targets.length > 0) result.push({ ...finding, targets });
-  }
-  return result;
-}
 
 describe.skipIf(!chromiumAvailable)('system administration in the web UI', () => {
   let system: RunningSystem;
@@ -95,7 +65,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
     await page.getByRole('button', { name: `Show the key of ${keyName}` }).click();
     await page.getByText(newKey).waitFor(WAIT);
     expect(await page.getByRole('switch', { name: `${keyName} is active` }).isChecked()).toBe(true);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
   });
 
   it('gives the key a priority for a timestamp through the priorities UI; the API has it and the key may post', async () => {
@@ -109,7 +79,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
     await dialog.getByLabel('Add an API key').selectOption({ label: keyName });
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await dialog.getByRole('button', { name: `Move ${keyName} up` }).waitFor(WAIT);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden', ...WAIT });
 
@@ -127,7 +97,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
 
     await page.getByRole('tab', { name: 'Payload keys' }).click();
     await page.getByText('No payload key has a priority yet').waitFor(WAIT);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
   });
 
   it('switches the activity module off and on; its menu entries leave and come back without a reload', async () => {
@@ -137,7 +107,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
     const entry = (name: string) => activityMenu.getByRole('link', { name, exact: true });
     expect(await entry('Activity timeline').count()).toBe(1);
     expect(await entry('Port calls').count()).toBe(1);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     const toggle = page.getByRole('switch', { name: /Activity timeline and port calls/ });
     // By keyboard: the switch is an ordinary checkbox input.
@@ -159,7 +129,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
     await openFromMenu('Administration', 'Translations');
     await markPage();
     await page.getByRole('button', { name: 'Edit the text of Actual Arrival Agent Berth' }).waitFor(WAIT);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -223,7 +193,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
       .waitFor({ state: 'attached', ...WAIT });
     await phone.page.getByRole('textbox', { name: /Port operator e-mail addresses/ }).waitFor(WAIT);
     expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    expect(await viewFindings(phone.page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(phone.page)).toEqual([]);
     expect(phone.problems).toEqual([]);
     await phone.context.close();
   });

@@ -16,26 +16,6 @@ const WATCHER = 'watcher@notifications.test';
 const HOUR = 3_600_000;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
-/**
- * axe's serious findings in the view, leaving out the shared components' (the frame's header and menu: the
- * "Live" badge's and the menu section titles' contrast, the account button's name; the server-paged table's
- * caption contrast): their owners fix them, as reported.
- */
-async function viewFindings(page: Page) {
-  const findings = await seriousAccessibilityFindings(page);
-  const inShared = await page.evaluate(
-    (targets) =>
-      targets.map((target) =>
-        Boolean(document.querySelector(target)?.closest('.mantine-AppShell-header, .mantine-AppShell-navbar, caption')),
-      ),
-    findings.flatMap((finding) => finding.targets),
-  );
-  let index = 0;
-  return findings
-    .map((finding) => ({ ...finding, targets: finding.targets.filter(() => !inShared[index++]) }))
-    .filter((finding) => finding.targets.length > 0);
-}
-
 /** The popup (a Mantine notification, bottom right) with this text. */
 const popup = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
 
@@ -170,9 +150,9 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
     // A's "Notification sent" toasts come from the shared mutation hook, whose close button has no name
     // (reported); the check waits until they have gone. B's popups name theirs.
     await expect.poll(() => a.page.locator('.mantine-Notification-root').count(), { timeout: 10_000 }).toBe(0);
-    expect(await viewFindings(a.page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(a.page)).toEqual([]);
     // B with its popups: asked again while one is still fading in or out (axe counts the opacity).
-    await expect.poll(() => viewFindings(b.page), { timeout: 15_000 }).toEqual([]);
+    await expect.poll(() => seriousAccessibilityFindings(b.page), { timeout: 15_000 }).toEqual([]);
 
     // The decisions tab: paged by the server, open ones; answering there too.
     await a.page.getByRole('tab', { name: 'Decisions' }).click();
@@ -181,7 +161,7 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
     await table.getByText('1 of 2').waitFor();
     await table.getByRole('button', { name: 'Reject: Tugs' }).click();
     await table.getByText('2 of 2').waitFor({ timeout: 5_000 });
-    expect(await viewFindings(a.page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(a.page)).toEqual([]);
     // Closing it, after asking: it leaves the open decisions.
     await table.getByRole('button', { name: 'Close decision' }).click();
     await a.page
@@ -203,7 +183,7 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
     await page.getByRole('article', { name: 'Ready to berth?' }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   }, 30_000);

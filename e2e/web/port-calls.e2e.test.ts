@@ -8,14 +8,7 @@ import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
-import {
-  type AxeFinding,
-  chromiumAvailable,
-  launchBrowser,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-} from './browser.ts';
+import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
 
 const VESSEL = { imo: 9074729, vessel_name: 'Timesheet E2E' };
 const ZONE = 'Europe/Helsinki';
@@ -44,29 +37,6 @@ function inZone(ms: number, zone: string): string {
   );
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
   return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
-}
-
-/**
- * axe's serious findings in the view itself: the shared frame around it (header, menu, the notifications the
- * shared mutation hook shows) belongs to the layout and its own tests.
- */
-async function viewFindings(page: Page): Promise<AxeFinding[]> {
-  const findings = await seriousAccessibilityFindings(page);
-  const result: AxeFinding[] = [];
-  for (const finding of findings) {
-    const targets: string[] = [];
-    for (const target of finding.targets) {
-      const inFrame = await page.evaluate((selector) => {
-        const element = document.querySelector(selector);
-        return (
-          element !== null && element.closest('header, .mantine-AppShell-navbar, .mantine-Notifications-root') !== null
-        );
-      }, target);
-      if (!inFrame) targets.push(target);
-    }
-    if (targets.length > 0) result.push({ ...finding, targets });
-  }
-  return result;
 }
 
 describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () => {
@@ -134,7 +104,7 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
     // The expanded row: the two timestamps behind the port call.
     await page.getByRole('button', { name: `Show timestamps of ${VESSEL.vessel_name}` }).click();
     await page.getByText(`Timestamps of port call ${portCallId}: 1–2 of 2`).waitFor(WAIT);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await rowOf(page).getByRole('link', { name: VESSEL.vessel_name }).click();
     await page.waitForURL(new RegExp(`/port-calls/${portCallId}$`));
@@ -145,7 +115,7 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
     const [date, time] = inZone(eta, ZONE).split('T');
     const [year, month, day] = date.split('-');
     expect(await etaRow.textContent()).toContain(`${day}/${month}/${year} ${time.slice(0, 5)}`);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     const [download] = await Promise.all([
       page.waitForEvent('download', WAIT),
@@ -199,7 +169,7 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
     await rowOf(page).waitFor(WAIT);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
   });

@@ -131,4 +131,56 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     await a.context.close();
     await b.context.close();
   });
+
+  it('creates a user, an API key with a priority, and switches a module off and on', async () => {
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+
+    await page.goto(`${system.baseUrl}/admin/users`);
+    await page.getByRole('button', { name: 'Add user' }).click();
+    const form = page.getByRole('dialog', { name: 'Add user' });
+    await form.getByLabel('E-mail').fill(`pilot.${_mode}@port.local`);
+    await form.getByLabel('First name').fill('Petra');
+    await form.getByLabel('Last name').fill('Pilot');
+    await form.getByLabel('Role').selectOption('user');
+    await form.getByRole('button', { name: 'Add user' }).click();
+    await page.getByRole('dialog', { name: 'User added' }).getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('cell', { name: `pilot.${_mode}@port.local` }).waitFor(WAIT);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+
+    const keyName = `Pilot station (${_mode})`;
+    await page.goto(`${system.baseUrl}/admin/api-keys`);
+    await page.getByRole('button', { name: 'Add API key' }).click();
+    const keyForm = page.getByRole('dialog', { name: 'Add API key' });
+    await keyForm.getByRole('textbox').fill(keyName);
+    await keyForm.getByRole('button', { name: 'Add', exact: true }).click();
+    const added = page.getByRole('dialog', { name: 'API key added' });
+    const key = ((await added.locator('pre').textContent()) ?? '').trim();
+    await added.getByRole('button', { name: 'Done' }).click();
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+
+    await page.goto(`${system.baseUrl}/admin/priorities`);
+    await page.getByRole('button', { name: 'Edit the priority of Estimated Departure Vessel Berth' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Priority of Estimated Departure Vessel Berth' });
+    await dialog.getByLabel('Add an API key').selectOption({ label: keyName });
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Save' }).click();
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    // The key may now post that timestamp.
+    const station = admin.withApiKey(key);
+    const departure = timestamp({ ...FIRST, time_type: 'Estimated', state: 'Departure_Vessel_Berth' });
+    await expect.poll(async () => (await station.post('/agent/rest/timestamps', departure)).status, WAIT).toBe(200);
+
+    await page.goto(`${system.baseUrl}/admin/settings`);
+    const menu = page.getByRole('navigation', { name: 'Port activity' });
+    await menu.getByRole('link', { name: 'Port calls', exact: true }).waitFor(WAIT);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    const toggle = page.getByRole('switch', { name: /Activity timeline and port calls/ });
+    await toggle.click();
+    await expect.poll(() => menu.getByRole('link', { name: 'Port calls', exact: true }).count(), WAIT).toBe(0);
+    await toggle.click();
+    await menu.getByRole('link', { name: 'Port calls', exact: true }).waitFor(WAIT);
+    expect(problems).toEqual([]);
+    await context.close();
+  });
 });

@@ -14,42 +14,11 @@ import {
   timestamp,
   waitForTimestamps,
 } from '../timestamps.ts';
-import {
-  type AxeFinding,
-  chromiumAvailable,
-  launchBrowser,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-} from './browser.ts';
+import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
 
 const AURORA = { imo: 9074729, vessel_name: 'Aurora E2E' };
 const BOREALIS = { imo: 9321483, vessel_name: 'Borealis E2E' };
 const WAIT = { timeout: 10_000 };
-
-/**
- * axe's serious findings in the view itself: the shared frame around it (header, menu, the notifications the
- * shared mutation hook shows) belongs to the layout and its own tests.
- */
-async function viewFindings(page: Page): Promise<AxeFinding[]> {
-  const findings = await seriousAccessibilityFindings(page);
-  const result: AxeFinding[] = [];
-  for (const finding of findings) {
-    const targets: string[] = [];
-    for (const target of finding.targets) {
-      const inFrame = await page.evaluate((selector) => {
-        // Gone already: a notification that closed itself (they are the frame's too).
-        const element = document.querySelector(selector);
-        return (
-          element === null || element.closest('header, .mantine-AppShell-navbar, .mantine-Notification-root') !== null
-        );
-      }, target);
-      if (!inFrame) targets.push(target);
-    }
-    if (targets.length > 0) result.push({ ...finding, targets });
-  }
-  return result;
-}
 
 describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded mode)', () => {
   let system: RunningSystem;
@@ -99,7 +68,7 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     await rowOf(page, BOREALIS.vessel_name).waitFor(WAIT);
     await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Shown');
     expect(await rowOf(page, AURORA.vessel_name).textContent()).toContain(String(AURORA.imo));
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(await ongoingImos()).toContain(AURORA.imo);
 
     // The search finds a vessel by its exact IMO.
@@ -126,7 +95,7 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     expect(await row.textContent()).toContain('Estimated Arrival Vessel Port Area');
     expect(await row.textContent()).toContain('source: e2e · external_id: a-1');
     expect(await page.getByRole('link', { name: /^Show timestamp/ }).count()).toBe(2);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await row.getByRole('button', { name: new RegExp(`^Delete timestamp ${first}`) }).click();
     const dialog = page.getByRole('dialog', { name: `Delete timestamp ${first}?` });
@@ -148,7 +117,7 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     await row.getByRole('link', { name: `Show timestamp ${first}` }).click();
     await page.waitForURL(new RegExp(`/vessels/timestamps/${first}$`));
     await expect.poll(() => page.locator('pre').textContent(), WAIT).toContain('"external_id": "a-1"');
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     expect(problems).toEqual([]);
     await context.close();
@@ -160,7 +129,7 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     await page.goto(`${system.baseUrl}/vessels`);
     await rowOf(page, BOREALIS.vessel_name).waitFor(WAIT);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-    expect(await viewFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
     // The wide timestamp table too.
     await page.getByRole('link', { name: `Timestamps of ${BOREALIS.vessel_name}` }).click();
     await page

@@ -23,7 +23,8 @@ export function startI18n() {
       interpolation: { escapeValue: false },
       returnEmptyString: false,
       backend: { loadPath: `${API_BASE}/translations/{{ns}}/{{lng}}` },
-      react: { useSuspense: false },
+      // Views redraw when texts are (re)loaded, not only when the language changes.
+      react: { useSuspense: false, bindI18n: 'languageChanged loaded' },
     });
 }
 

@@ -22,9 +22,3 @@ export function requestPasswordReset(email: string): Promise<unknown> {
 export function looksLikeEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@]+$/.test(value.trim());
 }
-
-/**
- * An input's description in a colour that reads on white (WCAG AA): Mantine's dimmed grey does not. Pass as
- * `styles` of a TextInput.
- */
-export const READABLE_DESCRIPTION = { description: { color: 'var(--mantine-color-gray-7)' } } as const;

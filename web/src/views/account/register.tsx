@@ -12,7 +12,7 @@ import { api } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { type SessionPayload, useSession } from '../../session/session.tsx';
-import { failureText, looksLikeEmail, READABLE_DESCRIPTION } from './account.ts';
+import { failureText, looksLikeEmail } from './account.ts';
 import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
@@ -113,7 +113,6 @@ export default function Register() {
             name="code"
             autoComplete="off"
             required={!codeless}
-            styles={READABLE_DESCRIPTION}
             description={
               codeless
                 ? t('Leave it empty to register without a code.')
@@ -151,7 +150,6 @@ export default function Register() {
             name="email"
             type="email"
             autoComplete="username"
-            styles={READABLE_DESCRIPTION}
             description={t('You sign in with it, and a forgotten password is reset through it.')}
             required
             value={email}

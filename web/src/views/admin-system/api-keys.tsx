@@ -158,13 +158,7 @@ export function AddApiKey() {
   return (
     <>
       <Button onClick={open}>{t('Add API key')}</Button>
-      <Modal
-        closeButtonProps={{ 'aria-label': t('Close') }}
-        opened={opened}
-        onClose={finish}
-        title={t(created ? 'API key added' : 'Add API key')}
-        centered
-      >
+      <Modal opened={opened} onClose={finish} title={t(created ? 'API key added' : 'Add API key')} centered>
         {created ? (
           <Stack gap="sm">
             <Text size="sm">

@@ -237,7 +237,6 @@ function TimestampPriorities() {
         </ScrollArea>
       )}
       <Modal
-        closeButtonProps={{ 'aria-label': t('Close') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}
@@ -360,7 +359,6 @@ function PayloadKeyPriorities() {
         </ScrollArea>
       )}
       <Modal
-        closeButtonProps={{ 'aria-label': t('Close') }}
         opened={editing !== null}
         onClose={() => setEditing(null)}
         title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}

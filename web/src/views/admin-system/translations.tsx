@@ -250,14 +250,7 @@ export default function TranslationsView() {
           />
         </Group>
       )}
-      <Modal
-        closeButtonProps={{ 'aria-label': t('Close') }}
-        opened={editing !== null}
-        onClose={() => setEditing(null)}
-        title={t('Edit a text')}
-        centered
-        size="lg"
-      >
+      <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('Edit a text')} centered size="lg">
         {editing && (
           <EditText
             entry={editing}
@@ -267,13 +260,7 @@ export default function TranslationsView() {
           />
         )}
       </Modal>
-      <Modal
-        closeButtonProps={{ 'aria-label': t('Close') }}
-        opened={upload !== null}
-        onClose={() => setUpload(null)}
-        title={t('Replace the texts?')}
-        centered
-      >
+      <Modal opened={upload !== null} onClose={() => setUpload(null)} title={t('Replace the texts?')} centered>
         {upload && (
           <Stack gap="sm">
             <Text size="sm">

@@ -123,7 +123,7 @@ export default function RegistrationCodesView() {
   ];
 
   return (
-    <div className="admin-users-view">
+    <div>
       <PageHeader title="Registration codes">
         {offered.length > 0 && <Button onClick={() => setAdding(true)}>{t('Add registration code')}</Button>}
       </PageHeader>
@@ -154,7 +154,7 @@ function AddCodeDialog({ roles, onClose }: { roles: Role[]; onClose: () => void 
     add.mutate({ description: description.trim(), role });
   };
   return (
-    <Modal className="admin-users-view" opened onClose={onClose} title={t('Add registration code')} centered>
+    <Modal opened onClose={onClose} title={t('Add registration code')} centered>
       <form onSubmit={submit}>
         <Stack gap="sm">
           <TextInput

@@ -96,7 +96,7 @@ export default function RolesView() {
   };
 
   return (
-    <div className="admin-users-view">
+    <div>
       <PageHeader title="Roles and permissions" />
       <Text size="sm" c="gray.7" mb="sm">
         {t(
@@ -156,7 +156,6 @@ export default function RolesView() {
       )}
       {asking && (
         <Modal
-          className="admin-users-view"
           opened
           onClose={() => setAsking(null)}
           title={t(asking.grant ? 'Grant this permission?' : 'Revoke this permission?')}

@@ -4,7 +4,6 @@
 import { Alert } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
-import './admin-users.css';
 
 export interface Role {
   id: number;

@@ -200,7 +200,7 @@ export default function UsersView() {
   ];
 
   return (
-    <div className="admin-users-view">
+    <div>
       <PageHeader title="Users">
         {manageable.length > 0 && <Button onClick={() => setDialog({ kind: 'add' })}>{t('Add user')}</Button>}
       </PageHeader>
@@ -319,7 +319,7 @@ function AddUserDialog({
     });
   };
   return (
-    <Modal className="admin-users-view" opened onClose={onClose} title={t('Add user')} centered>
+    <Modal opened onClose={onClose} title={t('Add user')} centered>
       <form onSubmit={submit}>
         <Stack gap="sm">
           <UserFieldInputs value={fields} onChange={setFields} roles={roles} />
@@ -342,7 +342,7 @@ function AddUserDialog({
 function AddedDialog({ email, password, onClose }: { email: string; password: string; onClose: () => void }) {
   const { t } = useTranslation();
   return (
-    <Modal className="admin-users-view" opened onClose={onClose} title={t('User added')} centered>
+    <Modal opened onClose={onClose} title={t('User added')} centered>
       <Stack gap="sm">
         <Text size="sm">{t('{{email}} can now sign in.', { email })}</Text>
         {password && (
@@ -372,7 +372,7 @@ function EditUserDialog({ id, roles, onClose }: { id: number; roles: Role[]; onC
   const user = query.data;
   const currentRole = byId(user?.role_id)?.name ?? '';
   return (
-    <Modal className="admin-users-view" opened onClose={onClose} title={t('Edit user')} centered>
+    <Modal opened onClose={onClose} title={t('Edit user')} centered>
       <ErrorNotice error={query.error ?? rolesQuery.error} />
       {(query.isPending || rolesQuery.isPending) && <Loading />}
       {user && rolesQuery.isSuccess && !currentRole && (
@@ -460,13 +460,7 @@ function PasswordDialog({ user, onClose }: { user: UserRow; onClose: () => void 
     change.mutate({ email: user.email ?? '', password });
   };
   return (
-    <Modal
-      className="admin-users-view"
-      opened
-      onClose={onClose}
-      title={t('Set password for {{name}}', { name: fullName(user) })}
-      centered
-    >
+    <Modal opened onClose={onClose} title={t('Set password for {{name}}', { name: fullName(user) })} centered>
       <form onSubmit={submit}>
         <Stack gap="sm">
           <PasswordInput
@@ -501,13 +495,7 @@ function DeleteDialog({ user, onClose }: { user: UserRow; onClose: () => void })
     onSuccess: onClose,
   });
   return (
-    <Modal
-      className="admin-users-view"
-      opened
-      onClose={onClose}
-      title={t('Delete {{name}}?', { name: fullName(user) })}
-      centered
-    >
+    <Modal opened onClose={onClose} title={t('Delete {{name}}?', { name: fullName(user) })} centered>
       <Stack gap="sm">
         <Text size="sm">
           {t(

@@ -2,27 +2,13 @@
 // admin) and one port call's timesheet at /port-calls/:id (readable with basic_user_action as the API allows,
 // so the activity view can link to it; its corrections need manage_port_call). Both need the activity module.
 
-import { Box } from '@mantine/core';
-import type { CSSProperties } from 'react';
 import { Route, Routes } from 'react-router';
 import { useSession } from '../../session/session.tsx';
 import { PortCallView } from './detail.tsx';
 import { PortCallList } from './list.tsx';
 import { Unavailable } from './parts.tsx';
 
-// The theme's dimmed grey (#868e96) is below WCAG AA contrast on white and on striped rows; inside this area
-// secondary text (captions, empty lists, sources) uses a darker grey.
-const READABLE_DIMMED = { '--mantine-color-dimmed': 'var(--mantine-color-gray-7)' } as CSSProperties;
-
 export default function PortCallsArea() {
-  return (
-    <Box style={READABLE_DIMMED}>
-      <Area />
-    </Box>
-  );
-}
-
-function Area() {
   const { can, moduleOn } = useSession();
   if (!moduleOn('activity_module')) {
     return (

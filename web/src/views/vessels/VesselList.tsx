@@ -11,7 +11,6 @@ import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
 import { isVisible, type Vessel } from './model.ts';
 import { vesselTypeName } from './vessel-types.ts';
-import classes from './vessels.module.css';
 
 export function VesselList() {
   const { t } = useTranslation();
@@ -111,7 +110,7 @@ export function VesselList() {
   return (
     <>
       <PageHeader title="Vessels" />
-      <div className={classes.table}>
+      <div>
         <ServerTable<Vessel>
           path="vessels"
           caption="Vessels"

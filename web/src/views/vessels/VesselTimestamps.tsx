@@ -22,7 +22,6 @@ import {
   type Vessel,
 } from './model.ts';
 import { TimestampActions } from './TimestampActions.tsx';
-import classes from './vessels.module.css';
 
 export const TIMESTAMPS_PAGE_SIZE = 50;
 
@@ -170,7 +169,7 @@ export function VesselTimestamps() {
           {t('All vessels')}
         </Button>
       </PageHeader>
-      <div className={classes.table}>
+      <div>
         <ServerTable<TimestampRow>
           path="timestamps"
           caption="Timestamps of the vessel, deleted ones too"
