@@ -144,7 +144,10 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     await form.getByLabel('Last name').fill('Pilot');
     await form.getByLabel('Role').selectOption('user');
     await form.getByRole('button', { name: 'Add user' }).click();
-    await page.getByRole('dialog', { name: 'User added' }).getByRole('button', { name: 'Done' }).click();
+    const userAdded = page.getByRole('dialog', { name: 'User added' });
+    await userAdded.getByRole('button', { name: 'Done' }).click();
+    // Checked once the dialog has faded out (half-transparent text fails any contrast check).
+    await Promise.all([userAdded, form].map((dialog) => dialog.waitFor({ state: 'hidden', ...WAIT })));
     await page.getByRole('cell', { name: `pilot.${_mode}@port.local` }).waitFor(WAIT);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
@@ -157,6 +160,7 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     const added = page.getByRole('dialog', { name: 'API key added' });
     const key = ((await added.locator('pre').textContent()) ?? '').trim();
     await added.getByRole('button', { name: 'Done' }).click();
+    await Promise.all([added, keyForm].map((dialog) => dialog.waitFor({ state: 'hidden', ...WAIT })));
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await page.goto(`${system.baseUrl}/admin/priorities`);

@@ -77,6 +77,8 @@ export function AppLayout() {
                   component={RouterLink}
                   to={entry.path}
                   label={t(entry.label)}
+                  // Filled: white on dark blue reads at any hover state (the light variant's blue text does not).
+                  variant="filled"
                   active={entry.path === '/' ? location.pathname === '/' : location.pathname.startsWith(entry.path)}
                   onClick={close}
                 />
