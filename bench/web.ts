@@ -11,8 +11,7 @@
 // Targets: interactive under 1.5 s on a 2-core machine, under 400 kB of JavaScript gzipped.
 
 import { parseArgs } from 'node:util';
-import { ApiClient, startEmbedded } from '@pcas/testing';
-import { chromium } from 'playwright-core';
+import { ApiClient, launchBrowser, startEmbedded } from '@pcas/testing';
 import { Pool } from 'undici';
 import { round, validImo } from './support.ts';
 
@@ -26,7 +25,6 @@ const { values } = parseArgs({
 const PORTCALLS = Number(values.portcalls);
 const RUNS = Number(values.runs);
 const ADMIN = { email: 'bench@port.local', password: 'bench-admin-password' };
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -89,17 +87,7 @@ async function seed(baseUrl: string, admin: ApiClient): Promise<number[]> {
 }
 
 const system = await startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn' });
-const browser = await chromium.launch({
-  executablePath: CHROMIUM,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchBrowser();
 try {
   const login = await new ApiClient(system.baseUrl).post('/login', ADMIN);
   const sessionId = login.body?.session_id as string;

@@ -1,35 +1,18 @@
 // The status page (/status) as a person sees it: `pnpm start` with nothing set, opened in a real browser (headless
 // Chromium). Skipped where no Chromium is installed, except under CI=true, where .ci/run installs it.
 
-import { existsSync } from 'node:fs';
 import { type RunningSystem, startEmbedded } from '@pcas/testing';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable, launchBrowser } from './web/browser.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const available = existsSync(CHROMIUM);
-if (!available && process.env.CI === 'true') throw new Error(`CI=true but Chromium is not installed at ${CHROMIUM}`);
-
-describe.skipIf(!available)('the status page in a browser (embedded mode)', () => {
+describe.skipIf(!chromiumAvailable)('the status page in a browser (embedded mode)', () => {
   let system: RunningSystem;
   let browser: Browser;
 
   beforeAll(async () => {
     // No ADMIN_EMAIL / ADMIN_PASSWORD: the newcomer's start, with the default first administrator.
-    [system, browser] = await Promise.all([
-      startEmbedded(),
-      chromium.launch({
-        executablePath: CHROMIUM,
-        args: [
-          '--headless',
-          '--no-sandbox',
-          '--disable-gpu',
-          '--disable-background-networking',
-          '--disable-component-update',
-          '--disable-sync',
-        ],
-      }),
-    ]);
+    [system, browser] = await Promise.all([startEmbedded(), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

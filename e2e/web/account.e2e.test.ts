@@ -5,11 +5,17 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiClient, parseMail, type RunningSystem, startEmbedded } from '@pcas/testing';
+import { ApiClient, parseMail, type RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
@@ -45,10 +51,7 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
   let admin: ApiClient;
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
     admin = await new ApiClient(`${system.baseUrl}/api/v1`).login(ADMIN.email, ADMIN.password);
   });
   afterAll(async () => {

@@ -4,11 +4,17 @@
 // pinned after a reload; a timestamp added through the form shows on its card; search; axe on the view and the
 // form; the view at a phone's width.
 
-import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 const HOUR = 3_600_000;
@@ -46,10 +52,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
   };
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
     const setup = await adminAndDataSource(system.baseUrl);
     admin = setup.admin;
     source = setup.api.withApiKey(setup.apiKey.key);

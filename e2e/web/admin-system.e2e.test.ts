@@ -3,11 +3,17 @@
 // module switched off and on with its menu entries leaving and coming back without a reload, a translation
 // uploaded and edited with the new words showing at once, and axe on the four views (settings at a phone's width).
 
-import { ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import { ApiClient, type RunningSystem } from '@pcas/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, timestamp } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
 
@@ -32,10 +38,7 @@ describe.skipIf(!chromiumAvailable)('system administration in the web UI', () =>
   const stillSamePage = () => page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded);
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
     admin = await new ApiClient(system.baseUrl).login(ADMIN.email, ADMIN.password);
     ({ context, page, problems } = await newPage(browser));
     await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);

@@ -3,11 +3,17 @@
 // grants a permission to a role and revokes it again. Axe on each of the three views, and the users view at a
 // phone's width without a horizontal page scroll.
 
-import { ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import { ApiClient, type RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 const POLL = { timeout: 10_000 };
 
@@ -17,10 +23,7 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
   let admin: ApiClient;
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
     admin = await new ApiClient(system.baseUrl).login(ADMIN.email, ADMIN.password);
   });
   afterAll(async () => {

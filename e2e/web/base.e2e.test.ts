@@ -2,21 +2,24 @@
 // in and back out, a deep link that needs a session coming back after sign-in, an ended session (440) sending
 // the user to sign in and back, the API under /api/v1 beside the original paths, and axe on the sign-in page.
 
-import { type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { RunningSystem } from '@pcas/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
   let system: RunningSystem;
   let browser: Browser;
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
   });
   afterAll(async () => {
     await browser?.close();

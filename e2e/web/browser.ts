@@ -1,29 +1,21 @@
-// What the web UI's browser tests share: Debian's Chromium driven by playwright-core, signing in through the
-// sign-in page, the axe accessibility check, and a record of the page's script errors. Browser tests are skipped
-// where no Chromium is installed, except under CI=true, where .ci/run installs it.
+// What the web UI's browser tests share: Debian's Chromium (@pcas/testing's launchBrowser) with the service,
+// signing in through the sign-in page, the axe accessibility check, and a record of the page's script errors.
+// Browser tests are skipped where no Chromium is installed, except under CI=true, where .ci/run installs it.
 
-import { existsSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { CHROMIUM, chromiumAvailable, launchBrowser, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { ADMIN } from '../timestamps.ts';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const chromiumAvailable = existsSync(CHROMIUM);
+export { chromiumAvailable, launchBrowser };
+
 if (!chromiumAvailable && process.env.CI === 'true') {
   throw new Error(`CI=true but Chromium is not installed at ${CHROMIUM}`);
 }
 
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+/** `pnpm start` (embedded) with the tests' first administrator, and the browser, started side by side. */
+export function startEmbeddedAndBrowser(): Promise<[RunningSystem, Browser]> {
+  return Promise.all([startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }), launchBrowser()]);
 }
 
 /** A fresh context (its own storage, so its own session) with a page at 1366×768, or a phone's width. */

@@ -4,11 +4,17 @@
 // become done without a reload; axe on the list and on the port call, and the list at a phone's width.
 
 import { readFile } from 'node:fs/promises';
-import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 const VESSEL = { imo: 9074729, vessel_name: 'Timesheet E2E' };
 const ZONE = 'Europe/Helsinki';
@@ -49,10 +55,7 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
   const etd = eta + 25 * HOUR;
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
     const source = await adminAndDataSource(system.baseUrl);
     admin = source.admin;
     await allowEstimatedArrivals(admin, source.apiKey.id);

@@ -3,7 +3,7 @@
 // opens its timestamps, deletes one and restores it through the UI, and reads it as stored; axe on each view and
 // the list at a phone's width.
 
-import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
+import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -14,7 +14,13 @@ import {
   timestamp,
   waitForTimestamps,
 } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import {
+  chromiumAvailable,
+  newPage,
+  seriousAccessibilityFindings,
+  signIn,
+  startEmbeddedAndBrowser,
+} from './browser.ts';
 
 const AURORA = { imo: 9074729, vessel_name: 'Aurora E2E' };
 const BOREALIS = { imo: 9321483, vessel_name: 'Borealis E2E' };
@@ -27,10 +33,7 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
   let auroraIds: number[] = [];
 
   beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }),
-      launchBrowser(),
-    ]);
+    [system, browser] = await startEmbeddedAndBrowser();
     const source = await adminAndDataSource(system.baseUrl);
     admin = source.admin;
     await allowEstimatedArrivals(admin, source.apiKey.id);

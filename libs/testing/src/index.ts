@@ -1,3 +1,4 @@
+export * from './browser.ts';
 export * from './client.ts';
 export * from './expo.ts';
 export * from './infra.ts';
