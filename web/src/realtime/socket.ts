@@ -1,6 +1,6 @@
 // The real-time channel: one SocketCluster socket per page to /socketcluster/ on the page's own origin (the
 // gateway), signed in with the session's JWT so per-user channels work where anonymous subscriptions are off.
-// Views subscribe by channel name and refetch what a signal says has changed (docs/web-ui.md#live-updates).
+// Views subscribe by channel name and refetch what a signal says has changed (docs/web-ui.md#rules-the-views-follow).
 
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
