@@ -1,13 +1,11 @@
 // The gateway's composition root, the same in both run modes: schema and seeds, then the HTTP app.
 
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { RunningService, ServiceDeps } from '@pcas/contracts';
-import { answerParserErrors, createHttpApp, type WebUiOptions } from '@pcas/http-kit';
+import { answerParserErrors, createHttpApp } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
-import { BUILT_WEB_UI_DIR, WEB_UI_CONTENT_SECURITY_POLICY } from '@pcas/web/output';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
 import { isModuleEnabled } from '../adapters/settings.ts';
@@ -18,6 +16,7 @@ import { createAccess } from './auth.ts';
 import { startRealtime } from './realtime.ts';
 import { allRoutes } from './routes/index.ts';
 import { signingKeyLoader } from './sign-in.ts';
+import { webUiOf } from './web-ui.ts';
 
 export async function startGateway(
   input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
@@ -38,10 +37,12 @@ export async function startGateway(
   await ensureGatewaySchema(db);
   await seedFirstAdmin(deps);
   const access = createAccess(deps);
-  const webUi = webUiOf(config.webUiDir, log);
+  const webUi = webUiOf(config);
+  if (!webUi) log.warn('the web UI is not built (pnpm install builds it): / shows the status page');
+  else if (config.webUiDir) log.info({ dir: webUi.dir }, 'serving the web UI of WEB_UI_DIR');
   const app = createHttpApp({
     webUi,
-    routes: allRoutes(deps, { webUi: webUi !== undefined }),
+    routes: allRoutes(deps),
     logger: log,
     authenticate: access.authenticate,
     authorize: access.authorize,
@@ -74,22 +75,4 @@ export async function startGateway(
       if (!input.mailer) await mailer.close();
     },
   };
-}
-
-/**
- * The web UI to serve: WEB_UI_DIR when set (it must hold an index.html), else our own build when it exists. Without
- * one, / shows the status page and the API works as ever.
- */
-function webUiOf(dir: string | undefined, log: ServiceDeps['log']): WebUiOptions | undefined {
-  if (dir !== undefined) {
-    const resolved = path.resolve(dir);
-    if (!existsSync(path.join(resolved, 'index.html'))) throw new Error(`WEB_UI_DIR ${resolved} has no index.html`);
-    log.info({ dir: resolved }, 'serving the web UI of WEB_UI_DIR');
-    return { dir: resolved };
-  }
-  if (existsSync(path.join(BUILT_WEB_UI_DIR, 'index.html'))) {
-    return { dir: BUILT_WEB_UI_DIR, contentSecurityPolicy: WEB_UI_CONTENT_SECURITY_POLICY };
-  }
-  log.warn({ dir: BUILT_WEB_UI_DIR }, 'the web UI is not built (pnpm install builds it): / shows the status page');
-  return undefined;
 }

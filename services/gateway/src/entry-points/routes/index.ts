@@ -3,6 +3,7 @@
 import { type Route, withOpenApi } from '@pcas/http-kit';
 import { SERVICE_NAME, SERVICE_VERSION } from '../about.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { webUiOf } from '../web-ui.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { decisionRoutes } from './decisions.ts';
 import { healthRoutes } from './health.ts';
@@ -25,10 +26,11 @@ import { userRoutes } from './users.ts';
 import { vesselRoutes } from './vessels.ts';
 
 /**
- * Every route, and GET /openapi.json describing them all (built here, once). `webUi`: a web UI is served at /,
- * so the status page is at /status only.
+ * Every route, and GET /openapi.json describing them all (built here, once). With a web UI served at / (see
+ * web-ui.ts), the status page is at /status only.
  */
-export function allRoutes(deps: GatewayDeps, options: { webUi: boolean } = { webUi: false }): Route[] {
+export function allRoutes(deps: GatewayDeps): Route[] {
+  const options = { webUi: webUiOf(deps.config) !== undefined };
   const routes = [
     ...sessionRoutes(deps),
     ...apiKeyRoutes(deps),

@@ -199,9 +199,9 @@ const ROUTES = `
   GET    /registration-codes                                     manage_registration_code       admin
   GET    /notifications                                          basic_user_action              notifications
 
-  # This project's own: the API's description, and a page for a person at the root
+  # This project's own: the API's description, and the service's status page for a person (the web UI is at /)
   GET    /openapi.json                                           public                         docs
-  GET    /                                                       public                         docs
+  GET    /status                                                 public                         docs
 `;
 
 export const ROUTE_PERMISSIONS: readonly PinnedRoute[] = ROUTES.split('\n')
@@ -271,11 +271,11 @@ export const DEFAULT_ROLE_MATRIX: Readonly<Record<string, readonly string[]>> = 
 })();
 
 /**
- * Routes whose answer to an API client (no text/html in Accept) is fixed, whoever calls: the page at the root is
- * for browsers, and API clients keep the original's 404 there (it had no route at the root).
+ * Routes whose answer to an API client (no text/html in Accept) is fixed, whoever calls: the status page is for
+ * browsers, and API clients get the 404 of an unknown path there.
  */
 export const API_CLIENT_ANSWERS: Readonly<Record<string, { status: number; body: unknown }>> = {
-  'GET /': { status: 404, body: { error: 'Not found' } },
+  'GET /status': { status: 404, body: { error: 'Not found' } },
 };
 
 /** Route permissions no role can hold: every active API key has them, nobody else. */
