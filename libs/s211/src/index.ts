@@ -1,5 +1,6 @@
 // The IALA S-211 state catalogue, the timestamp time types and the manual-entry definitions, with the ids the
-// original Port Activity App gave them (docs/domain.md#time-types-and-states). Pure data and lookups.
+// original Port Activity App gave them (docs/domain.md#time-types-and-states), and the vessel types with their
+// sea-chart marker classes (vessel-types.ts). Pure data and lookups.
 
 import { STATES } from './catalogue.generated.ts';
 import type { State, StateGroup, TimestampDefinition, TimeType, TimeTypeName } from './types.ts';
@@ -100,3 +101,15 @@ export {
   type TimestampPair,
   templatePairs,
 } from './port-call-templates.ts';
+
+export {
+  isVesselTypeId,
+  MARKER_TYPES,
+  type MarkerClass,
+  markerClassOf,
+  UNKNOWN_VESSEL_TYPE,
+  VESSEL_TYPES,
+  type VesselType,
+  vesselMarkerClass,
+  vesselTypeById,
+} from './vessel-types.ts';
