@@ -22,6 +22,7 @@ const Activity = lazy(loadActivity);
 const PortCalls = lazy(() => import('./views/port-calls/index.tsx'));
 const Vessels = lazy(() => import('./views/vessels/index.tsx'));
 const Notifications = lazy(() => import('./views/notifications/index.tsx'));
+const Logistics = lazy(() => import('./views/logistics/index.tsx'));
 const Users = lazy(() => import('./views/admin-users/users.tsx'));
 const RegistrationCodes = lazy(() => import('./views/admin-users/registration-codes.tsx'));
 const Roles = lazy(() => import('./views/admin-users/roles.tsx'));
@@ -133,6 +134,14 @@ export function App() {
           element={
             <View>
               <Notifications />
+            </View>
+          }
+        />
+        <Route
+          path="logistics/*"
+          element={
+            <View>
+              <Logistics />
             </View>
           }
         />

@@ -31,7 +31,7 @@ export const MENU: MenuSection[] = [
   {
     label: 'Port logistics',
     entries: [
-      { path: '/logistics', label: 'Gate logistics', module: 'logistics_module', ready: false },
+      { path: '/logistics', label: 'Gate logistics', module: 'logistics_module' },
       { path: '/sea-chart', label: 'Sea chart', module: 'map_module', ready: false },
       { path: '/queue', label: 'Just-in-time queue', module: 'queue_module', ready: false },
       { path: '/vis', label: 'STM / VIS', permissions: ['view_vis_information'], ready: false },

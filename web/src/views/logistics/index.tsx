@@ -1,0 +1,127 @@
+// Gate logistics (/logistics): the trucks passing the port's gates, newest first, as the gate systems post them.
+// The list follows the real-time channel (logistics-changed: refetch), shows the newest 100, 500 or 1000, and a
+// search finds one plate's passages. Without the logistics module the API refuses (403) and the view says so.
+
+import { Button, Group, NativeSelect, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/queries.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { useLiveRefresh } from '../../realtime/socket.ts';
+import { useSession } from '../../session/session.tsx';
+import {
+  formatPlate,
+  LIMITS,
+  type Limit,
+  LOGISTICS_CHANNEL,
+  listPath,
+  passagesOf,
+  plateQuery,
+  plateSearchPath,
+} from './model.ts';
+import { PassageList } from './PassageList.tsx';
+
+const TITLE = 'Gate logistics';
+
+export default function Logistics() {
+  const { moduleOn, can } = useSession();
+  if (!moduleOn('logistics_module')) {
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        <Empty>Gate logistics is switched off</Empty>
+      </>
+    );
+  }
+  if (!can('basic_user_action')) {
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        <Empty>Your role does not allow reading gate passages</Empty>
+      </>
+    );
+  }
+  return <GatePassages />;
+}
+
+export function GatePassages() {
+  const { t } = useTranslation();
+  const [limit, setLimit] = useState<Limit>(100);
+  const [typed, setTyped] = useState('');
+  const [plate, setPlate] = useState<string | null>(null);
+  const list = useApiQuery<unknown>(listPath(limit), undefined, { enabled: plate === null });
+  const search = useApiQuery<unknown>(plateSearchPath(plate ?? ''), undefined, { enabled: plate !== null });
+  useLiveRefresh([LOGISTICS_CHANNEL], [listPath(limit), ...(plate === null ? [] : [plateSearchPath(plate)])]);
+
+  const shown = plate === null ? list : search;
+  const passages = passagesOf(shown.data);
+
+  return (
+    <>
+      <PageHeader title={TITLE} />
+      <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
+        <search aria-label={t('Search by licence plate')}>
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              const query = plateQuery(typed);
+              setPlate(query === '' ? null : query);
+            }}
+          >
+            <Group align="flex-end" gap="xs" wrap="wrap">
+              <TextInput
+                label={t('Licence plate')}
+                placeholder="ABC-123"
+                value={typed}
+                onChange={(event) => setTyped(event.currentTarget.value)}
+                autoComplete="off"
+                w={200}
+              />
+              <Button type="submit">{t('Search')}</Button>
+              {plate !== null && (
+                <Button
+                  variant="default"
+                  onClick={() => {
+                    setPlate(null);
+                    setTyped('');
+                  }}
+                >
+                  {t('Show all passages')}
+                </Button>
+              )}
+            </Group>
+          </form>
+        </search>
+        {plate === null && (
+          <NativeSelect
+            label={t('Passages shown')}
+            value={String(limit)}
+            onChange={(event) => setLimit(Number(event.currentTarget.value) as Limit)}
+            data={LIMITS.map((value) => ({ value: String(value), label: t('Newest {{count}}', { count: value }) }))}
+            w={160}
+          />
+        )}
+      </Group>
+
+      {plate !== null && (
+        <Title order={2} size="h4" mb="xs">
+          {t('Passages of {{plate}}', { plate: formatPlate(plate) })}
+        </Title>
+      )}
+      <ErrorNotice error={shown.error} />
+      {shown.isPending ? (
+        <Loading label="Loading gate passages…" />
+      ) : shown.error ? null : passages.length === 0 ? (
+        <Empty>{plate === null ? 'No gate passages yet' : 'No passages of this licence plate'}</Empty>
+      ) : (
+        <Stack gap="xs">
+          <Text size="sm" c="gray.7" aria-live="polite">
+            {passages.length === 1 ? t('1 passage') : t('{{count}} passages, newest first', { count: passages.length })}
+          </Text>
+          <PassageList passages={passages} label={plate === null ? 'Gate passages' : 'Passages of the licence plate'} />
+        </Stack>
+      )}
+    </>
+  );
+}

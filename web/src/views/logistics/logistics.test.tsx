@@ -1,0 +1,188 @@
+import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useLiveRefresh } from '../../realtime/socket.ts';
+import { SessionContext } from '../../session/session.tsx';
+import { ADMIN, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
+import { cssVariablesResolver, theme } from '../../theme.ts';
+import Logistics from './index.tsx';
+import { formatPlate, passagesOf, plateQuery } from './model.ts';
+
+vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.mocked(useLiveRefresh).mockClear();
+});
+
+/** renderView with the logistics module set as asked (renderView's session has only the activity module). */
+function renderLogistics(module: 'enabled' | 'disabled' = 'enabled') {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <QueryClientProvider client={client}>
+        <MemoryRouter initialEntries={['/logistics']}>
+          <SessionContext.Provider value={sessionOf(ADMIN, { logistics_module: module })}>
+            <Logistics />
+          </SessionContext.Provider>
+        </MemoryRouter>
+      </QueryClientProvider>
+    </MantineProvider>,
+  );
+}
+
+const NEWER = {
+  time: '2026-11-25T10:15:00.000Z',
+  checkpoint: 'Gate 2',
+  direction: 'Out',
+  created_by: 'visy',
+  created_at: '2026-11-25T10:15:01.000Z',
+  external_id: 2,
+  front_license_plates: [{ number: 'XYZ987', nationality: 'SWE' }],
+  rear_license_plates: [{ number: 'TRL-55', nationality: 'FIN' }],
+  containers: [{ identification: 'MSCU1234565' }, { identification: 'MAEU7654321' }],
+};
+const OLDER = {
+  time: '2026-11-25T09:00:00.000Z',
+  checkpoint: 'Gate 1',
+  direction: 'In',
+  created_by: 'visy',
+  created_at: '2026-11-25T09:00:01.000Z',
+  external_id: 1,
+  front_license_plates: [{ number: 'ABC123', nationality: 'FIN' }],
+  rear_license_plates: [],
+  containers: [],
+};
+
+function items() {
+  return within(screen.getByRole('list', { name: /Gate passages|Passages of the licence plate/ })).getAllByRole(
+    'listitem',
+  );
+}
+
+describe('gate logistics', () => {
+  it('lists the newest 100 passages, newest first, with direction in words, plates and containers', async () => {
+    const calls = stubApi((call) => (call.path === 'logistics-timestamps/100' ? [OLDER, NEWER] : undefined));
+    renderLogistics();
+    await screen.findByText('2 passages, newest first');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Gate logistics');
+    const [first, second] = items();
+    // Newest first even when the API's order is not.
+    expect(first!.textContent).toContain('Departed');
+    expect(first!.textContent).toContain('Gate 2');
+    expect(first!.textContent).toContain('XYZ-987 (SWE)');
+    expect(first!.textContent).toContain('TRL-55 (FIN)');
+    expect(first!.textContent).toContain('MSCU1234565, MAEU7654321');
+    expect(first!.getAttribute('data-direction')).toBe('Out');
+    expect(second!.textContent).toContain('Arrived');
+    expect(second!.textContent).toContain('ABC-123 (FIN)');
+    expect(second!.querySelector('time')?.getAttribute('dateTime')).toBe(OLDER.time);
+    expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET logistics-timestamps/100']);
+    // Live: the channel refetches the shown list.
+    expect(useLiveRefresh).toHaveBeenCalledWith(['logistics-changed'], ['logistics-timestamps/100']);
+  });
+
+  it('shows 500 passages when asked, through the limit in the path', async () => {
+    const calls = stubApi((call) => (call.path.startsWith('logistics-timestamps/') ? [OLDER] : undefined));
+    renderLogistics();
+    await screen.findByText('1 passage');
+    fireEvent.change(screen.getByLabelText('Passages shown'), { target: { value: '500' } });
+    await waitFor(() => expect(calls.map((call) => call.path)).toContain('logistics-timestamps/500'));
+  });
+
+  it('survives rows with missing or malformed fields', async () => {
+    stubApi(() => [
+      { time: '2026-11-25T08:00:00Z' },
+      null,
+      'junk',
+      {
+        direction: 'Sideways',
+        front_license_plates: [null, { nationality: 'FIN' }, { number: 42 }],
+        rear_license_plates: 'none',
+        containers: [{}, null, { identification: 'CONT1' }],
+      },
+    ]);
+    renderLogistics();
+    await screen.findByText('2 passages, newest first');
+    const [first, second] = items();
+    expect(first!.textContent).toContain('Direction unknown');
+    expect(first!.textContent).toContain('Front plates: none');
+    expect(second!.textContent).toContain('time unknown');
+    expect(second!.textContent).toContain('Front plates: 42');
+    expect(second!.textContent).toContain('CONT1');
+  });
+
+  it('searches one licence plate through the by-license-plate endpoint and goes back to all', async () => {
+    const calls = stubApi((call: StubbedCall) => {
+      if (call.path === 'logistics-timestamps/100') return [OLDER, NEWER];
+      if (call.path === 'logistics-timestamps/by-license-plate/ABC123')
+        return { license_plate: 'ABC123', timestamps: [OLDER] };
+      return undefined;
+    });
+    renderLogistics();
+    await screen.findByText('2 passages, newest first');
+    fireEvent.change(screen.getByLabelText('Licence plate'), { target: { value: ' abc-123 ' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByRole('heading', { name: 'Passages of ABC-123' });
+    await screen.findByText('1 passage');
+    expect(items()).toHaveLength(1);
+    expect(calls.at(-1)?.path).toBe('logistics-timestamps/by-license-plate/ABC123');
+    expect(useLiveRefresh).toHaveBeenLastCalledWith(
+      ['logistics-changed'],
+      ['logistics-timestamps/100', 'logistics-timestamps/by-license-plate/ABC123'],
+    );
+
+    fireEvent.click(screen.getByRole('button', { name: 'Show all passages' }));
+    await screen.findByText('2 passages, newest first');
+    expect(screen.queryByRole('heading', { name: /Passages of/ })).toBeNull();
+  });
+
+  it('says when a plate has no passages, and when there are none at all', async () => {
+    stubApi((call) => (call.path === 'logistics-timestamps/100' ? [] : { license_plate: 'NONE1', timestamps: [] }));
+    renderLogistics();
+    await screen.findByText('No gate passages yet');
+    fireEvent.change(screen.getByLabelText('Licence plate'), { target: { value: 'none1' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Search' }));
+    await screen.findByText('No passages of this licence plate');
+  });
+
+  it("shows the API's refusal in words (the module switched off on the server)", async () => {
+    stubApi(
+      () =>
+        new Response(JSON.stringify({ error: 'The logistics_module is disabled' }), {
+          status: 403,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+    );
+    renderLogistics();
+    const alert = await screen.findByRole('alert');
+    expect(alert.textContent).toContain('The logistics_module is disabled');
+    expect(screen.queryByText('No gate passages yet')).toBeNull();
+  });
+
+  it('asks nothing and says so when the logistics module is off', async () => {
+    const calls = stubApi(() => []);
+    renderLogistics('disabled');
+    expect(screen.getByText('Gate logistics is switched off')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Gate logistics');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('gate logistics model', () => {
+  it('formats plates as painted and searches without dashes or spaces', () => {
+    expect(formatPlate('abc123')).toBe('ABC-123');
+    expect(formatPlate('ABC-123')).toBe('ABC-123');
+    expect(formatPlate('AB 12 CD')).toBe('AB 12 CD');
+    expect(plateQuery(' abc - 123 ')).toBe('ABC123');
+  });
+
+  it('reads the by-license-plate answer and anything else as a list', () => {
+    expect(passagesOf({ license_plate: 'X', timestamps: [OLDER] })).toHaveLength(1);
+    expect(passagesOf(null)).toEqual([]);
+    expect(passagesOf({ error: 'x' })).toEqual([]);
+  });
+});
