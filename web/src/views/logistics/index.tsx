@@ -17,7 +17,7 @@ import {
   LOGISTICS_CHANNEL,
   listPath,
   passagesOf,
-  plateQuery,
+  plateForms,
   plateSearchPath,
 } from './model.ts';
 import { PassageList } from './PassageList.tsx';
@@ -49,13 +49,27 @@ export function GatePassages() {
   const { t } = useTranslation();
   const [limit, setLimit] = useState<Limit>(100);
   const [typed, setTyped] = useState('');
-  const [plate, setPlate] = useState<string | null>(null);
+  // The plate's forms searched for (see plateForms), or null for the newest passages.
+  const [forms, setForms] = useState<string[] | null>(null);
+  const plate = forms?.[0] ?? null;
+  const variant = forms?.[1] ?? null;
   const list = useApiQuery<unknown>(listPath(limit), undefined, { enabled: plate === null });
   const search = useApiQuery<unknown>(plateSearchPath(plate ?? ''), undefined, { enabled: plate !== null });
-  useLiveRefresh([LOGISTICS_CHANNEL], [listPath(limit), ...(plate === null ? [] : [plateSearchPath(plate)])]);
+  const searchVariant = useApiQuery<unknown>(plateSearchPath(variant ?? ''), undefined, {
+    enabled: variant !== null,
+  });
+  useLiveRefresh([LOGISTICS_CHANNEL], [listPath(limit), ...(forms ?? []).map(plateSearchPath)]);
 
-  const shown = plate === null ? list : search;
-  const passages = passagesOf(shown.data);
+  const searches = variant === null ? [search] : [search, searchVariant];
+  const shown =
+    plate === null
+      ? { isPending: list.isPending, error: list.error, passages: passagesOf(list.data) }
+      : {
+          isPending: searches.some((query) => query.isPending),
+          error: searches.find((query) => query.error)?.error ?? null,
+          passages: passagesOf(...searches.map((query) => query.data)),
+        };
+  const passages = shown.passages;
 
   return (
     <>
@@ -65,8 +79,8 @@ export function GatePassages() {
           <form
             onSubmit={(event) => {
               event.preventDefault();
-              const query = plateQuery(typed);
-              setPlate(query === '' ? null : query);
+              const asked = plateForms(typed);
+              setForms(asked.length === 0 ? null : asked);
             }}
           >
             <Group align="flex-end" gap="xs" wrap="wrap">
@@ -83,7 +97,7 @@ export function GatePassages() {
                 <Button
                   variant="default"
                   onClick={() => {
-                    setPlate(null);
+                    setForms(null);
                     setTyped('');
                   }}
                 >

@@ -8,7 +8,7 @@ import { SessionContext } from '../../session/session.tsx';
 import { ADMIN, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
 import { cssVariablesResolver, theme } from '../../theme.ts';
 import Logistics from './index.tsx';
-import { formatPlate, passagesOf, plateQuery } from './model.ts';
+import { formatPlate, passagesOf, plateForms } from './model.ts';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
 
@@ -119,6 +119,8 @@ describe('gate logistics', () => {
       if (call.path === 'logistics-timestamps/100') return [OLDER, NEWER];
       if (call.path === 'logistics-timestamps/by-license-plate/ABC123')
         return { license_plate: 'ABC123', timestamps: [OLDER] };
+      if (call.path === 'logistics-timestamps/by-license-plate/ABC-123')
+        return { license_plate: 'ABC-123', timestamps: [OLDER] };
       return undefined;
     });
     renderLogistics();
@@ -128,10 +130,18 @@ describe('gate logistics', () => {
     await screen.findByRole('heading', { name: 'Passages of ABC-123' });
     await screen.findByText('1 passage');
     expect(items()).toHaveLength(1);
-    expect(calls.at(-1)?.path).toBe('logistics-timestamps/by-license-plate/ABC123');
+    // Both forms asked for, the bare one first; the passage found by both shown once.
+    expect(calls.slice(1).map((call) => call.path)).toEqual([
+      'logistics-timestamps/by-license-plate/ABC123',
+      'logistics-timestamps/by-license-plate/ABC-123',
+    ]);
     expect(useLiveRefresh).toHaveBeenLastCalledWith(
       ['logistics-changed'],
-      ['logistics-timestamps/100', 'logistics-timestamps/by-license-plate/ABC123'],
+      [
+        'logistics-timestamps/100',
+        'logistics-timestamps/by-license-plate/ABC123',
+        'logistics-timestamps/by-license-plate/ABC-123',
+      ],
     );
 
     fireEvent.click(screen.getByRole('button', { name: 'Show all passages' }));
@@ -177,7 +187,9 @@ describe('gate logistics model', () => {
     expect(formatPlate('abc123')).toBe('ABC-123');
     expect(formatPlate('ABC-123')).toBe('ABC-123');
     expect(formatPlate('AB 12 CD')).toBe('AB 12 CD');
-    expect(plateQuery(' abc - 123 ')).toBe('ABC123');
+    expect(plateForms(' abc - 123 ')).toEqual(['ABC123', 'ABC - 123']);
+    expect(plateForms('abc123')).toEqual(['ABC123']);
+    expect(plateForms(' - ')).toEqual([]);
   });
 
   it('reads the by-license-plate answer and anything else as a list', () => {

@@ -76,13 +76,26 @@ function timeValue(passage: Passage): number {
   return Number.isNaN(value) ? Number.NEGATIVE_INFINITY : value;
 }
 
-/** The passages of a list answer, newest first (the API's order, kept when times are equal or unreadable). */
-export function passagesOf(body: unknown): Passage[] {
-  const rows = Array.isArray(body)
-    ? body
-    : body && typeof body === 'object' && Array.isArray((body as { timestamps?: unknown }).timestamps)
-      ? (body as { timestamps: unknown[] }).timestamps
-      : [];
+function rowsOf(body: unknown): unknown[] {
+  if (Array.isArray(body)) return body;
+  if (body && typeof body === 'object' && Array.isArray((body as { timestamps?: unknown }).timestamps)) {
+    return (body as { timestamps: unknown[] }).timestamps;
+  }
+  return [];
+}
+
+/**
+ * The passages of one or more answers (a list, or the searches of a plate's forms), newest first (the API's order
+ * kept when times are equal or unreadable); a passage found by two searches is shown once.
+ */
+export function passagesOf(...bodies: unknown[]): Passage[] {
+  const seen = new Set<string>();
+  const rows = bodies.flatMap(rowsOf).filter((row) => {
+    const identity = JSON.stringify(row);
+    if (seen.has(identity)) return false;
+    seen.add(identity);
+    return true;
+  });
   return rows
     .map(passageOf)
     .filter((passage): passage is Passage => passage !== null)
@@ -99,9 +112,13 @@ export function formatPlate(number: string): string {
 }
 
 /**
- * What a search sends: gate systems record plates without dashes or spaces (the original's plate filter drops
- * dashes too), so `abc-123` finds `ABC123`.
+ * The forms of a typed plate a search asks for (the API matches plate numbers exactly): first without dashes or
+ * spaces, as gate systems record them (the original's plate filter drops dashes too), so `abc-123` finds `ABC123`;
+ * then as typed, in capitals, in case a gate records the dash.
  */
-export function plateQuery(input: string): string {
-  return input.toUpperCase().replace(/[\s-]+/g, '');
+export function plateForms(input: string): string[] {
+  const asTyped = input.trim().toUpperCase().replace(/\s+/g, ' ');
+  const bare = asTyped.replace(/[\s-]+/g, '');
+  if (bare === '') return [];
+  return bare === asTyped ? [bare] : [bare, asTyped];
 }
