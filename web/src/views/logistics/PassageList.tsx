@@ -2,7 +2,7 @@
 // colour), when in the browser's zone and how long ago, at which checkpoint, its plates (`ABC-123 (FIN)`) and
 // containers. Cards wrap instead of a wide table, so a phone shows the same list without sideways scrolling.
 
-import { Badge, Group, Paper, Stack, Text } from '@mantine/core';
+import { Group, Paper, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatRelative, formatTime } from '../../components/time.ts';
@@ -21,26 +21,12 @@ function useNow(everyMs = 30_000): number {
 
 function Direction({ direction }: { direction: Passage['direction'] }) {
   const { t } = useTranslation();
-  if (direction === 'In') {
-    return (
-      <Badge color="green.9" variant="filled" radius="sm" className={classes.direction}>
-        <span aria-hidden>→ </span>
-        {t('Arrived')}
-      </Badge>
-    );
-  }
-  if (direction === 'Out') {
-    return (
-      <Badge color="orange.9" variant="outline" radius="sm" className={classes.direction}>
-        <span aria-hidden>← </span>
-        {t('Departed')}
-      </Badge>
-    );
-  }
+  // A word and an arrow, and a filled (arrived) or outlined (departed) chip: readable without seeing colour.
   return (
-    <Badge color="gray.8" variant="outline" radius="sm" className={classes.direction}>
-      {t('Direction unknown')}
-    </Badge>
+    <span className={classes.direction} data-direction={direction ?? 'unknown'}>
+      {direction !== null && <span aria-hidden>{direction === 'In' ? '→ ' : '← '}</span>}
+      {direction === 'In' ? t('Arrived') : direction === 'Out' ? t('Departed') : t('Direction unknown')}
+    </span>
   );
 }
 
