@@ -47,14 +47,19 @@ export function sessionOf(user: SessionUser, modules: SessionPayload['modules'] 
   };
 }
 
-export function renderView(ui: ReactNode, options: { user?: SessionUser; path?: string } = {}) {
+export function renderView(
+  ui: ReactNode,
+  options: { user?: SessionUser; path?: string; modules?: SessionPayload['modules'] } = {},
+) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false }, mutations: { retry: false } } });
   return render(
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications />
       <QueryClientProvider client={client}>
         <MemoryRouter initialEntries={[options.path ?? '/']}>
-          <SessionContext.Provider value={sessionOf(options.user ?? ADMIN)}>{ui}</SessionContext.Provider>
+          <SessionContext.Provider value={sessionOf(options.user ?? ADMIN, options.modules)}>
+            {ui}
+          </SessionContext.Provider>
         </MemoryRouter>
       </QueryClientProvider>
     </MantineProvider>,

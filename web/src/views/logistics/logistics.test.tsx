@@ -1,12 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { SessionContext } from '../../session/session.tsx';
-import { ADMIN, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
-import { cssVariablesResolver, theme } from '../../theme.ts';
+import { renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import Logistics from './index.tsx';
 import { formatPlate, passagesOf, plateForms } from './model.ts';
 
@@ -17,21 +12,9 @@ afterEach(() => {
   vi.mocked(useLiveRefresh).mockClear();
 });
 
-/** renderView with the logistics module set as asked (renderView's session has only the activity module). */
-function renderLogistics(module: 'enabled' | 'disabled' = 'enabled') {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <QueryClientProvider client={client}>
-        <MemoryRouter initialEntries={['/logistics']}>
-          <SessionContext.Provider value={sessionOf(ADMIN, { logistics_module: module })}>
-            <Logistics />
-          </SessionContext.Provider>
-        </MemoryRouter>
-      </QueryClientProvider>
-    </MantineProvider>,
-  );
-}
+/** The view as the app shows it, with the logistics module on or off. */
+const renderLogistics = (module: 'enabled' | 'disabled' = 'enabled') =>
+  renderView(<Logistics />, { path: '/logistics', modules: { logistics_module: module } });
 
 const NEWER = {
   time: '2026-11-25T10:15:00.000Z',
