@@ -8,6 +8,7 @@ import { type ServiceDeps, upcastEvent } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createSqlSessionStore, EMBEDDED_ADMIN_PASSWORD, startGateway } from '@pcas/gateway';
 import { startIngest } from '@pcas/ingest';
+import { startLogistics } from '@pcas/logistics';
 import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { startNotifier } from '@pcas/notifier';
 import { createLogger, startTracing, stopTracing } from '@pcas/observability';
@@ -31,6 +32,7 @@ async function main() {
   const projector = await startPortcallProjector(deps('portcall-projector'));
   const ingest = await startIngest(deps('ingest'));
   const notifier = await startNotifier(deps('notifier'));
+  const logistics = await startLogistics(deps('logistics'));
   const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), upcast: upcastEvent });
   const sessions = await createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
   const gateway = await startGateway({ ...deps('gateway'), sessions });
@@ -49,7 +51,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    for (const part of [gateway, relay, notifier, ingest, projector]) await part.stop().catch((e) => log.error(e));
+    for (const part of [gateway, relay, logistics, notifier, ingest, projector])
+      await part.stop().catch((e) => log.error(e));
     await bus.close();
     await db.close();
     await stopTracing();

@@ -15,6 +15,7 @@ const SERVICES = [
   { name: 'portcall-projector', entry: 'services/portcall-projector/src/entry-points/main.ts' },
   { name: 'ingest', entry: 'services/ingest/src/entry-points/main.ts' },
   { name: 'notifier', entry: 'services/notifier/src/entry-points/main.ts' },
+  { name: 'logistics', entry: 'services/logistics/src/entry-points/main.ts' },
   { name: 'gateway', entry: 'services/gateway/src/entry-points/main.ts' },
 ];
 

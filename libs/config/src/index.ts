@@ -44,6 +44,13 @@ export interface Config {
   pushReceiptDelayMs: number;
   /** The port's time zone for push texts of users who have none (`PORT_DEFAULT_TIME_ZONE`; else UTC). */
   portDefaultTimeZone: string | undefined;
+  /**
+   * `LICENSE_PLATES_FILTER`: plate numbers (dashes removed) GET /logistics-timestamps/:limit is limited to; empty:
+   * every passage.
+   */
+  licensePlatesFilter: string[];
+  /** `CHECKPOINTS_FILTER`: with the plate filter, the checkpoints its passages must be at too; empty: any. */
+  checkpointsFilter: string[];
 }
 
 /** One role's rules (docs/domain.md#password-rules). A failure count of 0 turns that rule off. */
@@ -146,6 +153,14 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return value;
 }
 
+/** A comma-separated list; blank entries dropped. */
+function list(env: Env, name: string, clean: (item: string) => string = (item) => item): string[] {
+  return str(env, name, '')
+    .split(',')
+    .map((item) => clean(item.trim()))
+    .filter((item) => item !== '');
+}
+
 /** PEM keys may come JSON-encoded (as the original's PRIVATE_KEY_JSON) or plain. */
 function pem(env: Env, name: string): string | undefined {
   const raw = opt(env, name);
@@ -194,6 +209,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     expoAccessToken: opt(env, 'EXPO_ACCESS_TOKEN'),
     pushReceiptDelayMs: int(env, 'PUSH_RECEIPT_DELAY_MS', 3_600_000),
     portDefaultTimeZone: opt(env, 'PORT_DEFAULT_TIME_ZONE'),
+    licensePlatesFilter: list(env, 'LICENSE_PLATES_FILTER', (plate) => plate.replaceAll('-', '')),
+    checkpointsFilter: list(env, 'CHECKPOINTS_FILTER'),
     ...overrides,
   };
   if (config.mode === 'fleet') {

@@ -1,4 +1,5 @@
 export * from '@pcas/errors';
+export * from './agent-time.ts';
 export * from './events.ts';
 export * from './legacy-secrets.ts';
 export * from './rpc.ts';

@@ -18,6 +18,7 @@ export type ItemReply<R = unknown> = RpcReply<R>;
 export const INGEST = 'ingest';
 export const PORTCALL_PROJECTOR = 'portcall-projector';
 export const NOTIFIER = 'notifier';
+export const LOGISTICS = 'logistics';
 
 /** Raw timestamp as posted (already parameter-checked by the gateway: types only). */
 export interface PostTimestampCommand {
@@ -197,4 +198,22 @@ export const NotificationCommands = {
   answerDecisionItem: 'answerDecisionItem',
   closeDecision: 'closeDecision',
   deleteDecision: 'deleteDecision',
+} as const;
+
+// ---- cmd.logistics: truck gate passages (POST /agent/rest/logistics-timestamps) ----
+
+/** As posted (types checked by the gateway); the values and the original's messages are the logistics service's. */
+export interface RecordGatePassageCommand {
+  time: string;
+  external_id: number;
+  checkpoint: string;
+  direction: string;
+  front_license_plates: unknown[];
+  rear_license_plates: unknown[];
+  containers: unknown[];
+}
+
+/** recordGatePassage replies `{result: 'OK'}`, a duplicate too. */
+export const LogisticsCommands = {
+  recordGatePassage: 'recordGatePassage',
 } as const;

@@ -1,12 +1,19 @@
 // Bad input over real HTTP through the gateway (real PostgreSQL and event store, Redis sessions): U+0000 on every
 // kind of route answers 400 naming the parameter and changes nothing, and a run over the whole route table
 // (broken JSON, wrong types, 200 kB strings, deep nesting, hostile strings, U+0000) never answers 5xx and refuses
-// only with JSON {"error"}. Services do not import each other, so ingest, the port-call projector and the notifier
-// are stand-ins on the bus here that record what reaches them; e2e/bad-input.e2e.test.ts sends timestamps through
+// only with JSON {"error"}. Services do not import each other, so ingest, the port-call projector, the notifier
+// and logistics are stand-ins on the bus here that record what reaches them; e2e/bad-input.e2e.test.ts sends timestamps through
 // the real ingest (a payload given as JSON text is only looked into there).
 
 import net from 'node:net';
-import { INGEST, IngestCommands, NOTIFIER, PORTCALL_PROJECTOR, type PostTimestampsCommand } from '@pcas/contracts';
+import {
+  INGEST,
+  IngestCommands,
+  LOGISTICS,
+  NOTIFIER,
+  PORTCALL_PROJECTOR,
+  type PostTimestampsCommand,
+} from '@pcas/contracts';
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import type { ApiClient } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,6 +43,10 @@ beforeAll(async () => {
   await gw.deps.bus.serveRpc(NOTIFIER, async (_command, payload) => {
     received.push(JSON.stringify(payload));
     return null;
+  });
+  await gw.deps.bus.serveRpc(LOGISTICS, async (_command, payload) => {
+    received.push(JSON.stringify(payload));
+    return { result: 'OK' };
   });
   adminSession = await gw.sessions.create(gw.adminId);
   admin = gw.anonymous.withSession(adminSession);

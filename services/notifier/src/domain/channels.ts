@@ -23,6 +23,7 @@ export type FeedItem = ChannelMessage | NotificationMessage;
 export const PORTCALLS_CHANGED = 'portcalls-changed';
 export const QUEUE_PORTCALLS_CHANGED = 'queue-portcalls-changed';
 export const NOTIFICATIONS_CHANGED = 'notifications-changed';
+export const LOGISTICS_CHANGED = 'logistics-changed';
 
 /** `portcalls-changed-<userId>`: that user's pinned vessels changed (the UI refetches its port calls). */
 export const userPortCallsChanged = (userId: number) => `${PORTCALLS_CHANGED}-${userId}`;
@@ -33,7 +34,11 @@ export const userNotificationsChanged = (userId: number) => `${NOTIFICATIONS_CHA
  * Channels whose message only says "refetch" (`[]`, as the original sent): a burst of changes may be sent as one
  * message per window (see coalesce.ts) without losing anything a client reads.
  */
-export const COALESCED_CHANNELS: ReadonlySet<string> = new Set([PORTCALLS_CHANGED, QUEUE_PORTCALLS_CHANGED]);
+export const COALESCED_CHANNELS: ReadonlySet<string> = new Set([
+  PORTCALLS_CHANGED,
+  QUEUE_PORTCALLS_CHANGED,
+  LOGISTICS_CHANGED,
+]);
 
 /** The routing keys of the events the mapping handles: what the feed's queue binds. */
 export const FEED_BINDINGS = [
@@ -43,8 +48,9 @@ export const FEED_BINDINGS = [
   'notification.NotificationDeleted',
   'decision.DecisionClosed',
   'decision.DecisionDeleted',
-  // Logistics (`logistics-changed`) and the sea chart (`sea-chart-vessels-changed`, `sea-chart-markers-changed`)
-  // add their routing keys here and their cases below when their events exist.
+  'logistics.GatePassageRecorded',
+  // The sea chart (`sea-chart-vessels-changed`, `sea-chart-markers-changed`) adds its routing keys here and its
+  // cases below when its events exist.
 ];
 
 /**
@@ -75,6 +81,9 @@ export function feedItems(routingKey: string, data: unknown): FeedItem[] {
       // Something left or changed in the list: refetch only. `null`, as the original web UI reads falsy data as
       // "refetch, no toast" (an object without a sender would break its handler).
       return [{ channel: NOTIFICATIONS_CHANGED, data: null }];
+    case 'logistics.GatePassageRecorded':
+      // A truck passed a gate: the logistics view refetches `logistics-timestamps/100`.
+      return [{ channel: LOGISTICS_CHANGED, data: [] }];
     default:
       return [];
   }

@@ -27,12 +27,17 @@ describe('events to channel messages (the original web UI and mobile app channel
       expect(feedItems(key, { id: 3 })).toEqual([{ channel: 'notifications-changed', data: null }]);
   });
 
+  it('a gate passage recorded: logistics-changed, data []', () => {
+    const passage = { time: '2026-11-25T10:00:00+00:00', checkpoint: 'Gate 1', direction: 'In', external_id: 1 };
+    expect(feedItems('logistics.GatePassageRecorded', passage)).toEqual([{ channel: 'logistics-changed', data: [] }]);
+  });
+
   it('other events make no message', () => {
     for (const key of ['vessel.TimestampReceived', 'user.UserLoggedIn', 'decision.DecisionItemAnswered'])
       expect(feedItems(key, {})).toEqual([]);
   });
 
-  it('binds exactly the events it maps; only the refetch-only port-call channels are coalesced', () => {
+  it('binds exactly the events it maps; only the refetch-only port-call and logistics channels are coalesced', () => {
     const samples: Record<string, unknown> = {
       'portcall.PortCallChanged': {},
       'pins.PinnedVesselsSet': { user_id: 1 },
@@ -40,9 +45,10 @@ describe('events to channel messages (the original web UI and mobile app channel
       'notification.NotificationDeleted': { id: 1 },
       'decision.DecisionClosed': { id: 1 },
       'decision.DecisionDeleted': { id: 1 },
+      'logistics.GatePassageRecorded': {},
     };
     expect(FEED_BINDINGS).toEqual(Object.keys(samples));
     for (const key of FEED_BINDINGS) expect(feedItems(key, samples[key]).length).toBeGreaterThan(0);
-    expect([...COALESCED_CHANNELS]).toEqual(['portcalls-changed', 'queue-portcalls-changed']);
+    expect([...COALESCED_CHANNELS]).toEqual(['portcalls-changed', 'queue-portcalls-changed', 'logistics-changed']);
   });
 });

@@ -8,6 +8,7 @@ import { apiKeyRoutes } from './api-keys.ts';
 import { decisionRoutes } from './decisions.ts';
 import { healthRoutes } from './health.ts';
 import { homePageRoutes } from './home-page.ts';
+import { logisticsRoutes } from './logistics.ts';
 import { notificationRoutes } from './notifications.ts';
 import { passwordRoutes } from './passwords.ts';
 import { pinnedVesselRoutes } from './pinned-vessels.ts';
@@ -43,6 +44,7 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...notificationRoutes(deps),
     ...decisionRoutes(deps),
     ...pinnedVesselRoutes(deps),
+    ...logisticsRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),
     ...translationRoutes(deps),

@@ -20,7 +20,6 @@ export interface PinnedRoute {
 
 /** Areas whose routes the gateway does not serve yet: their rows are skipped, with this reason, until they land. */
 export const PENDING_AREAS: Readonly<Record<string, string>> = {
-  logistics: 'a later issue brings the logistics service: truck gate timestamps',
   queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
   vis: 'a later issue brings the vis-bridge: VIS, RTA, inbound vessels, other ports',
   'sea-chart': 'a later issue brings the sea chart: positions, fixed vessels, vessel types',

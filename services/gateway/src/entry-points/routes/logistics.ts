@@ -1,0 +1,66 @@
+// Truck gate logistics (docs/domain.md#gate-logistics): gate systems post each passage (API key); the logistics
+// service checks, decides and stores it, reached over cmd.logistics. The lists read its read model. Every route
+// belongs to the logistics module: off, they answer 403 naming it.
+
+import { type CommandBody, LOGISTICS, LogisticsCommands, type RecordGatePassageCommand } from '@pcas/contracts';
+import { parseLimit, type Route } from '@pcas/http-kit';
+import { gatePassagesByPlate, listGatePassages } from '../../adapters/read-models/logistics.ts';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+/** The most passages GET /logistics-timestamps/:limit answers (the mobile app asks for 1000). */
+export const MAX_LOGISTICS_LIMIT = 1000;
+
+export function logisticsRoutes(deps: GatewayDeps): Route[] {
+  const { bus, db, config } = deps;
+  const filter = { licensePlates: config.licensePlatesFilter, checkpoints: config.checkpointsFilter };
+
+  return [
+    {
+      method: 'POST',
+      path: '/agent/rest/logistics-timestamps',
+      permission: 'timestamp',
+      module: 'logistics',
+      params: {
+        time: { type: 'string', maxLength: 64 },
+        external_id: { type: 'int' },
+        checkpoint: { type: 'string', maxLength: 255 },
+        direction: { type: 'string', maxLength: 64 },
+        front_license_plates: { type: 'array' },
+        rear_license_plates: { type: 'array' },
+        containers: { type: 'array' },
+      },
+      async handle({ params, auth }) {
+        const input: RecordGatePassageCommand = {
+          time: params.time,
+          external_id: params.external_id,
+          checkpoint: params.checkpoint,
+          direction: params.direction,
+          front_license_plates: params.front_license_plates,
+          rear_license_plates: params.rear_license_plates,
+          containers: params.containers,
+        };
+        const body: CommandBody<RecordGatePassageCommand> = { actor: actorOf(auth), input };
+        return bus.rpc(LOGISTICS, LogisticsCommands.recordGatePassage, body);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/logistics-timestamps/:limit',
+      permission: 'basic_user_action',
+      module: 'logistics',
+      // Checked by parseLimit, so a negative or too large limit gets a message in words.
+      params: { limit: { type: 'mixed' } },
+      handle: ({ params }) =>
+        listGatePassages(db, parseLimit(params.limit, { fallback: 100, max: MAX_LOGISTICS_LIMIT }), filter),
+    },
+    {
+      method: 'GET',
+      path: '/logistics-timestamps/by-license-plate/:license_plate',
+      permission: 'basic_user_action',
+      module: 'logistics',
+      params: { license_plate: { type: 'string', maxLength: 255 } },
+      handle: ({ params }) => gatePassagesByPlate(db, params.license_plate),
+    },
+  ];
+}
