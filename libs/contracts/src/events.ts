@@ -20,6 +20,16 @@ export interface VesselRenamed {
   previous_vessel_name: string;
 }
 
+/**
+ * The vessel's type (an id of the vessel types, libs/s211) was set, by an operator (PUT /vessel) or a data
+ * source (POST /agent/rest/vessel-type). A vessel without one has type 1, "Unknown Vessel Type".
+ */
+export interface VesselTypeSet {
+  imo: number;
+  vessel_type: number;
+  previous_vessel_type: number;
+}
+
 export interface TimestampReceived {
   imo: number;
   vessel_name: string;
@@ -104,6 +114,7 @@ export interface PortCallTimersElapsed {
 export interface VesselEvents {
   VesselRegistered: VesselRegistered;
   VesselRenamed: VesselRenamed;
+  VesselTypeSet: VesselTypeSet;
   TimestampReceived: TimestampReceived;
   TimestampDeleted: TimestampDeleted;
   TimestampRestored: TimestampRestored;

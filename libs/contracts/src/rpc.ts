@@ -59,6 +59,16 @@ export interface SetPayloadKeyApiKeyWeightsCommand {
   api_key_ids: number[];
 }
 
+/**
+ * PUT /vessel {id, vesselType} (an operator; `id` the vessel's row id) or POST /agent/rest/vessel-type {imo,
+ * vessel_type} (a data source): exactly one of `id` and `imo`. Values checked by ingest. Replies `{result: 'OK'}`.
+ */
+export interface SetVesselTypeCommand {
+  id?: number;
+  imo?: number;
+  vessel_type: unknown;
+}
+
 export const IngestCommands = {
   postTimestamp: 'postTimestamp',
   postTimestamps: 'postTimestamps',
@@ -66,6 +76,7 @@ export const IngestCommands = {
   restoreTimestamp: 'restoreTimestamp',
   setTimestampApiKeyWeights: 'setTimestampApiKeyWeights',
   setPayloadKeyApiKeyWeights: 'setPayloadKeyApiKeyWeights',
+  setVesselType: 'setVesselType',
 } as const;
 
 // ---- cmd.portcall-projector: manual port-call corrections (docs/domain.md#corrections) ----

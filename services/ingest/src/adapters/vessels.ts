@@ -47,3 +47,37 @@ export async function saveVessel(tx: Queryable, vessel: Vessel, userId: number |
     [vessel.imo, vessel.vessel_name, userId],
   );
 }
+
+/** A vessel's row by its row id (PUT /vessel) or its IMO (a data source): its IMO and type. */
+export async function findVesselType(
+  q: Queryable,
+  key: { id: number } | { imo: number },
+): Promise<{ imo: number; vessel_type: number } | undefined> {
+  const [column, value] = 'id' in key ? ['id', key.id] : ['imo', key.imo];
+  const { rows } = await q.query<{ imo: string | number; vessel_type: number }>(
+    `SELECT imo, vessel_type FROM ingest.vessels WHERE ${column} = $1`,
+    [value],
+  );
+  return rows[0] && { imo: Number(rows[0].imo), vessel_type: rows[0].vessel_type };
+}
+
+/**
+ * Serialises type changes of one vessel until the transaction ends (an advisory lock: it writes nothing, so the
+ * event store's append still takes the stream's lock before this transaction's first write).
+ */
+export async function lockVesselType(tx: Queryable, imo: number): Promise<void> {
+  await tx.query("SELECT pg_advisory_xact_lock(hashtext('ingest.vessel-type:' || $1::text))", [imo]);
+}
+
+export async function saveVesselType(
+  tx: Queryable,
+  imo: number,
+  vesselType: number,
+  userId: number | null,
+): Promise<void> {
+  await tx.query('UPDATE ingest.vessels SET vessel_type = $2, modified_at = now(), modified_by = $3 WHERE imo = $1', [
+    imo,
+    vesselType,
+    userId,
+  ]);
+}

@@ -15,6 +15,7 @@ import {
   invalidTimestampId,
   isVersionConflict,
   parseTimestampId,
+  positiveId,
 } from '@pcas/commands';
 import {
   type Actor,
@@ -27,6 +28,7 @@ import {
   type PostTimestampsCommand,
   type SetPayloadKeyApiKeyWeightsCommand,
   type SetTimestampApiKeyWeightsCommand,
+  type SetVesselTypeCommand,
   TIMESTAMP_PRIORITIES_STREAM,
   type TimestampIdCommand,
   type TimestampReceived,
@@ -46,7 +48,15 @@ import {
   weightKey,
 } from '../adapters/priorities.ts';
 import { catchUpVessel, loadTrash } from '../adapters/vessel-streams.ts';
-import { findVesselByName, insertFakeImoVessel, lockVesselName, saveVessel } from '../adapters/vessels.ts';
+import {
+  findVesselByName,
+  findVesselType,
+  insertFakeImoVessel,
+  lockVesselName,
+  lockVesselType,
+  saveVessel,
+  saveVesselType,
+} from '../adapters/vessels.ts';
 import {
   admitTimestamp,
   decidePayloadKeyWeights,
@@ -60,6 +70,7 @@ import {
 import { decidePostTimestamp, type ValidTimestamp, validateTimestamp } from '../domain/timestamp.ts';
 import { decideDeleteTimestamp, decideRestoreTimestamp, type TrashEvent } from '../domain/trash.ts';
 import type { Vessel, VesselSnapshot } from '../domain/vessel.ts';
+import { decideSetVesselType } from '../domain/vessel-type.ts';
 
 interface AdmittedPost {
   input: PostTimestampCommand;
@@ -475,6 +486,36 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     );
   }
 
+  /**
+   * PUT /vessel (by the vessel's row id) and POST /agent/rest/vessel-type (by IMO): decided against the vessels
+   * row under the vessel's type lock, appended to `vessel-<imo>` with the row's update in one transaction. The
+   * decision depends on the row alone, which only this command changes and only under that lock, so the append
+   * needs no expected version and concurrent timestamp posts of the vessel never conflict with it.
+   */
+  async function setVesselType(payload: unknown, headers: Record<string, unknown> = {}): Promise<{ result: 'OK' }> {
+    const { actor, input } = decodeCommand<SetVesselTypeCommand>(payload);
+    const id = positiveId(input.id);
+    const imo = positiveId(input.imo);
+    const key = id !== undefined ? { id } : imo !== undefined ? { imo } : undefined;
+    const found = key && (await findVesselType(db, key));
+    await db.transaction(async (tx) => {
+      if (found) await lockVesselType(tx, found.imo);
+      const current = found && (await findVesselType(tx, { imo: found.imo }));
+      const events = decideSetVesselType(current, input.vessel_type);
+      if (!current || events.length === 0) return;
+      const metadata = eventMetadata(actor, headers);
+      await store.append(
+        vesselStream(current.imo),
+        events.map((e) => ({ ...e, metadata })),
+        { expectedVersion: 'any', tx },
+      );
+      await saveVesselType(tx, current.imo, events[0].data.vessel_type, actor.user_id);
+      // A cached snapshot is one event behind now; the next post reads it again.
+      cache.delete(current.imo);
+    });
+    return { result: 'OK' };
+  }
+
   /** The `cmd.ingest` RPC handler. */
   const handle = commandHandler({
     [IngestCommands.postTimestamp]: postTimestamp,
@@ -483,6 +524,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     [IngestCommands.restoreTimestamp]: restoreTimestamp,
     [IngestCommands.setTimestampApiKeyWeights]: setTimestampApiKeyWeights,
     [IngestCommands.setPayloadKeyApiKeyWeights]: setPayloadKeyApiKeyWeights,
+    [IngestCommands.setVesselType]: setVesselType,
   });
 
   return {
@@ -492,6 +534,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     restoreTimestamp,
     setTimestampApiKeyWeights,
     setPayloadKeyApiKeyWeights,
+    setVesselType,
     handle,
   };
 }

@@ -53,6 +53,7 @@ const rules: ProjectorRules = {
 const VESSEL_EVENT_TYPES = Object.keys({
   VesselRegistered: true,
   VesselRenamed: true,
+  VesselTypeSet: true,
   TimestampReceived: true,
   TimestampDeleted: true,
   TimestampRestored: true,
@@ -304,6 +305,15 @@ it('a month of traffic with every vessel-stream event, projected live, gives the
     if (round % 3 === 0) {
       const pc = pick(pcs);
       if (pc) await command('rebuildVessel', () => commands.rebuildVessel(body({ imo: pc.imo })));
+    }
+    // A vessel's type set, as ingest appends it: the port calls do not change. Picked without the random source
+    // (the other picks stay as they were) and never a timer vessel (its event would apply the due clock rule
+    // before the timer job could).
+    const untimed = pcs.filter((p) => !TIMER_VESSELS.includes(p.imo));
+    const typed = untimed[(round * 7) % Math.max(1, untimed.length)];
+    if (typed) {
+      const data = { imo: typed.imo, vessel_type: 2 + (round % 72), previous_vessel_type: 1 };
+      await store.append(vesselStream(typed.imo), [{ type: 'VesselTypeSet', data, metadata: actor }]);
     }
     // Deletes and restores, as ingest appends them (it only knows deleted or not).
     for (let i = 0; i < 3; i++) {

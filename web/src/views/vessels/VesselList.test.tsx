@@ -1,6 +1,7 @@
+import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
 import { VesselList } from './VesselList.tsx';
 
@@ -10,14 +11,28 @@ const VESSELS = [
   { id: 2, imo: 9321483, vessel_name: 'Borealis', visible: false, vessel_type: 999 },
 ];
 
+/** An administrator as seeded: manage_vessel too. */
+const VESSEL_ADMIN = { ...ADMIN, permissions: [...ADMIN.permissions, 'manage_vessel'] };
+
+const TYPES = [
+  { id: 1, name: 'Unknown Vessel Type', sea_chart_marker_type_id: 1 },
+  { id: 4, name: 'Container Ship', sea_chart_marker_type_id: 5 },
+  { id: 41, name: 'Pilot Boat', sea_chart_marker_type_id: 3 },
+  { id: 42, name: 'Supply Vessel', sea_chart_marker_type_id: 3 },
+];
+
 function answer(call: { method: string; path: string }) {
   if (call.method === 'GET' && call.path === 'vessels') return page(VESSELS);
+  if (call.method === 'GET' && call.path === 'vessel-types') return TYPES;
+  if (call.method === 'PUT' && call.path === 'vessel') return { result: 'OK' };
   if (call.path === 'vessel-visibility' || call.path === 'timestamps-to-port-calls') return { result: 'OK' };
   return undefined;
 }
 
 describe('the vessel list', () => {
   afterEach(() => vi.unstubAllGlobals());
+  // Notifications are one store for the whole file, shown at most a few at a time: each test starts with none.
+  beforeEach(() => notifications.clean());
 
   it('asks the server for a page sorted by name and shows type names and visibility', async () => {
     const calls = stubApi(answer);
@@ -75,11 +90,77 @@ describe('the vessel list', () => {
     expect(await screen.findByText('Vessel not found')).toBeTruthy();
   });
 
+  it('changes a vessel type through a searchable list, by keyboard, as PUT vessel {id, vesselType}', async () => {
+    const calls = stubApi(answer);
+    renderView(<VesselList />, { user: VESSEL_ADMIN });
+    const button = await screen.findByRole('button', { name: 'Change vessel type of Aurora' });
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Change vessel type of Aurora' });
+    const select = within(dialog).getByLabelText('Vessel type');
+    // The current type is chosen at first; typing filters the list (jsdom runs no layout: the dropdown counts as
+    // hidden).
+    expect((select as HTMLInputElement).value).toBe('Container Ship');
+    await userEvent.clear(select);
+    await userEvent.type(select, 'pilot');
+    expect(await screen.findByRole('option', { name: 'Pilot Boat', hidden: true })).toBeTruthy();
+    expect(screen.queryByRole('option', { name: 'Supply Vessel', hidden: true })).toBeNull();
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    expect((select as HTMLInputElement).value).toBe('Pilot Boat');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((call) => call.path === 'vessel')).toBe(true));
+    expect(calls.filter((call) => call.path === 'vessel').map((call) => [call.method, call.body])).toEqual([
+      ['PUT', { id: 1, vesselType: 41 }],
+    ]);
+    expect(await screen.findByText('The vessel type was changed')).toBeTruthy();
+    // The list is read again after the change.
+    await waitFor(() => expect(calls.filter((call) => call.path === 'vessels').length).toBeGreaterThan(1));
+  });
+
+  it('shows the refusal of a type change in words and keeps the dialog open', async () => {
+    const calls = stubApi((call) =>
+      call.path === 'vessel'
+        ? new Response(JSON.stringify({ error: 'Invalid vessel type' }), { status: 400 })
+        : answer(call),
+    );
+    renderView(<VesselList />, { user: VESSEL_ADMIN });
+    await userEvent.click(await screen.findByRole('button', { name: 'Change vessel type of Borealis' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Change vessel type of Borealis' });
+    // Its type (999) is none the list has: nothing is chosen, so nothing can be saved yet.
+    expect(within(dialog).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
+    await userEvent.type(within(dialog).getByLabelText('Vessel type'), 'Supply');
+    expect(await screen.findByRole('option', { name: 'Supply Vessel', hidden: true })).toBeTruthy();
+    await userEvent.keyboard('{ArrowDown}{Enter}');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(calls.filter((call) => call.path === 'vessel').map((call) => call.body)).toEqual([
+        { id: 2, vesselType: 42 },
+      ]),
+    );
+    expect(await screen.findByText('Invalid vessel type')).toBeTruthy();
+    expect(screen.getByRole('dialog', { name: 'Change vessel type of Borealis' })).toBeTruthy();
+  });
+
+  it('offers the type change to whoever manages vessels, and only to them', async () => {
+    stubApi(answer);
+    const typesOnly = renderView(<VesselList />, {
+      user: { ...ADMIN, permissions: ['basic_user_action', 'manage_vessel'] },
+    });
+    expect(await screen.findByRole('button', { name: 'Change vessel type of Aurora' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Hide/ })).toBeNull();
+    typesOnly.unmount();
+
+    renderView(<VesselList />, { user: { ...ADMIN, permissions: ['basic_user_action', 'manage_port_call'] } });
+    expect(await screen.findByRole('button', { name: 'Hide Aurora from the timeline' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Change vessel type/ })).toBeNull();
+  });
+
   it('offers no actions to a user who does not manage port calls', async () => {
     stubApi(answer);
     renderView(<VesselList />, { user: { ...ADMIN, permissions: ['basic_user_action'] } });
     expect(await screen.findByText('Aurora')).toBeTruthy();
     expect(screen.queryByRole('button', { name: /Hide/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /Change vessel type/ })).toBeNull();
     expect(screen.queryByRole('columnheader', { name: 'Actions' })).toBeNull();
   });
 

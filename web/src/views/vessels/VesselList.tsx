@@ -1,21 +1,25 @@
 // The vessels the port has seen: search by name or exact IMO, sorted on the server, with what a port-call
 // manager does to a vessel: hide it from (or show it on) the activity timeline, read its timestamps, and attach
-// its orphan timestamps (ones in no port call) to the port calls they fit.
+// its orphan timestamps (ones in no port call) to the port calls they fit; and, for whoever manages vessels,
+// change its type. Type names come from GET /vessel-types.
 
 import { Badge, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useApiMutation } from '../../api/queries.ts';
+import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
-import { isVisible, type Vessel } from './model.ts';
-import { vesselTypeName } from './vessel-types.ts';
+import { isVisible, type Vessel, type VesselTypeRow, vesselTypeName } from './model.ts';
+import { VesselTypeAction } from './VesselTypeAction.tsx';
 
 export function VesselList() {
   const { t } = useTranslation();
   const { can } = useSession();
   const manages = can('manage_port_call');
+  const managesVessels = can('manage_vessel');
+  // The catalogue does not change while the page is open.
+  const types = useApiQuery<VesselTypeRow[]>('vessel-types', undefined, { staleTime: Number.POSITIVE_INFINITY });
 
   const visibility = useApiMutation<{ imo: number; visible: boolean }>('POST', 'vessel-visibility', {
     refreshes: ['vessels', 'ongoing-port-calls'],
@@ -40,7 +44,7 @@ export function VesselList() {
       label: 'Type',
       sort: 'vessel_type',
       render: (vessel) => {
-        const name = vesselTypeName(vessel.vessel_type);
+        const name = vesselTypeName(types.data, vessel.vessel_type);
         return name ? t(name) : t('Type {{id}}', { id: String(vessel.vessel_type ?? '') });
       },
     },
@@ -61,7 +65,7 @@ export function VesselList() {
     },
   ];
 
-  if (manages) {
+  if (manages || managesVessels) {
     columns.push({
       key: 'actions',
       label: 'Actions',
@@ -70,6 +74,8 @@ export function VesselList() {
         const name = vessel.vessel_name || String(vessel.imo);
         const busy = (pending: boolean, variables: { imo: number } | undefined) =>
           pending && variables?.imo === vessel.imo;
+        const typeAction = managesVessels ? <VesselTypeAction vessel={vessel} types={types.data} /> : null;
+        if (!manages) return typeAction;
         return (
           <Group gap={6} wrap="nowrap">
             <Button
@@ -101,6 +107,7 @@ export function VesselList() {
             >
               {t('Attach orphans')}
             </Button>
+            {typeAction}
           </Group>
         );
       },

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { imoOf, isTrashed, isVisible, parsePayload, payloadSource, payloadSummary, readableJson } from './model.ts';
-import { vesselTypeName } from './vessel-types.ts';
+import {
+  imoOf,
+  isTrashed,
+  isVisible,
+  parsePayload,
+  payloadSource,
+  payloadSummary,
+  readableJson,
+  vesselTypeName,
+} from './model.ts';
 
 describe('reading timestamps and vessels', () => {
   it('decodes a payload given as JSON text, twice-encoded text, an object, or neither', () => {
@@ -41,9 +49,14 @@ describe('reading timestamps and vessels', () => {
     expect(imoOf('9074729')).toBe(9074729);
     expect(imoOf('123')).toBeNull();
     expect(imoOf(undefined)).toBeNull();
-    expect(vesselTypeName(1)).toBe('Unknown Vessel Type');
-    expect(vesselTypeName(73)).toBe('Other Pleasure Craft');
-    expect(vesselTypeName(74)).toBeNull();
-    expect(vesselTypeName(null)).toBeNull();
+    const types = [
+      { id: 1, name: 'Unknown Vessel Type' },
+      { id: 73, name: 'Other Pleasure Craft' },
+    ];
+    expect(vesselTypeName(types, 1)).toBe('Unknown Vessel Type');
+    expect(vesselTypeName(types, '73')).toBe('Other Pleasure Craft');
+    expect(vesselTypeName(types, 74)).toBeNull();
+    expect(vesselTypeName(types, null)).toBeNull();
+    expect(vesselTypeName(undefined, 1)).toBeNull();
   });
 });

@@ -10,6 +10,22 @@ export interface Vessel {
   vessel_type: number;
 }
 
+/** A row of GET /vessel-types. */
+export interface VesselTypeRow {
+  id: number;
+  name: string;
+  sea_chart_marker_type_id?: number;
+}
+
+/**
+ * The name of a vessel type id (`vessel_type` of a vessel) among GET /vessel-types' rows, or null when the list
+ * has no such id (or has not arrived yet).
+ */
+export function vesselTypeName(types: readonly VesselTypeRow[] | undefined, id: unknown): string | null {
+  const n = typeof id === 'string' && id.trim() !== '' ? Number(id) : id;
+  return types?.find((type) => type.id === n)?.name ?? null;
+}
+
 export interface TimestampRow {
   id: number;
   port_call_id: number | null;

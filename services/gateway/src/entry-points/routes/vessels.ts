@@ -1,8 +1,26 @@
-// GET /vessels (docs/domain.md#vessels).
+// GET /vessels, the vessel types, and setting a vessel's type (docs/domain.md#vessels). A type change is ingest's
+// (it owns the vessels): sent on over RPC, by an operator with the vessel's row id, by a data source with the IMO.
 
+import { type CommandBody, INGEST, IngestCommands, type SetVesselTypeCommand } from '@pcas/contracts';
 import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { VESSEL_TYPES } from '@pcas/s211';
 import { listVessels } from '../../adapters/read-models/vessels.ts';
+import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+
+/**
+ * GET /vessel-types: the original's rows (`id`, `name`, the marker type id, and its audit columns, which for
+ * these seeded rows name no one), a bare array in id order.
+ */
+const VESSEL_TYPE_ROWS = VESSEL_TYPES.map((type) => ({
+  id: type.id,
+  name: type.name,
+  sea_chart_marker_type_id: type.sea_chart_marker_type_id,
+  created_at: null,
+  created_by: null,
+  modified_at: null,
+  modified_by: null,
+}));
 
 // The original turns a missing limit into LIMIT 0, an empty page; a missing limit gets a page of
 // 100 here instead. It had no upper bound; this one keeps a single request from reading the whole table.
@@ -10,7 +28,12 @@ const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
 
 export function vesselRoutes(deps: GatewayDeps): Route[] {
-  const { db } = deps;
+  const { db, bus } = deps;
+  const setVesselType = async (ctx: Parameters<Route['handle']>[0], input: SetVesselTypeCommand) => {
+    const body: CommandBody<SetVesselTypeCommand> = { actor: actorOf(ctx.auth), input };
+    await bus.rpc(INGEST, IngestCommands.setVesselType, body);
+    return { result: 'OK' };
+  };
   return [
     {
       method: 'GET',
@@ -32,6 +55,33 @@ export function vesselRoutes(deps: GatewayDeps): Route[] {
           search: params.search,
         });
       },
+    },
+    {
+      method: 'GET',
+      path: '/vessel-types',
+      permission: 'basic_user_action',
+      // No module: the vessels admin (activity) and the sea chart's port actors (map) both read it.
+      params: {},
+      async handle() {
+        return VESSEL_TYPE_ROWS;
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/vessel',
+      permission: 'manage_vessel',
+      module: 'activity',
+      // camelCase, as the original web UI sends it.
+      params: { id: { type: 'int' }, vesselType: { type: 'int' } },
+      handle: (ctx) => setVesselType(ctx, { id: ctx.params.id, vessel_type: ctx.params.vesselType }),
+    },
+    {
+      method: 'POST',
+      path: '/agent/rest/vessel-type',
+      // A data source that knows the vessel's type (its own register, AIS static data): API keys only.
+      permission: 'timestamp',
+      params: { imo: { type: 'int' }, vessel_type: { type: 'int' } },
+      handle: (ctx) => setVesselType(ctx, { imo: ctx.params.imo, vessel_type: ctx.params.vessel_type }),
     },
   ];
 }

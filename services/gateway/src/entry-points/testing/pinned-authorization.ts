@@ -22,7 +22,7 @@ export interface PinnedRoute {
 export const PENDING_AREAS: Readonly<Record<string, string>> = {
   queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
   vis: 'a later issue brings the vis-bridge: VIS, RTA, inbound vessels, other ports',
-  'sea-chart': 'a later issue brings the sea chart: positions, fixed vessels, vessel types',
+  'sea-chart': 'a later issue brings the sea chart: positions, markers, fixed vessels',
 };
 
 // method, path, permission, area; one route a line.
@@ -187,8 +187,8 @@ const ROUTES = `
   POST   /payload-key-api-key-weights                            manage_api_key                 api-keys
   GET    /sea-chart/fixed-vessel                                 manage_sea_chart_vessel        sea-chart
   PUT    /sea-chart/fixed-vessel                                 manage_sea_chart_vessel        sea-chart
-  GET    /vessel-types                                           basic_user_action              sea-chart
-  PUT    /vessel                                                 manage_vessel                  sea-chart
+  GET    /vessel-types                                           basic_user_action              activity
+  PUT    /vessel                                                 manage_vessel                  activity
   GET    /decisions                                              basic_user_action              notifications
   GET    /decision-by-id                                         basic_user_action              notifications
   POST   /close-decision                                         send_push_notification         notifications
@@ -197,6 +197,9 @@ const ROUTES = `
   # The original matched paths by prefix and its clients call these lists without the ":limit" segment.
   GET    /registration-codes                                     manage_registration_code       admin
   GET    /notifications                                          basic_user_action              notifications
+
+  # This project's own: a data source setting a vessel's type (the original had no such path)
+  POST   /agent/rest/vessel-type                                 timestamp                      activity
 
   # This project's own: the API's description, and the service's status page for a person (the web UI is at /)
   GET    /openapi.json                                           public                         docs

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { decideSetVesselType } from './vessel-type.ts';
+
+const refusal = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (error) {
+    return error as Error & { status?: number };
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('decideSetVesselType', () => {
+  const vessel = { imo: 9074729, vessel_type: 1 };
+
+  it('records the new type with the one it replaces', () => {
+    expect(decideSetVesselType(vessel, 41)).toEqual([
+      { type: 'VesselTypeSet', data: { imo: 9074729, vessel_type: 41, previous_vessel_type: 1 } },
+    ]);
+    expect(decideSetVesselType({ imo: 9074729, vessel_type: 41 }, '1')[0].data.vessel_type).toBe(1);
+  });
+
+  it('records nothing when the vessel already has the type', () => {
+    expect(decideSetVesselType({ imo: 9074729, vessel_type: 41 }, 41)).toEqual([]);
+  });
+
+  it('refuses an unknown vessel before looking at the type', () => {
+    const error = refusal(() => decideSetVesselType(undefined, 999));
+    expect([error.status, error.message]).toEqual([400, 'Vessel does not exist']);
+  });
+
+  it.each([0, 74, -1, 2.5, '', 'x', null, '041'])('refuses type %j', (type) => {
+    const error = refusal(() => decideSetVesselType(vessel, type));
+    expect([error.status, error.message]).toEqual([400, 'Invalid vessel type']);
+  });
+});
