@@ -1,7 +1,8 @@
 // The vessels and timestamps views in a browser, against `pnpm start` (embedded): a data source posts timestamps
 // for two vessels; the operator sees both vessels, hides one from the timeline (it leaves GET ongoing-port-calls),
 // opens its timestamps, deletes one and restores it through the UI, and reads it as stored; axe on each view and
-// the list at a phone's width.
+// the list at a phone's width. Vessel types: a data source sets one vessel's type, the operator changes the other's
+// in the type dialog by keyboard alone (its searchable list read from GET /vessel-types), both shown in the list.
 
 import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -31,13 +32,14 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
   let browser: Browser;
   let admin: ApiClient;
   let auroraIds: number[] = [];
+  let agent: ApiClient;
 
   beforeAll(async () => {
     [system, browser] = await startEmbeddedAndBrowser();
     const source = await adminAndDataSource(system.baseUrl);
     admin = source.admin;
     await allowEstimatedArrivals(admin, source.apiKey.id);
-    const agent = source.api.withApiKey(source.apiKey.key);
+    agent = source.api.withApiKey(source.apiKey.key);
     const posts = [
       timestamp({ ...AURORA, payload: { source: 'e2e', external_id: 'a-1' } }),
       timestamp({ ...AURORA, time: isoSecondsAgo(-7200), payload: { external_id: 'a-2' } }),
@@ -121,6 +123,49 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     await page.waitForURL(new RegExp(`/vessels/timestamps/${first}$`));
     await expect.poll(() => page.locator('pre').textContent(), WAIT).toContain('"external_id": "a-1"');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
+
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the types a data source and the operator set; the type dialog works by keyboard alone', async () => {
+    const typeOf = async (imo: number) =>
+      ((await admin.get('/vessels', { search: String(imo) })).body?.data?.[0]?.vessel_type as number) ?? null;
+    // A data source that knows the vessel's type sets it (Container Ship).
+    const set = await agent.post('/agent/rest/vessel-type', { imo: AURORA.imo, vessel_type: 4 });
+    expect([set.status, set.body]).toEqual([200, { result: 'OK' }]);
+
+    const { context, page, problems } = await newPage(browser);
+    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    await page.goto(`${system.baseUrl}/vessels`);
+    await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Container Ship');
+    await expect.poll(() => rowOf(page, BOREALIS.vessel_name).textContent(), WAIT).toContain('Unknown Vessel Type');
+
+    // Keyboard only: focus the row's button, open, search, pick, save.
+    await rowOf(page, BOREALIS.vessel_name)
+      .getByRole('button', { name: `Change vessel type of ${BOREALIS.vessel_name}` })
+      .focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: `Change vessel type of ${BOREALIS.vessel_name}` });
+    await dialog.waitFor(WAIT);
+    const select = dialog.getByLabel('Vessel type');
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    // The dialog holds the focus (its close button first); the list is the next stop.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => select.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.type('pilot');
+    await page.getByRole('option', { name: 'Pilot Boat' }).waitFor(WAIT);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => select.inputValue(), WAIT).toBe('Pilot Boat');
+    await page.keyboard.press('Tab'); // Cancel
+    await page.keyboard.press('Tab'); // Save
+    await page.keyboard.press('Enter');
+    await dialog.waitFor({ state: 'hidden', ...WAIT });
+    await expect.poll(() => rowOf(page, BOREALIS.vessel_name).textContent(), WAIT).toContain('Pilot Boat');
+    expect(await typeOf(BOREALIS.imo)).toBe(41);
+    expect(await typeOf(AURORA.imo)).toBe(4);
 
     expect(problems).toEqual([]);
     await context.close();

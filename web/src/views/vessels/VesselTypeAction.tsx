@@ -37,7 +37,7 @@ export function VesselTypeAction({ vessel, types }: { vessel: Vessel; types: rea
           open();
         }}
       >
-        {t('Change type')}
+        {t('Change vessel type')}
       </Button>
       <Modal opened={opened} onClose={close} title={t('Change vessel type of {{name}}', { name })} centered>
         <Stack>
@@ -49,7 +49,6 @@ export function VesselTypeAction({ vessel, types }: { vessel: Vessel; types: rea
             onChange={setChosen}
             nothingFoundMessage={t('No vessel type matches')}
             searchable
-            data-autofocus
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
