@@ -6,7 +6,7 @@
 import { Button, Group, Modal, ScrollArea, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Params } from '../../api/client.ts';
+import type { ApiError, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { stateDescription, timestampLabel } from '../../components/states.ts';
@@ -134,6 +134,38 @@ interface Editing {
   body: (ids: number[]) => Params;
 }
 
+/** The dialog editing one priority list; `save` posts the list's body. */
+function PriorityDialog(props: {
+  editing: Editing | null;
+  apiKeys: PriorityApiKey[];
+  emptyMeaning: string;
+  save: { isPending: boolean; error: ApiError | null; mutate: (body: Params) => void };
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { editing, save } = props;
+  return (
+    <Modal
+      opened={editing !== null}
+      onClose={props.onClose}
+      title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}
+      centered
+    >
+      {editing && (
+        <PriorityEditor
+          apiKeys={props.apiKeys}
+          initial={editing.initial}
+          emptyMeaning={props.emptyMeaning}
+          saving={save.isPending}
+          error={save.error}
+          onCancel={props.onClose}
+          onSave={(ids) => save.mutate(editing.body(ids))}
+        />
+      )}
+    </Modal>
+  );
+}
+
 function TimestampPriorities() {
   const { t } = useTranslation();
   const query = useApiQuery<TimestampWeights>(TIMESTAMP_WEIGHTS);
@@ -236,24 +268,13 @@ function TimestampPriorities() {
           </Table>
         </ScrollArea>
       )}
-      <Modal
-        opened={editing !== null}
+      <PriorityDialog
+        editing={editing}
+        apiKeys={apiKeys}
+        emptyMeaning="No key listed: no data source may post this timestamp."
+        save={save}
         onClose={() => setEditing(null)}
-        title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}
-        centered
-      >
-        {editing && (
-          <PriorityEditor
-            apiKeys={apiKeys}
-            initial={editing.initial}
-            emptyMeaning="No key listed: no data source may post this timestamp."
-            saving={save.isPending}
-            error={save.error}
-            onCancel={() => setEditing(null)}
-            onSave={(ids) => save.mutate(editing.body(ids))}
-          />
-        )}
-      </Modal>
+      />
     </>
   );
 }
@@ -358,24 +379,13 @@ function PayloadKeyPriorities() {
           </Table>
         </ScrollArea>
       )}
-      <Modal
-        opened={editing !== null}
+      <PriorityDialog
+        editing={editing}
+        apiKeys={apiKeys}
+        emptyMeaning="No key listed: every source’s value is taken, the latest wins."
+        save={save}
         onClose={() => setEditing(null)}
-        title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}
-        centered
-      >
-        {editing && (
-          <PriorityEditor
-            apiKeys={apiKeys}
-            initial={editing.initial}
-            emptyMeaning="No key listed: every source’s value is taken, the latest wins."
-            saving={save.isPending}
-            error={save.error}
-            onCancel={() => setEditing(null)}
-            onSave={(ids) => save.mutate(editing.body(ids))}
-          />
-        )}
-      </Modal>
+      />
     </>
   );
 }
