@@ -49,7 +49,8 @@ export class LogTail {
 
   /**
    * Every event committed since the last call. The store reads only transactions older than every running one in
-   * the server, so this waits (boundedly) until the last event written is readable.
+   * the server (any database: tests running beside this one count too), so this waits, boundedly, until the last
+   * event written is readable, and names the oldest running transaction when it gives up.
    */
   async next(): Promise<RecordedEvent[]> {
     const { rows } = await this.q.query<{ last: string }>(
@@ -57,14 +58,20 @@ export class LogTail {
     );
     const last = Number(rows[0].last);
     const out: RecordedEvent[] = [];
-    const until = Date.now() + 120_000;
+    const until = Date.now() + 480_000;
     for (;;) {
       const page = await this.store.readAll(this.checkpoint, 5_000);
       out.push(...page.events);
       this.checkpoint = page.checkpoint ?? this.checkpoint;
       if (page.events.length > 0) continue;
       if ((this.checkpoint?.globalPosition ?? 0) >= last) return out;
-      if (Date.now() > until) throw new Error(`log not readable up to ${last} after two minutes`);
+      if (Date.now() > until) {
+        const { rows: oldest } = await this.q.query(
+          `SELECT datname, application_name, state, xact_start, left(query, 200) AS query FROM pg_stat_activity
+            WHERE backend_xid IS NOT NULL OR backend_xmin IS NOT NULL ORDER BY xact_start LIMIT 3`,
+        );
+        throw new Error(`log not readable up to ${last} after eight minutes; oldest: ${JSON.stringify(oldest)}`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
