@@ -13,7 +13,9 @@ import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { startNotifier } from '@pcas/notifier';
 import { createLogger, startTracing, stopTracing } from '@pcas/observability';
 import { startPortcallProjector } from '@pcas/portcall-projector';
+import { startQueueScheduler } from '@pcas/queue-scheduler';
 import { openDb } from '@pcas/sql';
+import { startVisBridge } from '@pcas/vis-bridge';
 
 async function main() {
   const config = loadConfig(process.env, { mode: 'embedded' });
@@ -33,6 +35,8 @@ async function main() {
   const ingest = await startIngest(deps('ingest'));
   const notifier = await startNotifier(deps('notifier'));
   const logistics = await startLogistics(deps('logistics'));
+  const queueScheduler = await startQueueScheduler(deps('queue-scheduler'));
+  const visBridge = await startVisBridge(deps('vis-bridge'));
   const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), upcast: upcastEvent });
   const sessions = await createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
   const gateway = await startGateway({ ...deps('gateway'), sessions });
@@ -51,7 +55,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    for (const part of [gateway, relay, logistics, notifier, ingest, projector])
+    for (const part of [gateway, relay, visBridge, queueScheduler, logistics, notifier, ingest, projector])
       await part.stop().catch((e) => log.error(e));
     await bus.close();
     await db.close();

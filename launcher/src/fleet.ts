@@ -16,6 +16,8 @@ const SERVICES = [
   { name: 'ingest', entry: 'services/ingest/src/entry-points/main.ts' },
   { name: 'notifier', entry: 'services/notifier/src/entry-points/main.ts' },
   { name: 'logistics', entry: 'services/logistics/src/entry-points/main.ts' },
+  { name: 'queue-scheduler', entry: 'services/queue-scheduler/src/entry-points/main.ts' },
+  { name: 'vis-bridge', entry: 'services/vis-bridge/src/entry-points/main.ts' },
   { name: 'gateway', entry: 'services/gateway/src/entry-points/main.ts' },
 ];
 

@@ -2,5 +2,8 @@ export * from '@pcas/errors';
 export * from './agent-time.ts';
 export * from './events.ts';
 export * from './legacy-secrets.ts';
+export * from './queue.ts';
 export * from './rpc.ts';
+export * from './sea-chart.ts';
 export * from './service.ts';
+export * from './vis.ts';

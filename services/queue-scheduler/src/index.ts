@@ -1,2 +1,2 @@
-// Built by its own issue; the package exists so the workspace shape matches docs/architecture.md#services.
-export {};
+export { ensureSchema } from './adapters/schema.ts';
+export { startQueueScheduler } from './entry-points/service.ts';

@@ -16,15 +16,18 @@ import { portCallCorrectionRoutes } from './port-call-corrections.ts';
 import { portCallRoutes } from './port-calls.ts';
 import { priorityRoutes } from './priorities.ts';
 import { pushTokenRoutes } from './push-tokens.ts';
+import { queueRoutes } from './queue.ts';
 import { registrationRoutes } from './registration.ts';
 import { registrationCodeRoutes } from './registration-codes.ts';
 import { roleRoutes } from './roles.ts';
+import { seaChartRoutes } from './sea-chart.ts';
 import { sessionRoutes } from './session.ts';
 import { settingRoutes } from './settings.ts';
 import { timestampRoutes } from './timestamps.ts';
 import { translationRoutes } from './translations.ts';
 import { userRoutes } from './users.ts';
 import { vesselRoutes } from './vessels.ts';
+import { visRoutes } from './vis.ts';
 
 /**
  * Every route, and GET /openapi.json describing them all (built here, once). With a web UI served at / (see
@@ -45,6 +48,9 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...decisionRoutes(deps),
     ...pinnedVesselRoutes(deps),
     ...logisticsRoutes(deps),
+    ...seaChartRoutes(deps),
+    ...queueRoutes(deps),
+    ...visRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),
     ...translationRoutes(deps),

@@ -1,0 +1,1 @@
+// ---- the sea chart (owned by ingest): vessel positions, fixed vessels. Streams, events and commands. ----
