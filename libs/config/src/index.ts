@@ -51,6 +51,25 @@ export interface Config {
   licensePlatesFilter: string[];
   /** `CHECKPOINTS_FILTER`: with the plate filter, the checkpoints its passages must be at too; empty: any. */
   checkpointsFilter: string[];
+  /** VIS/STM messaging with ships and other ports (docs/domain.md#vis-and-other-ports). */
+  vis: VisConfig;
+}
+
+/** The VIS variables of the original, read by the vis-bridge. */
+export interface VisConfig {
+  /** `VIS_AGENT_API_URL`: set → agent mode (outgoing calls go to that VIS agent); unset → direct mode. */
+  agentApiUrl: string | undefined;
+  /** `VIS_SERVICE_INSTANCE_URN`: this port's own VIS service id (the sender of what it sends). */
+  serviceInstanceUrn: string;
+  /** `VIS_PORT_NAME`, `VIS_PORT_UNLOCODE`: how the port names itself in voyage-plan requests and departures. */
+  portName: string;
+  portUnlocode: string;
+  /** `RTA_POINT_LOCATION_NAME`: the place near which a voyage plan needs a waypoint with an ETA. */
+  rtaPointLocationName: string;
+  /** `VIS_SYNC_POINT_LAT`, `VIS_SYNC_POINT_LON`, `VIS_SYNC_POINT_RADIUS` (nautical miles): the synchronisation point. */
+  syncPointLat: number;
+  syncPointLon: number;
+  syncPointRadius: number;
 }
 
 /** One role's rules (docs/domain.md#password-rules). A failure count of 0 turns that rule off. */
@@ -211,6 +230,16 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     portDefaultTimeZone: opt(env, 'PORT_DEFAULT_TIME_ZONE'),
     licensePlatesFilter: list(env, 'LICENSE_PLATES_FILTER', (plate) => plate.replaceAll('-', '')),
     checkpointsFilter: list(env, 'CHECKPOINTS_FILTER'),
+    vis: {
+      agentApiUrl: opt(env, 'VIS_AGENT_API_URL'),
+      serviceInstanceUrn: str(env, 'VIS_SERVICE_INSTANCE_URN', ''),
+      portName: str(env, 'VIS_PORT_NAME', ''),
+      portUnlocode: str(env, 'VIS_PORT_UNLOCODE', ''),
+      rtaPointLocationName: str(env, 'RTA_POINT_LOCATION_NAME', ''),
+      syncPointLat: int(env, 'VIS_SYNC_POINT_LAT', 0),
+      syncPointLon: int(env, 'VIS_SYNC_POINT_LON', 0),
+      syncPointRadius: int(env, 'VIS_SYNC_POINT_RADIUS', 0),
+    },
     ...overrides,
   };
   if (config.mode === 'fleet') {
