@@ -1,0 +1,18 @@
+// @pcas/stm: the Sea Traffic Management formats, pure functions without I/O (docs/architecture.md, "Libraries"):
+// STM text message XML, RTZ route XML, the ETA at the synchronisation point and the RTZ state, the automatic
+// message bodies. Bad XML throws StmFormatError, an ApiError 400.
+
+export { StmFormatError } from './errors.ts';
+export { distanceMeters, nearestPointOnLeg } from './geo.ts';
+export {
+  AUTOMATIC_AUTHOR,
+  ROUTE_INCONSISTENT_SUBJECT,
+  routeInconsistentBody,
+  syncPointArea,
+  VOYAGE_PLAN_REQUEST_SUBJECT,
+  voyagePlanRequestBody,
+} from './messages.ts';
+export { buildRtz, parseRtz, RTZ_NAMESPACE_1_0, RTZ_NAMESPACE_1_1, STM_NAMESPACE, withRta } from './rtz.ts';
+export { assessRoute, isRtzStateName, RTZ_STATE_NAMES, RTZ_STATES } from './sync-point.ts';
+export { buildTextMessage, parseTextMessage, TEXT_MESSAGE_NAMESPACE, textMessageId } from './text-message.ts';
+export type * from './types.ts';
