@@ -111,6 +111,31 @@ export interface PortCallTimersElapsed {
   imo: number;
 }
 
+/**
+ * The port's Required Time of Arrival for a port call (POST /rta-web-form, the VIS bridge's vis-send-rta), with the
+ * window around it; shown as the port call's synthetic Recommended timestamp. Who set it is the event's actor,
+ * when, its time.
+ */
+export interface PortCallRtaSet {
+  port_call_id: number;
+  /** UTC, `YYYY-MM-DDThh:mm:ss+00:00`. */
+  rta: string;
+  eta_min: string | null;
+  eta_max: string | null;
+}
+
+/**
+ * POST /agent/rest/live-eta: a data source's live ETA for the vessel's first port call not done (by current ETA);
+ * the JIT queue compares it with the slot request's JIT ETA (`slot_reservation_id`, the port call's, or null).
+ */
+export interface PortCallLiveEtaSet {
+  port_call_id: number;
+  /** UTC, `YYYY-MM-DDThh:mm:ss+00:00`. */
+  live_eta: string;
+  payload: Record<string, unknown>;
+  slot_reservation_id: number | null;
+}
+
 export interface VesselEvents {
   VesselRegistered: VesselRegistered;
   VesselRenamed: VesselRenamed;
@@ -126,6 +151,8 @@ export interface VesselEvents {
   OrphanTimestampsAttachRequested: OrphanTimestampsAttachRequested;
   VesselVisibilitySet: VesselVisibilitySet;
   PortCallTimersElapsed: PortCallTimersElapsed;
+  PortCallRtaSet: PortCallRtaSet;
+  PortCallLiveEtaSet: PortCallLiveEtaSet;
 }
 
 export const vesselStream = (imo: number): string => `vessel-${imo}`;

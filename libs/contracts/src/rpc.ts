@@ -133,6 +133,29 @@ export interface RebuildVesselCommand {
   imo: number;
 }
 
+/**
+ * The port's RTA for a port call (POST /rta-web-form, the VIS bridge's vis-send-rta): `port_call_id` names it
+ * (it must be the IMO's), else the IMO's first port call not done by current ETA. Times ISO 8601 with an offset;
+ * `eta_min` / `eta_max` optional. Replies `{result: 'OK', port_call_id}`; 400 `Cannot set RTA for imo: X`.
+ */
+export interface SetPortCallRtaCommand {
+  imo: number;
+  port_call_id?: number | null;
+  rta: string;
+  eta_min?: string | null;
+  eta_max?: string | null;
+}
+
+/**
+ * POST /agent/rest/live-eta: the live ETA of the IMO's first port call not done (by current ETA). Replies
+ * `{result: 'OK'}`; 400 `Cannot set live eta for imo: X` (no such port call), `Invalid time: X`.
+ */
+export interface SetLiveEtaCommand {
+  imo: number;
+  time: string;
+  payload: unknown;
+}
+
 /** Every command but getPortCallRange and setPortCallRange replies `{result: 'OK'}`. */
 export const PortcallCommands = {
   forceClose: 'forceClose',
@@ -144,6 +167,10 @@ export const PortcallCommands = {
   attachOrphans: 'attachOrphans',
   setVesselVisibility: 'setVesselVisibility',
   rebuildVessel: 'rebuildVessel',
+  /** SetPortCallRtaCommand: the port call's `rta` and `rta_details` (RTA web form, VIS). */
+  setPortCallRta: 'setPortCallRta',
+  /** SetLiveEtaCommand: the port call's `live_eta` and `live_eta_details`. */
+  setLiveEta: 'setLiveEta',
 } as const;
 
 // ---- cmd.notifier: pinned vessels ----

@@ -65,6 +65,8 @@ const VESSEL_EVENT_TYPES = Object.keys({
   OrphanTimestampsAttachRequested: true,
   VesselVisibilitySet: true,
   PortCallTimersElapsed: true,
+  PortCallRtaSet: true,
+  PortCallLiveEtaSet: true,
 } satisfies Record<keyof VesselEvents, true>);
 const PRIORITY_EVENT_TYPES = Object.keys({
   TimestampApiKeyWeightsSet: true,
@@ -391,6 +393,23 @@ it('a month of traffic with every vessel-stream event, projected live, gives the
   for (const [i, row] of typed.entries()) {
     const data = { imo: Number(row.imo), vessel_type: 2 + i, previous_vessel_type: 1 };
     await store.append(vesselStream(data.imo), [{ type: 'VesselTypeSet', data, metadata: actor }]);
+  }
+  // The port's RTA and a data source's live ETA, through the projector's commands, on vessels with a port call
+  // not done (again after the rounds and never on a timer vessel, for the same reason).
+  const { rows: open } = await db.query<{ imo: string }>(
+    `SELECT DISTINCT imo FROM portcall.port_calls WHERE status <> 'done' AND NOT (imo = ANY($1::bigint[]))
+     ORDER BY imo LIMIT 4`,
+    [TIMER_VESSELS],
+  );
+  for (const [i, row] of open.entries()) {
+    const imo = Number(row.imo);
+    const rta = iso(now + (i + 1) * HOUR);
+    await command('setPortCallRta', () =>
+      commands.setPortCallRta(body({ imo, rta, eta_min: iso(now + i * HOUR), eta_max: iso(now + (i + 2) * HOUR) })),
+    );
+    await command('setLiveEta', () =>
+      commands.setLiveEta(body({ imo, time: iso(now + (i + 3) * HOUR), payload: { source: 'test' } })),
+    );
   }
   // The clock rules of the timer vessels all come due; their ticks are appended and projected.
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, now + Math.max(...TIMER_DUE_S) * 1000 - Date.now())));

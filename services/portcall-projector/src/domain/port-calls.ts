@@ -13,6 +13,7 @@ export {
   invalidPortCallId,
   type PortCallCommandEvent,
 } from './port-call-commands.ts';
+export { decideSetLiveEta, decideSetPortCallRta, type PortCallRtaEvent } from './port-call-rta.ts';
 export {
   DEFAULT_PORT_CALL_SETTINGS,
   isMasterMode,

@@ -11,7 +11,9 @@ import type {
   OrphanTimestampsAttachRequested,
   PortCallForceClosed,
   PortCallForceScanned,
+  PortCallLiveEtaSet,
   PortCallRangeSet,
+  PortCallRtaSet,
   TimestampDeleted,
   TimestampPortCallSet,
   TimestampPortCallUnset,
@@ -36,6 +38,7 @@ import {
   resolvePortCall,
   SLOT_MASTER_PREFIX,
 } from './master-mode.ts';
+import { applyLiveEtaSet, applyRtaSet } from './port-call-rta.ts';
 import {
   closeIfDeparted,
   departIfStale,
@@ -508,6 +511,18 @@ function apply(w: Work, event: VesselEvent): void {
     case 'VesselVisibilitySet':
       w.s.visible = (event.data as VesselVisibilitySet).visible !== false;
       break;
+    case 'PortCallRtaSet': {
+      const data = event.data as PortCallRtaSet;
+      const pc = w.portCalls.get(data.port_call_id);
+      if (pc) applyRtaSet(pc, data, event.metadata.user_id ?? null, w.now);
+      break;
+    }
+    case 'PortCallLiveEtaSet': {
+      const data = event.data as PortCallLiveEtaSet;
+      const pc = w.portCalls.get(data.port_call_id);
+      if (pc) applyLiveEtaSet(pc, data, event.metadata.user_id ?? null, w.now);
+      break;
+    }
     // PortCallTimersElapsed: the tick above is all it does. Vessel registrations and renames change no port call.
   }
   w.s.version = event.globalPosition;

@@ -21,7 +21,9 @@ import {
   type PortCallRangeReply,
   PortcallCommands,
   type RebuildVesselCommand,
+  type SetLiveEtaCommand,
   type SetPortCallRangeCommand,
+  type SetPortCallRtaCommand,
   type SetVesselVisibilityCommand,
   type UnsetPortCallIdCommand,
   type UpdatePortCallIdCommand,
@@ -37,12 +39,15 @@ import {
   decideAttachOrphans,
   decideForceClose,
   decideForceScan,
+  decideSetLiveEta,
   decideSetPortCallRange,
+  decideSetPortCallRta,
   decideUnsetPortCallId,
   decideUpdatePortCallId,
   decideVesselVisibility,
   invalidPortCallId,
   type PortCallCommandEvent,
+  type PortCallRtaEvent,
   portCallOf,
   portCallRange,
   type VesselPortCalls,
@@ -112,7 +117,7 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
   /** Decide against the current state and append with its version; on a race, decide again. */
   async function decideAndAppend(
     imo: number,
-    decide: (state: VesselPortCalls, streamVersion: number) => PortCallCommandEvent[],
+    decide: (state: VesselPortCalls, streamVersion: number) => (PortCallCommandEvent | PortCallRtaEvent)[],
     metadata: EventMetadata,
   ): Promise<void> {
     const { appended } = await decideAndAppendInTransaction(
@@ -228,6 +233,34 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     return known ? OK : { result: 'ERROR' };
   }
 
+  /** The RTA web form and the VIS bridge (port-call-rta.ts). Replies which port call got it. */
+  async function setPortCallRta(
+    payload: unknown,
+    headers: Record<string, unknown> = {},
+  ): Promise<{ result: 'OK'; port_call_id: number }> {
+    const { actor, input } = decodeCommand<Unchecked<SetPortCallRtaCommand>>(payload);
+    const imo = imoOf(input.imo);
+    let portCallId = 0;
+    await decideAndAppend(
+      imo,
+      (state) => {
+        const events = decideSetPortCallRta(state, input);
+        portCallId = events[0].data.port_call_id;
+        return events;
+      },
+      eventMetadata(actor, headers),
+    );
+    return { result: 'OK', port_call_id: portCallId };
+  }
+
+  /** POST /agent/rest/live-eta (port-call-rta.ts). */
+  async function setLiveEta(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
+    const { actor, input } = decodeCommand<Unchecked<SetLiveEtaCommand>>(payload);
+    const imo = imoOf(input.imo);
+    await decideAndAppend(imo, (state) => decideSetLiveEta(state, input), eventMetadata(actor, headers));
+    return OK;
+  }
+
   async function rebuildVessel(payload: unknown): Promise<Ok> {
     const { input } = decodeCommand<Unchecked<RebuildVesselCommand>>(payload);
     const imo = imoOf(input.imo);
@@ -250,6 +283,8 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     [PortcallCommands.attachOrphans]: attachOrphans,
     [PortcallCommands.setVesselVisibility]: setVesselVisibility,
     [PortcallCommands.rebuildVessel]: rebuildVessel,
+    [PortcallCommands.setPortCallRta]: setPortCallRta,
+    [PortcallCommands.setLiveEta]: setLiveEta,
   });
 
   return {
@@ -262,6 +297,8 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     attachOrphans,
     setVesselVisibility,
     rebuildVessel,
+    setPortCallRta,
+    setLiveEta,
     handle,
   };
 }
