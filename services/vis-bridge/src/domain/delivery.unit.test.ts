@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { decideDelivery, retryDelayMs } from './delivery.ts';
+
+describe('retryDelayMs', () => {
+  const policy = { baseMs: 250, maxMs: 8_000 };
+
+  it('doubles after each failure in a row, up to the cap', () => {
+    const top = (n: number) => retryDelayMs(n, policy, () => 1);
+    expect([1, 2, 3, 4, 5, 6, 7, 20].map(top)).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
+  });
+
+  it('waits between half and all of the step, so ports coming back do not knock together', () => {
+    expect(retryDelayMs(3, policy, () => 0)).toBe(500);
+    expect(retryDelayMs(3, policy, () => 0.5)).toBe(750);
+    expect(retryDelayMs(0, policy, () => 1)).toBe(250);
+  });
+});
+
+describe('decideDelivery', () => {
+  const ids = ['m1', 'm2', 'm3'];
+
+  it('retries the whole batch when the peer is down, busy or does not trust us (yet)', () => {
+    expect(decideDelivery(ids, { kind: 'unreachable', error: 'ECONNREFUSED' })).toEqual({
+      kind: 'retry',
+      error: 'ECONNREFUSED',
+    });
+    for (const status of [401, 403, 429, 500, 503]) {
+      expect(decideDelivery(ids, { kind: 'answered', status, body: { error: 'x' } })).toEqual({
+        kind: 'retry',
+        error: `${status} x`,
+      });
+    }
+  });
+
+  it('splits a batch that was too large, but never a single message', () => {
+    expect(decideDelivery(ids, { kind: 'answered', status: 413, body: {} }).kind).toBe('split');
+    expect(decideDelivery(['m1'], { kind: 'answered', status: 413, body: {} })).toMatchObject({
+      kind: 'settled',
+      refused: [{ message_id: 'm1' }],
+    });
+  });
+
+  it('reads each message’s fate from the answer: stored or duplicate is delivered, refused is final, unanswered waits', () => {
+    const body = {
+      results: [
+        { message_id: 'm1', status: 'stored' },
+        { message_id: 'm2', status: 'refused', status_code: 400, error: 'Malformed XML' },
+        { message_id: 'other', status: 'stored' },
+      ],
+    };
+    expect(decideDelivery([...ids, 'm4'], { kind: 'answered', status: 200, body })).toEqual({
+      kind: 'settled',
+      delivered: ['m1'],
+      refused: [{ message_id: 'm2', error: '400 Malformed XML' }],
+      pending: ['m3', 'm4'],
+    });
+    const again = { results: [{ message_id: 'm3', status: 'duplicate' }] };
+    expect(decideDelivery(['m3'], { kind: 'answered', status: 200, body: again })).toMatchObject({
+      delivered: ['m3'],
+    });
+  });
+
+  it('refuses every message of a batch the peer refused as a whole', () => {
+    expect(decideDelivery(['m1', 'm2'], { kind: 'answered', status: 400, body: { error: 'Invalid batch' } })).toEqual({
+      kind: 'settled',
+      delivered: [],
+      refused: [
+        { message_id: 'm1', error: '400 Invalid batch' },
+        { message_id: 'm2', error: '400 Invalid batch' },
+      ],
+      pending: [],
+    });
+  });
+});
