@@ -2,8 +2,9 @@
 // statements run in order under one advisory lock, so several processes may start together.
 
 import type { Db } from '@pcas/sql';
+import { QUEUE_DDL } from './queue-store.ts';
 
-const DDL: string[] = ['CREATE SCHEMA IF NOT EXISTS queue'];
+const DDL: string[] = ['CREATE SCHEMA IF NOT EXISTS queue', ...QUEUE_DDL];
 
 /** Creates the schema if missing; idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {

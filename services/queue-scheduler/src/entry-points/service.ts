@@ -1,17 +1,82 @@
-// Starts the queue-scheduler service on whatever adapters it is given (fleet: PostgreSQL + RabbitMQ; embedded: PGlite +
-// the in-process bus). Its commands arrive on `cmd.queue-scheduler`.
+// Starts the queue-scheduler service on whatever adapters it is given (fleet: PostgreSQL + RabbitMQ + BullMQ on
+// Redis; embedded: PGlite + the in-process bus and timers). Its commands arrive on `cmd.queue-scheduler`. The
+// expiry of nominations and the completion of slot requests run as delayed jobs at their due time (armed again at
+// start for everything still open, since in-process timers do not survive a restart); reads only compute them.
 
 import { commandHandler } from '@pcas/commands';
 import { QUEUE_SCHEDULER, type RunningService, type ServiceDeps } from '@pcas/contracts';
+import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, jobsPrefixFor } from '@pcas/jobs';
+import { dueItems, loadSettingValues, loadSlotRequest } from '../adapters/queue-store.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import type { QueueNotifications } from '../domain/notifications.ts';
+import { parseAtom, queueSettings } from '../domain/queue-rules.ts';
+import { completionDue } from '../domain/slot-requests.ts';
+import { createQueueCommands, type QueueJobs } from './commands.ts';
 
-export async function startQueueScheduler(deps: ServiceDeps): Promise<RunningService> {
+export interface QueueSchedulerOptions {
+  /** The e-mail side (docs/domain.md#queue); nobody is told without it. */
+  notifications?: QueueNotifications;
+  /** Tests: their own BullMQ prefix. */
+  jobsPrefix?: string;
+}
+
+type QueueJob = { kind: 'expire-nomination' | 'complete-slot-request'; id: number };
+
+export async function startQueueScheduler(
+  deps: ServiceDeps,
+  options: QueueSchedulerOptions = {},
+): Promise<RunningService> {
+  const { config, log } = deps;
   await ensureSchema(deps.db);
-  const rpc = await deps.bus.serveRpc(QUEUE_SCHEDULER, commandHandler({}));
-  deps.log.info('queue-scheduler serving cmd.queue-scheduler');
+
+  let commands: ReturnType<typeof createQueueCommands> | undefined;
+  const onJob = async (job: DueJob) => {
+    const { kind, id } = job.data as QueueJob;
+    if (kind === 'expire-nomination') await commands?.expireNomination(id);
+    else await commands?.completeSlotRequest(id);
+  };
+  const jobsLog = log.child({ component: 'jobs' });
+  let delayed: DelayedJobs;
+  if (config.mode === 'fleet' && config.redisUrl) {
+    delayed = await createBullJobs({
+      queue: 'queue-scheduler',
+      redisUrl: config.redisUrl,
+      prefix: options.jobsPrefix ?? jobsPrefixFor(config.databaseUrl),
+      handler: onJob,
+      log: jobsLog,
+    });
+  } else delayed = createInProcessJobs({ queue: 'queue-scheduler', handler: onJob, log: jobsLog });
+
+  // Ids name what is due and when, so scheduling the same thing again is a no-op and a changed time a new job.
+  const jobs: QueueJobs = {
+    expireNomination: (id, at) =>
+      delayed.schedule(`nomination-${id}-${at}`, new Date(at), { kind: 'expire-nomination', id } satisfies QueueJob),
+    completeSlotRequest: (id, at) =>
+      delayed.schedule(`slotrequest-${id}-${at}`, new Date(at), {
+        kind: 'complete-slot-request',
+        id,
+      } satisfies QueueJob),
+  };
+  commands = createQueueCommands({ ...deps, notifications: options.notifications, jobs });
+  const rpc = await deps.bus.serveRpc(QUEUE_SCHEDULER, commandHandler(commands.handlers));
+
+  const due = await dueItems(deps.db);
+  for (const n of due.nominations) {
+    const at = parseAtom(n.at);
+    if (at !== undefined) await jobs.expireNomination(n.id, at + 1000);
+  }
+  const settings = queueSettings(await loadSettingValues(deps.db));
+  for (const id of due.slots) {
+    const loaded = await loadSlotRequest(deps.db, id);
+    const at = loaded && completionDue(loaded.state, settings);
+    if (at) await jobs.completeSlotRequest(id, at);
+  }
+
+  log.info('queue-scheduler serving cmd.queue-scheduler');
   return {
     async stop() {
       await rpc.stop();
+      await delayed.close();
     },
   };
 }

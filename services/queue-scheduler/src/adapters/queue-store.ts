@@ -1,0 +1,530 @@
+// The queue's read models (schema `queue`), written in the transaction of the append they follow, and the
+// aggregate states the commands decide on, read back from them with the stream version each row records (a row
+// and its stream commit together, so the version read is the version of what was read). Every column but the
+// created/modified times comes from the events: the tables can be dropped and rebuilt from the log.
+
+import type {
+  BerthEvent,
+  BerthReservationData,
+  NominationEvent,
+  NominationStatus,
+  SlotRequestData,
+  SlotRequestEvent,
+} from '@pcas/contracts';
+import type { EventMetadata, EventStore, ExpectedVersion } from '@pcas/eventstore';
+import type { Queryable } from '@pcas/sql';
+import type { BerthState } from '../domain/berths.ts';
+import type { NominationState } from '../domain/nominations.ts';
+import { msToIsoDuration } from '../domain/queue-rules.ts';
+
+export const QUEUE_DDL = [
+  'CREATE SEQUENCE IF NOT EXISTS queue.berth_ids',
+  'CREATE SEQUENCE IF NOT EXISTS queue.nomination_ids',
+  'CREATE SEQUENCE IF NOT EXISTS queue.berth_reservation_ids',
+  'CREATE SEQUENCE IF NOT EXISTS queue.slot_reservation_ids',
+  // One row per berth (stream berth-<id>); `version` is the stream's: the calendar below is read at it.
+  `CREATE TABLE IF NOT EXISTS queue.berths (
+     id integer PRIMARY KEY,
+     code text NOT NULL,
+     name text NOT NULL,
+     nominatable boolean NOT NULL DEFAULT false,
+     version integer NOT NULL,
+     created_by integer,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  // The berths' calendars: GET /berth-reservations (one berth, by start) and the slot search.
+  `CREATE TABLE IF NOT EXISTS queue.berth_reservations (
+     id integer PRIMARY KEY,
+     berth_id integer NOT NULL,
+     berth_reservation_type text NOT NULL,
+     reservation_start timestamptz NOT NULL,
+     reservation_end timestamptz NOT NULL,
+     slot_reservation_id integer,
+     created_by integer,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  'CREATE INDEX IF NOT EXISTS berth_reservations_berth ON queue.berth_reservations (berth_id, reservation_start)',
+  // Nominations (stream nomination-<id>): GET /nominations, /own-nominations (created_by), and the open ones of an IMO.
+  `CREATE TABLE IF NOT EXISTS queue.nominations (
+     id integer PRIMARY KEY,
+     company_name text NOT NULL,
+     email text NOT NULL,
+     imo integer NOT NULL,
+     vessel_name text NOT NULL,
+     nomination_status text NOT NULL,
+     window_start timestamptz NOT NULL,
+     window_end timestamptz NOT NULL,
+     berth_ids integer[] NOT NULL,
+     slot_reservation_id integer,
+     version integer NOT NULL,
+     created_by integer,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  'CREATE INDEX IF NOT EXISTS nominations_imo ON queue.nominations (imo, nomination_status)',
+  'CREATE INDEX IF NOT EXISTS nominations_created_by ON queue.nominations (created_by)',
+  // Slot requests (stream slotrequest-<id>). The live ETA columns are the live-ETA alert's.
+  `CREATE TABLE IF NOT EXISTS queue.slot_reservations (
+     id integer PRIMARY KEY,
+     nomination_id integer,
+     berth_id integer,
+     berth_reservation_id integer,
+     email text NOT NULL,
+     imo integer NOT NULL,
+     vessel_name text NOT NULL,
+     loa real,
+     beam real,
+     draft real,
+     laytime interval NOT NULL,
+     eta timestamptz NOT NULL,
+     rta_window_start timestamptz,
+     rta_window_end timestamptz,
+     jit_eta timestamptz,
+     slot_reservation_status text NOT NULL,
+     port_call_id integer,
+     jit_eta_discrepancy_time timestamptz,
+     jit_eta_alert_state text NOT NULL DEFAULT 'green',
+     version integer NOT NULL,
+     created_by integer,
+     created_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now()
+   )`,
+  'CREATE INDEX IF NOT EXISTS slot_reservations_status ON queue.slot_reservations (slot_reservation_status, imo)',
+  // The timestamps a slot request put on its port call (ingest's ids), so a cancellation can remove them.
+  `CREATE TABLE IF NOT EXISTS queue.generated_timestamps (
+     slot_reservation_id integer NOT NULL,
+     timestamp_id bigint NOT NULL,
+     PRIMARY KEY (slot_reservation_id, timestamp_id)
+   )`,
+];
+
+export type IdSequence = 'berth_ids' | 'nomination_ids' | 'berth_reservation_ids' | 'slot_reservation_ids';
+
+export async function nextId(q: Queryable, sequence: IdSequence): Promise<number> {
+  return (await q.query<{ id: number }>(`SELECT nextval('queue.${sequence}')::int AS id`)).rows[0].id;
+}
+
+/** Appends to one stream inside `tx` with the expected version; returns the stream's new version. */
+export async function appendTo(
+  tx: Queryable,
+  store: EventStore,
+  streamId: string,
+  events: readonly { type: string; data: unknown }[],
+  expectedVersion: ExpectedVersion,
+  metadata: EventMetadata,
+): Promise<number> {
+  const result = await store.append(
+    streamId,
+    events.map((e) => ({ type: e.type, data: e.data, metadata })),
+    { tx, expectedVersion },
+  );
+  return result.nextExpectedVersion;
+}
+
+const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')`;
+
+/** Serialises writers of these berths (ascending, so two transactions never wait on each other in a circle). */
+export async function lockBerths(tx: Queryable, berthIds: readonly number[]): Promise<void> {
+  for (const id of [...new Set(berthIds)].sort((a, b) => a - b)) {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue.berth'), $1::int)", [id]);
+  }
+}
+
+export interface Versioned<S> {
+  state: S;
+  version: number;
+}
+
+/** A berth with its calendar, at its stream version (0 and no berth when unknown). */
+export async function loadBerth(q: Queryable, id: number): Promise<Versioned<BerthState>> {
+  const berth = await q.query<{ id: number; code: string; name: string; nominatable: boolean; version: number }>(
+    'SELECT id, code, name, nominatable, version FROM queue.berths WHERE id = $1',
+    [id],
+  );
+  const row = berth.rows[0];
+  if (!row) return { state: { berth: null, reservations: new Map() }, version: 0 };
+  const reservations = await q.query<BerthReservationData>(
+    `SELECT id, berth_id, berth_reservation_type, ${iso('reservation_start')} AS reservation_start,
+            ${iso('reservation_end')} AS reservation_end, slot_reservation_id
+       FROM queue.berth_reservations WHERE berth_id = $1`,
+    [id],
+  );
+  return {
+    state: {
+      berth: { id: row.id, code: row.code, name: row.name, nominatable: row.nominatable },
+      reservations: new Map(reservations.rows.map((r) => [r.id, r])),
+    },
+    version: row.version,
+  };
+}
+
+/** The berth a reservation is on. */
+export async function berthOfReservation(q: Queryable, reservationId: number): Promise<number | undefined> {
+  const { rows } = await q.query<{ berth_id: number }>('SELECT berth_id FROM queue.berth_reservations WHERE id = $1', [
+    reservationId,
+  ]);
+  return rows[0]?.berth_id;
+}
+
+const NOMINATION_COLUMNS = `id, company_name, email, imo, vessel_name, nomination_status, ${iso('window_start')} AS window_start,
+  ${iso('window_end')} AS window_end, berth_ids, slot_reservation_id, created_by, version`;
+
+interface NominationRow {
+  id: number;
+  company_name: string;
+  email: string;
+  imo: number;
+  vessel_name: string;
+  nomination_status: NominationStatus;
+  window_start: string;
+  window_end: string;
+  berth_ids: number[];
+  slot_reservation_id: number | null;
+  created_by: number | null;
+  version: number;
+}
+
+const nominationState = (r: NominationRow): Versioned<NominationState> => ({
+  state: {
+    nomination: {
+      id: r.id,
+      company_name: r.company_name,
+      email: r.email,
+      imo: r.imo,
+      vessel_name: r.vessel_name,
+      window_start: r.window_start,
+      window_end: r.window_end,
+      berth_ids: r.berth_ids,
+      created_by: r.created_by,
+    },
+    status: r.nomination_status,
+    slot_reservation_id: r.slot_reservation_id,
+  },
+  version: r.version,
+});
+
+export async function loadNomination(q: Queryable, id: number): Promise<Versioned<NominationState>> {
+  const { rows } = await q.query<NominationRow>(`SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE id = $1`, [
+    id,
+  ]);
+  return rows[0]
+    ? nominationState(rows[0])
+    : { state: { nomination: null, status: 'open', slot_reservation_id: null }, version: 0 };
+}
+
+/** The open nominations of an IMO, by id (the original takes the first that fits). */
+export async function loadOpenNominations(q: Queryable, imo: number): Promise<Versioned<NominationState>[]> {
+  const { rows } = await q.query<NominationRow>(
+    `SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE imo = $1 AND nomination_status = 'open' ORDER BY id`,
+    [imo],
+  );
+  return rows.map(nominationState);
+}
+
+const SLOT_COLUMNS = `id, email, imo, vessel_name, loa::float8 AS loa, beam::float8 AS beam, draft::float8 AS draft,
+  extract(epoch FROM laytime)::float8 AS laytime_s, ${iso('eta')} AS eta,
+  slot_reservation_status AS status, nomination_id, berth_id, berth_reservation_id,
+  ${iso('rta_window_start')} AS rta_window_start, ${iso('rta_window_end')} AS rta_window_end, ${iso('jit_eta')} AS jit_eta, version`;
+
+interface SlotRow extends Omit<SlotRequestData, 'laytime'> {
+  laytime_s: number;
+  version: number;
+}
+
+function slotState(r: SlotRow): Versioned<SlotRequestData> {
+  const { laytime_s, version, ...rest } = r;
+  return { state: { ...rest, laytime: msToIsoDuration(laytime_s * 1000) }, version };
+}
+
+export async function loadSlotRequest(q: Queryable, id: number): Promise<Versioned<SlotRequestData> | undefined> {
+  const { rows } = await q.query<SlotRow>(`SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations WHERE id = $1`, [id]);
+  return rows[0] ? slotState(rows[0]) : undefined;
+}
+
+/** Slot requests waiting for a nomination or a free slot (all, or those of one IMO), by id. */
+export async function pendingSlotRequestIds(q: Queryable, imo?: number): Promise<number[]> {
+  const { rows } = await q.query<{ id: number }>(
+    `SELECT id FROM queue.slot_reservations
+      WHERE slot_reservation_status IN ('no_nomination', 'no_free_slot') AND ($1::int IS NULL OR imo = $1)
+      ORDER BY id`,
+    [imo ?? null],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** The queue settings and the time zone's setting as stored by the gateway (settings API). */
+export async function loadSettingValues(q: Queryable): Promise<Record<string, string>> {
+  try {
+    const { rows } = await q.query<{ name: string; value: string }>(
+      "SELECT name, value FROM gateway.settings WHERE name LIKE 'queue\\_%' OR name = 'port_operator_emails'",
+    );
+    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  } catch {
+    // Before the gateway created its schema: the defaults.
+    return {};
+  }
+}
+
+// ---- Projection: each stream's events into its rows, in the append's transaction ----
+
+export async function projectBerth(
+  tx: Queryable,
+  berthId: number,
+  events: readonly BerthEvent[],
+  version: number,
+  actor: number | null,
+): Promise<void> {
+  for (const e of events) {
+    switch (e.type) {
+      case 'BerthCreated':
+        await tx.query(
+          `INSERT INTO queue.berths (id, code, name, nominatable, version, created_by, modified_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $6)`,
+          [e.data.id, e.data.code, e.data.name, e.data.nominatable, version, actor],
+        );
+        break;
+      case 'BerthUpdated':
+        await tx.query(
+          `UPDATE queue.berths SET code = $2, name = $3, nominatable = $4, modified_by = $5, modified_at = now()
+            WHERE id = $1`,
+          [e.data.id, e.data.code, e.data.name, e.data.nominatable, actor],
+        );
+        break;
+      case 'BerthDeleted':
+        await tx.query('DELETE FROM queue.berths WHERE id = $1', [e.data.id]);
+        break;
+      case 'BerthReservationMade':
+        await tx.query(
+          `INSERT INTO queue.berth_reservations (id, berth_id, berth_reservation_type, reservation_start, reservation_end,
+             slot_reservation_id, created_by, modified_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+          [
+            e.data.id,
+            e.data.berth_id,
+            e.data.berth_reservation_type,
+            e.data.reservation_start,
+            e.data.reservation_end,
+            e.data.slot_reservation_id,
+            actor,
+          ],
+        );
+        break;
+      case 'BerthReservationMoved':
+        await tx.query(
+          `UPDATE queue.berth_reservations SET reservation_start = $2, reservation_end = $3, modified_by = $4,
+                  modified_at = now() WHERE id = $1`,
+          [e.data.id, e.data.reservation_start, e.data.reservation_end, actor],
+        );
+        break;
+      case 'BerthReservationRemoved':
+        await tx.query('DELETE FROM queue.berth_reservations WHERE id = $1', [e.data.id]);
+        break;
+    }
+  }
+  await tx.query('UPDATE queue.berths SET version = $2 WHERE id = $1', [berthId, version]);
+}
+
+export async function projectNomination(
+  tx: Queryable,
+  events: readonly NominationEvent[],
+  version: number,
+  actor: number | null,
+): Promise<void> {
+  for (const e of events) {
+    const d = e.data;
+    switch (e.type) {
+      case 'NominationCreated':
+        await tx.query(
+          `INSERT INTO queue.nominations (id, company_name, email, imo, vessel_name, nomination_status, window_start,
+             window_end, berth_ids, version, created_by, modified_by)
+           VALUES ($1, $2, $3, $4, $5, 'open', $6, $7, $8::int[], $9, $10, $11)`,
+          [
+            e.data.id,
+            e.data.company_name,
+            e.data.email,
+            e.data.imo,
+            e.data.vessel_name,
+            e.data.window_start,
+            e.data.window_end,
+            e.data.berth_ids,
+            version,
+            e.data.created_by,
+            actor,
+          ],
+        );
+        break;
+      case 'NominationUpdated':
+        await tx.query(
+          `UPDATE queue.nominations SET company_name = $2, email = $3, imo = $4, vessel_name = $5, window_start = $6,
+                  window_end = $7, berth_ids = $8::int[], modified_by = $9, modified_at = now() WHERE id = $1`,
+          [
+            e.data.id,
+            e.data.company_name,
+            e.data.email,
+            e.data.imo,
+            e.data.vessel_name,
+            e.data.window_start,
+            e.data.window_end,
+            e.data.berth_ids,
+            actor,
+          ],
+        );
+        break;
+      case 'NominationDeleted':
+        await tx.query('DELETE FROM queue.nominations WHERE id = $1', [d.id]);
+        break;
+      case 'NominationReserved':
+        await tx.query(
+          `UPDATE queue.nominations SET nomination_status = 'reserved', slot_reservation_id = $2, modified_at = now()
+            WHERE id = $1`,
+          [e.data.id, e.data.slot_reservation_id],
+        );
+        break;
+      case 'NominationReopened':
+        await tx.query(
+          `UPDATE queue.nominations SET nomination_status = 'open', slot_reservation_id = NULL, modified_at = now()
+            WHERE id = $1`,
+          [d.id],
+        );
+        break;
+      case 'NominationExpired':
+        await tx.query(
+          `UPDATE queue.nominations SET nomination_status = 'expired', modified_at = now() WHERE id = $1`,
+          [d.id],
+        );
+        break;
+    }
+  }
+  await tx.query('UPDATE queue.nominations SET version = $2 WHERE id = $1', [events[0]?.data.id, version]);
+}
+
+export async function projectSlotRequest(
+  tx: Queryable,
+  events: readonly SlotRequestEvent[],
+  version: number,
+  actor: number | null,
+): Promise<void> {
+  for (const e of events) {
+    switch (e.type) {
+      case 'SlotRequestReceived': {
+        const d = e.data;
+        await tx.query(
+          `INSERT INTO queue.slot_reservations (id, nomination_id, berth_id, berth_reservation_id, email, imo, vessel_name,
+             loa, beam, draft, laytime, eta, rta_window_start, rta_window_end, jit_eta, slot_reservation_status,
+             version, created_by, modified_by)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::interval, $12, $13, $14, $15, $16, $17, $18, $18)`,
+          [
+            d.id,
+            d.nomination_id,
+            d.berth_id,
+            d.berth_reservation_id,
+            d.email,
+            d.imo,
+            d.vessel_name,
+            d.loa,
+            d.beam,
+            d.draft,
+            d.laytime,
+            d.eta,
+            d.rta_window_start,
+            d.rta_window_end,
+            d.jit_eta,
+            d.status,
+            version,
+            actor,
+          ],
+        );
+        break;
+      }
+      case 'SlotRequestResolved':
+      case 'SlotRequestUpdated':
+      case 'SlotRequestPushedForward': {
+        const d = e.data;
+        const laytime = 'laytime' in d ? d.laytime : null;
+        const jitEta = 'jit_eta' in d ? d.jit_eta : undefined;
+        await tx.query(
+          `UPDATE queue.slot_reservations
+              SET slot_reservation_status = $2, nomination_id = $3, berth_id = $4, berth_reservation_id = $5,
+                  rta_window_start = $6, rta_window_end = $7, laytime = coalesce($8::interval, laytime),
+                  jit_eta = CASE WHEN $9 THEN $10::timestamptz ELSE jit_eta END,
+                  modified_by = $11, modified_at = now()
+            WHERE id = $1`,
+          [
+            d.id,
+            d.status,
+            d.nomination_id,
+            d.berth_id,
+            d.berth_reservation_id,
+            d.rta_window_start,
+            d.rta_window_end,
+            laytime,
+            jitEta !== undefined,
+            jitEta ?? null,
+            actor,
+          ],
+        );
+        break;
+      }
+      case 'SlotRequestCancelled':
+        await tx.query(
+          `UPDATE queue.slot_reservations
+              SET slot_reservation_status = $2, nomination_id = NULL, berth_reservation_id = NULL,
+                  rta_window_start = NULL, rta_window_end = NULL, jit_eta = NULL, modified_by = $3, modified_at = now()
+            WHERE id = $1`,
+          [e.data.id, e.data.status, actor],
+        );
+        break;
+      case 'SlotRequestCompleted':
+        await tx.query(
+          `UPDATE queue.slot_reservations SET slot_reservation_status = 'completed', modified_at = now() WHERE id = $1`,
+          [e.data.id],
+        );
+        break;
+    }
+  }
+  await tx.query('UPDATE queue.slot_reservations SET version = $2 WHERE id = $1', [events[0]?.data.id, version]);
+}
+
+export async function saveGeneratedTimestamp(q: Queryable, slotRequestId: number, timestampId: number): Promise<void> {
+  await q.query(
+    'INSERT INTO queue.generated_timestamps (slot_reservation_id, timestamp_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+    [slotRequestId, timestampId],
+  );
+}
+
+export async function generatedTimestampIds(q: Queryable, slotRequestId: number): Promise<number[]> {
+  const { rows } = await q.query<{ id: string }>(
+    'SELECT timestamp_id::text AS id FROM queue.generated_timestamps WHERE slot_reservation_id = $1',
+    [slotRequestId],
+  );
+  return rows.map((r) => Number(r.id));
+}
+
+export async function forgetGeneratedTimestamp(
+  q: Queryable,
+  slotRequestId: number,
+  timestampId: number,
+): Promise<void> {
+  await q.query('DELETE FROM queue.generated_timestamps WHERE slot_reservation_id = $1 AND timestamp_id = $2', [
+    slotRequestId,
+    timestampId,
+  ]);
+}
+
+/** What the jobs must be armed for at start (the embedded mode's timers do not survive a restart). */
+export async function dueItems(q: Queryable): Promise<{ nominations: { id: number; at: string }[]; slots: number[] }> {
+  const n = await q.query<{ id: number; at: string }>(
+    `SELECT id, ${iso('window_end')} AS at FROM queue.nominations WHERE nomination_status <> 'expired'`,
+  );
+  const s = await q.query<{ id: number }>(
+    `SELECT id FROM queue.slot_reservations
+      WHERE slot_reservation_status NOT IN ('cancelled_by_vessel', 'cancelled_by_port', 'completed')`,
+  );
+  return { nominations: n.rows, slots: s.rows.map((r) => r.id) };
+}

@@ -1,0 +1,594 @@
+// cmd.queue-scheduler (docs/domain.md#queue): each command loads the states it decides on in one transaction,
+// decides (pure, src/domain), appends every stream's events with the version it read, and writes the rows in the
+// same transaction; a lost race on any stream rolls all back and decides again. Slot placements take the berths'
+// locks first (ascending) so concurrent requests take turns on a calendar; the berth stream's expected version
+// still guards it. After the commit: the e-mail hook, the generated timestamps (through ingest) and the jobs.
+
+import { type CommandFunction, decodeCommand, eventMetadata, retryOnConflict } from '@pcas/commands';
+import {
+  type Actor,
+  ApiError,
+  type BerthInput,
+  type BerthReservationData,
+  type BerthReservationInput,
+  berthStream,
+  type CancelSlotRequestInput,
+  type IdInput,
+  INGEST,
+  IngestCommands,
+  type NominationInput,
+  nominationStream,
+  QueueCommands,
+  type ServiceDeps,
+  type SlotRequestData,
+  type SlotRequestEvent,
+  type SlotRequestInput,
+  slotRequestStream,
+} from '@pcas/contracts';
+import type { EventMetadata } from '@pcas/eventstore';
+import type { Queryable } from '@pcas/sql';
+import {
+  appendTo,
+  berthOfReservation,
+  forgetGeneratedTimestamp,
+  generatedTimestampIds,
+  loadBerth,
+  loadNomination,
+  loadOpenNominations,
+  loadSettingValues,
+  loadSlotRequest,
+  lockBerths,
+  nextId,
+  pendingSlotRequestIds,
+  projectBerth,
+  projectNomination,
+  projectSlotRequest,
+  saveGeneratedTimestamp,
+  type Versioned,
+} from '../adapters/queue-store.ts';
+import {
+  type BerthState,
+  decideCreateBerth,
+  decideCreateReservation,
+  decideDeleteBerth,
+  decideMoveReservation,
+  decideRemoveReservation,
+  decideUpdateBerth,
+} from '../domain/berths.ts';
+import { generatedTimestamps } from '../domain/generated-timestamps.ts';
+import {
+  cannotFindNomination,
+  decideCreateNomination,
+  decideDeleteNomination,
+  decideExpireNomination,
+  decideUpdateNomination,
+  type NominationContext,
+  type NominationState,
+} from '../domain/nominations.ts';
+import { NO_NOTIFICATIONS, type QueueNotifications } from '../domain/notifications.ts';
+import { isoDurationMs, parseAtom, type QueueSettings, queueSettings } from '../domain/queue-rules.ts';
+import {
+  cannotFindSlotRequest,
+  completionDue,
+  decideCancel,
+  decideComplete,
+  decideResolve,
+  decideUpdate,
+  type Placement,
+  place,
+  readSlotRequest,
+  receivedEvent,
+} from '../domain/slot-requests.ts';
+
+const OK = { result: 'OK' } as const;
+// Many vessels may ask for one berth at once: each lost race costs one more attempt.
+const ATTEMPTS = 12;
+const BUSY = 'The queue is being updated concurrently; retry';
+
+/** Delayed work at a due time: a nomination's expiry, a slot request's completion (see service.ts). */
+export interface QueueJobs {
+  expireNomination(id: number, at: number): Promise<void>;
+  completeSlotRequest(id: number, at: number): Promise<void>;
+}
+
+export interface QueueCommandDeps extends ServiceDeps {
+  notifications?: QueueNotifications;
+  jobs?: QueueJobs;
+  now?: () => number;
+}
+
+/** What a committed decision leaves to do: who to tell, which timestamps to (re)generate or remove. */
+interface AfterCommit {
+  slots: { state: SlotRequestData; event: SlotRequestEvent; firstEta: boolean }[];
+  blocks: BerthReservationData[];
+  removeTimestampsOf: number[];
+}
+
+const afterCommit = (): AfterCommit => ({ slots: [], blocks: [], removeTimestampsOf: [] });
+
+export function createQueueCommands(deps: QueueCommandDeps) {
+  const { db, store, bus, log, config } = deps;
+  const notifications = deps.notifications ?? NO_NOTIFICATIONS;
+  const now = deps.now ?? Date.now;
+  const timeZone = config.portDefaultTimeZone ?? 'UTC';
+
+  const transact = <T>(fn: (tx: Queryable) => Promise<T>) =>
+    retryOnConflict('queue', () => db.transaction(fn), { attempts: ATTEMPTS, busyMessage: BUSY, log });
+  const settingsOf = async (q: Queryable): Promise<QueueSettings> => queueSettings(await loadSettingValues(q));
+
+  // ---- after the commit ----
+
+  async function postTimestamps(state: SlotRequestData, firstEta: boolean, settings: QueueSettings, actor: Actor) {
+    const list = generatedTimestamps(
+      {
+        id: state.id,
+        imo: state.imo,
+        vessel_name: state.vessel_name,
+        status: state.status,
+        eta: parseAtom(state.eta) as number,
+        rta_window_start: parseAtom(state.rta_window_start) ?? null,
+        rta_window_end: parseAtom(state.rta_window_end) ?? null,
+        jit_eta: parseAtom(state.jit_eta) ?? null,
+        laytime: state.laytime,
+        laytimeMs: isoDurationMs(state.laytime) ?? 0,
+        loa: state.loa,
+        beam: state.beam,
+        draft: state.draft,
+      },
+      { firstEta, now: now(), settings },
+    );
+    for (const ts of list) {
+      // Posted as the port's own (manual) timestamps: admitted whatever the sending key's priorities are.
+      const reply = (await bus.rpc(INGEST, IngestCommands.postTimestamp, {
+        actor: { user_id: actor.user_id, api_key_id: null },
+        input: { ...ts, manual: true },
+      })) as { id?: number };
+      if (typeof reply?.id === 'number') await saveGeneratedTimestamp(db, state.id, reply.id);
+    }
+  }
+
+  async function removeTimestamps(slotRequestId: number, actor: Actor) {
+    for (const id of await generatedTimestampIds(db, slotRequestId)) {
+      try {
+        await bus.rpc(INGEST, IngestCommands.deleteTimestamp, { actor, input: { id } });
+      } catch (error) {
+        // Already deleted by someone: nothing left to remove.
+        if (!(error instanceof ApiError && error.status === 400)) throw error;
+      }
+      await forgetGeneratedTimestamp(db, slotRequestId, id);
+    }
+  }
+
+  async function finish(after: AfterCommit, actor: Actor): Promise<void> {
+    const settings = after.slots.length > 0 ? await settingsOf(db) : undefined;
+    for (const id of after.removeTimestampsOf) {
+      await removeTimestamps(id, actor).catch((err) =>
+        log.error({ err, slot_reservation_id: id }, 'removing generated timestamps failed'),
+      );
+    }
+    for (const { state, event, firstEta } of after.slots) {
+      if (event.type !== 'SlotRequestCancelled' && event.type !== 'SlotRequestCompleted' && settings) {
+        await postTimestamps(state, firstEta, settings, actor).catch((err) =>
+          log.error({ err, slot_reservation_id: state.id }, 'posting generated timestamps failed'),
+        );
+        const due = completionDue(state, settings);
+        if (due !== null) await deps.jobs?.completeSlotRequest(state.id, due);
+      }
+      if (event.type === 'SlotRequestCompleted') continue;
+      await notifications
+        .slotRequestChanged({
+          slot_request_id: state.id,
+          event: event.type,
+          status: state.status,
+          email: state.email,
+          imo: state.imo,
+          vessel_name: state.vessel_name,
+          rta_window_start: state.rta_window_start,
+          rta_window_end: state.rta_window_end,
+          jit_eta: state.jit_eta,
+        })
+        .catch((err) => log.error({ err, slot_reservation_id: state.id }, 'slot request notice failed'));
+    }
+    for (const block of after.blocks) {
+      const berth = (await loadBerth(db, block.berth_id)).state.berth;
+      await notifications
+        .berthBlockShifted({
+          berth_id: block.berth_id,
+          berth_code: berth?.code ?? '',
+          berth_name: berth?.name ?? '',
+          berth_reservation_id: block.id,
+          reservation_start: block.reservation_start,
+          reservation_end: block.reservation_end,
+        })
+        .catch((err) => log.error({ err, berth_reservation_id: block.id }, 'berth block notice failed'));
+    }
+  }
+
+  // ---- shared steps inside a transaction ----
+
+  async function appendSlot(
+    tx: Queryable,
+    id: number,
+    events: SlotRequestEvent[],
+    version: number | 'no_stream',
+    metadata: EventMetadata,
+  ) {
+    const next = await appendTo(tx, store, slotRequestStream(id), events, version, metadata);
+    await projectSlotRequest(tx, events, next, metadata.user_id ?? null);
+  }
+
+  /** Appends a placement's berth and nomination events with the versions they were read at. */
+  async function appendPlacement(
+    tx: Queryable,
+    placed: Placement,
+    berths: Map<number, Versioned<BerthState>>,
+    nominations: Versioned<NominationState>[],
+    metadata: EventMetadata,
+  ) {
+    const actor = metadata.user_id ?? null;
+    if (placed.berthEvent) {
+      const berthId = placed.berthEvent.data.berth_id;
+      const at = berths.get(berthId) as Versioned<BerthState>;
+      const next = await appendTo(tx, store, berthStream(berthId), [placed.berthEvent], at.version, metadata);
+      await projectBerth(tx, berthId, [placed.berthEvent], next, actor);
+    }
+    if (placed.nominationEvent) {
+      const id = placed.nominationEvent.data.id;
+      const at = nominations.find((n) => n.state.nomination?.id === id) as Versioned<NominationState>;
+      const next = await appendTo(tx, store, nominationStream(id), [placed.nominationEvent], at.version, metadata);
+      await projectNomination(tx, [placed.nominationEvent], next, actor);
+    }
+  }
+
+  /** The nominations and berths a placement reads, the berths locked first. */
+  async function placementInputs(tx: Queryable, imo: number, nominationId: number | null) {
+    const nominations =
+      nominationId === null
+        ? await loadOpenNominations(tx, imo)
+        : [await loadNomination(tx, nominationId)].filter((n) => n.state.nomination !== null);
+    const berthIds = [...new Set(nominations.flatMap((n) => n.state.nomination?.berth_ids ?? []))];
+    await lockBerths(tx, berthIds);
+    const berths = new Map<number, Versioned<BerthState>>();
+    for (const id of berthIds) berths.set(id, await loadBerth(tx, id));
+    return { nominations, berths };
+  }
+
+  /** Every pending slot request (or those of one IMO) placed again, each in its own transaction. */
+  async function resolve(metadata: EventMetadata, actor: Actor, imo?: number): Promise<void> {
+    for (const id of await pendingSlotRequestIds(db, imo)) {
+      const after = afterCommit();
+      await transact(async (tx) => {
+        after.slots = [];
+        const loaded = await loadSlotRequest(tx, id);
+        if (!loaded) return;
+        const slot = loaded.state;
+        const nominationId = slot.status === 'no_free_slot' ? slot.nomination_id : null;
+        const { nominations, berths } = await placementInputs(tx, slot.imo, nominationId);
+        const placed = decideResolve(slot, {
+          settings: await settingsOf(tx),
+          now: now(),
+          nominations: nominations.map((n) => n.state),
+          berths: (berthId) => berths.get(berthId)?.state,
+          reservationId: await nextId(tx, 'berth_reservation_ids'),
+        });
+        if (!placed) return;
+        const event: SlotRequestEvent = { type: 'SlotRequestResolved', data: { id, ...placed.placement } };
+        await appendSlot(tx, id, [event], loaded.version, metadata);
+        await appendPlacement(tx, placed, berths, nominations, metadata);
+        after.slots.push({ state: { ...slot, ...placed.placement }, event, firstEta: true });
+      });
+      await finish(after, actor);
+    }
+  }
+
+  // ---- berths ----
+
+  async function createBerth(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<BerthInput>(payload);
+    const metadata = eventMetadata(actor, headers);
+    await transact(async (tx) => {
+      const id = await nextId(tx, 'berth_ids');
+      const events = decideCreateBerth(id, input);
+      const next = await appendTo(tx, store, berthStream(id), events, 'no_stream', metadata);
+      await projectBerth(tx, id, events, next, actor.user_id);
+    });
+    return OK;
+  }
+
+  const changeBerth =
+    (decide: (state: BerthState, input: BerthInput & { id: number }) => ReturnType<typeof decideUpdateBerth>) =>
+    async (payload: unknown, headers: Record<string, unknown> = {}) => {
+      const { actor, input } = decodeCommand<BerthInput & { id: number }>(payload);
+      const metadata = eventMetadata(actor, headers);
+      await transact(async (tx) => {
+        await lockBerths(tx, [input.id]);
+        const { state, version } = await loadBerth(tx, input.id);
+        const events = decide(state, input);
+        if (events.length === 0) return;
+        const next = await appendTo(tx, store, berthStream(input.id), events, version, metadata);
+        await projectBerth(tx, input.id, events, next, actor.user_id);
+      });
+      return OK;
+    };
+
+  // ---- nominations ----
+
+  async function nominationContext(tx: Queryable, berthIds: unknown[] | undefined): Promise<NominationContext> {
+    const berths = new Map<number, NonNullable<BerthState['berth']>>();
+    for (const raw of berthIds ?? []) {
+      const id = typeof raw === 'string' && /^\d{1,9}$/.test(raw) ? Number(raw) : raw;
+      if (typeof id !== 'number' || !Number.isSafeInteger(id) || id > 2_147_483_647 || id < 0) continue;
+      const berth = (await loadBerth(tx, id)).state.berth;
+      if (berth) berths.set(id, berth);
+    }
+    return { now: now(), timeZone, berths: (id) => berths.get(id) };
+  }
+
+  async function scheduleExpiry(id: number, windowEnd: string) {
+    const at = parseAtom(windowEnd);
+    if (at !== undefined) await deps.jobs?.expireNomination(id, at + 1000);
+  }
+
+  async function createNomination(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<NominationInput>(payload);
+    const metadata = eventMetadata(actor, headers);
+    const created = await transact(async (tx) => {
+      const context = await nominationContext(tx, input.berth_ids);
+      const id = await nextId(tx, 'nomination_ids');
+      const events = decideCreateNomination(id, input, context, input.owner_user_id ?? actor.user_id);
+      const next = await appendTo(tx, store, nominationStream(id), events, 'no_stream', metadata);
+      await projectNomination(tx, events, next, actor.user_id);
+      return events[0].data as { id: number; window_end: string };
+    });
+    await scheduleExpiry(created.id, created.window_end);
+    await resolve(metadata, actor, input.imo);
+    return OK;
+  }
+
+  async function updateNomination(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<NominationInput & { id: number }>(payload);
+    const metadata = eventMetadata(actor, headers);
+    const updated = await transact(async (tx) => {
+      const { state, version } = await loadNomination(tx, input.id);
+      const events = decideUpdateNomination(state, input, await nominationContext(tx, input.berth_ids), actor.user_id);
+      if (events.length === 0) return undefined;
+      const next = await appendTo(tx, store, nominationStream(input.id), events, version, metadata);
+      await projectNomination(tx, events, next, actor.user_id);
+      return events[0].data as { id: number; window_end: string; imo: number };
+    });
+    if (updated) {
+      await scheduleExpiry(updated.id, updated.window_end);
+      await resolve(metadata, actor, updated.imo);
+    }
+    return OK;
+  }
+
+  async function deleteNomination(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<IdInput & { own?: boolean }>(payload);
+    const metadata = eventMetadata(actor, headers);
+    await transact(async (tx) => {
+      const { state, version } = await loadNomination(tx, input.id);
+      const events = decideDeleteNomination(state, input.id, now(), actor.user_id, input.own === true);
+      const next = await appendTo(tx, store, nominationStream(input.id), events, version, metadata);
+      await projectNomination(tx, events, next, actor.user_id);
+    });
+    return OK;
+  }
+
+  /** The expiry job: records an ended window (nothing when it is no longer due). */
+  async function expireNomination(id: number): Promise<void> {
+    await transact(async (tx) => {
+      const { state, version } = await loadNomination(tx, id);
+      const events = decideExpireNomination(state, now());
+      if (events.length === 0) return;
+      const next = await appendTo(tx, store, nominationStream(id), events, version, {});
+      await projectNomination(tx, events, next, null);
+    });
+  }
+
+  // ---- berth reservations (port blocks) ----
+
+  async function createBerthReservation(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<BerthReservationInput>(payload);
+    const metadata = eventMetadata(actor, headers);
+    const berthId = input.berth_id as number;
+    await transact(async (tx) => {
+      await lockBerths(tx, [berthId]);
+      const { state, version } = await loadBerth(tx, berthId);
+      const slotId = input.slot_reservation_id ?? null;
+      const slotExists = slotId !== null && (await loadSlotRequest(tx, slotId)) !== undefined;
+      const id = await nextId(tx, 'berth_reservation_ids');
+      const events = decideCreateReservation(state, berthId, id, input, slotExists);
+      const next = await appendTo(tx, store, berthStream(berthId), events, version, metadata);
+      await projectBerth(tx, berthId, events, next, actor.user_id);
+    });
+    await resolve(metadata, actor);
+    return OK;
+  }
+
+  const changeReservation =
+    (
+      decide: (
+        state: BerthState,
+        input: BerthReservationInput & { id: number },
+      ) => ReturnType<typeof decideMoveReservation>,
+    ) =>
+    async (payload: unknown, headers: Record<string, unknown> = {}) => {
+      const { actor, input } = decodeCommand<BerthReservationInput & { id: number }>(payload);
+      const metadata = eventMetadata(actor, headers);
+      const changed = await transact(async (tx) => {
+        const berthId = await berthOfReservation(tx, input.id);
+        if (berthId === undefined) {
+          throw ApiError.badRequest(`Cannot find berth reservation instance with given id: ${input.id}`);
+        }
+        await lockBerths(tx, [berthId]);
+        const { state, version } = await loadBerth(tx, berthId);
+        const events = decide(state, input);
+        if (events.length === 0) return false;
+        const next = await appendTo(tx, store, berthStream(berthId), events, version, metadata);
+        await projectBerth(tx, berthId, events, next, actor.user_id);
+        return true;
+      });
+      if (changed) await resolve(metadata, actor);
+      return OK;
+    };
+
+  // ---- slot requests ----
+
+  async function createSlotRequest(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<SlotRequestInput>(payload);
+    const request = readSlotRequest(input);
+    const metadata = eventMetadata(actor, headers);
+    const after = afterCommit();
+    await transact(async (tx) => {
+      after.slots = [];
+      const id = await nextId(tx, 'slot_reservation_ids');
+      const { nominations, berths } = await placementInputs(tx, request.imo, null);
+      const placed = place(
+        id,
+        { ...request, nomination_id: null },
+        {
+          settings: await settingsOf(tx),
+          now: now(),
+          nominations: nominations.map((n) => n.state),
+          berths: (berthId) => berths.get(berthId)?.state,
+          reservationId: await nextId(tx, 'berth_reservation_ids'),
+        },
+      );
+      const event = receivedEvent(id, request, placed);
+      await appendSlot(tx, id, [event], 'no_stream', metadata);
+      await appendPlacement(tx, placed, berths, nominations, metadata);
+      after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
+    });
+    await finish(after, actor);
+    return OK;
+  }
+
+  async function updateSlotRequest(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<SlotRequestInput & { id: number }>(payload);
+    const metadata = eventMetadata(actor, headers);
+    const after = afterCommit();
+    await transact(async (tx) => {
+      after.slots = [];
+      after.blocks = [];
+      const loaded = await loadSlotRequest(tx, input.id);
+      if (!loaded) throw cannotFindSlotRequest(input.id);
+      const slot = loaded.state;
+      if (slot.berth_id !== null) await lockBerths(tx, [slot.berth_id]);
+      const berth = slot.berth_id === null ? undefined : await loadBerth(tx, slot.berth_id);
+      const nomination = slot.nomination_id === null ? undefined : await loadNomination(tx, slot.nomination_id);
+      const others = new Map<number, Versioned<SlotRequestData>>();
+      for (const r of berth?.state.reservations.values() ?? []) {
+        if (r.slot_reservation_id === null || r.slot_reservation_id === slot.id) continue;
+        const other = await loadSlotRequest(tx, r.slot_reservation_id);
+        if (other) others.set(other.state.id, other);
+      }
+      const update = decideUpdate(
+        slot,
+        {
+          laytime: input.laytime,
+          jit_eta: input.jit_eta,
+          rta_window_start: input.rta_window_start,
+          agent: input.agent,
+        },
+        {
+          settings: await settingsOf(tx),
+          berth: berth?.state ?? { berth: null, reservations: new Map() },
+          nomination: nomination?.state,
+          slotRequests: (id) => others.get(id)?.state,
+        },
+      );
+      await appendSlot(tx, slot.id, update.slotEvents, loaded.version, metadata);
+      if (update.berthEvents.length > 0 && berth && slot.berth_id !== null) {
+        const next = await appendTo(tx, store, berthStream(slot.berth_id), update.berthEvents, berth.version, metadata);
+        await projectBerth(tx, slot.berth_id, update.berthEvents, next, actor.user_id);
+      }
+      for (const event of update.shiftedSlotEvents) {
+        const other = others.get(event.data.id) as Versioned<SlotRequestData>;
+        await appendSlot(tx, other.state.id, [event], other.version, metadata);
+        after.slots.push({ state: { ...other.state, ...event.data } as SlotRequestData, event, firstEta: false });
+      }
+      const own = update.slotEvents[0];
+      after.slots.unshift({ state: { ...slot, ...own.data } as SlotRequestData, event: own, firstEta: false });
+      after.blocks.push(...update.shiftedBlocks);
+    });
+    await finish(after, actor);
+    return OK;
+  }
+
+  async function cancelSlotRequest(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<CancelSlotRequestInput>(payload);
+    const metadata = eventMetadata(actor, headers);
+    const after = afterCommit();
+    await transact(async (tx) => {
+      after.slots = [];
+      const loaded = await loadSlotRequest(tx, input.id);
+      if (!loaded) throw cannotFindSlotRequest(input.id);
+      const slot = loaded.state;
+      if (slot.berth_id !== null) await lockBerths(tx, [slot.berth_id]);
+      const berth = slot.berth_id === null ? undefined : await loadBerth(tx, slot.berth_id);
+      const nomination = slot.nomination_id === null ? undefined : await loadNomination(tx, slot.nomination_id);
+      const cancel = decideCancel(slot, input.by_vessel === true, berth?.state, nomination?.state);
+      await appendSlot(tx, slot.id, [cancel.slotEvent], loaded.version, metadata);
+      if (cancel.berthEvent && berth && slot.berth_id !== null) {
+        const next = await appendTo(
+          tx,
+          store,
+          berthStream(slot.berth_id),
+          [cancel.berthEvent],
+          berth.version,
+          metadata,
+        );
+        await projectBerth(tx, slot.berth_id, [cancel.berthEvent], next, actor.user_id);
+      }
+      if (cancel.nominationEvent && nomination && slot.nomination_id !== null) {
+        const id = slot.nomination_id;
+        const next = await appendTo(
+          tx,
+          store,
+          nominationStream(id),
+          [cancel.nominationEvent],
+          nomination.version,
+          metadata,
+        );
+        await projectNomination(tx, [cancel.nominationEvent], next, actor.user_id);
+      }
+      const status = (cancel.slotEvent.data as { status: SlotRequestData['status'] }).status;
+      after.slots.push({ state: { ...slot, status }, event: cancel.slotEvent, firstEta: false });
+      after.removeTimestampsOf.push(slot.id);
+    });
+    await finish(after, actor);
+    return OK;
+  }
+
+  /** The completion job: records a slot request completed once its time has passed. */
+  async function completeSlotRequest(id: number): Promise<void> {
+    await transact(async (tx) => {
+      const loaded = await loadSlotRequest(tx, id);
+      if (!loaded) return;
+      const events = decideComplete(loaded.state, await settingsOf(tx), now());
+      if (events.length === 0) return;
+      await appendSlot(tx, id, events, loaded.version, {});
+    });
+  }
+
+  const handlers: Record<string, CommandFunction> = {
+    [QueueCommands.createBerth]: createBerth,
+    [QueueCommands.updateBerth]: changeBerth(decideUpdateBerth),
+    [QueueCommands.deleteBerth]: changeBerth((state, input) => decideDeleteBerth(state, input.id)),
+    [QueueCommands.createNomination]: createNomination,
+    [QueueCommands.updateNomination]: updateNomination,
+    [QueueCommands.deleteNomination]: deleteNomination,
+    [QueueCommands.createBerthReservation]: createBerthReservation,
+    [QueueCommands.updateBerthReservation]: changeReservation((state, input) =>
+      decideMoveReservation(state, input.id, input),
+    ),
+    [QueueCommands.deleteBerthReservation]: changeReservation((state, input) =>
+      decideRemoveReservation(state, input.id),
+    ),
+    [QueueCommands.createSlotRequest]: createSlotRequest,
+    [QueueCommands.updateSlotRequest]: updateSlotRequest,
+    [QueueCommands.cancelSlotRequest]: cancelSlotRequest,
+  };
+  return { handlers, expireNomination, completeSlotRequest, cannotFindNomination };
+}
