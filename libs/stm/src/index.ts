@@ -13,6 +13,6 @@ export {
   voyagePlanRequestBody,
 } from './messages.ts';
 export { buildRtz, parseRtz, RTZ_NAMESPACE_1_0, RTZ_NAMESPACE_1_1, STM_NAMESPACE, withRta } from './rtz.ts';
-export { assessRoute, isRtzStateName, RTZ_STATE_NAMES, RTZ_STATES } from './sync-point.ts';
+export { assessRoute, isRtzStateName, RTZ_STATE_NAMES, RTZ_STATES, rtaTarget } from './sync-point.ts';
 export { buildTextMessage, parseTextMessage, TEXT_MESSAGE_NAMESPACE, textMessageId } from './text-message.ts';
 export type * from './types.ts';

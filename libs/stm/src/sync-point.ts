@@ -2,7 +2,9 @@
 // "Libraries": stm). The decision follows the original VIS agent: calculated schedule? sync waypoint within the
 // radius (the nearest one)? its ETA? else can a waypoint be added on a leg passing within the radius?
 
-import type { RtzAssessment, RtzRoute, RtzStateName, SyncPoint } from './types.ts';
+import { distanceMeters, nearestPointOnLeg } from './geo.ts';
+import type { LatLon, RtaInput, RtzAssessment, RtzParseResults, RtzRoute, RtzStateName, SyncPoint } from './types.ts';
+import { toUtc } from './values.ts';
 
 /** The six states with the original's ids (`vis_rtz_state`), in id order. */
 export const RTZ_STATES: readonly { id: number; name: RtzStateName }[] = [
@@ -30,7 +32,62 @@ export function isRtzStateName(value: string): value is RtzStateName {
  * - otherwise SYNC_NOT_FOUND_CAN_NOT_BE_ADDED.
  */
 export function assessRoute(route: RtzRoute, syncPoint: SyncPoint): RtzAssessment {
-  void route;
-  void syncPoint;
-  throw new Error('not implemented yet');
+  const parseResults: RtzParseResults = { route_name: route.routeName === '' ? 'UNKNOWN' : route.routeName };
+  if (route.vesselImo !== undefined) parseResults.vessel_imo = route.vesselImo;
+  if (route.vesselName !== undefined) parseResults.vessel_name = route.vesselName;
+
+  const schedule = route.schedules.find((s) => (s.calculated?.length ?? 0) > 0);
+  if (!schedule) return { state: 'CALCULATED_SCHEDULE_NOT_FOUND', parseResults };
+
+  const sync = { lat: syncPoint.lat, lon: syncPoint.lon };
+  let nearest: { id: number; distance: number } | undefined;
+  for (const waypoint of route.waypoints) {
+    const distance = distanceMeters(waypoint, sync);
+    if (distance <= syncPoint.radiusMeters && (!nearest || distance < nearest.distance)) {
+      nearest = { id: waypoint.id, distance };
+    }
+  }
+  if (nearest) {
+    parseResults.waypointId = nearest.id;
+    parseResults.distance_m = round(nearest.distance, 1);
+    const eta = schedule.calculated!.find((e) => e.waypointId === nearest.id && e.eta !== undefined)?.eta;
+    if (eta === undefined) return { state: 'SYNC_WITHOUT_ETA_FOUND', parseResults };
+    parseResults.eta = toUtc(eta, 'RTZ route XML ETA');
+    return { state: 'SYNC_WITH_ETA_FOUND', parseResults };
+  }
+
+  // No waypoint near enough: a leg passing within the radius can take a new one without changing the route.
+  let onLeg: { legEndWaypointId: number; point: LatLon; distance: number } | undefined;
+  for (let i = 1; i < route.waypoints.length; i++) {
+    const end = route.waypoints[i];
+    const { point, distanceMeters: distance } = nearestPointOnLeg(route.waypoints[i - 1], end, sync, end.geometryType);
+    if (distance <= syncPoint.radiusMeters && (!onLeg || distance < onLeg.distance)) {
+      onLeg = { legEndWaypointId: end.id, point, distance };
+    }
+  }
+  if (!onLeg) return { state: 'SYNC_NOT_FOUND_CAN_NOT_BE_ADDED', parseResults };
+  parseResults.legEndWaypointId = onLeg.legEndWaypointId;
+  parseResults.lat = round(onLeg.point.lat, 7);
+  parseResults.lon = round(onLeg.point.lon, 7);
+  parseResults.distance_m = round(onLeg.distance, 1);
+  return { state: 'SYNC_NOT_FOUND_CAN_BE_ADDED', parseResults };
+}
+
+const round = (value: number, digits: number) => {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+};
+
+/**
+ * Where `withRta` writes the RTA for a route with these parse results: its sync waypoint, or a new waypoint
+ * named `newWaypointName` (e.g. RTA_POINT_LOCATION_NAME) at the point found on a leg; undefined when the route
+ * has neither (CALCULATED_SCHEDULE_NOT_FOUND, SYNC_NOT_FOUND_CAN_NOT_BE_ADDED).
+ */
+export function rtaTarget(parseResults: RtzParseResults, newWaypointName: string): RtaInput['target'] | undefined {
+  const { waypointId, legEndWaypointId, lat, lon } = parseResults;
+  if (typeof waypointId === 'number') return { waypointId };
+  if (typeof legEndWaypointId === 'number' && typeof lat === 'number' && typeof lon === 'number') {
+    return { legEndWaypointId, lat, lon, name: newWaypointName };
+  }
+  return undefined;
 }
