@@ -23,6 +23,8 @@ const PortCalls = lazy(() => import('./views/port-calls/index.tsx'));
 const Vessels = lazy(() => import('./views/vessels/index.tsx'));
 const Notifications = lazy(() => import('./views/notifications/index.tsx'));
 const Logistics = lazy(() => import('./views/logistics/index.tsx'));
+const SeaChart = lazy(() => import('./views/sea-chart/index.tsx'));
+const FixedVessels = lazy(() => import('./views/sea-chart/fixed-vessels.tsx'));
 const Users = lazy(() => import('./views/admin-users/users.tsx'));
 const RegistrationCodes = lazy(() => import('./views/admin-users/registration-codes.tsx'));
 const Roles = lazy(() => import('./views/admin-users/roles.tsx'));
@@ -146,6 +148,14 @@ export function App() {
           }
         />
         <Route
+          path="sea-chart/*"
+          element={
+            <View>
+              <SeaChart />
+            </View>
+          }
+        />
+        <Route
           path="admin/users/*"
           element={
             <View>
@@ -198,6 +208,14 @@ export function App() {
           element={
             <View>
               <Translations />
+            </View>
+          }
+        />
+        <Route
+          path="admin/fixed-vessels/*"
+          element={
+            <View>
+              <FixedVessels />
             </View>
           }
         />

@@ -32,7 +32,7 @@ export const MENU: MenuSection[] = [
     label: 'Port logistics',
     entries: [
       { path: '/logistics', label: 'Gate logistics', module: 'logistics_module' },
-      { path: '/sea-chart', label: 'Sea chart', module: 'map_module', ready: false },
+      { path: '/sea-chart', label: 'Sea chart', permissions: ['basic_user_action'], module: 'map_module' },
       { path: '/queue', label: 'Just-in-time queue', module: 'queue_module', ready: false },
       { path: '/vis', label: 'STM / VIS', permissions: ['view_vis_information'], ready: false },
     ],
@@ -47,6 +47,12 @@ export const MENU: MenuSection[] = [
       { path: '/admin/priorities', label: 'API key priorities', permissions: ['manage_api_key'] },
       { path: '/admin/settings', label: 'Settings and modules', permissions: ['manage_setting'] },
       { path: '/admin/translations', label: 'Translations', permissions: ['manage_translation'] },
+      {
+        path: '/admin/fixed-vessels',
+        label: 'Fixed vessels',
+        permissions: ['manage_sea_chart_vessel'],
+        module: 'map_module',
+      },
     ],
   },
 ];
