@@ -1,0 +1,275 @@
+// The JIT arrival queue's reads (docs/domain.md#queue): read-only queries on the queue-scheduler's read models
+// (schema `queue`), shaped as the original's raw rows (times in PostgreSQL's text form at UTC). A nomination whose
+// window has ended reads as `expired`, and a slot request past its time as `completed`, before the jobs that
+// record them have run, so the answers never depend on the jobs' timing. Until the queue-scheduler has created
+// its schema there is nothing to read.
+
+import { ApiError } from '@pcas/contracts';
+import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
+import type { Queryable } from '@pcas/sql';
+import { pgTimestampText } from './pg-text.ts';
+import { rowsOrNone } from './port-calls.ts';
+
+export interface ListQuery {
+  limit: number;
+  offset: number;
+  sort?: string;
+  search?: string;
+}
+
+const setting = (name: string, fallback: string) =>
+  `coalesce((SELECT nullif(value, '')::interval FROM gateway.settings WHERE name = '${name}'), interval '${fallback}')`;
+const TRAVEL = setting('queue_travel_duration_to_berth', 'PT30M');
+const RTA_WINDOW = setting('queue_rta_window_duration', 'PT30M');
+const LAYTIME_BUFFER = setting('queue_laytime_buffer_duration', 'PT30M');
+
+// ---- berths ----
+
+const BERTH_ROW = `id, code, name, nominatable, ${pgTimestampText('created_at')} AS created_at, created_by,
+  ${pgTimestampText('modified_at')} AS modified_at, modified_by`;
+
+async function list<R>(
+  db: Queryable,
+  from: string,
+  select: string,
+  query: ListQuery,
+  sortable: Record<string, string>,
+  fallbackSort: string,
+  search: { columns: string[]; imoColumn?: string },
+  where: { sql: string; params: unknown[] } = { sql: 'TRUE', params: [] },
+): Promise<Paginated<R>> {
+  const orderBy = parseSort(query.sort, sortable, fallbackSort);
+  const found = searchClause(query.search, { ...search, offset: where.params.length });
+  const params = [...where.params, ...(found?.params ?? [])];
+  const filter = `WHERE ${where.sql}${found ? ` AND ${found.sql}` : ''}`;
+  const n = params.length + 1;
+  const [total, rows] = await Promise.all([
+    rowsOrNone(db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} ${filter}`, params)),
+    rowsOrNone(
+      db.query<R>(`SELECT ${select} FROM ${from} ${filter} ORDER BY ${orderBy}, v.id LIMIT $${n} OFFSET $${n + 1}`, [
+        ...params,
+        query.limit,
+        query.offset,
+      ]),
+    ),
+  ]);
+  return paginated(rows, { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 });
+}
+
+const columns = (names: string[], prefix = 'v.') => Object.fromEntries(names.map((c) => [c, `${prefix}${c}`]));
+
+export function listBerths(db: Queryable, query: ListQuery) {
+  return list(db, 'queue.berths v', BERTH_ROW, query, columns(['id', 'code', 'name', 'nominatable']), 'id', {
+    columns: ['v.code', 'v.name'],
+  });
+}
+
+export async function berthById(db: Queryable, id: number): Promise<unknown> {
+  const rows = await rowsOrNone(db.query(`SELECT ${BERTH_ROW} FROM queue.berths WHERE id = $1`, [id]));
+  return rows[0] ?? null;
+}
+
+/** GET /all-nominatable-berths: raw rows, by lower(name). */
+export function nominatableBerths(db: Queryable): Promise<unknown[]> {
+  return rowsOrNone(db.query(`SELECT ${BERTH_ROW} FROM queue.berths WHERE nominatable ORDER BY lower(name), id`));
+}
+
+// ---- nominations ----
+
+const NOMINATION_STATUS = `CASE WHEN n.nomination_status <> 'expired' AND n.window_end < now() THEN 'expired'
+  ELSE n.nomination_status END`;
+const NOMINATIONS_FROM = `(SELECT n.*, ${NOMINATION_STATUS} AS status,
+    coalesce(u.first_name, '') AS owner_first_name, coalesce(u.last_name, '') AS owner_last_name,
+    coalesce((SELECT array_agg(b.name ORDER BY x.ord) FROM unnest(n.berth_ids) WITH ORDINALITY x(id, ord)
+               JOIN queue.berths b ON b.id = x.id), '{}') AS berth_names
+   FROM queue.nominations n LEFT JOIN gateway.users u ON u.id = n.created_by) v`;
+const NOMINATION_ROW = `v.id, v.company_name, v.email, v.imo, v.vessel_name, v.status AS nomination_status,
+  CASE v.status WHEN 'open' THEN 'Open' WHEN 'reserved' THEN 'Reserved' ELSE 'Expired' END AS readable_nomination_status,
+  ${pgTimestampText('v.window_start')} AS window_start, ${pgTimestampText('v.window_end')} AS window_end,
+  v.berth_ids, v.berth_names, v.owner_first_name, v.owner_last_name, ${pgTimestampText('v.created_at')} AS created_at,
+  v.created_by, ${pgTimestampText('v.modified_at')} AS modified_at, v.modified_by`;
+const NOMINATION_SORT = {
+  ...columns([
+    'id',
+    'company_name',
+    'email',
+    'imo',
+    'vessel_name',
+    'window_start',
+    'window_end',
+    'owner_first_name',
+    'owner_last_name',
+  ]),
+  nomination_status: 'v.status',
+  readable_nomination_status: 'v.status',
+};
+
+/** GET /nominations (all) or /own-nominations (`owner`: the caller's only). */
+export function listNominations(db: Queryable, query: ListQuery, owner?: number) {
+  const where = owner === undefined ? undefined : { sql: 'v.created_by = $1', params: [owner] };
+  return list(
+    db,
+    NOMINATIONS_FROM,
+    NOMINATION_ROW,
+    query,
+    NOMINATION_SORT,
+    'id',
+    {
+      columns: ['v.vessel_name'],
+      imoColumn: 'v.imo',
+    },
+    where,
+  );
+}
+
+/** GET /nomination-by-id or /own-nomination-by-id (`owner`: 403 for someone else's). */
+export async function nominationById(db: Queryable, id: number, owner?: number): Promise<unknown> {
+  const rows = await rowsOrNone(
+    db.query<{ created_by: number | null }>(`SELECT ${NOMINATION_ROW} FROM ${NOMINATIONS_FROM} WHERE v.id = $1`, [id]),
+  );
+  const row = rows[0];
+  if (!row) throw ApiError.badRequest(`Cannot find nomination instance with given id: ${id}`);
+  if (owner !== undefined && row.created_by !== owner) throw ApiError.forbidden('No permission for given nomination');
+  return row;
+}
+
+/** GET /consignee-users: `[{id, name: "Last, First"}]` by lower(last_name). */
+export function consigneeUsers(db: Queryable): Promise<unknown[]> {
+  return rowsOrNone(
+    db.query(
+      `SELECT u.id, u.last_name || ', ' || u.first_name AS name
+         FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+        WHERE r.name = 'consignee' ORDER BY lower(u.last_name), u.id`,
+    ),
+  );
+}
+
+export async function isConsignee(db: Queryable, userId: number): Promise<boolean> {
+  const rows = await rowsOrNone(
+    db.query(
+      `SELECT 1 FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id WHERE u.id = $1 AND r.name = 'consignee'`,
+      [userId],
+    ),
+  );
+  return rows.length > 0;
+}
+
+// ---- berth reservations ----
+
+const RESERVATIONS_FROM = `(SELECT r.*, s.vessel_name FROM queue.berth_reservations r
+   LEFT JOIN queue.slot_reservations s ON s.id = r.slot_reservation_id) v`;
+const RESERVATION_ROW = `v.id, v.berth_id, v.berth_reservation_type,
+  CASE v.berth_reservation_type WHEN 'port_blocked' THEN 'Blocked by port' ELSE 'Reserved for vessel' END
+    AS readable_berth_reservation_type,
+  ${pgTimestampText('v.reservation_start')} AS reservation_start, ${pgTimestampText('v.reservation_end')} AS reservation_end,
+  v.slot_reservation_id, v.vessel_name, ${pgTimestampText('v.created_at')} AS created_at, v.created_by,
+  ${pgTimestampText('v.modified_at')} AS modified_at, v.modified_by`;
+
+export function listBerthReservations(db: Queryable, berthId: number, query: ListQuery) {
+  return list(
+    db,
+    RESERVATIONS_FROM,
+    RESERVATION_ROW,
+    query,
+    {
+      ...columns(['id', 'reservation_start', 'reservation_end', 'berth_reservation_type', 'vessel_name']),
+      readable_berth_reservation_type: 'v.berth_reservation_type',
+    },
+    'reservation_start',
+    { columns: ['v.vessel_name'] },
+    { sql: 'v.berth_id = $1', params: [berthId] },
+  );
+}
+
+export async function berthReservationById(db: Queryable, id: number): Promise<unknown> {
+  const rows = await rowsOrNone(db.query(`SELECT ${RESERVATION_ROW} FROM ${RESERVATIONS_FROM} WHERE v.id = $1`, [id]));
+  return rows[0] ?? null;
+}
+
+// ---- slot requests ----
+
+const SLOT_STATUS = `CASE WHEN ((s.slot_reservation_status IN ('requested', 'no_nomination', 'no_free_slot') AND s.eta < now())
+      OR (s.slot_reservation_status IN ('offered', 'accepted', 'updated') AND s.rta_window_start < now()))
+    AND now() > coalesce(s.rta_window_start, s.eta) + s.laytime + ${RTA_WINDOW} + ${TRAVEL} + ${LAYTIME_BUFFER}
+  THEN 'completed' ELSE s.slot_reservation_status END`;
+const SLOTS_FROM = `(SELECT s.*, ${SLOT_STATUS} AS status, b.name AS berth_name,
+    (SELECT min(o.reservation_start) FROM queue.berth_reservations me JOIN queue.berth_reservations o
+        ON o.berth_id = me.berth_id AND o.reservation_start > me.reservation_start
+      WHERE me.id = s.berth_reservation_id) AS next_start,
+    (SELECT me.reservation_start FROM queue.berth_reservations me WHERE me.id = s.berth_reservation_id) AS berth_start
+   FROM queue.slot_reservations s LEFT JOIN queue.berths b ON b.id = s.berth_id) v`;
+const READABLE_SLOT_STATUS = `CASE v.status WHEN 'requested' THEN 'Requested' WHEN 'no_nomination' THEN 'No nomination found'
+  WHEN 'no_free_slot' THEN 'No free slots' WHEN 'offered' THEN 'Offered' WHEN 'accepted' THEN 'Accepted'
+  WHEN 'updated' THEN 'Updated by port' WHEN 'cancelled_by_vessel' THEN 'Cancelled by vessel'
+  WHEN 'cancelled_by_port' THEN 'Cancelled by port' ELSE 'Completed' END`;
+const hhmm = (expr: string) =>
+  `lpad((floor(extract(epoch FROM ${expr}) / 3600))::int::text, 2, '0') || ':' || lpad((floor(extract(epoch FROM ${expr}) / 60)::int % 60)::text, 2, '0')`;
+const isoInterval = (expr: string) =>
+  `CASE WHEN ${expr} = interval '0' THEN 'PT0S' ELSE 'PT' ||
+    CASE WHEN floor(extract(epoch FROM ${expr}) / 3600) > 0 THEN floor(extract(epoch FROM ${expr}) / 3600)::int || 'H' ELSE '' END ||
+    CASE WHEN floor(extract(epoch FROM ${expr}) / 60)::int % 60 > 0 THEN (floor(extract(epoch FROM ${expr}) / 60)::int % 60) || 'M' ELSE '' END END`;
+const SLOT_ROW = `v.id, v.nomination_id, v.berth_id, v.email, v.imo, v.vessel_name, v.loa, v.beam, v.draft,
+  ${isoInterval('v.laytime')} AS laytime, ${pgTimestampText('v.eta')} AS eta,
+  ${pgTimestampText('v.rta_window_start')} AS rta_window_start, ${pgTimestampText('v.rta_window_end')} AS rta_window_end,
+  ${pgTimestampText('v.jit_eta')} AS jit_eta, v.status AS slot_reservation_status,
+  ${READABLE_SLOT_STATUS} AS readable_slot_reservation_status, v.berth_name, v.port_call_id,
+  ${pgTimestampText('v.jit_eta_discrepancy_time')} AS jit_eta_discrepancy_time, v.jit_eta_alert_state,
+  ${pgTimestampText('v.created_at')} AS created_at, v.created_by, ${pgTimestampText('v.modified_at')} AS modified_at,
+  v.modified_by`;
+const SLOT_SORT = {
+  ...columns([
+    'id',
+    'email',
+    'imo',
+    'vessel_name',
+    'eta',
+    'rta_window_start',
+    'rta_window_end',
+    'jit_eta',
+    'laytime',
+    'berth_name',
+  ]),
+  slot_reservation_status: 'v.status',
+  readable_slot_reservation_status: 'v.status',
+};
+
+export function listSlotRequests(db: Queryable, query: ListQuery) {
+  return list(db, SLOTS_FROM, SLOT_ROW, query, SLOT_SORT, 'id', { columns: ['v.vessel_name'] });
+}
+
+/**
+ * GET /dashboard-slot-reservations: offered, accepted and updated ones by RTA window start, with the vessel's
+ * live ETA and PTD from its port call (as the live-ETA side records them, when it does).
+ */
+export function dashboardSlotRequests(db: Queryable, query: ListQuery) {
+  const row = `${SLOT_ROW}, NULL::text AS live_eta, NULL::text AS ptd`;
+  return list(
+    db,
+    SLOTS_FROM,
+    row,
+    query,
+    SLOT_SORT,
+    'rta_window_start',
+    { columns: ['v.vessel_name'] },
+    {
+      sql: "v.status IN ('offered', 'accepted', 'updated')",
+      params: [],
+    },
+  );
+}
+
+/** GET /slot-reservation-by-id and the agent's: the row, laytime as `HH:MM` and the longest laytime the berth allows. */
+export async function slotRequestById(db: Queryable, id: number): Promise<unknown> {
+  const maxLaytime = `CASE WHEN v.next_start IS NULL THEN NULL ELSE ${hhmm(
+    `greatest(v.next_start - v.berth_start - ${RTA_WINDOW} - ${LAYTIME_BUFFER} - interval '1 minute', interval '0')`,
+  )} END`;
+  const rows = await rowsOrNone(
+    db.query(
+      `SELECT ${SLOT_ROW.replace(`${isoInterval('v.laytime')} AS laytime`, `${hhmm('v.laytime')} AS laytime`)},
+              ${maxLaytime} AS max_laytime
+         FROM ${SLOTS_FROM} WHERE v.id = $1`,
+      [id],
+    ),
+  );
+  return rows[0] ?? null;
+}
