@@ -33,6 +33,8 @@ export interface Config {
   passwordRules: PasswordRules;
   /** Base URL of the web UI, for links in e-mails such as the password reset (`BASE_URL`); default this service. */
   baseUrl: string;
+  /** The JIT ETA form the slot request e-mails link to (`JIT_ETA_FORM_URL`); default `<BASE_URL>/agent/eta-form/`. */
+  jitEtaFormUrl: string;
   /** A static web UI build to serve at / instead of the bundled one (`WEB_UI_DIR`), e.g. the original web UI. */
   webUiDir: string | undefined;
   /** Expo's push endpoint (`EXPO_PUSH_URL`) and receipts endpoint (`EXPO_RECEIPTS_URL`, default beside it). */
@@ -53,6 +55,20 @@ export interface Config {
   checkpointsFilter: string[];
   /** VIS/STM messaging with ships and other ports (docs/domain.md#vis-and-other-ports). */
   vis: VisConfig;
+  /** The sea chart (docs/domain.md#sea-chart). */
+  seaChart: SeaChartConfig;
+}
+
+/** The sea chart's variables: the original's `MAP_*` and the position retention of this project. */
+export interface SeaChartConfig {
+  /** `MAP_MARKERS`: a GeoJSON file's path, or the name of a port whose markers ship with the project (`gavle`). */
+  markers: string;
+  /** `MAP_VESSEL_LOCATION_MAX_AGE_MINUTES`: GET /sea-chart/vessels shows positions younger than this (120). */
+  vesselLocationMaxAgeMinutes: number;
+  /** `MAP_TILE_SERVER`: the tile server's URL prefix our web UI loads map tiles from; unset, none. */
+  tileServer: string | null;
+  /** `SEA_CHART_POSITION_RETENTION_DAYS`: position events older than this are compacted away (30). */
+  positionRetentionDays: number;
 }
 
 /** The VIS variables of the original, read by the vis-bridge. */
@@ -66,10 +82,14 @@ export interface VisConfig {
   portUnlocode: string;
   /** `RTA_POINT_LOCATION_NAME`: the place near which a voyage plan needs a waypoint with an ETA. */
   rtaPointLocationName: string;
-  /** `VIS_SYNC_POINT_LAT`, `VIS_SYNC_POINT_LON`, `VIS_SYNC_POINT_RADIUS` (nautical miles): the synchronisation point. */
+  /** `VIS_SYNC_POINT_LAT`, `VIS_SYNC_POINT_LON`, `VIS_SYNC_POINT_RADIUS` (metres): the synchronisation point. */
   syncPointLat: number;
   syncPointLon: number;
   syncPointRadius: number;
+  /** `VIS_PEER_CLOCK_SKEW_SECONDS`: direct mode: how far a peer request's time may be from ours (300). */
+  peerClockSkewSeconds: number;
+  /** `VIS_PEER_TIMEOUT_MS`: direct mode: how long a delivery to a peer may take before it counts as failed. */
+  peerTimeoutMs: number;
 }
 
 /** One role's rules (docs/domain.md#password-rules). A failure count of 0 turns that rule off. */
@@ -222,6 +242,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     passwordRules: parsePasswordRules(opt(env, 'PASSWORD_RULES')),
     // The web UI is served by the gateway itself, so its links point here unless a proxy says otherwise.
     baseUrl: httpUrl(env, 'BASE_URL', `http://localhost:${int(env, 'PORT', 8000)}`),
+    // Kept as given (a trailing slash included): the link is this plus `?token=…`.
+    jitEtaFormUrl:
+      opt(env, 'JIT_ETA_FORM_URL') ??
+      `${httpUrl(env, 'BASE_URL', `http://localhost:${int(env, 'PORT', 8000)}`)}/agent/eta-form/`,
     webUiDir: opt(env, 'WEB_UI_DIR'),
     expoPushUrl: httpUrl(env, 'EXPO_PUSH_URL', EXPO_PUSH_URL),
     expoReceiptsUrl: httpUrl(env, 'EXPO_RECEIPTS_URL', receiptsUrlBeside(str(env, 'EXPO_PUSH_URL', EXPO_PUSH_URL))),
@@ -239,6 +263,14 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       syncPointLat: int(env, 'VIS_SYNC_POINT_LAT', 0),
       syncPointLon: int(env, 'VIS_SYNC_POINT_LON', 0),
       syncPointRadius: int(env, 'VIS_SYNC_POINT_RADIUS', 0),
+      peerClockSkewSeconds: int(env, 'VIS_PEER_CLOCK_SKEW_SECONDS', 300),
+      peerTimeoutMs: int(env, 'VIS_PEER_TIMEOUT_MS', 10_000),
+    },
+    seaChart: {
+      markers: str(env, 'MAP_MARKERS', 'gavle'),
+      vesselLocationMaxAgeMinutes: int(env, 'MAP_VESSEL_LOCATION_MAX_AGE_MINUTES', 120),
+      tileServer: opt(env, 'MAP_TILE_SERVER') ?? null,
+      positionRetentionDays: int(env, 'SEA_CHART_POSITION_RETENTION_DAYS', 30),
     },
     ...overrides,
   };

@@ -2,6 +2,8 @@
 // so its column names follow the original's `vessel` table; the weight tables serve GET /*-api-key-weights.
 
 import type { Db } from '@pcas/sql';
+import { FIXED_VESSELS_DDL } from './fixed-vessels.ts';
+import { POSITIONS_DDL } from './positions.ts';
 
 // Concurrent `CREATE ... IF NOT EXISTS` can still collide in the catalogue (two processes starting at once), so
 // the DDL runs under a transaction-scoped advisory lock keyed by the schema's name.
@@ -40,6 +42,9 @@ const DDL = [
     modified_by integer,
     PRIMARY KEY (payload_key, api_key_id)
   )`,
+  // The sea chart (docs/domain.md#sea-chart): fixed vessels and each vessel's newest position.
+  ...FIXED_VESSELS_DDL,
+  ...POSITIONS_DDL,
 ];
 
 /** Creates the schema if missing; idempotent and safe when several processes start together. */

@@ -24,6 +24,8 @@ export const PORTCALLS_CHANGED = 'portcalls-changed';
 export const QUEUE_PORTCALLS_CHANGED = 'queue-portcalls-changed';
 export const NOTIFICATIONS_CHANGED = 'notifications-changed';
 export const LOGISTICS_CHANGED = 'logistics-changed';
+export const SEA_CHART_VESSELS_CHANGED = 'sea-chart-vessels-changed';
+export const SEA_CHART_MARKERS_CHANGED = 'sea-chart-markers-changed';
 
 /** `portcalls-changed-<userId>`: that user's pinned vessels changed (the UI refetches its port calls). */
 export const userPortCallsChanged = (userId: number) => `${PORTCALLS_CHANGED}-${userId}`;
@@ -38,7 +40,28 @@ export const COALESCED_CHANNELS: ReadonlySet<string> = new Set([
   PORTCALLS_CHANGED,
   QUEUE_PORTCALLS_CHANGED,
   LOGISTICS_CHANGED,
+  SEA_CHART_VESSELS_CHANGED,
+  SEA_CHART_MARKERS_CHANGED,
 ]);
+
+/**
+ * Channels coalesced over a longer window than the default: AIS agents post positions every few seconds for
+ * thousands of vessels, and each message makes every open map refetch them all (at most one per second).
+ */
+export const COALESCE_WINDOW_MS: Readonly<Record<string, number>> = {
+  [SEA_CHART_VESSELS_CHANGED]: 1000,
+  [SEA_CHART_MARKERS_CHANGED]: 1000,
+};
+
+/** Every decision on a slot request (queue-scheduler): the JIT dashboard lists them. */
+const SLOT_REQUEST_ROUTING_KEYS = [
+  'slotrequest.SlotRequestReceived',
+  'slotrequest.SlotRequestResolved',
+  'slotrequest.SlotRequestUpdated',
+  'slotrequest.SlotRequestPushedForward',
+  'slotrequest.SlotRequestCancelled',
+  'slotrequest.SlotRequestCompleted',
+];
 
 /** The routing keys of the events the mapping handles: what the feed's queue binds. */
 export const FEED_BINDINGS = [
@@ -49,8 +72,13 @@ export const FEED_BINDINGS = [
   'decision.DecisionClosed',
   'decision.DecisionDeleted',
   'logistics.GatePassageRecorded',
-  // The sea chart (`sea-chart-vessels-changed`, `sea-chart-markers-changed`) adds its routing keys here and its
-  // cases below when its events exist.
+  ...SLOT_REQUEST_ROUTING_KEYS,
+  // The sea chart: one signal per batch of positions (not the positions themselves, thousands a second), and the
+  // fixed vessels' changes.
+  'seachart.VesselPositionsRecorded',
+  'fixedvessel.FixedVesselAdded',
+  'fixedvessel.FixedVesselChanged',
+  'fixedvessel.FixedVesselRemoved',
 ];
 
 /**
@@ -84,7 +112,20 @@ export function feedItems(routingKey: string, data: unknown): FeedItem[] {
     case 'logistics.GatePassageRecorded':
       // A truck passed a gate: the logistics view refetches `logistics-timestamps/100`.
       return [{ channel: LOGISTICS_CHANGED, data: [] }];
+    case 'seachart.VesselPositionsRecorded':
+      // Positions updated: the map refetches its vessels, and its markers (as the original, whose marker ids
+      // changed with every batch; ours are stable, so the refetch finds the same).
+      return [
+        { channel: SEA_CHART_VESSELS_CHANGED, data: [] },
+        { channel: SEA_CHART_MARKERS_CHANGED, data: [] },
+      ];
+    case 'fixedvessel.FixedVesselAdded':
+    case 'fixedvessel.FixedVesselChanged':
+    case 'fixedvessel.FixedVesselRemoved':
+      return [{ channel: SEA_CHART_VESSELS_CHANGED, data: [] }];
     default:
+      // A slot request changed: the JIT dashboard refetches `dashboard-slot-reservations`.
+      if (SLOT_REQUEST_ROUTING_KEYS.includes(routingKey)) return [{ channel: QUEUE_PORTCALLS_CHANGED, data: [] }];
       return [];
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from './channels.ts';
+import { COALESCE_WINDOW_MS, COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from './channels.ts';
 
 describe('events to channel messages (the original web UI and mobile app channels)', () => {
   it('a port call change: portcalls-changed and queue-portcalls-changed, data []', () => {
@@ -32,6 +32,23 @@ describe('events to channel messages (the original web UI and mobile app channel
     expect(feedItems('logistics.GatePassageRecorded', passage)).toEqual([{ channel: 'logistics-changed', data: [] }]);
   });
 
+  it('a batch of positions: sea-chart-vessels-changed and sea-chart-markers-changed; a fixed vessel change: vessels', () => {
+    expect(feedItems('seachart.VesselPositionsRecorded', { count: 500 })).toEqual([
+      { channel: 'sea-chart-vessels-changed', data: [] },
+      { channel: 'sea-chart-markers-changed', data: [] },
+    ]);
+    for (const key of ['FixedVesselAdded', 'FixedVesselChanged', 'FixedVesselRemoved'])
+      expect(feedItems(`fixedvessel.${key}`, { id: 1 })).toEqual([{ channel: 'sea-chart-vessels-changed', data: [] }]);
+    // One position alone is no signal: the batch's is.
+    expect(feedItems('position.VesselPositionRecorded', {})).toEqual([]);
+  });
+
+  it('any decision on a slot request: queue-portcalls-changed, data [] (the JIT dashboard refetches)', () => {
+    for (const type of ['SlotRequestReceived', 'SlotRequestUpdated', 'SlotRequestCancelled', 'SlotRequestCompleted'])
+      expect(feedItems(`slotrequest.${type}`, { id: 7 })).toEqual([{ channel: 'queue-portcalls-changed', data: [] }]);
+    expect(feedItems('berth.BerthCreated', { id: 1 })).toEqual([]);
+  });
+
   it('other events make no message', () => {
     for (const key of ['vessel.TimestampReceived', 'user.UserLoggedIn', 'decision.DecisionItemAnswered'])
       expect(feedItems(key, {})).toEqual([]);
@@ -46,9 +63,27 @@ describe('events to channel messages (the original web UI and mobile app channel
       'decision.DecisionClosed': { id: 1 },
       'decision.DecisionDeleted': { id: 1 },
       'logistics.GatePassageRecorded': {},
+      'slotrequest.SlotRequestReceived': { id: 1 },
+      'slotrequest.SlotRequestResolved': { id: 1 },
+      'slotrequest.SlotRequestUpdated': { id: 1 },
+      'slotrequest.SlotRequestPushedForward': { id: 1 },
+      'slotrequest.SlotRequestCancelled': { id: 1 },
+      'slotrequest.SlotRequestCompleted': { id: 1 },
+      'seachart.VesselPositionsRecorded': { count: 1 },
+      'fixedvessel.FixedVesselAdded': { id: 1 },
+      'fixedvessel.FixedVesselChanged': { id: 1 },
+      'fixedvessel.FixedVesselRemoved': { id: 1 },
     };
     expect(FEED_BINDINGS).toEqual(Object.keys(samples));
     for (const key of FEED_BINDINGS) expect(feedItems(key, samples[key]).length).toBeGreaterThan(0);
-    expect([...COALESCED_CHANNELS]).toEqual(['portcalls-changed', 'queue-portcalls-changed', 'logistics-changed']);
+    expect([...COALESCED_CHANNELS]).toEqual([
+      'portcalls-changed',
+      'queue-portcalls-changed',
+      'logistics-changed',
+      'sea-chart-vessels-changed',
+      'sea-chart-markers-changed',
+    ]);
+    // The sea chart's at most one a second.
+    expect(COALESCE_WINDOW_MS).toEqual({ 'sea-chart-vessels-changed': 1000, 'sea-chart-markers-changed': 1000 });
   });
 });

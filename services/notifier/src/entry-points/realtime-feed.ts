@@ -9,7 +9,13 @@
 import { PORTCALL_CHANGED_ROUTING_KEY, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { eventRoutingKey, startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
-import { type ChannelMessage, COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from '../domain/channels.ts';
+import {
+  type ChannelMessage,
+  COALESCE_WINDOW_MS,
+  COALESCED_CHANNELS,
+  FEED_BINDINGS,
+  feedItems,
+} from '../domain/channels.ts';
 import { createCoalescer } from '../domain/coalesce.ts';
 
 export interface RealtimeFeedOptions {
@@ -33,9 +39,13 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
     );
   };
   const coalescer = createCoalescer(broadcast, options.windowMs ?? 250);
+  // Channels with a longer window of their own (the sea chart's): a coalescer each.
+  const longer = new Map(
+    Object.entries(COALESCE_WINDOW_MS).map(([channel, ms]) => [channel, createCoalescer(broadcast, ms)]),
+  );
   const send = (messages: readonly ChannelMessage[]) => {
     for (const message of messages) {
-      if (COALESCED_CHANNELS.has(message.channel)) coalescer.push(message);
+      if (COALESCED_CHANNELS.has(message.channel)) (longer.get(message.channel) ?? coalescer).push(message);
       else broadcast(message);
     }
   };
@@ -75,6 +85,7 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
     async stop() {
       await consumer.stop();
       coalescer.flush();
+      for (const c of longer.values()) c.flush();
     },
   };
 }

@@ -22,7 +22,6 @@ export interface PinnedRoute {
 export const PENDING_AREAS: Readonly<Record<string, string>> = {
   queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
   vis: 'a later issue brings the vis-bridge: VIS, RTA, inbound vessels, other ports',
-  'sea-chart': 'a later issue brings the sea chart: positions, markers, fixed vessels',
 };
 
 // method, path, permission, area; one route a line.
@@ -200,6 +199,9 @@ const ROUTES = `
 
   # This project's own: a data source setting a vessel's type (the original had no such path)
   POST   /agent/rest/vessel-type                                 timestamp                      activity
+
+  # This project's own: whether our web UI's sea chart loads map tiles, and from where
+  GET    /sea-chart/map-settings                                 basic_user_action              sea-chart
 
   # This project's own: the API's description, and the service's status page for a person (the web UI is at /)
   GET    /openapi.json                                           public                         docs

@@ -1,0 +1,163 @@
+// The sea chart's reads (docs/domain.md#sea-chart): GET /sea-chart/vessels from ingest's read models
+// (ingest.sea_chart_positions, ingest.fixed_vessels, ingest.vessels) and the projector's ongoing port calls, and
+// the fixed-vessel lists from ingest.fixed_vessels. Read-only.
+
+import { gzipSync } from 'node:zlib';
+import { createBatcher } from '@pcas/batching';
+import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
+import { VESSEL_TYPES, vesselMarkerClass } from '@pcas/s211';
+import type { Queryable } from '@pcas/sql';
+import { pgTimestampText } from './pg-text.ts';
+import { rowsOrNone } from './port-calls.ts';
+
+// Type names and marker classes by vessel type id, as SQL arrays (index = type id): the types are data of
+// libs/s211, not tables.
+const TYPE_NAMES = [...VESSEL_TYPES].sort((a, b) => a.id - b.id);
+const typeNames: (string | null)[] = [];
+const markerClasses: (string | null)[] = [];
+for (const t of TYPE_NAMES) {
+  typeNames[t.id - 1] = t.name;
+  markerClasses[t.id - 1] = vesselMarkerClass(t.id);
+}
+
+// The ongoing port calls as the activity timeline has them (not done, or done within two hours).
+const ONGOING = `pc.shown AND (pc.status <> 'done' OR (pc.status = 'done' AND pc.atd >= now() - interval '2 hours'))`;
+const ISO_UTC = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')`;
+
+/**
+ * One query, the whole answer as JSON text: the positions younger than the age limit (the location time index),
+ * each kept when its vessel is a fixed vessel (by IMO, else by MMSI) or has an ongoing port call. The marker
+ * class is the fixed vessel's type's unless that is "Unknown", else the vessel's (as the original).
+ */
+const VESSELS_SQL = (portCalls: boolean) => `
+  SELECT coalesce(json_agg(json_build_object(
+      'type', 'Feature',
+      'geometry', json_build_object('type', 'Point', 'coordinates', json_build_array(l.longitude, l.latitude)),
+      'properties', json_build_object(
+        'name', coalesce(f.vessel_name, nullif(v.vessel_name, ''), l.vessel_name),
+        'mmsi', l.mmsi,
+        'imo', l.imo,
+        'latitude', l.latitude,
+        'longitude', l.longitude,
+        'speed_knots', l.speed_knots,
+        'marker_class', ($2::text[])[t.type_id],
+        'heading_degrees', l.heading_degrees,
+        'course_over_ground_degrees', l.course_over_ground_degrees,
+        'location_timestamp', ${ISO_UTC('l.location_timestamp')},
+        'id', l.id,
+        'vessel_type_name', ($3::text[])[t.type_id]))
+      ORDER BY l.id)::text, '[]') AS body
+    FROM ingest.sea_chart_positions l
+    LEFT JOIN LATERAL (
+      SELECT fv.vessel_name, fv.vessel_type FROM ingest.fixed_vessels fv
+       WHERE (l.imo IS NOT NULL AND fv.imo = l.imo) OR (fv.imo IS NULL AND fv.mmsi = l.mmsi)
+       ORDER BY fv.imo NULLS LAST LIMIT 1) f ON true
+    LEFT JOIN ingest.vessels v ON v.imo = l.imo
+    CROSS JOIN LATERAL (SELECT CASE WHEN f.vessel_type IS NOT NULL AND f.vessel_type <> 1 THEN f.vessel_type
+                                    ELSE coalesce(v.vessel_type, f.vessel_type, 1) END AS type_id) t
+   WHERE l.location_timestamp >= now() - make_interval(mins => $1::int)
+     AND (f.vessel_name IS NOT NULL
+          ${portCalls ? `OR (l.imo IS NOT NULL AND EXISTS (SELECT 1 FROM portcall.port_calls pc WHERE pc.imo = l.imo AND ${ONGOING}))` : ''})`;
+
+/** GET /sea-chart/vessels' body: the JSON bytes, gzipped once when a caller first asks for it. */
+export class SeaChartVesselsBody {
+  #gzip: Buffer | undefined;
+  constructor(readonly json: Buffer) {}
+  gzipped(): Buffer {
+    this.#gzip ??= gzipSync(this.json, { level: 6 });
+    return this.#gzip;
+  }
+}
+
+/**
+ * GET /sea-chart/vessels, shared by concurrent callers: each call is answered by a query that started after it
+ * arrived (never stale), and calls arriving while one runs share the next one, so 16 map views reading while AIS
+ * positions pour in cost one query at a time, not sixteen. (The original cached the answer for 60 s.)
+ */
+export function createSeaChartVessels(db: Queryable, maxAgeMinutes: number): () => Promise<SeaChartVesselsBody> {
+  let portCallsTable: boolean | undefined;
+  const read = async (): Promise<SeaChartVesselsBody> => {
+    // The projector creates its schema when it starts: until then only the fixed vessels are shown.
+    if (!portCallsTable) {
+      const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok");
+      portCallsTable = rows[0].ok;
+    }
+    const rows = await rowsOrNone(
+      db.query<{ body: string }>(VESSELS_SQL(portCallsTable), [maxAgeMinutes, markerClasses, typeNames]),
+    );
+    return new SeaChartVesselsBody(Buffer.from(rows[0]?.body ?? '[]'));
+  };
+  const shared = createBatcher<null, SeaChartVesselsBody>(
+    async (calls) => {
+      const body = await read();
+      return calls.map(() => ({ ok: true, value: body }));
+    },
+    { maxItems: 10_000, maxInFlight: 1 },
+  );
+  return () => shared(null);
+}
+
+// ---- fixed vessels ----
+
+const FIXED_COLUMNS = [
+  'id',
+  'imo',
+  'mmsi',
+  'vessel_type',
+  'vessel_name',
+  'created_at',
+  'created_by',
+  'modified_at',
+  'modified_by',
+];
+const FIXED_SORTABLE: Record<string, string> = Object.fromEntries(FIXED_COLUMNS.map((c) => [c, `f.${c}`]));
+
+/** A fixed vessel as the original served it, with `readable_type_name` (the type's name). */
+const FIXED_ITEM = `json_build_object(
+    'id', f.id, 'imo', f.imo, 'mmsi', f.mmsi, 'vessel_type', f.vessel_type, 'vessel_name', f.vessel_name,
+    'readable_type_name', ($1::text[])[f.vessel_type],
+    'created_at', ${pgTimestampText('f.created_at')}, 'created_by', f.created_by,
+    'modified_at', ${pgTimestampText('f.modified_at')}, 'modified_by', f.modified_by)`;
+
+export interface FixedVesselListQuery {
+  limit: number;
+  offset: number;
+  sort?: string;
+  search?: string;
+}
+
+/** GET /sea-chart/fixed-vessels: paginated, sorted (default vessel_name), searched on the name (`^` a prefix). */
+export async function listFixedVessels(db: Queryable, query: FixedVesselListQuery): Promise<Paginated<unknown>> {
+  const orderBy = parseSort(query.sort, FIXED_SORTABLE, 'vessel_name');
+  const counted = searchClause(query.search, { columns: ['f.vessel_name'] });
+  const search = searchClause(query.search, { columns: ['f.vessel_name'], offset: 1 });
+  const params = [typeNames, ...(search?.params ?? [])];
+  const n = params.length + 1;
+  const [total, data] = await Promise.all([
+    rowsOrNone(
+      db.query<{ total: number }>(
+        `SELECT count(*)::int AS total FROM ingest.fixed_vessels f ${counted ? `WHERE ${counted.sql}` : ''}`,
+        counted?.params ?? [],
+      ),
+    ),
+    rowsOrNone(
+      db.query<{ o: unknown }>(
+        `SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f ${search ? `WHERE ${search.sql}` : ''}
+          ORDER BY ${orderBy}, f.id LIMIT $${n} OFFSET $${n + 1}`,
+        [...params, query.limit, query.offset],
+      ),
+    ),
+  ]);
+  return paginated(
+    data.map((r) => r.o),
+    { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 },
+  );
+}
+
+/** GET /sea-chart/fixed-vessel?id=: the vessel, or null when there is none (as the original's empty find). */
+export async function fixedVesselById(db: Queryable, id: number): Promise<unknown | null> {
+  const rows = await rowsOrNone(
+    db.query<{ o: unknown }>(`SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f WHERE f.id = $2`, [typeNames, id]),
+  );
+  return rows[0]?.o ?? null;
+}
