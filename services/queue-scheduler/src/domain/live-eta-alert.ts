@@ -61,6 +61,6 @@ export function evaluateLiveEta(input: LiveEtaAlertInput): LiveEtaAlertOutcome {
     discrepancyTime,
     changed: state !== input.state || discrepancyTime !== input.discrepancyTime,
     sendAlert,
-    reevaluateAt: discrepancyTime === null ? null : discrepancyTime + input.delayMs + 1,
+    reevaluateAt: discrepancyTime === null || input.jitEta === null ? null : discrepancyTime + input.delayMs + 1,
   };
 }

@@ -160,17 +160,23 @@ function wallClock(ms: number, timeZone: string): number[] {
   return [parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second];
 }
 
-/** The instant of a wall-clock time in `timeZone` (fields may overflow, as PHP's DateTime normalises them). */
+const offsetAt = (ms: number, timeZone: string): number => {
+  const w = wallClock(ms, timeZone);
+  return Date.UTC(w[0], w[1], w[2], w[3], w[4], w[5]) - Math.floor(ms / 1000) * 1000;
+};
+
+/**
+ * The instant of a wall-clock time in `timeZone` (fields may overflow, as PHP's DateTime normalises them). A time
+ * that a daylight-saving change skips is taken as the same distance after the change, as PHP does.
+ */
 function zonedInstant(timeZone: string, y: number, mo: number, d: number, h: number, mi: number, s: number): number {
   const asUtc = Date.UTC(y, mo, d, h, mi, s);
-  let guess = asUtc;
-  // Twice: the second pass settles a guess that fell on the other side of a daylight-saving change.
-  for (let i = 0; i < 2; i++) {
-    const w = wallClock(guess, timeZone);
-    const offset = Date.UTC(w[0], w[1], w[2], w[3], w[4], w[5]) - Math.floor(guess / 1000) * 1000;
-    guess = asUtc - offset;
-  }
-  return guess;
+  const o1 = offsetAt(asUtc, timeZone);
+  const o2 = offsetAt(asUtc - o1, timeZone);
+  if (o1 === o2) return asUtc - o1;
+  const o3 = offsetAt(asUtc - o2, timeZone);
+  if (o2 === o3) return asUtc - o2;
+  return asUtc - Math.min(o2, o3);
 }
 
 /** Earliest allowed window start: yesterday 00:00 in the server's zone. */
