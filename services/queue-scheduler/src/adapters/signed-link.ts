@@ -1,0 +1,111 @@
+// Signed links in the queue's e-mails (docs/domain.md#queue-e-mails-and-live-eta): RS256 JWTs with the original's
+// lifetimes and claims: a slot request's JIT ETA form link (30 days, `data: {slot_request_id}`) and the RTA web
+// form link (6 hours, `data: {port, rta, eta_min, eta_max, email, imo, vessel_name, vessel_loa, vessel_beam,
+// vessel_draft, berth}`). The key pair is the configured PRIVATE_KEY_JSON / PUBLIC_KEY_JSON when given (as the
+// original, whose ETA form verifies with that public key), else one pair generated once and kept in
+// queue.link_keys: outside the event log, never on the bus or in a log line. Only this service signs and verifies.
+
+import { generateKeyPair } from 'node:crypto';
+import type { Config } from '@pcas/config';
+import type { Db } from '@pcas/sql';
+import jwt from 'jsonwebtoken';
+
+export interface LinkKeys {
+  privateKeyPem: string;
+  publicKeyPem: string;
+}
+
+export const SLOT_REQUEST_LINK_SECONDS = 30 * 24 * 3600;
+export const RTA_FORM_LINK_SECONDS = 6 * 3600;
+
+export interface RtaFormClaims {
+  port: string;
+  rta: string;
+  eta_min: string;
+  eta_max: string;
+  email: string;
+  imo: number;
+  vessel_name: string;
+  vessel_loa: number | string;
+  vessel_beam: number | string;
+  vessel_draft: number | string;
+  berth: string;
+}
+
+export type LinkCheck<T> = { ok: true; data: T; expires: number } | { ok: false; reason: 'expired' | 'invalid' };
+
+const SCHEMA = [
+  'CREATE SCHEMA IF NOT EXISTS queue',
+  `CREATE TABLE IF NOT EXISTS queue.link_keys (
+     id integer PRIMARY KEY,
+     private_key_pem text NOT NULL,
+     public_key_pem text NOT NULL
+   )`,
+];
+
+function newKeyPair(): Promise<LinkKeys> {
+  return new Promise((resolve, reject) => {
+    generateKeyPair(
+      'rsa',
+      {
+        modulusLength: 2048,
+        publicKeyEncoding: { type: 'spki', format: 'pem' },
+        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      },
+      (error, publicKeyPem, privateKeyPem) => (error ? reject(error) : resolve({ privateKeyPem, publicKeyPem })),
+    );
+  });
+}
+
+const SELECT_KEYS =
+  'SELECT private_key_pem AS "privateKeyPem", public_key_pem AS "publicKeyPem" FROM queue.link_keys WHERE id = 1';
+
+export async function loadLinkKeys(db: Db, config: Pick<Config, 'privateKeyPem' | 'publicKeyPem'>): Promise<LinkKeys> {
+  if (config.privateKeyPem && config.publicKeyPem) {
+    return { privateKeyPem: config.privateKeyPem, publicKeyPem: config.publicKeyPem };
+  }
+  for (const statement of SCHEMA) await db.query(statement);
+  const stored = await db.query<LinkKeys>(SELECT_KEYS);
+  if (stored.rows[0]) return stored.rows[0];
+  // Processes starting together may each generate a pair; the first insert wins and all read it back.
+  const fresh = await newKeyPair();
+  await db.query(
+    'INSERT INTO queue.link_keys (id, private_key_pem, public_key_pem) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING',
+    [fresh.privateKeyPem, fresh.publicKeyPem],
+  );
+  return (await db.query<LinkKeys>(SELECT_KEYS)).rows[0];
+}
+
+export interface SignedLinks {
+  /** The token of a slot request's JIT ETA form link, and when it expires (epoch ms). */
+  slotRequest(slotRequestId: number, now?: number): { token: string; expires: number };
+  rtaForm(claims: RtaFormClaims, now?: number): { token: string; expires: number };
+  checkSlotRequest(token: string): LinkCheck<{ slot_request_id: number }>;
+  checkRtaForm(token: string): LinkCheck<RtaFormClaims>;
+}
+
+export function signedLinks(keys: LinkKeys): SignedLinks {
+  const sign = (data: object, seconds: number, now = Date.now()) => {
+    const iat = Math.floor(now / 1000);
+    const token = jwt.sign({ iat, nbf: iat, exp: iat + seconds, data }, keys.privateKeyPem, { algorithm: 'RS256' });
+    return { token, expires: (iat + seconds) * 1000 };
+  };
+  const check = <T>(token: string, valid: (data: Record<string, unknown>) => boolean): LinkCheck<T> => {
+    if (typeof token !== 'string' || token === '' || token.length > 8192) return { ok: false, reason: 'invalid' };
+    try {
+      const payload = jwt.verify(token, keys.publicKeyPem, { algorithms: ['RS256'] });
+      const data = typeof payload === 'object' ? (payload.data as Record<string, unknown> | undefined) : undefined;
+      if (!data || typeof data !== 'object' || !valid(data)) return { ok: false, reason: 'invalid' };
+      return { ok: true, data: data as T, expires: Number((payload as jwt.JwtPayload).exp) * 1000 };
+    } catch (error) {
+      return { ok: false, reason: error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
+    }
+  };
+  return {
+    slotRequest: (slotRequestId, now) => sign({ slot_request_id: slotRequestId }, SLOT_REQUEST_LINK_SECONDS, now),
+    rtaForm: (claims, now) => sign(claims, RTA_FORM_LINK_SECONDS, now),
+    checkSlotRequest: (token) =>
+      check(token, (d) => Number.isSafeInteger(d.slot_request_id) && (d.slot_request_id as number) > 0),
+    checkRtaForm: (token) => check(token, (d) => typeof d.rta === 'string' && typeof d.imo === 'number'),
+  };
+}

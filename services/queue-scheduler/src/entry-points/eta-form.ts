@@ -1,0 +1,126 @@
+// The vessel's forms' side of cmd.queue-scheduler (docs/domain.md#queue-e-mails-and-live-eta): the signed links of
+// the queue's e-mails are checked here, where the key is, so the gateway learns only which slot request a link names
+// (or the RTA form's claims); and POST /rta-web-form: the port call checked, its RTA stored by the
+// portcall-projector, the link mailed.
+
+import { randomUUID } from 'node:crypto';
+import { decodeCommand, type Unchecked } from '@pcas/commands';
+import {
+  ApiError,
+  PORTCALL_PROJECTOR,
+  PortcallCommands,
+  type QueueLinkCommand,
+  QueueLinkCommands,
+  type SendRtaWebFormCommand,
+  type ServiceDeps,
+  type SetPortCallRtaCommand,
+  type SlotRequestLinkReply,
+} from '@pcas/contracts';
+import type { Queryable } from '@pcas/sql';
+import type { LinkCheck, RtaFormClaims } from '../adapters/signed-link.ts';
+import { rtaFormMail } from '../domain/mails.ts';
+import { checkRtaForm, type RtaFormPortCall } from '../domain/rta-form.ts';
+import type { QueueMails } from './mails.ts';
+
+const refused = (check: { reason: 'expired' | 'invalid' }) =>
+  ApiError.forbidden(check.reason === 'expired' ? 'This link has expired' : 'This link is not valid');
+
+const tokenOf = (input: Unchecked<QueueLinkCommand>): string => (typeof input.token === 'string' ? input.token : '');
+
+/** The IMO's port calls as the read model has them, by current ETA. */
+async function portCallsOf(q: Queryable, imo: number): Promise<RtaFormPortCall[]> {
+  const { rows } = await q.query<{
+    id: string;
+    imo: string;
+    status: string;
+    vessel_name: string;
+    loa: number | null;
+    beam: number | null;
+    draft: number | null;
+    berth: string | null;
+    eta_form_email: string | null;
+  }>(
+    `SELECT id, imo, status, vessel_name, loa, beam, draft, berth, doc->>'eta_form_email' AS eta_form_email
+       FROM portcall.port_calls WHERE imo = $1 ORDER BY current_eta, id`,
+    [imo],
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    imo: Number(r.imo),
+    status: r.status,
+    vessel_name: r.vessel_name || null,
+    loa: r.loa,
+    beam: r.beam,
+    draft: r.draft,
+    berth: r.berth,
+    eta_form_email: r.eta_form_email,
+  }));
+}
+
+export function etaFormCommands(deps: ServiceDeps, mails: QueueMails) {
+  const { db, bus, config } = deps;
+
+  async function checkSlotRequestLink(payload: unknown): Promise<SlotRequestLinkReply> {
+    const { input } = decodeCommand<Unchecked<QueueLinkCommand>>(payload);
+    const check = mails.links.checkSlotRequest(tokenOf(input));
+    if (!check.ok) throw refused(check);
+    return { slot_request_id: check.data.slot_request_id, expires: new Date(check.expires).toISOString() };
+  }
+
+  async function checkRtaFormLink(payload: unknown): Promise<RtaFormClaims & { expires: string }> {
+    const { input } = decodeCommand<Unchecked<QueueLinkCommand>>(payload);
+    const check: LinkCheck<RtaFormClaims> = mails.links.checkRtaForm(tokenOf(input));
+    if (!check.ok) throw refused(check);
+    return { ...check.data, expires: new Date(check.expires).toISOString() };
+  }
+
+  async function sendRtaWebForm(payload: unknown): Promise<{ result: 'OK' }> {
+    const { actor, input } = decodeCommand<SendRtaWebFormCommand>(payload);
+    const imo = Number(input.imo);
+    const checked = checkRtaForm({ ...input, imo }, await portCallsOf(db, imo));
+    const pc = checked.portCall;
+    // The port call's RTA belongs to the portcall-projector; it is stored before the link goes out.
+    const rta: SetPortCallRtaCommand = {
+      imo,
+      port_call_id: pc.id,
+      rta: checked.rta,
+      eta_min: checked.eta_min,
+      eta_max: checked.eta_max,
+    };
+    await bus.rpc(PORTCALL_PROJECTOR, PortcallCommands.setPortCallRta, { actor, input: rta });
+    const link = mails.links.rtaForm({
+      port: String(input.port ?? ''),
+      rta: checked.rta,
+      eta_min: checked.eta_min,
+      eta_max: checked.eta_max,
+      email: pc.eta_form_email!,
+      imo,
+      vessel_name: pc.vessel_name!,
+      vessel_loa: pc.loa!,
+      vessel_beam: pc.beam!,
+      vessel_draft: pc.draft!,
+      berth: pc.berth!,
+    });
+    const id = `rtaform-${randomUUID()}`;
+    await db.transaction(async (tx) => {
+      const mail = rtaFormMail(
+        {
+          email: pc.eta_form_email!,
+          link: `${config.baseUrl}/agent/eta-form/rta/?token=${link.token}`,
+          linkExpires: link.expires,
+        },
+        await mails.texts(tx),
+        mails.timeZone,
+      );
+      await mails.record(tx, id, mail);
+    });
+    await mails.deliver([id]);
+    return { result: 'OK' };
+  }
+
+  return {
+    [QueueLinkCommands.checkSlotRequestLink]: checkSlotRequestLink,
+    [QueueLinkCommands.checkRtaFormLink]: checkRtaFormLink,
+    [QueueLinkCommands.sendRtaWebForm]: sendRtaWebForm,
+  };
+}

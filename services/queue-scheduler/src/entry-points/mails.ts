@@ -1,0 +1,207 @@
+// The queue's e-mails (docs/domain.md#queue-e-mails-and-live-eta), wired. The slot request mails come from the log:
+// a projection of the slot request events (queue `projection.queue-mails`) records each mail in the outbox in the
+// transaction that records the event as seen, so a decision stored is a mail recorded, once, whatever crashes or
+// redeliveries happen. The berth block shifted mail comes through the queue's notification hook (the berth's
+// events do not say why a block moved). Delivery is a delayed job per mail (adapters/outbox.ts).
+
+import path from 'node:path';
+import type { ServiceDeps, SlotRequestEvents, SlotRequestStatus } from '@pcas/contracts';
+import type { RecordedEvent } from '@pcas/eventstore';
+import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
+import { createMailer, type Mailer } from '@pcas/mail';
+import { startProjection } from '@pcas/messaging';
+import type { Queryable } from '@pcas/sql';
+import { mailTranslations, portOperatorEmails } from '../adapters/mails.ts';
+import { ensureOutboxSchema, type MailDelivery, mailDelivery, recordMail } from '../adapters/outbox.ts';
+import { loadLinkKeys, type SignedLinks, signedLinks } from '../adapters/signed-link.ts';
+import { berthBlockShiftedMail, type Mail, mailsStatus, operatorEmails, slotRequestMail } from '../domain/mails.ts';
+import type { QueueNotifications } from '../domain/notifications.ts';
+
+export interface QueueMailOptions {
+  /** Delayed jobs for delivery; default BullMQ on REDIS_URL in the fleet, in-process timers embedded. */
+  createJobs?: (handler: JobHandler) => DelayedJobs | Promise<DelayedJobs>;
+  /** Default: SMTP_URL, else the outbox folder `<DATA_DIR>/outbox`. */
+  mailer?: Mailer;
+  /** How often unsent mails are armed again (default one minute). */
+  sweepEveryMs?: number;
+  /** Tests: their own BullMQ prefix. */
+  jobsPrefix?: string;
+}
+
+export interface QueueMails {
+  links: SignedLinks;
+  /** The hook the queue's commands call (the berth block shifted mail; slot request mails come from the log). */
+  notifications: QueueNotifications;
+  /** Records a mail in the caller's transaction; deliver its id after the commit. */
+  record(tx: Queryable, id: string, mail: Mail): Promise<boolean>;
+  deliver(ids: readonly string[]): Promise<void>;
+  /** What a mail needs from the port: its texts, time zone, the operators' addresses. */
+  texts(q: Queryable): Promise<Parameters<typeof slotRequestMail>[1]>;
+  operators(q: Queryable): Promise<string[]>;
+  timeZone: string | undefined;
+  stop(): Promise<void>;
+}
+
+// Mail delivery gives up a job after these runs (about 17 minutes of growing waits); the sweep then arms it again.
+const DELIVERY_RETRIES = { maxAttempts: 10, retryBaseMs: 2_000 };
+
+/** The status a slot request event leaves the request in, when it is one that is mailed. */
+function mailedStatus(event: RecordedEvent): SlotRequestStatus | undefined {
+  const data = event.data as { status?: SlotRequestStatus };
+  switch (event.type as keyof SlotRequestEvents) {
+    case 'SlotRequestReceived':
+    case 'SlotRequestResolved':
+    case 'SlotRequestUpdated':
+    case 'SlotRequestPushedForward':
+    case 'SlotRequestCancelled':
+      return data.status && mailsStatus(data.status) ? data.status : undefined;
+    default:
+      return undefined;
+  }
+}
+
+const RECIPIENTS_SCHEMA = `CREATE TABLE IF NOT EXISTS queue.mail_slot_requests (
+  id integer PRIMARY KEY,
+  email text NOT NULL
+)`;
+
+export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptions = {}): Promise<QueueMails> {
+  const { config, db, bus, log } = deps;
+  await ensureOutboxSchema(db);
+  await db.query(RECIPIENTS_SCHEMA);
+  const links = signedLinks(await loadLinkKeys(db, config));
+  const mailer =
+    options.mailer ??
+    createMailer({
+      smtpUrl: config.smtpUrl,
+      from: config.mailFrom,
+      outboxDir: path.join(config.dataDir, 'outbox'),
+      log: log.child({ component: 'mail' }),
+      // One try per job run: the job's retries wait longer, and a run never holds a worker for minutes.
+      retry: { attempts: 1 },
+    });
+  const ownsMailer = !options.mailer;
+
+  let delivery: MailDelivery | undefined;
+  const handler: JobHandler = async (job) => {
+    await delivery?.sendNow((job.data as { id: string }).id);
+  };
+  const jobsLog = log.child({ component: 'queue-mail-jobs' });
+  let jobs: DelayedJobs;
+  if (options.createJobs) jobs = await options.createJobs(handler);
+  else if (config.mode === 'fleet' && config.redisUrl) {
+    jobs = await createBullJobs({
+      queue: 'queue-mails',
+      redisUrl: config.redisUrl,
+      prefix: options.jobsPrefix ?? jobsPrefixFor(config.databaseUrl),
+      handler,
+      log: jobsLog,
+      ...DELIVERY_RETRIES,
+    });
+  } else jobs = createInProcessJobs({ queue: 'queue-mails', handler, log: jobsLog, ...DELIVERY_RETRIES });
+  delivery = mailDelivery({ db, mailer, jobs: () => jobs, log, sweepEveryMs: options.sweepEveryMs });
+  const deliver = (ids: readonly string[]) => delivery!.deliver(ids);
+
+  const texts = (q: Queryable) => mailTranslations(q, config.namespace);
+  const operators = async (q: Queryable) => operatorEmails(await portOperatorEmails(q));
+  const timeZone = config.portDefaultTimeZone;
+
+  /** The slot request mail for one event, recorded in the projection's transaction. */
+  async function slotRequestEventMail(tx: Queryable, event: RecordedEvent): Promise<string | undefined> {
+    const data = event.data as { id: number; email?: string };
+    if (event.type === 'SlotRequestReceived' && data.email) {
+      await tx.query('INSERT INTO queue.mail_slot_requests (id, email) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
+        data.id,
+        data.email,
+      ]);
+    }
+    const status = mailedStatus(event);
+    if (!status) return undefined;
+    const { rows } = await tx.query<{ email: string }>('SELECT email FROM queue.mail_slot_requests WHERE id = $1', [
+      data.id,
+    ]);
+    const email = rows[0]?.email;
+    if (!email) {
+      log.warn({ slot_request_id: data.id, event: event.type }, 'slot request mail without an address; not sent');
+      return undefined;
+    }
+    const link = links.slotRequest(data.id, event.created.getTime());
+    const mail = slotRequestMail(
+      {
+        slot_request_id: data.id,
+        status,
+        email,
+        link: `${config.jitEtaFormUrl}?token=${link.token}`,
+        linkExpires: link.expires,
+      },
+      await texts(tx),
+      timeZone,
+    );
+    const id = `slotrequest-${event.id}`;
+    return mail && (await recordMail(tx, id, mail)) ? id : undefined;
+  }
+
+  let pending: string[] = [];
+  const projection = await startProjection({
+    bus,
+    db,
+    name: 'queue-mails',
+    bindings: ['slotrequest.#'],
+    log: log.child({ projection: 'queue-mails' }),
+    async apply(tx, events) {
+      for (const event of events) {
+        const id = await slotRequestEventMail(tx, event);
+        if (id) pending.push(id);
+      }
+    },
+    async afterCommit() {
+      const ids = pending;
+      pending = [];
+      await deliver(ids);
+    },
+  });
+
+  const notifications: QueueNotifications = {
+    // Slot request mails are made from the log (above), so a decision and its mail cannot part.
+    slotRequestChanged: async () => {},
+    async berthBlockShifted(notice) {
+      const id = `berthblock-${notice.berth_reservation_id}-${Date.parse(notice.reservation_start)}`;
+      const recorded = await db.transaction(async (tx) => {
+        const mail = berthBlockShiftedMail(
+          {
+            to: await operators(tx),
+            berth_code: notice.berth_code,
+            berth_name: notice.berth_name,
+            berth_reservation_id: notice.berth_reservation_id,
+            start: Date.parse(notice.reservation_start),
+            end: Date.parse(notice.reservation_end),
+          },
+          await texts(tx),
+          timeZone,
+        );
+        return recordMail(tx, id, mail);
+      });
+      if (recorded) await deliver([id]);
+    },
+  };
+
+  // Whatever was recorded but not sent before a restart (in-process timers are gone) goes now.
+  await delivery.sweep();
+  log.info({ jobs: jobs.kind }, 'queue mails started');
+
+  return {
+    links,
+    notifications,
+    record: recordMail,
+    deliver,
+    texts,
+    operators,
+    timeZone,
+    async stop() {
+      await projection.stop();
+      await delivery?.stop();
+      await jobs.close();
+      if (ownsMailer) await mailer.close();
+    },
+  };
+}
