@@ -258,17 +258,15 @@ export async function pendingSlotRequestIds(q: Queryable, imo?: number): Promise
   return rows.map((r) => r.id);
 }
 
-/** The queue settings and the time zone's setting as stored by the gateway (settings API). */
+/** The queue settings as stored by the gateway (the settings API); none before the gateway created its schema. */
 export async function loadSettingValues(q: Queryable): Promise<Record<string, string>> {
-  try {
-    const { rows } = await q.query<{ name: string; value: string }>(
-      "SELECT name, value FROM gateway.settings WHERE name LIKE 'queue\\_%' OR name = 'port_operator_emails'",
-    );
-    return Object.fromEntries(rows.map((r) => [r.name, r.value]));
-  } catch {
-    // Before the gateway created its schema: the defaults.
-    return {};
-  }
+  // Checked first, not caught: a failed statement would abort the caller's transaction.
+  const exists = await q.query<{ ok: boolean }>("SELECT to_regclass('gateway.settings') IS NOT NULL AS ok");
+  if (!exists.rows[0]?.ok) return {};
+  const { rows } = await q.query<{ name: string; value: string }>(
+    "SELECT name, value FROM gateway.settings WHERE name LIKE 'queue\\_%' OR name = 'port_operator_emails'",
+  );
+  return Object.fromEntries(rows.map((r) => [r.name, r.value]));
 }
 
 // ---- Projection: each stream's events into its rows, in the append's transaction ----

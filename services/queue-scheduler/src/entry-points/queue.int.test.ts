@@ -1,0 +1,184 @@
+// The queue-scheduler on real PostgreSQL through cmd.queue-scheduler, as the gateway sends its commands: many
+// slot requests racing for one gap on a berth (exactly one gets it, the rest are told there is no free slot, the
+// calendar never double-booked); a slot request's history read back from its stream; the generated timestamps
+// posted through ingest and removed on cancellation, which opens the nomination again. (Over HTTP, with every
+// validation message: e2e/queue.e2e.test.ts.)
+
+import { commandHandler } from '@pcas/commands';
+import { loadConfig } from '@pcas/config';
+import { type Actor, INGEST, IngestCommands, QUEUE_SCHEDULER, QueueCommands, type ServiceDeps } from '@pcas/contracts';
+import { createEventStore } from '@pcas/eventstore';
+import { createInProcessBus } from '@pcas/messaging';
+import { createLogger } from '@pcas/observability';
+import { openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureSchema } from '../adapters/schema.ts';
+import { isoUtc } from '../domain/queue-rules.ts';
+import { createQueueCommands } from './commands.ts';
+
+let pg: PostgresForTest;
+let deps: ServiceDeps;
+const PORT: Actor = { user_id: 1, api_key_id: null };
+const posted: { id: number; input: Record<string, unknown> }[] = [];
+const deleted: number[] = [];
+
+const HOUR = 3_600_000;
+const MIN = 60_000;
+// Tomorrow 00:00 UTC: inside the nomination rules (not before yesterday, at most a month ahead).
+const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
+
+/** A valid IMO from six digits (the check digit appended). */
+const imo = (six: number) => {
+  const d = String(six);
+  let sum = 0;
+  for (let i = 0; i < 6; i++) sum += Number(d[i]) * (7 - i);
+  return six * 10 + (sum % 10);
+};
+
+const send = (command: string, input: Record<string, unknown>, actor: Actor = PORT) =>
+  deps.bus.rpc(QUEUE_SCHEDULER, command, { actor, input });
+const query = async <R>(sql: string, params: unknown[] = []) => (await deps.db.query<R>(sql, params)).rows;
+
+beforeAll(async () => {
+  pg = await freshPostgres('queue_scheduler');
+  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+  const store = createEventStore(db);
+  await store.init();
+  const log = createLogger('queue-test', process.env.LOG_LEVEL ?? 'warn');
+  deps = { config: loadConfig({}), db, store, bus: createInProcessBus({ log }), log };
+  await ensureSchema(db);
+  await ensureSchema(db); // a second start changes nothing
+  // Ingest stands in: it records the generated timestamps it is sent and answers with their ids.
+  await deps.bus.serveRpc(INGEST, async (command, payload) => {
+    const { input } = payload as { input: Record<string, unknown> };
+    if (command === IngestCommands.postTimestamp) {
+      posted.push({ id: posted.length + 1, input });
+      return { result: 'OK', id: posted.length };
+    }
+    if (command === IngestCommands.deleteTimestamp) deleted.push(input.id as number);
+    return { result: 'OK' };
+  });
+  const commands = createQueueCommands(deps);
+  await deps.bus.serveRpc(QUEUE_SCHEDULER, commandHandler(commands.handlers));
+}, 60_000);
+
+afterAll(async () => {
+  await deps?.bus.close();
+  await deps?.db.close();
+  await pg?.drop();
+});
+
+describe('slot requests racing for one gap', () => {
+  const RACERS = 12;
+  const S = W0 + 90 * MIN; // ETA W0+1h, +30 min travel: the desired berth start
+  const L = 3 * HOUR; // laytime 2h + buffer 30 min + RTA window 30 min
+
+  it('exactly one is offered the gap; the others get no_free_slot and the calendar holds one vessel', async () => {
+    await send(QueueCommands.createBerth, { code: 'B1', name: 'Berth one', nominatable: true });
+    const [{ id: berthId }] = await query<{ id: number }>('SELECT id FROM queue.berths');
+    // The berth is blocked by the port from just after one vessel's slot to the nominations' window end.
+    await send(QueueCommands.createBerthReservation, {
+      berth_id: berthId,
+      berth_reservation_type: 'port_blocked',
+      reservation_start: isoUtc(S + L + 5 * MIN),
+      reservation_end: isoUtc(W0 + 10 * HOUR),
+    });
+    const imos = Array.from({ length: RACERS }, (_, i) => imo(930_000 + i));
+    for (const n of imos) {
+      await send(QueueCommands.createNomination, {
+        company_name: 'Cargo Oy',
+        email: 'consignee@cargo.example',
+        imo: n,
+        vessel_name: `Racer ${n}`,
+        window_start: isoUtc(W0),
+        window_end: isoUtc(W0 + 10 * HOUR),
+        berth_ids: [berthId],
+      });
+    }
+    const replies = await Promise.all(
+      imos.map((n) =>
+        send(QueueCommands.createSlotRequest, {
+          email: 'master@vessel.example',
+          imo: n,
+          vessel_name: `Racer ${n}`,
+          loa: '120.5',
+          beam: '20',
+          draft: '7.5',
+          laytime: '02:00',
+          eta: isoUtc(W0 + HOUR),
+          agent: true,
+        }),
+      ),
+    );
+    expect(replies).toEqual(imos.map(() => ({ result: 'OK' })));
+    const statuses = await query<{ status: string; n: number }>(
+      `SELECT slot_reservation_status AS status, count(*)::int AS n FROM queue.slot_reservations GROUP BY 1 ORDER BY 1`,
+    );
+    expect(statuses).toEqual([
+      { status: 'no_free_slot', n: RACERS - 1 },
+      { status: 'offered', n: 1 },
+    ]);
+    const vessels = await query<{ start: string; slot: number }>(
+      `SELECT to_char(reservation_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS start,
+              slot_reservation_id AS slot
+         FROM queue.berth_reservations WHERE berth_reservation_type = 'vessel_reserved'`,
+    );
+    expect(vessels).toHaveLength(1);
+    expect(vessels[0].start).toBe(isoUtc(S));
+    // The berth's stream agrees with its rows: one vessel reservation made, at the version the row records.
+    const stream = await deps.store.readStream(`berth-${berthId}`);
+    expect(stream.filter((e) => e.type === 'BerthReservationMade')).toHaveLength(2);
+    const [{ version }] = await query<{ version: number }>('SELECT version FROM queue.berths WHERE id = $1', [berthId]);
+    expect(version).toBe(stream.length);
+    // Only the winner's nomination is reserved.
+    const reserved = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM queue.nominations WHERE nomination_status = 'reserved'",
+    );
+    expect(reserved[0].n).toBe(1);
+  }, 120_000);
+
+  it('the offer posted its timestamps; cancelling removes them, frees the berth and opens the nomination again', async () => {
+    const [winner] = await query<{ id: number; nomination_id: number; rta: string }>(
+      `SELECT id, nomination_id,
+              to_char(rta_window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS rta
+         FROM queue.slot_reservations WHERE slot_reservation_status = 'offered'`,
+    );
+    expect(winner.rta).toBe(isoUtc(S - 30 * MIN));
+    const mine = posted.filter(
+      (p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === winner.id,
+    );
+    expect(mine.map((p) => `${p.input.time_type} ${p.input.state}`)).toEqual([
+      'Estimated Arrival_Vessel_PortArea',
+      'Estimated Departure_Vessel_Berth',
+      'Recommended Arrival_Vessel_PortArea',
+    ]);
+    expect(mine[2].input.payload).toMatchObject({
+      source: 'jit_eta_form',
+      external_id: `slot_reservation_id${winner.id}`,
+    });
+
+    await send(QueueCommands.cancelSlotRequest, { id: winner.id, by_vessel: true });
+    expect(deleted.sort()).toEqual(mine.map((p) => p.id).sort());
+    const [nomination] = await query<{ status: string }>(
+      'SELECT nomination_status AS status FROM queue.nominations WHERE id = $1',
+      [winner.nomination_id],
+    );
+    expect(nomination.status).toBe('open');
+    const vessels = await query(
+      "SELECT id FROM queue.berth_reservations WHERE berth_reservation_type = 'vessel_reserved'",
+    );
+    expect(vessels).toEqual([]);
+    // The history reads back: received (offered), then cancelled by the vessel, each with who did it.
+    const history = await deps.store.readStream(`slotrequest-${winner.id}`);
+    expect(history.map((e) => [e.type, (e.data as { status: string }).status])).toEqual([
+      ['SlotRequestReceived', 'offered'],
+      ['SlotRequestCancelled', 'cancelled_by_vessel'],
+    ]);
+    expect(history[1].metadata).toMatchObject({ user_id: 1 });
+    await expect(send(QueueCommands.cancelSlotRequest, { id: winner.id, by_vessel: false })).rejects.toMatchObject({
+      status: 400,
+      message: 'Invalid current slot reservation status: cancelled_by_vessel',
+    });
+  }, 60_000);
+});
