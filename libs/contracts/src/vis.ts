@@ -46,6 +46,10 @@ export interface VisTextMessageReceived {
   payload: string;
   /** An ACKNOWLEDGEMENT_RECEIVED for this id came first. */
   ack: boolean;
+  /** Read from the textMessage XML when it was received (absent when the payload carried none). */
+  author?: string;
+  subject?: string;
+  body?: string;
 }
 
 /** A TXT message this port sent; `payload` is `{"stmMessage":{"message": <textMessage XML>}}` as a JSON text. */
@@ -64,6 +68,8 @@ export interface VisTextMessageSent {
   payload: string;
   /** Why it was sent: by a user, the automatic "Route inconsistent" reply, the voyage-plan request. */
   reason: 'user' | 'route_inconsistent' | 'voyage_plan_request';
+  /** Agent mode: the agent posts what it sent back as a received message; direct mode lists it itself. */
+  transport: 'agent' | 'direct';
 }
 
 export interface VisVoyagePlanReceived {
@@ -80,6 +86,7 @@ export interface VisVoyagePlanReceived {
 
 /** An RTA sent to a ship for its newest voyage plan. */
 export interface VisRtaSent {
+  message_id: string;
   time: string;
   to_service_id: string;
   to_url: string;
@@ -89,6 +96,9 @@ export interface VisRtaSent {
   eta_min: string;
   eta_max: string;
   port_call_id: number | null;
+  transport: 'agent' | 'direct';
+  /** Direct mode: the plan as sent (state RTA_SENT), listed with the voyage plans; agent mode: the agent posts it. */
+  plan?: VisVoyagePlanReceived;
 }
 
 export interface VisNotificationReceived {

@@ -52,6 +52,7 @@ const MODULE_TITLES: Record<ModuleName, string> = {
   logistics: 'Logistics',
   queue: 'Queue',
   map: 'Map',
+  vis: 'VIS',
 };
 
 // 440 is not in Node's table; give it the name clients and proxies know it by.

@@ -17,7 +17,7 @@ export interface ParamSpec {
   maxLength?: number;
 }
 
-export type ModuleName = 'activity' | 'logistics' | 'queue' | 'map';
+export type ModuleName = 'activity' | 'logistics' | 'queue' | 'map' | 'vis';
 
 export interface AuthContext {
   kind: 'anonymous' | 'session' | 'api_key';

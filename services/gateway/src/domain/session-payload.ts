@@ -7,6 +7,8 @@ export const MODULE_SETTINGS = [
   'queue_module',
   'map_module',
   'codeless_registration_module',
+  // This project's own module switch (VIS/STM); the original's five come first.
+  'vis_module',
 ] as const;
 
 export type ModuleSetting = (typeof MODULE_SETTINGS)[number];

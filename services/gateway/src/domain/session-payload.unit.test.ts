@@ -73,13 +73,14 @@ describe('session payload', () => {
     expect(session).toEqual({ time: 1_700_000_000, ttl: 3_456_000, expires_ts: 1_703_456_000 });
   });
 
-  it('lists the five module flags, missing or odd values as disabled', () => {
+  it('lists the module flags, missing or odd values as disabled', () => {
     expect(buildSessionPayload(input).modules).toEqual({
       activity_module: 'enabled',
       logistics_module: 'disabled',
       queue_module: 'enabled',
       map_module: 'enabled',
       codeless_registration_module: 'disabled',
+      vis_module: 'disabled',
     });
     expect(moduleStates({ activity_module: 'yes' }).activity_module).toBe('disabled');
   });

@@ -25,6 +25,8 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   // Not the original's (its socket server let anyone subscribe): `disabled` lets only signed-in sockets subscribe,
   // and a per-user channel only to that user (docs/architecture.md#real-time). The default keeps the original.
   { id: 12, name: 'realtime_anonymous', value: 'enabled' },
+  // Not the original's (it had no VIS switch): VIS/STM messaging on or off, like the other modules.
+  { id: 13, name: 'vis_module', value: 'enabled' },
 ];
 
 export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.name);
@@ -37,6 +39,7 @@ const ON_OFF_SETTINGS = new Set([
   'logistics_module',
   'queue_module',
   'map_module',
+  'vis_module',
   'realtime_anonymous',
 ]);
 const DURATION_SETTINGS = new Set([

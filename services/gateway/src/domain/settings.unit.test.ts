@@ -34,6 +34,7 @@ describe('settings', () => {
       [10, 'queue_live_eta_alert_delay_duration', 'PT2H'],
       [11, 'port_operator_emails', ''],
       [12, 'realtime_anonymous', 'enabled'],
+      [13, 'vis_module', 'enabled'],
     ]);
     expect(PUBLIC_SETTINGS).toEqual(['codeless_registration_module']);
   });

@@ -464,6 +464,7 @@ describe('modules', () => {
     logistics: 'Logistics',
     queue: 'Queue',
     map: 'Map',
+    vis: 'VIS',
   };
 
   it('every route of a disabled module answers 403 naming it, at once, in every gateway process', async () => {

@@ -171,6 +171,7 @@ describe('login, session, logout', () => {
       queue_module: 'enabled',
       map_module: 'enabled',
       codeless_registration_module: 'disabled',
+      vis_module: 'enabled',
     });
     expect(body.session.ttl).toBe(3600);
     expect(body.session.expires_ts).toBe(body.session.time + 3600);

@@ -1,17 +1,32 @@
 // Starts the vis-bridge service on whatever adapters it is given (fleet: PostgreSQL + RabbitMQ; embedded: PGlite +
-// the in-process bus). Its commands arrive on `cmd.vis-bridge`.
+// the in-process bus). Its commands arrive on `cmd.vis-bridge`; it follows the projector's port-call changes for the
+// voyage-plan requests and departures it sends (docs/domain.md#vis-and-other-ports).
 
 import { commandHandler } from '@pcas/commands';
 import { type RunningService, type ServiceDeps, VIS_BRIDGE } from '@pcas/contracts';
 import { ensureSchema } from '../adapters/schema.ts';
+import type { VisTransport } from '../adapters/transport.ts';
+import { visCommands } from './commands.ts';
+import { startPortCallWatch } from './port-calls.ts';
+import { chooseTransport } from './transport.ts';
 
 export async function startVisBridge(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
-  const rpc = await deps.bus.serveRpc(VIS_BRIDGE, commandHandler({}));
-  deps.log.info('vis-bridge serving cmd.vis-bridge');
+  let transport: VisTransport | undefined;
+  const current = (): VisTransport => {
+    if (!transport) throw new Error('VIS transport not started');
+    return transport;
+  };
+  const vis = visCommands(deps, current);
+  transport = chooseTransport(deps, vis.inbox);
+  const rpc = await deps.bus.serveRpc(VIS_BRIDGE, commandHandler(vis.commands));
+  const watch = await startPortCallWatch(deps, vis, current);
+  deps.log.info({ transport: transport.mode }, 'vis-bridge serving cmd.vis-bridge');
   return {
     async stop() {
+      await watch.stop();
       await rpc.stop();
+      await transport?.stop?.();
     },
   };
 }

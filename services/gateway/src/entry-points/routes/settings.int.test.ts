@@ -137,6 +137,7 @@ describe('modules', () => {
       queue_module: 'enabled',
       map_module: 'enabled',
       codeless_registration_module: 'disabled',
+      vis_module: 'enabled',
     });
     expect(await vessels(user)).toMatchObject({ status: 403, body: { error: 'Activity module is disabled' } });
     expect(await timestamps(admin)).toMatchObject({ status: 403, body: { error: 'Activity module is disabled' } });

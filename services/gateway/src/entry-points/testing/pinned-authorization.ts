@@ -21,7 +21,6 @@ export interface PinnedRoute {
 /** Areas whose routes the gateway does not serve yet: their rows are skipped, with this reason, until they land. */
 export const PENDING_AREAS: Readonly<Record<string, string>> = {
   queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
-  vis: 'a later issue brings the vis-bridge: VIS, RTA, inbound vessels, other ports',
 };
 
 // method, path, permission, area; one route a line.
@@ -91,7 +90,7 @@ const ROUTES = `
   GET    /force-scan-port-call                                   manage_port_call               activity
   GET    /vessels                                                basic_user_action              activity
   POST   /vessel-visibility                                      manage_port_call               activity
-  POST   /rta-web-form                                           send_rta_web_form              vis
+  POST   /rta-web-form                                           send_rta_web_form              queue
 
   # The interface spec: agent (data source) endpoints, all "timestamp"
   POST   /agent/rest/timestamps                                  timestamp                      activity
@@ -202,6 +201,12 @@ const ROUTES = `
 
   # This project's own: whether our web UI's sea chart loads map tiles, and from where
   GET    /sea-chart/map-settings                                 basic_user_action              sea-chart
+
+  # This project's own: the vessel's JIT ETA and RTA forms, whose signed link's token is the credential
+  GET    /agent/rest/eta-form/slot-reservation                   public                         queue
+  PUT    /agent/rest/eta-form/slot-reservations                  public                         queue
+  DELETE /agent/rest/eta-form/slot-reservations                  public                         queue
+  GET    /agent/rest/eta-form/rta                                public                         queue
 
   # This project's own: the API's description, and the service's status page for a person (the web UI is at /)
   GET    /openapi.json                                           public                         docs

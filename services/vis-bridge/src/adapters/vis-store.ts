@@ -1,0 +1,304 @@
+// The vis-bridge's events and read models (docs/architecture.md#services): each command appends its events to its
+// stream and writes the rows they imply in the same transaction. A stream's writers are serialised by an advisory
+// lock taken before the state is read, and every event has a name-based id, so a redelivered or repeated message
+// is stored once (the append reports it as a duplicate and nothing is written).
+
+import {
+  type InboundVesselRecorded,
+  RTZ_STATES,
+  type VisEvents,
+  type VisNotificationReceived,
+  type VisPortRecorded,
+  type VisPortWhitelistSet,
+  type VisTextMessageReceived,
+  type VisTextMessageSent,
+  type VisVesselRecorded,
+  type VisVoyagePlanReceived,
+} from '@pcas/contracts';
+import type { EventMetadata, EventStore } from '@pcas/eventstore';
+import type { Db, Queryable } from '@pcas/sql';
+import type { PortRow } from '../domain/outgoing.ts';
+
+export type VisEvent = {
+  [K in keyof VisEvents]: { id: string; type: K; data: VisEvents[K] };
+}[keyof VisEvents];
+
+/** Runs `fn` in a transaction holding the stream's write lock (the state it reads stays current until commit). */
+export function withStreamLock<T>(db: Db, streamId: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pcas.vis.${streamId}`]);
+    return fn(tx);
+  });
+}
+
+/**
+ * Appends the events (under the stream lock, so 'any' cannot interleave with another decision) and projects the
+ * ones not stored before. Returns the events that were new.
+ */
+export async function appendAndProject(
+  tx: Queryable,
+  store: EventStore,
+  streamId: string,
+  events: readonly VisEvent[],
+  metadata: EventMetadata,
+): Promise<VisEvent[]> {
+  if (events.length === 0) return [];
+  const appended = await store.append(
+    streamId,
+    events.map((e) => ({ ...e, metadata })),
+    { tx, expectedVersion: 'any' },
+  );
+  const fresh = events.filter((_, i) => !appended.events[i]?.duplicate);
+  const by = metadata.user_id ?? null;
+  for (const event of fresh) await project(tx, event, by);
+  return fresh;
+}
+
+const json = (text: string): string => {
+  try {
+    JSON.parse(text);
+    return text;
+  } catch {
+    return JSON.stringify(text);
+  }
+};
+
+/** The row writes of one event: the whole read model is these applied in log order. */
+export async function project(tx: Queryable, event: VisEvent, by: number | null): Promise<void> {
+  switch (event.type) {
+    case 'VisVesselRecorded': {
+      const v: VisVesselRecorded = event.data;
+      await tx.query(
+        `INSERT INTO vis.vessels (imo, vessel_name, service_id, service_url, created_by, modified_by)
+         VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (service_id) DO UPDATE SET imo = EXCLUDED.imo, vessel_name = EXCLUDED.vessel_name,
+           service_url = EXCLUDED.service_url, modified_by = EXCLUDED.modified_by, modified_at = now()`,
+        [v.imo, v.vessel_name, v.service_id, v.service_url, by],
+      );
+      return;
+    }
+    case 'VisTextMessageReceived': {
+      const m: VisTextMessageReceived & { author?: string; subject?: string; body?: string } = event.data;
+      await insertMessage(tx, event.id, m, m.payload, by);
+      return;
+    }
+    case 'VisTextMessageSent': {
+      const m: VisTextMessageSent = event.data;
+      // Agent mode: the agent posts what it sent back to /agent/rest/vis-messages, which makes the row.
+      if (m.transport === 'agent') return;
+      await insertMessage(tx, event.id, { ...m, ack: false }, m.payload, by);
+      return;
+    }
+    case 'VisVoyagePlanReceived': {
+      const p: VisVoyagePlanReceived = event.data;
+      await tx.query(
+        `INSERT INTO vis.voyage_plans (event_id, time, from_service_id, to_service_id, message_id, message_type,
+           rtz_state_id, rtz_state, rtz_parse_results, payload, ack, created_by, modified_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::jsonb, $11, $12, $12)
+         ON CONFLICT (event_id) DO NOTHING`,
+        [
+          event.id,
+          p.time,
+          p.from_service_id,
+          p.to_service_id,
+          p.message_id,
+          p.message_type,
+          RTZ_STATES.indexOf(p.rtz_state) + 1,
+          p.rtz_state,
+          json(p.rtz_parse_results),
+          json(p.payload),
+          p.ack,
+          by,
+        ],
+      );
+      return;
+    }
+    case 'VisRtaSent': {
+      const r = event.data;
+      if (r.transport === 'agent' || r.plan === undefined) return;
+      await project(tx, { id: event.id, type: 'VisVoyagePlanReceived', data: r.plan }, by);
+      return;
+    }
+    case 'VisNotificationReceived': {
+      const n: VisNotificationReceived = event.data;
+      await tx.query(
+        `INSERT INTO vis.notifications (event_id, time, from_service_id, message_id, message_type, notification_type,
+           subject, payload, created_by, modified_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $9) ON CONFLICT (event_id) DO NOTHING`,
+        [
+          event.id,
+          n.time,
+          n.from_service_id,
+          n.message_id,
+          n.message_type,
+          n.notification_type,
+          n.subject,
+          json(n.payload),
+          by,
+        ],
+      );
+      return;
+    }
+    case 'VisMessageAcknowledged': {
+      const a = event.data;
+      if (a.message_type === 'TXT') {
+        await tx.query('UPDATE vis.messages SET ack = true, modified_at = now() WHERE message_id = $1 AND NOT ack', [
+          a.message_id,
+        ]);
+      } else {
+        await tx.query(
+          `UPDATE vis.voyage_plans SET ack = true, modified_at = now()
+            WHERE id = (SELECT id FROM vis.voyage_plans WHERE message_id = $1 AND rtz_state = 'RTA_SENT'
+                         ORDER BY id DESC LIMIT 1)`,
+          [a.message_id],
+        );
+      }
+      return;
+    }
+    case 'VisPortRecorded': {
+      const p: VisPortRecorded = event.data;
+      await tx.query(
+        `INSERT INTO vis.ports (name, service_id, locodes, created_by, modified_by) VALUES ($1, $2, $3::jsonb, $4, $4)
+         ON CONFLICT (service_id) DO UPDATE SET name = EXCLUDED.name, locodes = EXCLUDED.locodes,
+           modified_by = EXCLUDED.modified_by, modified_at = now()`,
+        [p.name, p.service_id, JSON.stringify(p.locodes), by],
+      );
+      return;
+    }
+    case 'VisPortWhitelistSet': {
+      const w: VisPortWhitelistSet = event.data;
+      const column = w.direction === 'in' ? 'whitelist_in' : 'whitelist_out';
+      await tx.query(
+        `UPDATE vis.ports SET ${column} = $2, modified_by = $3, modified_at = now() WHERE service_id = $1`,
+        [w.service_id, w.whitelist, by],
+      );
+      return;
+    }
+    case 'InboundVesselRecorded': {
+      const v: InboundVesselRecorded = event.data;
+      await tx.query(
+        `INSERT INTO vis.inbound_vessels (time, imo, vessel_name, from_service_id, from_service_name, created_by,
+           modified_by)
+         VALUES ($1, $2, $3, $4, $5, $6, $6)
+         ON CONFLICT (imo) DO UPDATE SET time = EXCLUDED.time, vessel_name = EXCLUDED.vessel_name,
+           from_service_id = EXCLUDED.from_service_id, from_service_name = EXCLUDED.from_service_name,
+           modified_by = EXCLUDED.modified_by, modified_at = now()`,
+        [v.time, v.imo, v.vessel_name, v.from_service_id, v.from_service_name, by],
+      );
+      return;
+    }
+    case 'VoyagePlanRequested': {
+      await tx.query(
+        `INSERT INTO vis.port_calls (port_call_id, voyage_plan_requested) VALUES ($1, true)
+         ON CONFLICT (port_call_id) DO UPDATE SET voyage_plan_requested = true`,
+        [event.data.port_call_id],
+      );
+      return;
+    }
+    case 'VisDepartureSent': {
+      await tx.query(
+        `INSERT INTO vis.port_calls (port_call_id, last_etd) VALUES ($1, $2)
+         ON CONFLICT (port_call_id) DO UPDATE SET last_etd = EXCLUDED.last_etd`,
+        [event.data.port_call_id, event.data.etd],
+      );
+      return;
+    }
+  }
+}
+
+async function insertMessage(
+  tx: Queryable,
+  eventId: string,
+  m: {
+    time: string;
+    from_service_id: string;
+    to_service_id: string;
+    message_id: string;
+    ack: boolean;
+    author?: string;
+    subject?: string;
+    body?: string;
+  },
+  payload: string,
+  by: number | null,
+): Promise<void> {
+  await tx.query(
+    `INSERT INTO vis.messages (event_id, time, from_service_id, to_service_id, message_id, message_type, payload,
+       author, subject, body, ack, created_by, modified_by)
+     VALUES ($1, $2, $3, $4, $5, 'TXT', $6::jsonb, $7, $8, $9, $10, $11, $11) ON CONFLICT (event_id) DO NOTHING`,
+    [
+      eventId,
+      m.time,
+      m.from_service_id,
+      m.to_service_id,
+      m.message_id,
+      json(payload),
+      m.author ?? null,
+      m.subject ?? null,
+      m.body ?? null,
+      m.ack,
+      by,
+    ],
+  );
+}
+
+// ---- reads the service decides on ----
+
+export async function visVesselByServiceId(q: Queryable, serviceId: string): Promise<VisVesselRecorded | undefined> {
+  const { rows } = await q.query<VisVesselRecorded>(
+    'SELECT imo::int AS imo, vessel_name, service_id, service_url FROM vis.vessels WHERE service_id = $1',
+    [serviceId],
+  );
+  return rows[0];
+}
+
+/** The newest VIS service known for an IMO. */
+export async function visVesselByImo(q: Queryable, imo: number): Promise<VisVesselRecorded | undefined> {
+  const { rows } = await q.query<VisVesselRecorded>(
+    `SELECT imo::int AS imo, vessel_name, service_id, service_url FROM vis.vessels WHERE imo = $1
+      ORDER BY modified_at DESC, id DESC LIMIT 1`,
+    [imo],
+  );
+  return rows[0];
+}
+
+export async function isAcknowledged(q: Queryable, messageId: string): Promise<boolean> {
+  const { rows } = await q.query(
+    "SELECT 1 FROM vis.notifications WHERE message_id = $1 AND notification_type = 'ACKNOWLEDGEMENT_RECEIVED' LIMIT 1",
+    [messageId],
+  );
+  return rows.length > 0;
+}
+
+export async function portByServiceId(q: Queryable, serviceId: string): Promise<PortRow | undefined> {
+  const { rows } = await q.query<PortRow>(
+    'SELECT name, service_id, whitelist_in, whitelist_out, locodes FROM vis.ports WHERE service_id = $1',
+    [serviceId],
+  );
+  return rows[0];
+}
+
+export async function portsByLocode(q: Queryable, locode: string): Promise<PortRow[]> {
+  const { rows } = await q.query<PortRow>(
+    `SELECT name, service_id, whitelist_in, whitelist_out, locodes FROM vis.ports
+      WHERE locodes @> jsonb_build_array($1::text) ORDER BY id`,
+    [locode],
+  );
+  return rows;
+}
+
+export interface StoredPlan {
+  message_id: string;
+  rtz_parse_results: string;
+  payload: Record<string, unknown>;
+}
+
+/** The newest voyage plan received from a service. */
+export async function newestPlanFrom(q: Queryable, serviceId: string): Promise<StoredPlan | undefined> {
+  const { rows } = await q.query<StoredPlan>(
+    `SELECT message_id, rtz_parse_results::text AS rtz_parse_results, payload FROM vis.voyage_plans
+      WHERE from_service_id = $1 ORDER BY time DESC, id DESC LIMIT 1`,
+    [serviceId],
+  );
+  return rows[0];
+}

@@ -1,0 +1,478 @@
+// cmd.vis-bridge (docs/domain.md#vis-and-other-ports): what comes in from ships and other ports (the agent's posts,
+// or direct mode's peers through the same VisInbox), what users send, the port admin and its whitelists. Each
+// command checks its input with the domain, appends its events and writes its rows in one transaction, and calls
+// the transport for what goes out (a refused call is a 400 and stores nothing).
+
+import { randomUUID } from 'node:crypto';
+import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
+import {
+  type Actor,
+  ApiError,
+  type FindVisServicesCommand,
+  type InboundVesselRecorded,
+  PORTCALL_PROJECTOR,
+  PortcallCommands,
+  type ReceiveVisMessageCommand,
+  type ReceiveVisNotificationCommand,
+  type ReceiveVisVoyagePlanCommand,
+  type RecordInboundVesselCommand,
+  type RecordVisVesselCommand,
+  type SavePortCommand,
+  type SendVisRtaCommand,
+  type SendVisTextMessageCommand,
+  type SendVisTextMessageWithImoCommand,
+  type ServiceDeps,
+  type SetPortCallRtaCommand,
+  type SetPortWhitelistCommand,
+  toUtcTimestamp,
+  VisBridgeCommands,
+  type VisTextMessageReceived,
+  type VisVesselRecorded,
+  type VisVoyagePlanReceived,
+  visInboundStream,
+  visMessageStream,
+  visPortStream,
+  visVesselStream,
+} from '@pcas/contracts';
+import type { EventMetadata } from '@pcas/eventstore';
+import type { Queryable } from '@pcas/sql';
+import { buildTextMessage, parseTextMessage, textMessageId } from '@pcas/stm';
+import type { VisInbox, VisTransport } from '../adapters/transport.ts';
+import {
+  appendAndProject,
+  isAcknowledged,
+  newestPlanFrom,
+  portByServiceId,
+  type VisEvent,
+  visVesselByImo,
+  visVesselByServiceId,
+  withStreamLock,
+} from '../adapters/vis-store.ts';
+import { nameBasedId } from '../domain/ids.ts';
+import {
+  acknowledges,
+  decideVisVessel,
+  notificationEventId,
+  parseJsonObject,
+  parseResultsOf,
+  readNotification,
+  readTextMessage,
+  readVisVessel,
+  readVoyagePlan,
+  stmMessageOf,
+  textMessageEventId,
+  voyagePlanEventId,
+} from '../domain/messages.ts';
+import {
+  type AutomaticText,
+  checkInboundAllowed,
+  mergeLocodes,
+  type PortRow,
+  readLocodes,
+  readRtaTime,
+  readWhitelist,
+  requireServiceId,
+  routeInconsistentReply,
+  type VisPortSettings,
+} from '../domain/outgoing.ts';
+
+const SYSTEM: Actor = { user_id: null, api_key_id: null };
+
+export interface VisCommandSet {
+  commands: Record<string, CommandFunction>;
+  /** The receiving side, for a transport that delivers in process (direct mode). */
+  inbox: VisInbox;
+  /** Sends a text message and records it (the automatic ones too). */
+  sendText(
+    to: { service_id: string; service_url: string },
+    text: AutomaticText,
+    reason: SendReason,
+    metadata: EventMetadata,
+  ): Promise<string>;
+  /** Records a port (used when departures find the services of a UN/LOCODE). */
+  savePort(
+    tx: Queryable,
+    name: string,
+    serviceId: string,
+    locodes: string[],
+    metadata: EventMetadata,
+  ): Promise<PortRow>;
+  settings: VisPortSettings;
+}
+
+type SendReason = 'user' | 'route_inconsistent' | 'voyage_plan_request';
+
+export function visCommands(deps: ServiceDeps, transport: () => VisTransport): VisCommandSet {
+  const { db, store, log, bus, config } = deps;
+  const settings: VisPortSettings = {
+    portName: config.vis.portName,
+    portUnlocode: config.vis.portUnlocode,
+    rtaPointLocationName: config.vis.rtaPointLocationName,
+    syncPointLat: config.vis.syncPointLat,
+    syncPointLon: config.vis.syncPointLon,
+    syncPointRadius: config.vis.syncPointRadius,
+  };
+  const ownServiceId = config.vis.serviceInstanceUrn;
+
+  /** A sender not known as a VIS service is looked up, as the original did; a failure there is only logged. */
+  async function lookUpUnknown(serviceId: string): Promise<void> {
+    if (serviceId === '' || (await visVesselByServiceId(db, serviceId))) return;
+    try {
+      await transport().findServices({ service_id: serviceId });
+    } catch (error) {
+      log.warn({ service_id: serviceId, err: error }, 'VIS service lookup failed');
+    }
+  }
+
+  // ---- incoming ----
+
+  async function recordVisVessel(input: RecordVisVesselCommand, metadata: EventMetadata): Promise<void> {
+    const vessel = readVisVessel(input);
+    await withStreamLock(db, visVesselStream(vessel.service_id), async (tx) => {
+      const events = decideVisVessel(vessel, await visVesselByServiceId(tx, vessel.service_id));
+      await appendAndProject(tx, store, visVesselStream(vessel.service_id), events, metadata);
+    });
+  }
+
+  /** The author, subject and body of a TXT payload's textMessage XML (malformed XML: 400, nothing stored). */
+  function textFields(payloadText: string): Pick<VisTextMessageReceived, 'author' | 'subject' | 'body'> {
+    const xml = stmMessageOf(parseJsonObject('payload', payloadText));
+    if (xml === undefined) return {};
+    const m = parseTextMessage(xml);
+    return { author: m.author, subject: m.subject, body: m.body };
+  }
+
+  async function receiveTextMessage(input: ReceiveVisMessageCommand, metadata: EventMetadata): Promise<void> {
+    const message = { ...readTextMessage(input, await isAcknowledged(db, input.message_id.trim())) };
+    Object.assign(message, textFields(message.payload));
+    const stream = visMessageStream(message.message_id);
+    const event: VisEvent = { id: textMessageEventId(message), type: 'VisTextMessageReceived', data: message };
+    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+    await lookUpUnknown(message.from_service_id);
+  }
+
+  async function receiveNotification(input: ReceiveVisNotificationCommand, metadata: EventMetadata): Promise<void> {
+    const n = readNotification(input);
+    const stream = visMessageStream(n.message_id);
+    const id = notificationEventId(n);
+    const events: VisEvent[] = [{ id, type: 'VisNotificationReceived', data: n }];
+    const kind = acknowledges(n);
+    if (kind) {
+      events.push({
+        id: nameBasedId(['VisMessageAcknowledged', id]),
+        type: 'VisMessageAcknowledged',
+        data: { message_id: n.message_id, message_type: kind },
+      });
+    }
+    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, events, metadata));
+  }
+
+  async function receiveVoyagePlan(input: ReceiveVisVoyagePlanCommand, metadata: EventMetadata): Promise<void> {
+    const plan = readVoyagePlan(input, await isAcknowledged(db, input.message_id.trim()));
+    const stream = visMessageStream(plan.message_id);
+    const event: VisEvent = { id: voyagePlanEventId(plan), type: 'VisVoyagePlanReceived', data: plan };
+    const fresh = await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+    if (fresh.length === 0) return;
+    const reply = routeInconsistentReply(
+      plan.rtz_state,
+      plan.message_id,
+      parseResultsOf(plan.rtz_parse_results).route_name,
+      settings,
+    );
+    const sender = await visVesselByServiceId(db, plan.from_service_id);
+    if (reply && sender) {
+      try {
+        await sendText(sender, reply, 'route_inconsistent', eventMetadata(SYSTEM, {}));
+      } catch (error) {
+        log.warn({ message_id: plan.message_id, err: error }, '"Route inconsistent" reply not sent');
+      }
+    } else if (reply) {
+      log.warn({ from_service_id: plan.from_service_id }, '"Route inconsistent" reply not sent: sender unknown');
+    }
+    await lookUpUnknown(plan.from_service_id);
+  }
+
+  async function savePortIn(
+    tx: Queryable,
+    name: string,
+    serviceId: string,
+    locodes: string[],
+    metadata: EventMetadata,
+  ): Promise<PortRow> {
+    const current = await portByServiceId(tx, serviceId);
+    const merged = mergeLocodes(current?.locodes ?? [], locodes);
+    const next: PortRow = {
+      name,
+      service_id: serviceId,
+      whitelist_in: current?.whitelist_in ?? true,
+      whitelist_out: current?.whitelist_out ?? true,
+      locodes: merged,
+    };
+    if (current && current.name === name && current.locodes.length === merged.length) return next;
+    const event: VisEvent = {
+      id: randomUUID(),
+      type: 'VisPortRecorded',
+      data: { name, service_id: serviceId, locodes: merged },
+    };
+    await appendAndProject(tx, store, visPortStream(serviceId), [event], metadata);
+    return next;
+  }
+
+  async function recordInboundVessel(input: RecordInboundVesselCommand, metadata: EventMetadata): Promise<void> {
+    if (!Number.isSafeInteger(input.imo) || input.imo < 0) throw ApiError.badRequest(`Invalid IMO: ${input.imo}`);
+    const time = toUtcTimestamp(input.time);
+    const serviceId = requireServiceId(input.from_service_id);
+    const port = await withStreamLock(db, visPortStream(serviceId), async (tx) => {
+      const known = await portByServiceId(tx, serviceId);
+      if (known) return known;
+      // Not a known port: named after its VIS service when that is known (the original crashed when it was not).
+      const service = await visVesselByServiceId(tx, serviceId);
+      return savePortIn(tx, service?.vessel_name || serviceId, serviceId, [], metadata);
+    });
+    checkInboundAllowed(port);
+    const data: InboundVesselRecorded = {
+      time,
+      imo: input.imo,
+      vessel_name: input.vessel_name.trim(),
+      from_service_id: serviceId,
+      from_service_name: port.name,
+    };
+    const stream = visInboundStream(input.imo);
+    const event: VisEvent = { id: nameBasedId(['InboundVesselRecorded', data]), type: 'InboundVesselRecorded', data };
+    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+  }
+
+  // ---- outgoing ----
+
+  async function sendText(
+    to: { service_id: string; service_url: string },
+    text: AutomaticText,
+    reason: SendReason,
+    metadata: EventMetadata,
+  ): Promise<string> {
+    const t = transport();
+    const messageId = textMessageId(settings.portUnlocode || 'port', randomUUID());
+    const time = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    const xml = buildTextMessage({
+      id: messageId,
+      informationObjectReferenceId: text.information_object_reference_id,
+      informationObjectReferenceType: text.information_object_reference_type,
+      author: text.author,
+      from: ownServiceId,
+      createdAt: time,
+      subject: text.subject,
+      body: text.body,
+    });
+    await t.uploadTextMessage({ message_id: messageId, to_service_id: to.service_id, to_url: to.service_url, ...text });
+    const stream = visMessageStream(messageId);
+    const event: VisEvent = {
+      id: nameBasedId(['VisTextMessageSent', messageId]),
+      type: 'VisTextMessageSent',
+      data: {
+        time,
+        from_service_id: ownServiceId,
+        to_service_id: to.service_id,
+        to_url: to.service_url,
+        message_id: messageId,
+        ...text,
+        payload: JSON.stringify({ stmMessage: { message: xml } }),
+        reason,
+        transport: t.mode,
+      },
+    };
+    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+    return messageId;
+  }
+
+  async function knownService(serviceId: string): Promise<VisVesselRecorded> {
+    const id = requireServiceId(serviceId);
+    const service = await visVesselByServiceId(db, id);
+    if (!service) throw ApiError.badRequest(`VIS service ID not found: ${id}`);
+    if (service.service_url === '') throw ApiError.badRequest(`VIS service URL not found: ${id}`);
+    return service;
+  }
+
+  async function sendTextMessage(input: SendVisTextMessageCommand, metadata: EventMetadata) {
+    const to = await knownService(input.vis_service_id);
+    const text: AutomaticText = { author: input.author, subject: input.subject, body: input.body };
+    if (input.informationObjectReferenceId) text.information_object_reference_id = input.informationObjectReferenceId;
+    if (input.informationObjectReferenceType) {
+      text.information_object_reference_type = input.informationObjectReferenceType;
+    }
+    if (input.area) text.area = input.area;
+    await sendText(to, text, 'user', metadata);
+    return { result: 'OK' };
+  }
+
+  async function sendTextMessageWithImo(input: SendVisTextMessageWithImoCommand, metadata: EventMetadata) {
+    const vessel = await visVesselByImo(db, input.imo);
+    if (!vessel) throw ApiError.badRequest("Can't send message since no service_id known");
+    return sendTextMessage(
+      { vis_service_id: vessel.service_id, author: input.author, subject: input.subject, body: input.body },
+      metadata,
+    );
+  }
+
+  async function sendRta(input: SendVisRtaCommand, actor: Actor, metadata: EventMetadata) {
+    const rta = readRtaTime('rta', input.rta);
+    const etaMin = input.eta_min.trim() === '' ? '' : readRtaTime('eta_min', input.eta_min);
+    const etaMax = input.eta_max.trim() === '' ? '' : readRtaTime('eta_max', input.eta_max);
+    const serviceId = requireServiceId(input.vis_service_id);
+    const portCallId = input.port_call_id ?? null;
+    if (portCallId !== null) {
+      const { rows } = await db.query<{ status: string }>('SELECT status FROM portcall.port_calls WHERE id = $1', [
+        portCallId,
+      ]);
+      if (rows[0]?.status !== 'arriving') throw ApiError.badRequest('Port call is not at arriving status');
+    }
+    const plan = await newestPlanFrom(db, serviceId);
+    if (!plan) throw ApiError.badRequest(`Cannot find voyage plan for VIS service ID: ${serviceId}`);
+    const rtz = stmMessageOf(plan.payload);
+    if (rtz === undefined)
+      throw ApiError.badRequest(`Cannot find voyage plan message for VIS service ID: ${serviceId}`);
+    const to = await knownService(serviceId);
+    const t = transport();
+    const messageId = `urn:mrn:stm:rtz:${settings.portUnlocode || 'port'}:${randomUUID()}`;
+    const time = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
+    await t.sendRta({
+      message_id: messageId,
+      to_service_id: to.service_id,
+      to_url: to.service_url,
+      rtz_parse_results: plan.rtz_parse_results,
+      rtz,
+      rta,
+      eta_min: etaMin,
+      eta_max: etaMax,
+    });
+    const sentPlan: VisVoyagePlanReceived = {
+      time,
+      from_service_id: ownServiceId,
+      to_service_id: to.service_id,
+      message_id: messageId,
+      message_type: 'RTZ',
+      rtz_state: 'RTA_SENT',
+      rtz_parse_results: plan.rtz_parse_results,
+      payload: JSON.stringify({ stmMessage: { message: rtz }, rta, eta_min: etaMin, eta_max: etaMax }),
+      ack: false,
+    };
+    const stream = visMessageStream(messageId);
+    const event: VisEvent = {
+      id: nameBasedId(['VisRtaSent', messageId]),
+      type: 'VisRtaSent',
+      data: {
+        message_id: messageId,
+        time,
+        to_service_id: to.service_id,
+        to_url: to.service_url,
+        voyage_plan_message_id: plan.message_id,
+        rta,
+        eta_min: etaMin,
+        eta_max: etaMax,
+        port_call_id: portCallId,
+        transport: t.mode,
+        ...(t.mode === 'direct' ? { plan: sentPlan } : {}),
+      },
+    };
+    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+    // The port call's rta and rta_details are the projector's (its timeline shows them).
+    if (to.imo > 0 || portCallId !== null) {
+      const rtaInput: SetPortCallRtaCommand = {
+        imo: to.imo,
+        port_call_id: portCallId,
+        rta,
+        eta_min: etaMin || null,
+        eta_max: etaMax || null,
+      };
+      try {
+        await bus.rpc(PORTCALL_PROJECTOR, PortcallCommands.setPortCallRta, { actor, input: rtaInput });
+      } catch (error) {
+        if (portCallId !== null) throw error;
+        log.info({ imo: to.imo, err: error }, 'RTA sent; no port call to store it on');
+      }
+    }
+    return { result: 'OK' };
+  }
+
+  // ---- ports ----
+
+  async function savePort(input: SavePortCommand, metadata: EventMetadata) {
+    const serviceId = input.service_id.trim();
+    if (serviceId === '') throw ApiError.badRequest('Missing service_id');
+    const name = input.name.trim();
+    if (name === '') throw ApiError.badRequest('Missing name');
+    const locodes = readLocodes(input.locodes);
+    await withStreamLock(db, visPortStream(serviceId), (tx) => savePortIn(tx, name, serviceId, locodes, metadata));
+    return { result: 'OK' };
+  }
+
+  async function setPortWhitelist(input: SetPortWhitelistCommand, metadata: EventMetadata) {
+    const whitelist = readWhitelist(input.whitelist);
+    const serviceId = input.service_id.trim();
+    if (whitelist === undefined || (input.direction !== 'in' && input.direction !== 'out')) return { result: 'ERROR' };
+    return withStreamLock(db, visPortStream(serviceId), async (tx) => {
+      const port = await portByServiceId(tx, serviceId);
+      if (!port) return { result: 'ERROR' };
+      if ((input.direction === 'in' ? port.whitelist_in : port.whitelist_out) !== whitelist) {
+        const event: VisEvent = {
+          id: randomUUID(),
+          type: 'VisPortWhitelistSet',
+          data: { service_id: serviceId, direction: input.direction, whitelist },
+        };
+        await appendAndProject(tx, store, visPortStream(serviceId), [event], metadata);
+      }
+      return { result: 'OK' };
+    });
+  }
+
+  // ---- the RPC table ----
+
+  const ok = { result: 'OK' } as const;
+  const incoming = <P>(fn: (input: P, metadata: EventMetadata) => Promise<void>): CommandFunction => {
+    return async (payload, headers) => {
+      const { actor, input } = decodeCommand<P>(payload);
+      await fn(input, eventMetadata(actor, headers));
+      return ok;
+    };
+  };
+  const withActor = <P>(fn: (input: P, metadata: EventMetadata, actor: Actor) => Promise<unknown>): CommandFunction => {
+    return async (payload, headers) => {
+      const { actor, input } = decodeCommand<P>(payload);
+      return fn(input, eventMetadata(actor, headers), actor);
+    };
+  };
+
+  const commands: Record<string, CommandFunction> = {
+    [VisBridgeCommands.recordVisVessel]: incoming(recordVisVessel),
+    [VisBridgeCommands.receiveTextMessage]: incoming(receiveTextMessage),
+    [VisBridgeCommands.receiveNotification]: incoming(receiveNotification),
+    [VisBridgeCommands.receiveVoyagePlan]: incoming(receiveVoyagePlan),
+    [VisBridgeCommands.recordInboundVessel]: incoming(recordInboundVessel),
+    [VisBridgeCommands.sendTextMessage]: withActor(sendTextMessage),
+    [VisBridgeCommands.sendTextMessageWithImo]: withActor(sendTextMessageWithImo),
+    [VisBridgeCommands.sendRta]: withActor((input: SendVisRtaCommand, metadata, actor) =>
+      sendRta(input, actor, metadata),
+    ),
+    [VisBridgeCommands.findServices]: withActor(async (input: FindVisServicesCommand) => {
+      await transport().findServices({ imo: input.imo, service_id: input.service_id });
+      return ok;
+    }),
+    [VisBridgeCommands.poll]: withActor(async () => {
+      await transport().poll();
+      return ok;
+    }),
+    [VisBridgeCommands.configuration]: withActor(() => transport().configuration()),
+    [VisBridgeCommands.savePort]: withActor(savePort),
+    [VisBridgeCommands.setPortWhitelist]: withActor(setPortWhitelist),
+  };
+
+  const system = () => eventMetadata(SYSTEM, {});
+  const inbox: VisInbox = {
+    recordVisVessel: (input) => recordVisVessel(input, system()),
+    receiveTextMessage: (input) => receiveTextMessage(input, system()),
+    receiveNotification: (input) => receiveNotification(input, system()),
+    receiveVoyagePlan: (input) => receiveVoyagePlan(input, system()),
+    recordInboundVessel: (input) => recordInboundVessel(input, system()),
+  };
+
+  return { commands, inbox, sendText, savePort: savePortIn, settings };
+}
