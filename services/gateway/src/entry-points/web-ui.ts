@@ -5,16 +5,18 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Config } from '@pcas/config';
 import type { WebUiOptions } from '@pcas/http-kit';
-import { BUILT_WEB_UI_DIR, WEB_UI_CONTENT_SECURITY_POLICY } from '@pcas/web/output';
+import { BUILT_WEB_UI_DIR, webUiContentSecurityPolicy } from '@pcas/web/output';
 
-export function webUiOf(config: Pick<Config, 'webUiDir'>): WebUiOptions | undefined {
+export function webUiOf(config: Pick<Config, 'webUiDir' | 'seaChart'>): WebUiOptions | undefined {
   if (config.webUiDir !== undefined) {
     const dir = path.resolve(config.webUiDir);
     if (!existsSync(path.join(dir, 'index.html'))) throw new Error(`WEB_UI_DIR ${dir} has no index.html`);
     return { dir };
   }
   if (existsSync(path.join(BUILT_WEB_UI_DIR, 'index.html'))) {
-    return { dir: BUILT_WEB_UI_DIR, contentSecurityPolicy: WEB_UI_CONTENT_SECURITY_POLICY };
+    // The sea chart's tiles may come from the port's tile server (MAP_TILE_SERVER) on another host.
+    const policy = webUiContentSecurityPolicy({ mapTileServer: config.seaChart.tileServer });
+    return { dir: BUILT_WEB_UI_DIR, contentSecurityPolicy: policy };
   }
   return undefined;
 }
