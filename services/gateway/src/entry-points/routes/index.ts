@@ -6,6 +6,7 @@ import type { GatewayDeps } from '../deps.ts';
 import { webUiOf } from '../web-ui.ts';
 import { apiKeyRoutes } from './api-keys.ts';
 import { decisionRoutes } from './decisions.ts';
+import { etaFormRoutes } from './eta-form.ts';
 import { healthRoutes } from './health.ts';
 import { homePageRoutes } from './home-page.ts';
 import { logisticsRoutes } from './logistics.ts';
@@ -28,6 +29,7 @@ import { translationRoutes } from './translations.ts';
 import { userRoutes } from './users.ts';
 import { vesselRoutes } from './vessels.ts';
 import { visRoutes } from './vis.ts';
+import { visPeerRoutes } from './vis-peer.ts';
 
 /**
  * Every route, and GET /openapi.json describing them all (built here, once). With a web UI served at / (see
@@ -50,7 +52,9 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...logisticsRoutes(deps),
     ...seaChartRoutes(deps),
     ...queueRoutes(deps),
+    ...etaFormRoutes(deps),
     ...visRoutes(deps),
+    ...visPeerRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),
     ...translationRoutes(deps),

@@ -1,0 +1,132 @@
+// The VIS service endpoint other ports reach in direct mode (docs/architecture.md#vis-direct-mode), and the link to
+// each peer. The gateway only routes: a peer's request is public here and goes on to cmd.vis-bridge with its
+// signature headers, where the sender is authenticated (401/403), its whitelist checked and each message stored
+// once. The operations are those of the STM VIS interface the API uses (upload a text message, upload a voyage
+// plan with its RTA, delivery acknowledgements) plus the departure notice, one at a time or as a batch
+// (`/vis/messages`, how our outbox sends). Each body is signed as the route hands it on (its declared fields).
+
+import { constants, publicEncrypt } from 'node:crypto';
+import { ApiError, type CommandBody, VIS_BRIDGE } from '@pcas/contracts';
+import type { ParamSpec, RequestContext, Route } from '@pcas/http-kit';
+import type { Queryable } from '@pcas/sql';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+// The vis-bridge's names (services/vis-bridge/src/entry-points/peer-commands.ts).
+const LINK_VIS_PEER = 'linkVisPeer';
+const RECEIVE_FROM_PEER = 'receiveFromPeer';
+
+/** An XML document in a body (a route or text message): the edge's body limit is what bounds it. */
+const DOCUMENT = 1024 * 1024;
+
+const text = (maxLength = 4096): ParamSpec => ({ type: 'string', maxLength });
+const optionalText = (maxLength = 4096): ParamSpec => ({ type: 'string', optional: true, maxLength });
+
+/** The peer operations: path under /vis and the fields of each body. */
+const OPERATIONS: { operation: string; path: string; params: Record<string, ParamSpec> }[] = [
+  { operation: 'messages', path: '/messages', params: { messages: { type: 'array' } } },
+  {
+    operation: 'textMessage',
+    path: '/textMessage',
+    params: { message: text(DOCUMENT), message_id: optionalText(), deliveryAckEndPoint: optionalText() },
+  },
+  {
+    operation: 'voyagePlan',
+    path: '/voyagePlans',
+    params: {
+      message: text(DOCUMENT),
+      message_id: optionalText(),
+      uvid: optionalText(),
+      rta: optionalText(64),
+      eta_min: optionalText(64),
+      eta_max: optionalText(64),
+      deliveryAckEndPoint: optionalText(),
+      callbackEndpoint: optionalText(),
+    },
+  },
+  {
+    operation: 'departure',
+    path: '/departure',
+    params: {
+      message_id: text(),
+      from_locode: text(16),
+      to_locode: text(16),
+      vessel_imo: { type: 'int' },
+      vessel_name: text(),
+      to_lat: { type: 'float' },
+      to_lon: { type: 'float' },
+      time: text(64),
+    },
+  },
+  {
+    operation: 'acknowledgement',
+    path: '/acknowledgement',
+    params: {
+      id: text(),
+      referenceId: text(),
+      timeOfDelivery: optionalText(64),
+      fromId: optionalText(),
+      fromName: optionalText(),
+      toId: optionalText(),
+      toName: optionalText(),
+      ackResult: optionalText(),
+    },
+  },
+];
+
+const header = (ctx: RequestContext, name: string): string | undefined => {
+  const value = ctx.headers[name];
+  return typeof value === 'string' ? value : undefined;
+};
+
+export function visPeerRoutes(deps: GatewayDeps): Route[] {
+  const { bus, db } = deps;
+  const peerRoutes: Route[] = OPERATIONS.map(({ operation, path, params }) => ({
+    method: 'POST',
+    path: `/vis${path}`,
+    // Authenticated by the vis-bridge from the signature headers, not by a session or API key.
+    permission: 'public',
+    params,
+    async handle(ctx) {
+      const body: Record<string, unknown> = {};
+      for (const name of Object.keys(params)) if (ctx.params[name] !== undefined) body[name] = ctx.params[name];
+      const input = {
+        operation,
+        path,
+        service_id: header(ctx, 'x-vis-service-id'),
+        timestamp: header(ctx, 'x-vis-timestamp'),
+        signature: header(ctx, 'x-vis-signature'),
+        body,
+      };
+      return bus.rpc(VIS_BRIDGE, RECEIVE_FROM_PEER, { actor: actorOf(ctx.auth), input } satisfies CommandBody<
+        typeof input
+      >);
+    },
+  }));
+  return [
+    ...peerRoutes,
+    {
+      method: 'POST',
+      path: '/port-peer',
+      permission: 'manage_port',
+      params: { service_id: text(), url: text(2048), secret: text(1024) },
+      async handle({ params, auth }) {
+        // The secret goes on sealed: the RPC crosses the broker, which must never carry it readable.
+        const sealed_secret = await sealSecret(db, params.secret);
+        const input = { service_id: params.service_id, url: params.url, sealed_secret };
+        return bus.rpc(VIS_BRIDGE, LINK_VIS_PEER, { actor: actorOf(auth), input } satisfies CommandBody<typeof input>);
+      },
+    },
+  ];
+}
+
+/** Encrypts a peer's secret with the vis-bridge's public sealing key (vis.peer_sealing_key, made at its start). */
+async function sealSecret(db: Queryable, secret: string): Promise<string> {
+  const { rows } = await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1');
+  if (!rows[0]) throw new ApiError(503, 'VIS bridge not ready');
+  const bytes = Buffer.from(secret, 'utf8');
+  // RSA-OAEP with SHA-256 seals at most 190 bytes; the bridge checks the length in characters.
+  if (bytes.length > 190) throw ApiError.badRequest('Peer secret must be 16 to 128 characters');
+  const key = { key: rows[0].public_pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' };
+  return publicEncrypt(key, bytes).toString('base64');
+}

@@ -1,0 +1,126 @@
+// Delivery to peers (docs/architecture.md#vis-direct-mode): at least once, in order per peer. A queued message
+// kicks a delivery job for its peer (@pcas/jobs: BullMQ in the fleet, an in-process timer embedded); the job takes
+// the peer's lease (one deliverer per peer across processes), sends the oldest messages as one signed batch, and
+// records what the peer said of each. A peer that does not answer is tried again after a growing wait; a sweep
+// every few seconds picks up anything a lost job or a restart left behind.
+
+import { createHash, randomUUID } from 'node:crypto';
+import type { DelayedJobs } from '@pcas/jobs';
+import type { Logger } from '@pcas/observability';
+import type { Db } from '@pcas/sql';
+import { type BackoffPolicy, DEFAULT_BACKOFF, decideDelivery, retryDelayMs } from '../domain/delivery.ts';
+import { type BatchLimits, DEFAULT_BATCH_LIMITS, nextBatch } from '../domain/outbox.ts';
+import {
+  hasPending,
+  markDelivered,
+  markRefused,
+  peersDue,
+  pendingMessages,
+  recordFailure,
+  recordSuccess,
+  releaseLease,
+  setNextAttempt,
+  takeLease,
+} from './outbox-store.ts';
+import type { PostBatch } from './peer-client.ts';
+import { peerFor } from './peer-store.ts';
+
+export interface DeliveryJob {
+  peer: string;
+}
+
+/** BullMQ job ids may not hold every character a service id does (URNs have colons): a digest of it. */
+const peerKey = (peer: string) => createHash('sha256').update(peer).digest('hex').slice(0, 24);
+export const deliveryJobId = (peer: string, dueMs?: number): string =>
+  dueMs === undefined ? `vis-deliver-${peerKey(peer)}` : `vis-deliver-${peerKey(peer)}-${dueMs}`;
+
+export interface DelivererOptions {
+  db: Db;
+  log: Logger;
+  post: PostBatch;
+  /** Set once the jobs exist (they are created with this deliverer's handler). */
+  jobs: () => DelayedJobs;
+  limits?: BatchLimits;
+  backoff?: BackoffPolicy;
+  /** How long a deliverer holds a peer before another may take over (renewed each batch). */
+  leaseMs?: number;
+}
+
+export interface Deliverer {
+  /** The job handler. */
+  deliver(peer: string): Promise<void>;
+  /** Asks for a delivery to the peer now (a no-op when one is already waiting). */
+  kick(peer: string): Promise<void>;
+  /** Kicks every peer with messages due. */
+  sweep(): Promise<void>;
+}
+
+export function createDeliverer(options: DelivererOptions): Deliverer {
+  const { db, log, post, jobs } = options;
+  const limits = options.limits ?? DEFAULT_BATCH_LIMITS;
+  const backoff = options.backoff ?? DEFAULT_BACKOFF;
+  const leaseMs = options.leaseMs ?? 30_000;
+
+  const kick = async (peer: string) => {
+    await jobs().schedule(deliveryJobId(peer), new Date(), { peer } satisfies DeliveryJob);
+  };
+
+  /** One turn holding the lease; answers whether the queue was emptied (so the caller looks once more). */
+  async function deliverHolding(peer: string, owner: string): Promise<'emptied' | 'stopped'> {
+    let maxMessages = limits.maxMessages;
+    for (;;) {
+      const link = await peerFor(db, peer);
+      if (!link) {
+        log.warn({ peer }, 'VIS messages queued for a service without a peer link; kept until one is set');
+        return 'stopped';
+      }
+      const queued = await pendingMessages(db, peer, maxMessages);
+      const batch = nextBatch(queued, { ...limits, maxMessages });
+      if (batch.length === 0) return 'emptied';
+      const ids = batch.map((m) => m.message_id);
+      const decision = decideDelivery(ids, await post(link, batch));
+      if (decision.kind === 'split') {
+        maxMessages = Math.max(1, Math.floor(batch.length / 2));
+        continue;
+      }
+      if (decision.kind === 'settled' && (decision.delivered.length > 0 || decision.refused.length > 0)) {
+        await markDelivered(db, peer, decision.delivered);
+        await markRefused(db, peer, decision.refused);
+        await recordSuccess(db, peer);
+        for (const r of decision.refused) {
+          log.warn({ peer, message_id: r.message_id, error: r.error }, 'VIS peer refused a message; not sent again');
+        }
+        if (!(await takeLease(db, peer, owner, leaseMs))) return 'stopped';
+        continue;
+      }
+      const error = decision.kind === 'retry' ? decision.error : 'the peer answered for none of the batch';
+      const failures = await recordFailure(db, peer, error);
+      const at = new Date(Date.now() + retryDelayMs(failures, backoff));
+      await setNextAttempt(db, peer, at);
+      await jobs().schedule(deliveryJobId(peer, at.getTime()), at, { peer } satisfies DeliveryJob);
+      log.warn({ peer, failures, retry_at: at.toISOString(), error }, 'VIS peer delivery failed; will retry');
+      return 'stopped';
+    }
+  }
+
+  async function deliver(peer: string): Promise<void> {
+    const owner = randomUUID();
+    // A message queued while the previous holder was finishing is found by the look after the release.
+    for (let turn = 0; turn < 100; turn++) {
+      if (!(await takeLease(db, peer, owner, leaseMs))) return;
+      let outcome: 'emptied' | 'stopped';
+      try {
+        outcome = await deliverHolding(peer, owner);
+      } finally {
+        await releaseLease(db, peer, owner);
+      }
+      if (outcome === 'stopped' || !(await hasPending(db, peer))) return;
+    }
+  }
+
+  async function sweep(): Promise<void> {
+    for (const peer of await peersDue(db)) await kick(peer);
+  }
+
+  return { deliver, kick, sweep };
+}

@@ -1,0 +1,159 @@
+// The outbox tables (peer-schema.ts): queue a message for a peer, read a peer's next messages in order, record
+// what the peer said, and the per-peer lease and backoff that keep one deliverer at a time.
+
+import type { Queryable } from '@pcas/sql';
+import type { PeerMessage, PeerOperation, QueuedMessage } from '../domain/outbox.ts';
+
+/** Queues a message; the same id again for the same peer changes nothing (a retried send queues once). */
+export async function enqueue(q: Queryable, peerServiceId: string, message: PeerMessage): Promise<boolean> {
+  const body = JSON.stringify(message.body);
+  const { rowCount } = await q.query(
+    `INSERT INTO vis.outbox (peer_service_id, message_id, operation, body, bytes) VALUES ($1, $2, $3, $4::jsonb, $5)
+     ON CONFLICT (peer_service_id, message_id) DO NOTHING`,
+    [peerServiceId, message.message_id, message.operation, body, Buffer.byteLength(body)],
+  );
+  return rowCount > 0;
+}
+
+export async function pendingMessages(q: Queryable, peerServiceId: string, limit: number): Promise<QueuedMessage[]> {
+  const { rows } = await q.query<{
+    seq: string;
+    message_id: string;
+    operation: PeerOperation;
+    body: unknown;
+    bytes: number;
+  }>(
+    `SELECT seq, message_id, operation, body, bytes FROM vis.outbox
+     WHERE peer_service_id = $1 AND delivered_at IS NULL AND failed_at IS NULL ORDER BY seq LIMIT $2`,
+    [peerServiceId, limit],
+  );
+  return rows.map((r) => ({
+    seq: Number(r.seq),
+    message_id: r.message_id,
+    operation: r.operation,
+    body: (typeof r.body === 'string' ? JSON.parse(r.body) : r.body) as Record<string, unknown>,
+    bytes: r.bytes,
+  }));
+}
+
+export async function markDelivered(q: Queryable, peerServiceId: string, messageIds: readonly string[]): Promise<void> {
+  if (messageIds.length === 0) return;
+  await q.query(
+    `UPDATE vis.outbox SET delivered_at = clock_timestamp(), last_error = NULL
+     WHERE peer_service_id = $1 AND message_id = ANY($2::text[]) AND delivered_at IS NULL`,
+    [peerServiceId, messageIds],
+  );
+}
+
+export async function markRefused(
+  q: Queryable,
+  peerServiceId: string,
+  refused: readonly { message_id: string; error: string }[],
+): Promise<void> {
+  for (const { message_id, error } of refused) {
+    await q.query(
+      `UPDATE vis.outbox SET failed_at = clock_timestamp(), last_error = $3
+       WHERE peer_service_id = $1 AND message_id = $2 AND delivered_at IS NULL`,
+      [peerServiceId, message_id, error.slice(0, 1000)],
+    );
+  }
+}
+
+/** Records a message's acknowledgement; answers what was sent (its operation), if it was sent to that peer. */
+export async function markAcknowledged(
+  q: Queryable,
+  peerServiceId: string,
+  messageId: string,
+): Promise<PeerOperation | undefined> {
+  const { rows } = await q.query<{ operation: PeerOperation }>(
+    `UPDATE vis.outbox SET acked_at = COALESCE(acked_at, clock_timestamp()), delivered_at = COALESCE(delivered_at, clock_timestamp())
+     WHERE peer_service_id = $1 AND message_id = $2 RETURNING operation`,
+    [peerServiceId, messageId],
+  );
+  return rows[0]?.operation;
+}
+
+/** Peers with something to deliver whose backoff has passed (the sweep's list). */
+export async function peersDue(q: Queryable): Promise<string[]> {
+  const { rows } = await q.query<{ peer_service_id: string }>(
+    `SELECT DISTINCT o.peer_service_id FROM vis.outbox o
+     LEFT JOIN vis.peer_delivery d ON d.peer_service_id = o.peer_service_id
+     WHERE o.delivered_at IS NULL AND o.failed_at IS NULL
+       AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= now())`,
+  );
+  return rows.map((r) => r.peer_service_id);
+}
+
+/**
+ * Takes the peer's lease for `ms` unless another deliverer holds one or the backoff has not passed; answers
+ * whether this one may deliver now.
+ */
+export async function takeLease(q: Queryable, peerServiceId: string, owner: string, ms: number): Promise<boolean> {
+  await q.query('INSERT INTO vis.peer_delivery (peer_service_id) VALUES ($1) ON CONFLICT DO NOTHING', [peerServiceId]);
+  const { rowCount } = await q.query(
+    `UPDATE vis.peer_delivery SET lease_owner = $2, lease_until = clock_timestamp() + ($3 || ' milliseconds')::interval
+     WHERE peer_service_id = $1
+       AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $2)
+       AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())`,
+    [peerServiceId, owner, String(ms)],
+  );
+  return rowCount > 0;
+}
+
+export async function releaseLease(q: Queryable, peerServiceId: string, owner: string): Promise<void> {
+  await q.query(
+    'UPDATE vis.peer_delivery SET lease_owner = NULL, lease_until = NULL WHERE peer_service_id = $1 AND lease_owner = $2',
+    [peerServiceId, owner],
+  );
+}
+
+export async function recordSuccess(q: Queryable, peerServiceId: string): Promise<void> {
+  await q.query(
+    `UPDATE vis.peer_delivery SET failures = 0, next_attempt_at = NULL, last_error = NULL,
+       last_delivered_at = clock_timestamp() WHERE peer_service_id = $1`,
+    [peerServiceId],
+  );
+}
+
+/** Counts a failure in a row; answers how many there are now. */
+export async function recordFailure(q: Queryable, peerServiceId: string, error: string): Promise<number> {
+  const { rows } = await q.query<{ failures: number }>(
+    `UPDATE vis.peer_delivery SET failures = failures + 1, last_error = $2 WHERE peer_service_id = $1 RETURNING failures`,
+    [peerServiceId, error.slice(0, 1000)],
+  );
+  return rows[0]?.failures ?? 1;
+}
+
+export async function setNextAttempt(q: Queryable, peerServiceId: string, at: Date): Promise<void> {
+  await q.query('UPDATE vis.peer_delivery SET next_attempt_at = $2 WHERE peer_service_id = $1', [peerServiceId, at]);
+}
+
+export async function hasPending(q: Queryable, peerServiceId: string): Promise<boolean> {
+  const { rowCount } = await q.query(
+    `SELECT 1 FROM vis.outbox WHERE peer_service_id = $1 AND delivered_at IS NULL AND failed_at IS NULL LIMIT 1`,
+    [peerServiceId],
+  );
+  return rowCount > 0;
+}
+
+/** Received before from this peer? Then it is answered "duplicate" and stored nothing again. */
+export async function alreadyReceived(q: Queryable, fromServiceId: string, messageId: string): Promise<boolean> {
+  const { rowCount } = await q.query('SELECT 1 FROM vis.peer_received WHERE from_service_id = $1 AND message_id = $2', [
+    fromServiceId,
+    messageId,
+  ]);
+  return rowCount > 0;
+}
+
+export async function recordReceived(
+  q: Queryable,
+  fromServiceId: string,
+  messageId: string,
+  operation: PeerOperation,
+): Promise<void> {
+  await q.query(
+    `INSERT INTO vis.peer_received (from_service_id, message_id, operation) VALUES ($1, $2, $3)
+     ON CONFLICT DO NOTHING`,
+    [fromServiceId, messageId, operation],
+  );
+}

@@ -1,0 +1,119 @@
+// The peers of direct mode: where each is (vis.peers, a read model of vispeer-<service id>), the secret we share
+// with it (vis.peer_secrets, outside the log) and what the ports list says of it (vis.ports: name, whitelists).
+
+import { constants, generateKeyPairSync, privateDecrypt, randomUUID } from 'node:crypto';
+import type { EventMetadata, EventStore } from '@pcas/eventstore';
+import type { Db, Queryable } from '@pcas/sql';
+
+export const peerStream = (serviceId: string): string => `vispeer-${serviceId}`;
+
+/** The event: where a peer's VIS endpoint is, and that its secret was set (the secret itself is not in it). */
+export interface VisPeerLinked {
+  service_id: string;
+  url: string;
+  secret_changed: boolean;
+}
+
+export interface Peer {
+  service_id: string;
+  url: string;
+  secret: string;
+  /** From vis.ports when the port is listed there. */
+  name: string | null;
+  whitelist_in: boolean | null;
+  whitelist_out: boolean | null;
+}
+
+/** Records a peer's URL and secret: the event, the URL row and the secret row in one transaction. */
+export async function linkPeer(
+  db: Db,
+  store: EventStore,
+  input: { service_id: string; url: string; secret: string },
+  metadata: EventMetadata,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    // A plain read: the append below must be the transaction's first write (docs/architecture.md#the-event-store).
+    const current = await tx.query<{ secret: string }>('SELECT secret FROM vis.peer_secrets WHERE service_id = $1', [
+      input.service_id,
+    ]);
+    const data: VisPeerLinked = {
+      service_id: input.service_id,
+      url: input.url,
+      secret_changed: current.rows[0]?.secret !== input.secret,
+    };
+    await store.append(peerStream(input.service_id), [{ id: randomUUID(), type: 'VisPeerLinked', data, metadata }], {
+      tx,
+    });
+    const by = typeof metadata.user_id === 'number' ? metadata.user_id : null;
+    await tx.query(
+      `INSERT INTO vis.peers (service_id, url, created_by, modified_by) VALUES ($1, $2, $3, $3)
+       ON CONFLICT (service_id) DO UPDATE SET url = EXCLUDED.url, modified_at = now(), modified_by = EXCLUDED.modified_by`,
+      [input.service_id, input.url, by],
+    );
+    await tx.query(
+      `INSERT INTO vis.peer_secrets (service_id, secret) VALUES ($1, $2)
+       ON CONFLICT (service_id) DO UPDATE SET secret = EXCLUDED.secret, modified_at = now()`,
+      [input.service_id, input.secret],
+    );
+  });
+}
+
+export async function peerFor(q: Queryable, serviceId: string): Promise<Peer | undefined> {
+  const { rows } = await q.query<Peer>(
+    `SELECT p.service_id, p.url, s.secret, o.name, o.whitelist_in, o.whitelist_out
+     FROM vis.peers p JOIN vis.peer_secrets s USING (service_id)
+     LEFT JOIN vis.ports o ON o.service_id = p.service_id
+     WHERE p.service_id = $1`,
+    [serviceId],
+  );
+  return rows[0];
+}
+
+/** The peers and how delivery to each stands, for GET /vis-configuration (no secrets). */
+export async function peerOverview(q: Queryable): Promise<unknown[]> {
+  const { rows } = await q.query(
+    `SELECT p.service_id, p.url, o.name, o.whitelist_in, o.whitelist_out,
+            (SELECT count(*)::int FROM vis.outbox x
+              WHERE x.peer_service_id = p.service_id AND x.delivered_at IS NULL AND x.failed_at IS NULL) AS pending,
+            (SELECT count(*)::int FROM vis.outbox x
+              WHERE x.peer_service_id = p.service_id AND x.failed_at IS NOT NULL) AS refused,
+            d.failures, d.next_attempt_at, d.last_error, d.last_delivered_at
+     FROM vis.peers p LEFT JOIN vis.ports o USING (service_id)
+     LEFT JOIN vis.peer_delivery d ON d.peer_service_id = p.service_id
+     ORDER BY p.service_id`,
+  );
+  return rows;
+}
+
+/**
+ * The sealing key pair, made once (several processes may start together: the first insert wins). The gateway
+ * encrypts a peer's secret with the public half (RSA-OAEP, SHA-256), so the RPC carrying it holds no readable
+ * secret.
+ */
+export async function ensureSealingKey(db: Db): Promise<void> {
+  const { rowCount } = await db.query('SELECT 1 FROM vis.peer_sealing_key WHERE id = 1');
+  if (rowCount > 0) return;
+  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
+  await db.query(
+    'INSERT INTO vis.peer_sealing_key (id, public_pem, private_pem) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING',
+    [publicKey, privateKey],
+  );
+}
+
+/** Opens a secret the gateway sealed; undefined when it cannot be opened (sealed with another key, or garbled). */
+export async function unsealSecret(q: Queryable, sealed: string): Promise<string | undefined> {
+  const { rows } = await q.query<{ private_pem: string }>('SELECT private_pem FROM vis.peer_sealing_key WHERE id = 1');
+  if (!rows[0]) return undefined;
+  try {
+    return privateDecrypt(
+      { key: rows[0].private_pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(sealed, 'base64'),
+    ).toString('utf8');
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,280 @@
+// cmd.vis-bridge commands of direct mode (docs/architecture.md#vis-direct-mode): link a peer (POST /port-peer), and
+// take what a peer delivered to the gateway's /vis/* endpoints. A delivery is checked here, not in the gateway:
+// the sender must be a linked peer, its signature right and its clock within the window (else 401/403, logged,
+// nothing stored); each message is then stored once (a redelivery is answered "duplicate"), through the same
+// inbox functions the agent's posts use, and acknowledged back to the sender.
+
+import { createHash } from 'node:crypto';
+import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
+import { ApiError, type ServiceDeps } from '@pcas/contracts';
+import { assessRoute, parseRtz, parseTextMessage } from '@pcas/stm';
+import type { Deliverer } from '../adapters/delivery-worker.ts';
+import { alreadyReceived, enqueue, markAcknowledged, recordReceived } from '../adapters/outbox-store.ts';
+import { linkPeer, type Peer, peerFor, unsealSecret } from '../adapters/peer-store.ts';
+import type { VisInbox } from '../adapters/transport.ts';
+import type { PeerResult } from '../domain/delivery.ts';
+import {
+  acknowledgementOf,
+  incomingRefusal,
+  isPeerOperation,
+  messageTypeOf,
+  type PeerMessage,
+  type PeerOperation,
+} from '../domain/outbox.ts';
+import { verify } from '../domain/signature.ts';
+
+/** The command names (the gateway's routes/vis-peer.ts sends them). */
+export const PeerCommands = {
+  linkVisPeer: 'linkVisPeer',
+  receiveFromPeer: 'receiveFromPeer',
+} as const;
+
+export interface LinkVisPeerInput {
+  service_id: string;
+  url: string;
+  /** The secret sealed with vis.peer_sealing_key's public half (base64), never the secret itself. */
+  sealed_secret: string;
+}
+
+/** What the gateway passes on from a request to a /vis/* endpoint: the operation, the signature headers, the body. */
+export interface ReceiveFromPeerInput {
+  /** `messages` (a batch) or one of the single operations. */
+  operation: string;
+  /** The signed path, e.g. `/messages`. */
+  path: string;
+  service_id?: string;
+  timestamp?: string;
+  signature?: string;
+  body: Record<string, unknown>;
+}
+
+export const MIN_SECRET_LENGTH = 16;
+/** What RSA-OAEP (2048 bits, SHA-256) can seal. */
+export const MAX_SECRET_LENGTH = 128;
+
+export interface PeerCommandOptions {
+  inbox: VisInbox;
+  deliverer: Deliverer;
+  serviceId: string;
+  portName: string;
+  skewSeconds: number;
+  syncPoint: { lat: number; lon: number; radiusMeters: number };
+  now?: () => number;
+}
+
+export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Record<string, CommandFunction> {
+  const { db, store, log } = deps;
+  const { inbox, deliverer } = options;
+  const now = options.now ?? Date.now;
+
+  async function link(payload: unknown, headers: Record<string, unknown> = {}) {
+    const { actor, input } = decodeCommand<Partial<LinkVisPeerInput>>(payload);
+    const serviceId = typeof input.service_id === 'string' ? input.service_id.trim() : '';
+    if (!serviceId) throw ApiError.badRequest('Invalid service_id');
+    const url = typeof input.url === 'string' ? input.url.trim().replace(/\/+$/, '') : '';
+    let protocol = '';
+    try {
+      protocol = new URL(url).protocol;
+    } catch {}
+    if (protocol !== 'http:' && protocol !== 'https:') throw ApiError.badRequest(`Invalid peer URL: ${url}`);
+    const secret = typeof input.sealed_secret === 'string' ? await unsealSecret(db, input.sealed_secret) : undefined;
+    if (secret === undefined) throw ApiError.badRequest('Invalid secret');
+    if (secret.length < MIN_SECRET_LENGTH || secret.length > MAX_SECRET_LENGTH) {
+      throw ApiError.badRequest(`Peer secret must be ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters`);
+    }
+    await linkPeer(db, store, { service_id: serviceId, url, secret }, eventMetadata(actor, headers));
+    log.info({ peer: serviceId, url }, 'VIS peer linked');
+    // Anything queued for it before the link can go now.
+    await deliverer.kick(serviceId).catch(() => {});
+    return { result: 'OK' };
+  }
+
+  async function receive(payload: unknown) {
+    const { input } = decodeCommand<Partial<ReceiveFromPeerInput>>(payload);
+    const body = (input.body ?? {}) as Record<string, unknown>;
+    const peer = await authenticate(input, body);
+    if (input.operation === 'messages') {
+      const messages = batchOf(body.messages);
+      const results: PeerResult[] = [];
+      for (const message of messages) results.push(await take(peer, message));
+      return { results };
+    }
+    if (!isPeerOperation(input.operation))
+      throw ApiError.badRequest(`Unknown VIS operation: ${String(input.operation)}`);
+    const result = await take(peer, {
+      message_id: singleMessageId(input.operation, body),
+      operation: input.operation,
+      body,
+    });
+    if (result.status === 'refused') throw new ApiError(result.status_code ?? 400, result.error ?? 'Refused');
+    return { result: 'OK', message_id: result.message_id, status: result.status };
+  }
+
+  async function authenticate(input: Partial<ReceiveFromPeerInput>, body: Record<string, unknown>): Promise<Peer> {
+    const refuse = (status: 401 | 403, reason: string): never => {
+      // Who knocked and why it was refused; never the signature or any secret.
+      log.warn(
+        { peer: input.service_id ?? null, operation: input.operation, status, reason },
+        'VIS peer request refused',
+      );
+      throw new ApiError(status, reason);
+    };
+    if (!input.service_id || !input.signature) return refuse(401, 'VIS peer request is not signed');
+    const peer = await peerFor(db, input.service_id);
+    if (!peer) return refuse(401, `Unknown VIS peer: ${input.service_id}`);
+    const verdict = verify(
+      peer.secret,
+      { method: 'POST', path: input.path ?? '', timestamp: input.timestamp, signature: input.signature, body },
+      now(),
+      options.skewSeconds,
+    );
+    if (!verdict.ok) return refuse(verdict.status, verdict.reason);
+    return peer;
+  }
+
+  async function take(peer: Peer, message: PeerMessage): Promise<PeerResult> {
+    const { message_id, operation } = message;
+    const refusal = incomingRefusal(operation, whitelistsOf(peer), peer.service_id);
+    if (refusal) {
+      log.warn({ peer: peer.service_id, message_id, operation }, 'VIS message from a port not whitelisted refused');
+      return { message_id, status: 'refused', status_code: refusal.status, error: refusal.error };
+    }
+    if (await alreadyReceived(db, peer.service_id, message_id)) {
+      if (operation !== 'acknowledgement') await acknowledge(peer, message_id);
+      return { message_id, status: 'duplicate' };
+    }
+    try {
+      await store_(peer, message);
+    } catch (error) {
+      if (error instanceof ApiError && error.status < 500) {
+        return { message_id, status: 'refused', status_code: error.status, error: error.message };
+      }
+      throw error;
+    }
+    await recordReceived(db, peer.service_id, message_id, operation);
+    if (operation !== 'acknowledgement') await acknowledge(peer, message_id);
+    return { message_id, status: 'stored' };
+  }
+
+  async function store_(peer: Peer, message: PeerMessage): Promise<void> {
+    const { body, message_id } = message;
+    const time = new Date(now()).toISOString();
+    const base = { time, from_service_id: peer.service_id, to_service_id: options.serviceId, message_id };
+    switch (message.operation) {
+      case 'textMessage': {
+        const xml = stringField(body, 'message');
+        parseTextMessage(xml);
+        await inbox.receiveTextMessage({
+          ...base,
+          message_type: 'TXT',
+          payload: JSON.stringify({ stmMessage: { message: xml } }),
+        });
+        return;
+      }
+      case 'voyagePlan': {
+        const xml = stringField(body, 'message');
+        const rta = optionalString(body, 'rta');
+        const assessment = assessRoute(parseRtz(xml), options.syncPoint);
+        // A plan that comes with an RTA is a port's answer to ours: stored as such, and never answered again.
+        const state = rta ? 'RTA_SENT' : assessment.state;
+        const payload: Record<string, unknown> = { stmMessage: { message: xml } };
+        for (const key of ['rta', 'eta_min', 'eta_max']) {
+          const value = optionalString(body, key);
+          if (value !== undefined) payload[key] = value;
+        }
+        await inbox.receiveVoyagePlan({
+          ...base,
+          message_type: 'RTZ',
+          rtz_state: state,
+          rtz_parse_results: JSON.stringify(assessment.parseResults),
+          payload: JSON.stringify(payload),
+        });
+        return;
+      }
+      case 'departure': {
+        const imo = body.vessel_imo;
+        if (typeof imo !== 'number' || !Number.isSafeInteger(imo) || imo < 0)
+          throw ApiError.badRequest('Invalid vessel_imo');
+        await inbox.recordInboundVessel({
+          time: stringField(body, 'time'),
+          imo,
+          vessel_name: typeof body.vessel_name === 'string' ? body.vessel_name : '',
+          from_service_id: peer.service_id,
+        });
+        return;
+      }
+      case 'acknowledgement': {
+        const referenceId = stringField(body, 'referenceId');
+        const sent = await markAcknowledged(db, peer.service_id, referenceId);
+        await inbox.receiveNotification({
+          time: optionalString(body, 'timeOfDelivery') ?? time,
+          from_service_id: peer.service_id,
+          message_id: referenceId,
+          message_type: sent ? messageTypeOf(sent) : 'TXT',
+          notification_type: 'ACKNOWLEDGEMENT_RECEIVED',
+          subject: 'Acknowledgement received',
+          payload: JSON.stringify(body),
+        });
+        return;
+      }
+    }
+  }
+
+  async function acknowledge(peer: Peer, messageId: string): Promise<void> {
+    const ack = acknowledgementOf(
+      { message_id: messageId, from_service_id: peer.service_id, from_name: peer.name ?? peer.service_id },
+      { service_id: options.serviceId, name: options.portName },
+      new Date(now()),
+    );
+    if (await enqueue(db, peer.service_id, ack)) await deliverer.kick(peer.service_id).catch(() => {});
+  }
+
+  return { [PeerCommands.linkVisPeer]: link, [PeerCommands.receiveFromPeer]: receive };
+}
+
+const whitelistsOf = (peer: Peer) =>
+  peer.whitelist_in === null
+    ? undefined
+    : { whitelist_in: peer.whitelist_in, whitelist_out: peer.whitelist_out ?? true };
+
+function stringField(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  if (typeof value !== 'string' || value === '') throw ApiError.badRequest(`Missing parameter: ${name}`);
+  return value;
+}
+
+function optionalString(body: Record<string, unknown>, name: string): string | undefined {
+  const value = body[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A batch's messages, checked for shape; at most 1000. */
+function batchOf(value: unknown): PeerMessage[] {
+  if (!Array.isArray(value) || value.length > 1000) throw ApiError.badRequest('Invalid parameter: messages');
+  return value.map((m) => {
+    const message = m as Partial<PeerMessage> | null;
+    if (
+      !message ||
+      typeof message.message_id !== 'string' ||
+      message.message_id === '' ||
+      !isPeerOperation(message.operation) ||
+      message.body === null ||
+      typeof message.body !== 'object' ||
+      Array.isArray(message.body)
+    ) {
+      throw ApiError.badRequest('Invalid parameter: messages');
+    }
+    return { message_id: message.message_id, operation: message.operation, body: message.body };
+  });
+}
+
+/**
+ * A single upload's message id: given (`message_id`, or STM's `uvid` for a plan, `id` for an acknowledgement),
+ * else the text message's own textMessageId, else one derived from the content (the same upload twice is one).
+ */
+function singleMessageId(operation: PeerOperation, body: Record<string, unknown>): string {
+  const given = optionalString(body, 'message_id') ?? optionalString(body, 'uvid') ?? optionalString(body, 'id');
+  if (given) return given;
+  if (operation === 'textMessage' && typeof body.message === 'string') return parseTextMessage(body.message).id;
+  return `sha256:${createHash('sha256').update(JSON.stringify(body)).digest('hex')}`;
+}
