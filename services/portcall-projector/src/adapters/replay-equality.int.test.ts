@@ -398,7 +398,7 @@ it('a month of traffic with every vessel-stream event, projected live, gives the
   // not done (again after the rounds and never on a timer vessel, for the same reason).
   const { rows: open } = await db.query<{ imo: string }>(
     `SELECT DISTINCT imo FROM portcall.port_calls WHERE status <> 'done' AND NOT (imo = ANY($1::bigint[]))
-     ORDER BY imo LIMIT 4`,
+     ORDER BY imo LIMIT 6`,
     [TIMER_VESSELS],
   );
   for (const [i, row] of open.entries()) {

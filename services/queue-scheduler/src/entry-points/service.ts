@@ -12,10 +12,16 @@ import type { QueueNotifications } from '../domain/notifications.ts';
 import { parseAtom, queueSettings } from '../domain/queue-rules.ts';
 import { completionDue } from '../domain/slot-requests.ts';
 import { createQueueCommands, type QueueJobs } from './commands.ts';
+import { etaFormCommands } from './eta-form.ts';
+import { type LiveEtaOptions, startLiveEta } from './live-eta.ts';
+import { type QueueMailOptions, startQueueMails } from './mails.ts';
 
 export interface QueueSchedulerOptions {
   /** The e-mail side (docs/domain.md#queue); nobody is told without it. */
   notifications?: QueueNotifications;
+  /** The e-mails' delivery (mailer, jobs) and the live ETA's jobs; defaults as the run mode says. */
+  mails?: QueueMailOptions;
+  liveEta?: LiveEtaOptions;
   /** Tests: their own BullMQ prefix. */
   jobsPrefix?: string;
 }
@@ -57,8 +63,13 @@ export async function startQueueScheduler(
         id,
       } satisfies QueueJob),
   };
-  commands = createQueueCommands({ ...deps, notifications: options.notifications, jobs });
-  const rpc = await deps.bus.serveRpc(QUEUE_SCHEDULER, commandHandler(commands.handlers));
+  const mails = await startQueueMails(deps, options.mails);
+  const liveEta = await startLiveEta(deps, mails, options.liveEta);
+  commands = createQueueCommands({ ...deps, notifications: options.notifications ?? mails.notifications, jobs });
+  const rpc = await deps.bus.serveRpc(
+    QUEUE_SCHEDULER,
+    commandHandler({ ...commands.handlers, ...etaFormCommands(deps, mails) }),
+  );
 
   const due = await dueItems(deps.db);
   for (const n of due.nominations) {
@@ -77,6 +88,8 @@ export async function startQueueScheduler(
     async stop() {
       await rpc.stop();
       await delayed.close();
+      await liveEta.stop();
+      await mails.stop();
     },
   };
 }

@@ -1,0 +1,130 @@
+// The JIT queue's vessel-facing routes (docs/domain.md#queue-e-mails-and-live-eta). The vessel's forms (our web UI's
+// pages at /agent/eta-form/ and /agent/eta-form/rta/) have no session and no API key: the signed link's token is
+// their credential. The queue-scheduler, which holds the key, checks it and names the slot request; these routes
+// then do what the original's agent routes do for that one slot request (the agent routes themselves keep the
+// original's API key, routes/queue.ts). Also a data source's live ETA and the port's RTA web form.
+
+import {
+  type CancelSlotRequestInput,
+  type CommandBody,
+  PORTCALL_PROJECTOR,
+  PortcallCommands,
+  QUEUE_SCHEDULER,
+  QueueCommands,
+  QueueLinkCommands,
+  type SendRtaWebFormCommand,
+  type SetLiveEtaCommand,
+  type SlotRequestInput,
+  type SlotRequestLinkReply,
+} from '@pcas/contracts';
+import type { AuthContext, Route } from '@pcas/http-kit';
+import { slotRequestById } from '../../adapters/read-models/queue.ts';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+const TOKEN = { type: 'string', maxLength: 8192 } as const;
+
+export function etaFormRoutes(deps: GatewayDeps): Route[] {
+  const { bus, db } = deps;
+  const send = <I>(service: string, command: string, auth: AuthContext, input: I) => {
+    const body: CommandBody<I> = { actor: actorOf(auth), input };
+    return bus.rpc(service, command, body);
+  };
+  /** The slot request the link names; 403 `This link has expired` / `This link is not valid`. */
+  const linked = (auth: AuthContext, token: string) =>
+    send(QUEUE_SCHEDULER, QueueLinkCommands.checkSlotRequestLink, auth, { token }) as Promise<SlotRequestLinkReply>;
+
+  return [
+    {
+      method: 'GET',
+      path: '/agent/rest/eta-form/slot-reservation',
+      permission: 'public',
+      module: 'queue',
+      params: { token: TOKEN },
+      async handle({ params, auth }) {
+        const link = await linked(auth, params.token);
+        const slot = await slotRequestById(db, link.slot_request_id);
+        return slot === null ? null : { ...(slot as object), link_expires: link.expires };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/agent/rest/eta-form/slot-reservations',
+      permission: 'public',
+      module: 'queue',
+      params: { token: TOKEN, laytime: { type: 'string', maxLength: 64 }, jit_eta: { type: 'string', maxLength: 64 } },
+      async handle({ params, auth }) {
+        const link = await linked(auth, params.token);
+        return send<SlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.updateSlotRequest, auth, {
+          id: link.slot_request_id,
+          laytime: params.laytime,
+          jit_eta: params.jit_eta,
+          agent: true,
+        });
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/agent/rest/eta-form/slot-reservations',
+      permission: 'public',
+      module: 'queue',
+      params: { token: TOKEN },
+      async handle({ params, auth }) {
+        const link = await linked(auth, params.token);
+        return send<CancelSlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.cancelSlotRequest, auth, {
+          id: link.slot_request_id,
+          by_vessel: true,
+        });
+      },
+    },
+    {
+      method: 'GET',
+      path: '/agent/rest/eta-form/rta',
+      permission: 'public',
+      module: 'queue',
+      params: { token: TOKEN },
+      handle: ({ params, auth }) =>
+        send(QUEUE_SCHEDULER, QueueLinkCommands.checkRtaFormLink, auth, { token: params.token }),
+    },
+    {
+      method: 'POST',
+      path: '/agent/rest/live-eta',
+      permission: 'timestamp',
+      module: 'queue',
+      params: {
+        imo: { type: 'int' },
+        time: { type: 'string', maxLength: 64 },
+        payload: { type: 'array', default: {} },
+      },
+      handle: ({ params, auth }) =>
+        send<SetLiveEtaCommand>(PORTCALL_PROJECTOR, PortcallCommands.setLiveEta, auth, {
+          imo: params.imo,
+          time: params.time,
+          payload: params.payload,
+        }),
+    },
+    {
+      method: 'POST',
+      path: '/rta-web-form',
+      permission: 'send_rta_web_form',
+      params: {
+        port_call_id: { type: 'int', optional: true },
+        port: { type: 'string', maxLength: 255, default: '' },
+        imo: { type: 'int' },
+        rta: { type: 'string', maxLength: 64 },
+        eta_min: { type: 'string', maxLength: 64 },
+        eta_max: { type: 'string', maxLength: 64 },
+        payload: { type: 'array', optional: true },
+      },
+      handle: ({ params, auth }) =>
+        send<SendRtaWebFormCommand>(QUEUE_SCHEDULER, QueueLinkCommands.sendRtaWebForm, auth, {
+          port_call_id: params.port_call_id ?? null,
+          port: params.port,
+          imo: params.imo,
+          rta: params.rta,
+          eta_min: params.eta_min,
+          eta_max: params.eta_max,
+        }),
+    },
+  ];
+}
