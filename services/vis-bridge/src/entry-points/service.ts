@@ -4,22 +4,27 @@
 
 import { commandHandler } from '@pcas/commands';
 import { type RunningService, type ServiceDeps, VIS_BRIDGE } from '@pcas/contracts';
+import { ensurePeerSchema } from '../adapters/peer-schema.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import type { VisTransport } from '../adapters/transport.ts';
 import { visCommands } from './commands.ts';
+import { startDirectMode } from './direct-mode.ts';
 import { startPortCallWatch } from './port-calls.ts';
 import { chooseTransport } from './transport.ts';
 
 export async function startVisBridge(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
+  await ensurePeerSchema(deps.db);
   let transport: VisTransport | undefined;
   const current = (): VisTransport => {
     if (!transport) throw new Error('VIS transport not started');
     return transport;
   };
   const vis = visCommands(deps, current);
-  transport = chooseTransport(deps, vis.inbox);
-  const rpc = await deps.bus.serveRpc(VIS_BRIDGE, commandHandler(vis.commands));
+  // Direct mode (no VIS agent) is the default: the bridge itself is the endpoint its peers reach.
+  const direct = deps.config.vis.agentApiUrl ? undefined : await startDirectMode(deps, vis.inbox);
+  transport = direct?.transport ?? chooseTransport(deps, vis.inbox);
+  const rpc = await deps.bus.serveRpc(VIS_BRIDGE, commandHandler({ ...vis.commands, ...direct?.commands }));
   const watch = await startPortCallWatch(deps, vis, current);
   deps.log.info({ transport: transport.mode }, 'vis-bridge serving cmd.vis-bridge');
   return {
@@ -27,6 +32,7 @@ export async function startVisBridge(deps: ServiceDeps): Promise<RunningService>
       await watch.stop();
       await rpc.stop();
       await transport?.stop?.();
+      await direct?.stop();
     },
   };
 }

@@ -86,6 +86,7 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
     path: `/vis${path}`,
     // Authenticated by the vis-bridge from the signature headers, not by a session or API key.
     permission: 'public',
+    module: 'vis',
     params,
     async handle(ctx) {
       const body: Record<string, unknown> = {};
@@ -109,6 +110,7 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/port-peer',
       permission: 'manage_port',
+      module: 'vis',
       params: { service_id: text(), url: text(2048), secret: text(1024) },
       async handle({ params, auth }) {
         // The secret goes on sealed: the RPC crosses the broker, which must never carry it readable.

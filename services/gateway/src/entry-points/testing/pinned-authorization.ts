@@ -208,6 +208,15 @@ const ROUTES = `
   DELETE /agent/rest/eta-form/slot-reservations                  public                         queue
   GET    /agent/rest/eta-form/rta                                public                         queue
 
+  # This project's own: the VIS endpoint other ports reach in direct mode (a peer's signature is the credential,
+  # checked by the vis-bridge), and the link to each peer
+  POST   /vis/messages                                           public                         vis
+  POST   /vis/textMessage                                        public                         vis
+  POST   /vis/voyagePlans                                        public                         vis
+  POST   /vis/departure                                          public                         vis
+  POST   /vis/acknowledgement                                    public                         vis
+  POST   /port-peer                                              manage_port                    vis
+
   # This project's own: the API's description, and the service's status page for a person (the web UI is at /)
   GET    /openapi.json                                           public                         docs
   GET    /status                                                 public                         docs
