@@ -14,5 +14,12 @@ export {
 } from './messages.ts';
 export { buildRtz, parseRtz, RTZ_NAMESPACE_1_0, RTZ_NAMESPACE_1_1, STM_NAMESPACE, withRta } from './rtz.ts';
 export { assessRoute, isRtzStateName, RTZ_STATE_NAMES, RTZ_STATES, rtaTarget } from './sync-point.ts';
-export { buildTextMessage, parseTextMessage, TEXT_MESSAGE_NAMESPACE, textMessageId } from './text-message.ts';
+export {
+  buildArea,
+  buildTextMessage,
+  parseArea,
+  parseTextMessage,
+  TEXT_MESSAGE_NAMESPACE,
+  textMessageId,
+} from './text-message.ts';
 export type * from './types.ts';

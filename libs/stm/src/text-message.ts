@@ -3,7 +3,7 @@
 import { StmFormatError } from './errors.ts';
 import type { LatLon, TextMessage, TextMessageArea } from './types.ts';
 import { toDate, toLatitude, toLongitude, toNumber } from './values.ts';
-import { buildDocument, type Element, elementNode, parseXml, textNode, type XmlNode } from './xml.ts';
+import { buildDocument, buildXml, type Element, elementNode, parseXml, textNode, type XmlNode } from './xml.ts';
 
 export const TEXT_MESSAGE_NAMESPACE = 'http://stmvalidation.eu/schemas/textMessageSchema_1_3.xsd';
 // Earlier editions of the schema differ only in this name; a document may also come without a namespace.
@@ -104,6 +104,19 @@ function readArea(area: Element, ns: string): TextMessageArea {
 const text = (name: string, value: string): XmlNode => elementNode(name, {}, [textNode(value)]);
 const point = (name: string, p: LatLon): XmlNode => elementNode(name, { lat: String(p.lat), lon: String(p.lon) });
 
+function areaNodes(area: TextMessageArea): XmlNode[] {
+  const nodes: XmlNode[] = [];
+  if (area.polygon) {
+    const posList = area.polygon.map((p) => `${p.lat} ${p.lon}`).join(' ');
+    nodes.push(elementNode('Polygon', {}, [text('posList', posList)]));
+  }
+  if (area.circle) {
+    const { position, radiusNm } = area.circle;
+    nodes.push(elementNode('Circle', {}, [point('position', position), text('radius', String(radiusNm))]));
+  }
+  return nodes;
+}
+
 /** Writes a textMessage document (default namespace, schema order); text is escaped. */
 export function buildTextMessage(message: TextMessage): string {
   const children: XmlNode[] = [text('textMessageId', message.id)];
@@ -120,19 +133,28 @@ export function buildTextMessage(message: TextMessage): string {
   if (message.serviceType !== undefined) children.push(text('serviceType', message.serviceType));
   children.push(text('createdAt', message.createdAt), text('subject', message.subject), text('body', message.body));
   if (message.position) children.push(point('position', message.position));
-  if (message.area) {
-    const area: XmlNode[] = [];
-    if (message.area.polygon) {
-      const posList = message.area.polygon.map((p) => `${p.lat} ${p.lon}`).join(' ');
-      area.push(elementNode('Polygon', {}, [text('posList', posList)]));
-    }
-    if (message.area.circle) {
-      const { position, radiusNm } = message.area.circle;
-      area.push(elementNode('Circle', {}, [point('position', position), text('radius', String(radiusNm))]));
-    }
-    children.push(elementNode('area', {}, area));
-  }
+  if (message.area) children.push(elementNode('area', {}, areaNodes(message.area)));
   return buildDocument(elementNode('textMessage', { xmlns: TEXT_MESSAGE_NAMESPACE }, children));
+}
+
+/**
+ * Reads an area given as text, the way the original API takes it (`<Circle>…</Circle>`, `<Polygon>…</Polygon>`,
+ * both, or a whole `<area>…</area>`), without a namespace or in the text message's; the radius as written. Throws StmFormatError (400)
+ * when it is not well-formed or holds neither shape.
+ */
+export function parseArea(fragment: string): TextMessageArea {
+  const wrapped = `<area xmlns="${TEXT_MESSAGE_NAMESPACE}">${fragment}</area>`;
+  let { root } = parseXml(wrapped, 'Text message area');
+  const inner = root.elements();
+  if (inner.length === 1 && inner[0].localName === 'area') root = inner[0];
+  const area = readArea(root, root.namespace);
+  if (!area.circle && !area.polygon) throw new StmFormatError('Text message area must hold a Circle or a Polygon');
+  return area;
+}
+
+/** An area as the text of its shapes (`<Circle>…</Circle>`), the form the original API and agent pass around. */
+export function buildArea(area: TextMessageArea): string {
+  return buildXml(areaNodes(area));
 }
 
 /** A text message id in the STM form `urn:mrn:stm:txt:<organisation>:<unique>` (the caller gives the unique part). */

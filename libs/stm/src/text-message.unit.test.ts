@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { StmFormatError } from './errors.ts';
-import { buildTextMessage, parseTextMessage, TEXT_MESSAGE_NAMESPACE, textMessageId } from './text-message.ts';
+import {
+  buildArea,
+  buildTextMessage,
+  parseArea,
+  parseTextMessage,
+  TEXT_MESSAGE_NAMESPACE,
+  textMessageId,
+} from './text-message.ts';
 import type { TextMessage } from './types.ts';
 
 const SAMPLE = `<?xml version="1.0" encoding="utf-8"?>
@@ -104,6 +111,7 @@ describe('parseTextMessage', () => {
     ],
     ['in another namespace', '<textMessage xmlns="http://www.cirm.org/RTZ/1/1"/>', /root element textMessage/],
     ['a DOCTYPE', '<!DOCTYPE t [<!ENTITY a "x">]><textMessage/>', /DOCTYPE/],
+    ['too long', `<textMessage>${' '.repeat(5_000_000)}</textMessage>`, /longer than 5000000 characters/],
   ])('refuses XML that is %s', (_, xml, message) => {
     expect(refusal(() => parseTextMessage(xml)).message).toMatch(message);
   });
@@ -168,5 +176,30 @@ describe('buildTextMessage', () => {
 
   it('makes STM text message ids', () => {
     expect(textMessageId('rauma', 'abc-1')).toBe('urn:mrn:stm:txt:rauma:abc-1');
+  });
+});
+
+describe('areas as text', () => {
+  const CIRCLE = '<Circle><position lat="61.11806" lon="21.16778"/><radius>1852</radius></Circle>';
+
+  it("reads the original API's area text: a circle, both shapes, or a whole area element", () => {
+    expect(parseArea(CIRCLE)).toEqual({ circle: { position: { lat: 61.11806, lon: 21.16778 }, radiusNm: 1852 } });
+    const both = `<Polygon><posList>61 21 61.2 21 61 21.2 61 21</posList></Polygon>${CIRCLE}`;
+    expect(parseArea(both).polygon).toHaveLength(4);
+    expect(parseArea(`<area>${both}</area>`)).toEqual(parseArea(both));
+  });
+
+  it('writes an area as the text of its shapes and reads it back', () => {
+    expect(buildArea({ circle: { position: { lat: 61.11806, lon: 21.16778 }, radiusNm: 1852 } })).toBe(CIRCLE);
+    expect(parseArea(buildArea(PARSED.area!))).toEqual(PARSED.area);
+  });
+
+  it.each([
+    ['not well-formed', '<Circle><position lat="1" lon="2"/>', /Text message area is not well-formed/],
+    ['neither shape', '<Square/>', /must hold a Circle or a Polygon/],
+    ['an attempt to close the wrapper', '</area><x/><area>', /Text message area is not well-formed/],
+    ['a circle without radius', '<Circle><position lat="1" lon="2"/></Circle>', /radius is not a number/],
+  ])('refuses area text that is %s', (_, fragment, message) => {
+    expect(refusal(() => parseArea(fragment)).message).toMatch(message);
   });
 });

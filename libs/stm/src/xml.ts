@@ -128,6 +128,9 @@ function withDeclarations(node: XmlNode, parent: ReadonlyMap<string, string>): R
   return scope ?? parent;
 }
 
+/** Far above any real route (ECDIS routes are a few hundred kilobytes); keeps a hostile peer from tying up a CPU. */
+export const MAX_LENGTH = 5_000_000;
+
 /** A parsed document: the top-level nodes (declaration, comments, the root) and its root element. */
 export interface XmlDocument {
   nodes: XmlNode[];
@@ -136,11 +139,12 @@ export interface XmlDocument {
 
 /**
  * Parses `xml` into the order-preserving tree. Throws StmFormatError naming `what` when it is not a string, is
- * empty, carries a DOCTYPE (entity definitions are not accepted from peers), is not well-formed, or has no
+ * empty or longer than MAX_LENGTH, carries a DOCTYPE (entity definitions are not accepted from peers), is not well-formed, or has no
  * single root element.
  */
 export function parseXml(xml: unknown, what: string): XmlDocument {
   if (typeof xml !== 'string' || xml.trim() === '') throw new StmFormatError(`${what} is empty`);
+  if (xml.length > MAX_LENGTH) throw new StmFormatError(`${what} is longer than ${MAX_LENGTH} characters`);
   if (xml.includes('<!DOCTYPE')) throw new StmFormatError(`${what} must not contain a DOCTYPE`);
   const valid = XMLValidator.validate(xml);
   if (valid !== true) {
