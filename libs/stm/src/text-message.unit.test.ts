@@ -95,6 +95,14 @@ describe('parseTextMessage', () => {
     expect(parseTextMessage(bare)).toEqual(expected);
   });
 
+  it('reads character references and entities once', () => {
+    const xml = SAMPLE.replace(
+      '<author>Harbour master</author>',
+      '<author>G&#228;vle &#xE5; &amp;#228; &lt;&#x1F6A2;&gt;</author>',
+    );
+    expect(parseTextMessage(xml).author).toBe('Gävle å &#228; <🚢>');
+  });
+
   it('ignores elements of other namespaces with the same name', () => {
     const xml = SAMPLE.replace('<subject>', '<x:subject xmlns:x="urn:other">not this</x:subject><subject>');
     expect(parseTextMessage(xml).subject).toBe('Berth 4 & pilot');

@@ -18,6 +18,8 @@ const OPTIONS = {
   trimValues: false,
   commentPropName: '#comment',
   cdataPropName: '#cdata',
+  // XML's character references (&#228; &#xE5;) are read too, not only the five named entities.
+  htmlEntities: true,
 } as const;
 
 const parser = new XMLParser(OPTIONS);
