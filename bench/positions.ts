@@ -1,0 +1,212 @@
+// `pnpm bench:positions [-- --vessels 2000 --batch 500 --seconds 20 --c 2 --readers 16]`: the fleet (separate
+// processes on the real PostgreSQL, RabbitMQ and Redis) with 2,000 fixed vessels known by MMSI, while an AIS
+// agent posts batches of 500 positions (every vessel in turn, each round a second later in location time) to
+// POST /sea-chart/vessels over `c` keep-alive connections as fast as they are accepted, and 16 map views read
+// GET /sea-chart/vessels (gzip, as a browser asks) over 16 connections. A read's time runs until its last byte.
+// First, in the same run, bench:append's baseline: bare single-row INSERTs/s at 16 writers on the same server.
+// Prints one JSON line: positions accepted per second, GET p50/p99 ms, and the baseline.
+
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { openDb } from '@pcas/sql';
+import { ApiClient, startFleet } from '@pcas/testing';
+import { Pool } from 'undici';
+import { percentile, round } from './support.ts';
+
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: {
+    vessels: { type: 'string', default: '2000' },
+    batch: { type: 'string', default: '500' },
+    seconds: { type: 'string', default: '20' },
+    c: { type: 'string', default: '2' },
+    readers: { type: 'string', default: '16' },
+  },
+});
+const VESSELS = Number(values.vessels);
+const BATCH = Number(values.batch);
+const SECONDS = Number(values.seconds);
+const WRITERS = Number(values.c);
+const READERS = Number(values.readers);
+
+const MMSI_BASE = 230_000_000;
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+
+/** bench:append's baseline: bare single-row INSERTs per second at 16 writers (its table and payload). */
+async function insertBaseline(databaseUrl: string): Promise<number> {
+  const db = await openDb({ url: databaseUrl, poolSize: 16, applicationName: 'bench-positions-baseline' });
+  try {
+    await db.query(`CREATE TABLE bench_insert (
+      global_position bigserial PRIMARY KEY, stream_id text NOT NULL, version int NOT NULL, type text NOT NULL,
+      data jsonb NOT NULL, UNIQUE (stream_id, version))`);
+    let version = 0;
+    const insert = () => {
+      const v = ++version;
+      return db.query('INSERT INTO bench_insert (stream_id, version, type, data) VALUES ($1, $2, $3, $4)', [
+        `vessel-${Math.floor(Math.random() * 1000)}`,
+        v,
+        'PortCallTimestamp',
+        JSON.stringify({
+          imo: 9_200_000 + (v % 100_000),
+          state: 'Arrival_Vessel_Berth',
+          time: new Date(1_700_000_000_000 + v * 1000).toISOString(),
+          source: 'bench',
+        }),
+      ]);
+    };
+    const rate = async (total: number) => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 16 }, async () => {
+          while (next++ < total) await insert();
+        }),
+      );
+      return total / ((performance.now() - started) / 1000);
+    };
+    await rate(1_000);
+    const runs = [await rate(12_000), await rate(12_000), await rate(12_000)].sort((a, b) => a - b);
+    await db.query('DROP TABLE bench_insert');
+    return Math.round(runs[1]);
+  } finally {
+    await db.close();
+  }
+}
+
+async function main() {
+  const fleet = await startFleet({ LOG_LEVEL: 'error' });
+  try {
+    const insert16 = await insertBaseline(fleet.env.DATABASE_URL);
+    const api = new ApiClient(fleet.baseUrl);
+    const login = await api.anonymous().post('/login', { email: 'admin@port.local', password: 'e2e-admin-password' });
+    const admin = api.withSession(login.body.session_id);
+    const created = (await admin.post('/api-keys', { name: 'bench ais' })).body as { id: number; key: string };
+
+    // The port's vessels on the chart: fixed vessels known by MMSI (tugs, pilots, service craft and others).
+    const seeding = performance.now();
+    const types = [37, 41, 42, 2, 17, 30];
+    for (let i = 0; i < VESSELS; i += 16) {
+      const results = await Promise.all(
+        Array.from({ length: Math.min(16, VESSELS - i) }, (_, k) =>
+          admin.post('/sea-chart/fixed-vessel', {
+            vesselType: types[(i + k) % types.length],
+            vesselName: `Bench Vessel ${i + k}`,
+            mmsi: MMSI_BASE + i + k,
+          }),
+        ),
+      );
+      const failed = results.find((r) => r.status !== 200 || r.body.result !== 'OK');
+      if (failed) throw new Error(`fixed vessel: ${failed.status} ${JSON.stringify(failed.body)}`);
+    }
+    const seededMs = performance.now() - seeding;
+
+    // Location times march on a second per round of all vessels, from 90 minutes ago: every position is new, and
+    // all stay younger than MAP_VESSEL_LOCATION_MAX_AGE_MINUTES (120) for any run shorter than half an hour.
+    const start = Date.now() - 90 * 60_000;
+    let nextBatch = 0;
+    const batchBody = (n: number) => {
+      const first = (n * BATCH) % VESSELS;
+      const roundNo = Math.floor((n * BATCH) / VESSELS);
+      return JSON.stringify({
+        locations: Array.from({ length: BATCH }, (_, k) => {
+          const v = (first + k) % VESSELS;
+          const angle = (roundNo + v) / 50;
+          return {
+            mmsi: MMSI_BASE + v,
+            latitude: 60.6 + 0.1 * Math.sin(angle) + v / 100_000,
+            longitude: 17.2 + 0.2 * Math.cos(angle),
+            headingDegrees: (roundNo * 3 + v) % 360,
+            speedKnots: 6 + (v % 10),
+            courseOverGroundDegrees: (roundNo * 3 + v + 2) % 360,
+            locationTimestamp: iso(start + roundNo * 1000),
+          };
+        }),
+      });
+    };
+
+    const agent = new Pool(fleet.baseUrl, { connections: WRITERS, pipelining: 1 });
+    const agentHeaders = { 'content-type': 'application/json', authorization: `ApiKey ${created.key}` };
+    const post = async (n: number) => {
+      const res = await agent.request({
+        path: '/sea-chart/vessels',
+        method: 'POST',
+        headers: agentHeaders,
+        body: batchBody(n),
+      });
+      const reply = (await res.body.json()) as { successful?: unknown[]; failed?: unknown[] };
+      if (res.statusCode !== 200)
+        throw new Error(`POST /sea-chart/vessels: ${res.statusCode} ${JSON.stringify(reply)}`);
+      return { accepted: reply.successful?.length ?? 0, failed: reply.failed?.length ?? 0 };
+    };
+    // One round of every vessel first, so the map has them all from the start.
+    for (let n = 0; n < Math.ceil(VESSELS / BATCH); n++) await post(nextBatch++);
+
+    const reader = new Pool(fleet.baseUrl, { connections: READERS, pipelining: 1 });
+    const readHeaders = { authorization: `Bearer ${login.body.session_id}`, 'accept-encoding': 'gzip' };
+    const latencies: number[] = [];
+    let readErrors = 0;
+    let features = 0;
+    let responseBytes = 0;
+    let accepted = 0;
+    let failed = 0;
+    let stop = false;
+    const readOnce = async () => {
+      const t0 = performance.now();
+      const res = await reader.request({ path: '/sea-chart/vessels', method: 'GET', headers: readHeaders });
+      const body = Buffer.from(await res.body.arrayBuffer());
+      latencies.push(performance.now() - t0);
+      if (res.statusCode !== 200) readErrors++;
+      responseBytes = body.byteLength;
+      return body;
+    };
+
+    const started = performance.now();
+    const deadline = started + SECONDS * 1000;
+    const writers = Array.from({ length: WRITERS }, async () => {
+      while (performance.now() < deadline) {
+        const r = await post(nextBatch++);
+        accepted += r.accepted;
+        failed += r.failed;
+      }
+    });
+    const readers = Array.from({ length: READERS }, async () => {
+      while (!stop) await readOnce();
+    });
+    await Promise.all(writers);
+    const elapsed = (performance.now() - started) / 1000;
+    stop = true;
+    await Promise.all(readers);
+    const last = await readOnce();
+    features = (JSON.parse(gunzipSync(last).toString('utf8')) as unknown[]).length;
+    await agent.close();
+    await reader.close();
+
+    latencies.sort((a, b) => a - b);
+    console.log(
+      JSON.stringify({
+        bench: 'positions',
+        mode: 'fleet',
+        vessels: VESSELS,
+        batch: BATCH,
+        writers: WRITERS,
+        readers: READERS,
+        seconds: round(elapsed),
+        seeded_s: round(seededMs / 1000),
+        accepted_per_s: Math.round(accepted / elapsed),
+        positions_accepted: accepted,
+        positions_failed: failed,
+        get_p50_ms: round(percentile(latencies, 50)),
+        get_p99_ms: round(percentile(latencies, 99)),
+        get_requests_per_s: Math.round(latencies.length / elapsed),
+        get_errors: readErrors,
+        features,
+        response_bytes_gzip: responseBytes,
+        insert_16: insert16,
+      }),
+    );
+  } finally {
+    await fleet.stop();
+  }
+}
+
+await main();
