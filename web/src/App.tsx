@@ -16,6 +16,8 @@ const Register = lazy(() => import('./views/account/register.tsx'));
 const ForgotPassword = lazy(() => import('./views/account/forgot-password.tsx'));
 const ResetPassword = lazy(() => import('./views/account/reset-password.tsx'));
 const NotFound = lazy(() => import('./views/account/not-found.tsx'));
+const JitEtaForm = lazy(() => import('./views/eta-form/jit-eta-form.tsx'));
+const RtaForm = lazy(() => import('./views/eta-form/rta-form.tsx'));
 const Profile = lazy(() => import('./views/account/profile.tsx'));
 const loadActivity = () => import('./views/activity/index.tsx');
 const Activity = lazy(loadActivity);
@@ -95,6 +97,23 @@ export function App() {
         element={
           <View>
             <ResetPassword />
+          </View>
+        }
+      />
+      {/* The vessel's forms: reached from the queue's e-mails, no sign-in (the link's token is the credential). */}
+      <Route
+        path="agent/eta-form"
+        element={
+          <View>
+            <JitEtaForm />
+          </View>
+        }
+      />
+      <Route
+        path="agent/eta-form/rta"
+        element={
+          <View>
+            <RtaForm />
           </View>
         }
       />

@@ -1,0 +1,265 @@
+// Issue 15's flow end to end, black-box over HTTP on the fleet (separate processes, PostgreSQL, RabbitMQ, Redis),
+// with every mail captured by an SMTP server the test starts: a nomination, the vessel's slot request offered on
+// the RTA window computed here by hand, the offer mail's link opening the JIT ETA form (a forged one refused), the
+// JIT ETA sent through the form's token route (accepted, the timestamps on the port call), a longer laytime before
+// a port block pushing the block and the vessel forward (updated with the shifted RTA, the berth block mail), a
+// late live ETA (orange, then red after the delay with one alert mail), the vessel's cancellation through the form
+// (the nomination open again, the generated timestamps gone), and the RTA web form's link.
+
+import {
+  type ApiClient,
+  type ReceivedMail,
+  type RunningSystem,
+  type SmtpServerForTest,
+  startFleet,
+  startSmtpServer,
+} from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, adminAndDataSource } from './timestamps.ts';
+
+const HOUR = 3_600_000;
+const MIN = 60_000;
+// Tomorrow 00:00 UTC: a nomination window the rules accept.
+const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
+const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+const pg = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
+
+/** A valid IMO from six digits (the check digit appended). */
+const imo = (six: number) => {
+  const d = String(six);
+  let sum = 0;
+  for (let i = 0; i < 6; i++) sum += Number(d[i]) * (7 - i);
+  return six * 10 + (sum % 10);
+};
+const IMO_X = imo(952_001);
+const IMO_V = imo(952_002);
+const MASTER = 'master@victor.example';
+const OPS = 'ops@port.example';
+const CONSIGNEE = 'consignee@cargo.example';
+
+describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
+  let system: RunningSystem;
+  let smtp: SmtpServerForTest;
+  let admin: ApiClient;
+  let agent: ApiClient;
+  let anonymous: ApiClient;
+  let berth: number;
+  let x: number;
+  let v: number;
+  let token: string;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    system = await startFleet({ SMTP_URL: smtp.url, PORT_DEFAULT_TIME_ZONE: 'Europe/Helsinki' });
+    const made = await adminAndDataSource(system.baseUrl, ADMIN);
+    admin = made.admin;
+    agent = made.api.withApiKey(made.apiKey.key);
+    anonymous = made.api.anonymous();
+  }, 180_000);
+
+  afterAll(async () => {
+    await system?.stop();
+    await smtp?.close();
+  });
+
+  const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const slot = async (id: number) => (await admin.get('/slot-reservation-by-id', { id })).body;
+  /** The first captured mail matching, waited for. */
+  async function mail(match: (m: ReceivedMail) => boolean, ms = 20_000): Promise<ReceivedMail> {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      const found = smtp.messages.find(match);
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no such mail; got ${JSON.stringify(smtp.messages.map((m) => [m.to, m.subject]))}`);
+  }
+  const count = (match: (m: ReceivedMail) => boolean) => smtp.messages.filter(match).length;
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+    const end = Date.now() + ms;
+    let value = await read();
+    while (!done(value) && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 100));
+      value = await read();
+    }
+    return value;
+  }
+
+  it('a nomination, then the slot request offered on the hand-computed RTA window, with a link that works', async () => {
+    ok(await admin.put(`/settings/port_operator_emails/${OPS}`));
+    ok(await admin.put('/settings/queue_live_eta_alert_delay_duration/PT3S'));
+    ok(await admin.post('/berths', { code: 'B1', name: 'North quay', nominatable: true }));
+    berth = (await admin.get('/berths')).body.data[0].id;
+    // A consignee's nominations for both vessels, made by the port.
+    const created = await admin.post('/users', {
+      email: `carla-${Date.now()}@cargo.example`,
+      first_name: 'Carla',
+      last_name: 'Consignee',
+      role: 'consignee',
+    });
+    ok(created);
+    for (const [n, name] of [
+      [IMO_X, 'Xray'],
+      [IMO_V, 'Victor'],
+    ] as const) {
+      ok(
+        await admin.post('/nomination-for-consignee', {
+          consignee_user_id: created.body.id,
+          company_name: 'Cargo Oy',
+          email: CONSIGNEE,
+          imo: n,
+          vessel_name: name,
+          window_start: iso(W0),
+          window_end: iso(W0 + 12 * HOUR),
+          berth_ids: [berth],
+        }),
+      );
+    }
+    // Xray: ETA W0+1h, laytime 1 h → berth [W0+1h30, W0+3h30] (laytime + 30 min buffer + 30 min RTA window).
+    ok(
+      await agent.post('/agent/rest/slot-reservations', {
+        email: 'master@xray.example',
+        imo: IMO_X,
+        vessel_name: 'Xray',
+        loa: '100',
+        beam: '18',
+        draft: '6',
+        laytime: '01:00',
+        eta: iso(W0 + HOUR),
+      }),
+    );
+    ok(
+      await admin.post('/berth-reservations', {
+        berth_id: berth,
+        berth_reservation_type: 'port_blocked',
+        reservation_start: iso(W0 + 3 * HOUR + 35 * MIN),
+        reservation_end: iso(W0 + 4 * HOUR),
+      }),
+    );
+    // Victor: ETA W0+3h, laytime 2 h, needs 3 h at the berth from W0+3h30. Xray ends W0+3h30, the block takes
+    // [3h35, 4h], so the first free start is a minute after the block: W0+4h01; the RTA window is 30 min of
+    // travel before it: [W0+3h31, W0+4h01].
+    ok(
+      await agent.post('/agent/rest/slot-reservations', {
+        email: MASTER,
+        imo: IMO_V,
+        vessel_name: 'Victor',
+        loa: '120.5',
+        beam: '20',
+        draft: '7.5',
+        laytime: '02:00',
+        eta: iso(W0 + 3 * HOUR),
+      }),
+    );
+    const all = (await admin.get('/slot-reservations', { sort: 'id' })).body.data as any[];
+    x = all.find((s) => s.imo === IMO_X).id;
+    v = all.find((s) => s.imo === IMO_V).id;
+    expect(await slot(v)).toMatchObject({
+      slot_reservation_status: 'offered',
+      rta_window_start: pg(W0 + 3 * HOUR + 31 * MIN),
+      rta_window_end: pg(W0 + 4 * HOUR + MIN),
+    });
+
+    const offer = await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} offer`);
+    expect(offer.text).toContain('Please send your JIT ETA to outer port area based on RTA window given by port.');
+    expect(offer.html).toContain('<a href=');
+    const link = /(http\S+\/agent\/eta-form\/\?token=([\w.-]+))/.exec(offer.text);
+    expect(link, offer.text).not.toBeNull();
+    token = link![2];
+    expect(offer.text).toMatch(/This link is valid until: \d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+0[23]:00/);
+
+    // The link is a page for a browser, and the form's API answers JSON for its token.
+    const page = await fetch(`${system.baseUrl}/agent/eta-form/?token=${token}`, { headers: { Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const viewed = await anonymous.get('/agent/rest/eta-form/slot-reservation', { token });
+    expect(viewed.status, JSON.stringify(viewed.body)).toBe(200);
+    expect(viewed.body).toMatchObject({ id: v, slot_reservation_status: 'offered', laytime: '02:00', imo: IMO_V });
+    const forged = `${token.slice(0, -4)}AAAA`;
+    expect(await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: forged })).toMatchObject({
+      status: 403,
+      body: { error: 'This link is not valid' },
+    });
+    expect(
+      await anonymous.put('/agent/rest/eta-form/slot-reservations', {
+        token: forged,
+        laytime: '02:00',
+        jit_eta: iso(W0 + 3 * HOUR + 40 * MIN),
+      }),
+    ).toMatchObject({ status: 403, body: { error: 'This link is not valid' } });
+  });
+
+  it('the JIT ETA through the form: accepted, confirmed by mail, the timestamps on the port call', async () => {
+    ok(
+      await anonymous.put('/agent/rest/eta-form/slot-reservations', {
+        token,
+        laytime: '02:00',
+        jit_eta: iso(W0 + 3 * HOUR + 40 * MIN),
+      }),
+    );
+    expect(await slot(v)).toMatchObject({ slot_reservation_status: 'accepted', jit_eta: pg(W0 + 3 * HOUR + 40 * MIN) });
+    await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} confirmation`);
+    const rows = await until(
+      async () => (await admin.get('/timestamps', { imo: IMO_V, limit: 100 })).body.data as any[],
+      (r) => r.some((t) => t.time_type === 'Planned'),
+    );
+    expect(rows.map((t) => `${t.time_type} ${t.state}`)).toEqual(
+      expect.arrayContaining(['Recommended Arrival_Vessel_PortArea', 'Planned Arrival_Vessel_PortArea']),
+    );
+  });
+
+  it('a longer laytime before the port block pushes it and the vessel forward: updated, and the berth block mail', async () => {
+    const before = await slot(v);
+    ok(await admin.put('/slot-reservations', { id: x, laytime: 'PT2H', jit_eta: iso(W0 + HOUR + 10 * MIN) }));
+    const after = await slot(v);
+    expect(after.slot_reservation_status).toBe('updated');
+    expect(Date.parse(after.rta_window_start)).toBeGreaterThan(Date.parse(before.rta_window_start));
+    const moved = await mail((m) => m.to.includes(OPS) && /^Berth B1 block #\d+ shifted$/.test(m.subject));
+    expect(moved.text).toContain('has been shifted due to laytime change');
+    await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} updated by port`);
+  });
+
+  it('a late live ETA: orange, red after the delay, one alert mail', async () => {
+    const jit = Date.parse((await slot(v)).jit_eta);
+    ok(await agent.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit + 2 * HOUR), payload: { source: 'ais' } }));
+    const orange = await until(
+      () => slot(v),
+      (s) => s.jit_eta_alert_state !== 'green',
+    );
+    expect(['orange', 'red']).toContain(orange.jit_eta_alert_state);
+    const red = await until(
+      () => slot(v),
+      (s) => s.jit_eta_alert_state === 'red',
+    );
+    expect(red.jit_eta_alert_state).toBe('red');
+    const alert = await mail((m) => m.subject === 'Live ETA alert for Victor');
+    expect(alert.to.sort()).toEqual([CONSIGNEE, OPS].sort());
+    expect(alert.text).toContain(`Ship Victor (IMO: ${IMO_V}) JIT ETA differs from Live ETA`);
+    // Still late: red stays red and nobody is mailed again.
+    ok(await agent.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit + 3 * HOUR), payload: {} }));
+    await new Promise((r) => setTimeout(r, 4_000));
+    expect(count((m) => m.subject === 'Live ETA alert for Victor')).toBe(1);
+    expect(await anonymous.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit), payload: {} })).toMatchObject({
+      status: 403,
+    });
+    expect(await agent.post('/agent/rest/live-eta', { imo: imo(952_009), time: iso(jit), payload: {} })).toEqual(
+      expect.objectContaining({ status: 400, body: { error: `Cannot set live eta for imo: ${imo(952_009)}` } }),
+    );
+  });
+
+  it('cancelled through the form: confirmed by mail, the nomination open again, the generated timestamps gone', async () => {
+    ok(await anonymous.delete('/agent/rest/eta-form/slot-reservations', { token }));
+    expect((await slot(v)).slot_reservation_status).toBe('cancelled_by_vessel');
+    await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} cancellation confirmation`);
+    const nomination = (await admin.get('/nominations', { search: String(IMO_V) })).body.data[0];
+    expect(nomination.nomination_status).toBe('open');
+    // Removed: in the trash, so off the port call's timeline.
+    const generated = (rows: any[]) => rows.filter((t) => String(t.payload).includes('jit_eta_form'));
+    const rows = await until(
+      async () => (await admin.get('/timestamps', { imo: IMO_V, limit: 100 })).body.data as any[],
+      (r) => generated(r).every((t) => t.is_trash === 't'),
+    );
+    expect(generated(rows).length).toBeGreaterThan(0);
+    expect(generated(rows).filter((t) => t.is_trash !== 't')).toEqual([]);
+  });
+});
