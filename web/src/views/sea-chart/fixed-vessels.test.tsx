@@ -55,7 +55,7 @@ describe('fixed vessels admin', () => {
     expect(row.textContent).toContain('230999000');
     const list = calls.find((call) => call.path === 'sea-chart/fixed-vessels')!;
     expect(Object.fromEntries(list.query)).toEqual({ limit: '25', offset: '0', sort: 'vessel_name' });
-    fireEvent.change(screen.getByLabelText('Search by name, IMO or MMSI'), { target: { value: 'hec' } });
+    fireEvent.change(screen.getByLabelText('Search by name'), { target: { value: 'hec' } });
     await waitFor(() =>
       expect(calls.some((call) => call.path === 'sea-chart/fixed-vessels' && call.query.get('search') === 'hec')).toBe(
         true,

@@ -72,8 +72,8 @@ export function FixedVessels() {
         return name ? t(name) : '';
       },
     },
-    { key: 'imo', label: 'IMO', render: (row) => row.imo ?? '' },
-    { key: 'mmsi', label: 'MMSI', render: (row) => row.mmsi ?? '' },
+    { key: 'imo', label: 'IMO', sort: 'imo', render: (row) => row.imo ?? '' },
+    { key: 'mmsi', label: 'MMSI', sort: 'mmsi', render: (row) => row.mmsi ?? '' },
     {
       key: 'actions',
       label: 'Actions',
@@ -99,7 +99,7 @@ export function FixedVessels() {
         path={FIXED_VESSELS_PATH}
         columns={columns}
         defaultSort="vessel_name"
-        searchLabel="Search by name, IMO or MMSI"
+        searchLabel="Search by name"
         caption="Fixed vessels"
         empty="No fixed vessels yet"
       />
