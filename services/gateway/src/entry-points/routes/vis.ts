@@ -39,6 +39,17 @@ const PAGE: Record<string, ParamSpec> = {
   limit: { type: 'int', optional: true },
   sort: optionalText(),
 };
+/**
+ * GET /vis-service-poll and /vis-configuration declared no parameters; the interface spec names these from the
+ * original's usage example. Accepted (typed) and ignored.
+ */
+const EXAMPLE_ONLY: Record<string, ParamSpec> = {
+  vis_service_id: optionalText(),
+  rta: optionalText(64),
+  eta_min: optionalText(64),
+  eta_max: optionalText(64),
+  port_call_id: { type: 'int', optional: true },
+};
 const page = (params: Record<string, unknown>) => ({
   limit: parseLimit(params.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
   offset: parseOffset(params.offset),
@@ -181,7 +192,7 @@ export function visRoutes(deps: GatewayDeps): Route[] {
       path: '/vis-service-poll',
       permission: 'view_vis_information',
       module: 'vis',
-      params: {},
+      params: EXAMPLE_ONLY,
       handle: (ctx) => send(VisBridgeCommands.poll, ctx, {}),
     },
     {
@@ -189,7 +200,7 @@ export function visRoutes(deps: GatewayDeps): Route[] {
       path: '/vis-configuration',
       permission: 'view_vis_information',
       module: 'vis',
-      params: {},
+      params: EXAMPLE_ONLY,
       handle: (ctx) => send(VisBridgeCommands.configuration, ctx, {}),
     },
 
