@@ -84,6 +84,14 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     }
     await linkPeer(db, store, { service_id: serviceId, url, secret }, eventMetadata(actor, headers));
     log.info({ peer: serviceId, url }, 'VIS peer linked');
+    // Known as a VIS service at once (as the agent's find-services would record it), so the API can address it.
+    const linked = await peerFor(db, serviceId);
+    await inbox.recordVisVessel({
+      imo: 0,
+      vessel_name: linked?.name ?? serviceId,
+      service_id: serviceId,
+      service_url: url,
+    });
     // Anything queued for it before the link can go now.
     await deliverer.kick(serviceId).catch(() => {});
     return { result: 'OK' };
