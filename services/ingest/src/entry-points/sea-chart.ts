@@ -49,18 +49,26 @@ export interface SeaChartCommandsOptions {
 export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOptions = {}) {
   const { db, store, log } = deps;
 
-  // Writes of the map go one after another, each with the rows read after the change committed, so the last
-  // write holds the last change of this process (another process's writes are healed by the periodic refresh).
-  let mapWrites: Promise<void> = Promise.resolve();
+  // Writes of the map go one after another, each reading the rows when it starts, so the last write holds the
+  // last change of this process (another process's late write is healed by the periodic refresh). Callers that
+  // come while a write waits for the one before share it: a burst of changes costs two writes, not one each.
+  let tail: Promise<void> = Promise.resolve();
+  let queued: Promise<void> | undefined;
   const refreshMap = (): Promise<void> => {
     const { mapStore } = options;
     if (!mapStore) return Promise.resolve();
-    mapWrites = mapWrites
-      .then(async () => {
+    if (queued) return queued;
+    const next = tail.then(async () => {
+      queued = undefined;
+      try {
         await mapStore.set(FIXED_VESSELS_MMSI_IMO_MAP_KEY, phpSerializeMmsiImoMap(await readMmsiImoPairs(db)));
-      })
-      .catch((error) => log.warn({ err: error }, 'fixed vessels MMSI→IMO map not written'));
-    return mapWrites;
+      } catch (error) {
+        log.warn({ err: error }, 'fixed vessels MMSI→IMO map not written');
+      }
+    });
+    queued = next;
+    tail = next;
+    return next;
   };
 
   async function recordVesselPositions(
