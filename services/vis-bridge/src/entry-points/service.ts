@@ -23,7 +23,7 @@ export async function startVisBridge(deps: ServiceDeps): Promise<RunningService>
   const vis = visCommands(deps, current);
   // Direct mode (no VIS agent) is the default: the bridge itself is the endpoint its peers reach.
   const direct = deps.config.vis.agentApiUrl ? undefined : await startDirectMode(deps, vis.inbox);
-  transport = direct?.transport ?? chooseTransport(deps, vis.inbox);
+  transport = chooseTransport(deps, direct?.transport);
   const rpc = await deps.bus.serveRpc(VIS_BRIDGE, commandHandler({ ...vis.commands, ...direct?.commands }));
   const watch = await startPortCallWatch(deps, vis, current);
   deps.log.info({ transport: transport.mode }, 'vis-bridge serving cmd.vis-bridge');
