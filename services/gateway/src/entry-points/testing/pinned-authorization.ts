@@ -20,7 +20,6 @@ export interface PinnedRoute {
 
 /** Areas whose routes the gateway does not serve yet: their rows are skipped, with this reason, until they land. */
 export const PENDING_AREAS: Readonly<Record<string, string>> = {
-  queue: 'a later issue brings the JIT queue: berths, nominations, slot and berth reservations, live ETA',
 };
 
 // method, path, permission, area; one route a line.
