@@ -1,4 +1,4 @@
-// `pnpm bench:queue [-- --n 1000 --c 16]`: the just-in-time queue, in one run, printing one JSON line:
+// `pnpm bench:queue [-- --n 500 --c 16]`: the just-in-time queue, in one run, printing one JSON line:
 //  - search: the best-slot search (services/queue-scheduler's pure function) over 50 berths holding 10,000
 //    reservations, each search over all 50 berths in a random priority order (the widest nomination), a random ETA
 //    and laytime: searches/s and p50/p99 ms; `search_dense` the same with 10,000 reservations on every berth;
@@ -26,7 +26,7 @@ import { percentile, round, validImo } from './support.ts';
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
   options: {
-    n: { type: 'string', default: '1000' },
+    n: { type: 'string', default: '500' },
     c: { type: 'string', default: '16' },
     searches: { type: 'string', default: '20000' },
     'search-only': { type: 'boolean', default: false },

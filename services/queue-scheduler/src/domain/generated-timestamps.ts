@@ -1,4 +1,4 @@
-// The timestamps a slot request puts on its vessel's port call (docs/domain.md#jit-arrival-queue): the first
+// The timestamps a slot request puts on its vessel's port call (docs/domain.md#queue): the first
 // ETA and the ETD it implies, the offered RTA, the JIT ETA and the PTD it implies. They are posted through ingest
 // like any data source's, marked with the `jit_eta_form` source and the slot request's id, so a cancellation can
 // find and remove them. Pure: times are epoch ms, `now` is given.

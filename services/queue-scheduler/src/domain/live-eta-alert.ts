@@ -1,4 +1,4 @@
-// The JIT ETA alert (docs/domain.md#jit-arrival-queue): green while the vessel's live ETA is within the buffer
+// The JIT ETA alert (docs/domain.md#queue): green while the vessel's live ETA is within the buffer
 // after its JIT ETA, orange once it is later than that, red (and one alert mail) once it has been late for
 // longer than the delay. Evaluated when a live ETA arrives and again when time passes without one. Pure.
 

@@ -1,4 +1,4 @@
-// Pushing a berth's following reservations forward when a slot's laytime grows (docs/domain.md#jit-arrival-queue):
+// Pushing a berth's following reservations forward when a slot's laytime grows (docs/domain.md#queue):
 // the reservations after it move later by what the free gaps between them cannot absorb, each keeping a 1-minute
 // gap to the one before. Moved vessel slots get a forced RTA shift; moved port blocks are reported so the port's
 // operators can be told. Pure: the caller applies the moves (last one first, so none passes through another).

@@ -1,4 +1,4 @@
-// The queue's rules that are not the slot search (docs/domain.md#jit-arrival-queue): its settings and their
+// The queue's rules that are not the slot search (docs/domain.md#queue): its settings and their
 // defaults, durations and laytimes in the forms the original reads and writes, the nomination window's checks,
 // when a nomination expires and when a slot request completes by itself. Pure: `now` and the zone are given.
 

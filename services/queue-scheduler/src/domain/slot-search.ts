@@ -1,4 +1,4 @@
-// The best-slot search (docs/domain.md#jit-arrival-queue): where on a nomination's berths a slot request's
+// The best-slot search (docs/domain.md#queue): where on a nomination's berths a slot request's
 // vessel fits first, with the original's rule (inclusive overlap, the 2-minute guard, earliest candidate across
 // the berths, ties by priority). A berth's calendar is kept as sorted arrays so a search binary-searches to the
 // desired start instead of scanning every reservation. Times are epoch milliseconds; pure.
