@@ -19,8 +19,7 @@ export interface PinnedRoute {
 }
 
 /** Areas whose routes the gateway does not serve yet: their rows are skipped, with this reason, until they land. */
-export const PENDING_AREAS: Readonly<Record<string, string>> = {
-};
+export const PENDING_AREAS: Readonly<Record<string, string>> = {};
 
 // method, path, permission, area; one route a line.
 const ROUTES = `
