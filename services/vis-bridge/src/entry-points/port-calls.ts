@@ -63,6 +63,12 @@ export function startPortCallWatch(
   }
 
   async function requestVoyagePlan(pc: WatchedPortCall): Promise<void> {
+    if (pc.is_vis && !(await visVesselByImo(db, pc.imo))) {
+      // A vessel reporting through VIS (a `source: vis` timestamp) whose service is not known yet: look it up.
+      await transport()
+        .findServices({ imo: pc.imo })
+        .catch((error: unknown) => log.warn({ imo: pc.imo, err: error }, 'VIS service lookup failed'));
+    }
     const vessel = pc.is_vis ? undefined : await visVesselByImo(db, pc.imo);
     let messageId: string | null = null;
     if (vessel && vessel.service_url !== '') {
