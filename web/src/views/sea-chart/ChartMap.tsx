@@ -155,7 +155,18 @@ function drawMarker(layer: L.LayerGroup, marker: ChartMarker, t: Translate) {
 
 interface Drawn {
   marker: L.Marker;
+  /** The newest data, read when the popup opens (building 2,000 popups on every refetch would be wasted). */
+  vessel: ChartVessel;
   look: string;
+}
+
+/** Turns and recolours the drawn hull in place: replacing the icon would take the keyboard focus away from it. */
+function restyle(marker: L.Marker, vessel: ChartVessel) {
+  marker.options.icon = vesselIcon(vessel);
+  const svg = marker.getElement()?.querySelector('svg');
+  if (!svg) return;
+  svg.style.transform = `rotate(${bearingOf(vessel)}deg)`;
+  svg.querySelector('path')?.setAttribute('fill', MARKER_CLASS_COLOURS[vessel.markerClass]);
 }
 
 export default function ChartMap({ vessels, markers, tileUrl, center, zoom, focus }: ChartMapProps) {
@@ -167,6 +178,8 @@ export default function ChartMap({ vessels, markers, tileUrl, center, zoom, focu
   const drawn = useRef(new Map<string, Drawn>());
   // Where the chart starts; later changes of the session's settings do not move a chart the user has moved.
   const start = useRef({ center, zoom });
+  const translate = useRef(t);
+  translate.current = t;
 
   useEffect(() => {
     if (!container.current) return;
@@ -223,18 +236,24 @@ export default function ChartMap({ vessels, markers, tileUrl, center, zoom, focu
       const label = vesselLabel(vessel, t);
       let entry = drawn.current.get(vessel.key);
       if (!entry) {
-        const marker = L.marker(vessel.position, { icon: vesselIcon(vessel), keyboard: true, zIndexOffset: 1000 })
+        const marker = L.marker(vessel.position, { icon: vesselIcon(vessel), keyboard: true, zIndexOffset: 1000 });
+        const created: Drawn = { marker, vessel, look };
+        marker
           .bindTooltip(nameOf(vessel), { direction: 'right' })
-          .bindPopup(vesselPopup(vessel, t))
+          .bindPopup(() => vesselPopup(created.vessel, translate.current))
           .addTo(layer);
-        entry = { marker, look };
+        entry = created;
         drawn.current.set(vessel.key, entry);
       } else {
-        entry.marker.setLatLng(vessel.position);
-        if (entry.look !== look) entry.marker.setIcon(vesselIcon(vessel));
+        entry.vessel = vessel;
+        const [lat, lon] = vessel.position;
+        const at = entry.marker.getLatLng();
+        if (at.lat !== lat || at.lng !== lon) entry.marker.setLatLng(vessel.position);
+        if (entry.look !== look) restyle(entry.marker, vessel);
         entry.look = look;
-        entry.marker.setPopupContent(vesselPopup(vessel, t));
         entry.marker.setTooltipContent(nameOf(vessel));
+        // An open popup shows the newest facts.
+        if (entry.marker.isPopupOpen()) entry.marker.getPopup()?.update();
       }
       describe(entry.marker, label, {
         vesselKey: vessel.key,
