@@ -58,13 +58,14 @@ export function parseIsoDuration(text: unknown): IsoDuration | undefined {
 }
 
 /**
- * A duration in milliseconds, or undefined when not one. Years and months count as 365 and 30 days: the queue's
- * durations are hours and minutes in practice, and the search needs one fixed length per duration.
+ * A duration in milliseconds, or undefined when not one. A year counts as 8,766 hours and a month as 731, the
+ * lengths the original's `HH:MM` rendering gives them: the search needs one fixed length per duration, and the
+ * queue's durations are hours and minutes in practice.
  */
 export function isoDurationMs(text: unknown): number | undefined {
   const d = parseIsoDuration(text);
   if (d === undefined) return undefined;
-  return ((d.years * 365 + d.months * 30 + d.days) * 24 + d.hours) * HOUR_MS + d.minutes * MINUTE_MS + d.seconds * 1000;
+  return (d.years * 8766 + d.months * 731 + d.days * 24 + d.hours) * HOUR_MS + d.minutes * MINUTE_MS + d.seconds * 1000;
 }
 
 /** Milliseconds as the shortest ISO duration in hours, minutes and seconds: `PT2H`, `PT1H30M`, `PT0S`. */

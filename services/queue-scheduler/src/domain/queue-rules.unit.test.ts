@@ -66,10 +66,11 @@ describe('ISO durations', () => {
     }
   });
 
-  it('in milliseconds, weeks as 7 days, months and years as 30 and 365 days', () => {
+  it('in milliseconds, weeks as 7 days, months and years as 731 and 8,766 hours (as the original renders them)', () => {
     expect(isoDurationMs('PT1H30M')).toBe(90 * MINUTE_MS);
     expect(isoDurationMs('P1W1DT1S')).toBe(8 * 24 * HOUR_MS + 1000);
-    expect(isoDurationMs('P1Y1M')).toBe(395 * 24 * HOUR_MS);
+    expect(isoDurationMs('P1Y1M')).toBe((8766 + 731) * HOUR_MS);
+    expect(laytimeToHhMm('P1M')).toBe('731:00');
     expect(isoDurationMs('nope')).toBeUndefined();
   });
 
