@@ -4,7 +4,8 @@
 // JIT ETA sent through the form's token route (accepted, the timestamps on the port call), a longer laytime before
 // a port block pushing the block and the vessel forward (updated with the shifted RTA, the berth block mail), a
 // late live ETA (orange, then red after the delay with one alert mail), the vessel's cancellation through the form
-// (the nomination open again, the generated timestamps gone), and the RTA web form's link.
+// (the nomination open again, the generated timestamps gone), and the RTA web form: its refusal, its mail, its
+// link's claims, the port call's RTA.
 
 import {
   type ApiClient,
@@ -15,7 +16,7 @@ import {
   startSmtpServer,
 } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals } from './timestamps.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -47,6 +48,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
   let x: number;
   let v: number;
   let token: string;
+  let apiKeyId: number;
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
@@ -55,6 +57,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     admin = made.admin;
     agent = made.api.withApiKey(made.apiKey.key);
     anonymous = made.api.anonymous();
+    apiKeyId = made.apiKey.id;
   }, 180_000);
 
   afterAll(async () => {
@@ -261,5 +264,66 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     );
     expect(generated(rows).length).toBeGreaterThan(0);
     expect(generated(rows).filter((t) => t.is_trash !== 't')).toEqual([]);
+  });
+
+  it('the RTA web form: refused without the port call’s e-mail; else the RTA stored and the link mailed', async () => {
+    await allowEstimatedArrivals(admin, apiKeyId);
+    const IMO_R = imo(952_003);
+    const IMO_Q = imo(952_004);
+    const arrival = (n: number, payload: Record<string, unknown>) =>
+      agent.post('/agent/rest/timestamps', {
+        imo: n,
+        vessel_name: n === IMO_R ? 'Romeo' : 'Quebec',
+        time_type: 'Estimated',
+        state: 'Arrival_Vessel_PortArea',
+        time: iso(W0 + 20 * HOUR),
+        payload: { berth: 'B1', vessel_loa: 99, vessel_beam: 15, vessel_draft: 5, ...payload },
+      });
+    const portCallOf = async (n: number) =>
+      ((await admin.get('/port-calls', { limit: 10, offset: 0, sort: 'id', search: String(n) })).body.data as any[])[0];
+    ok(await arrival(IMO_R, { email: 'master@romeo.example' }));
+    ok(await arrival(IMO_Q, {}));
+    const portCall = await until(
+      () => portCallOf(IMO_R),
+      (p) => p !== undefined,
+    );
+    await until(
+      () => portCallOf(IMO_Q),
+      (p) => p !== undefined,
+    );
+    const form = (n: number) => ({
+      port_call_id: n === IMO_R ? portCall.id : undefined,
+      port: 'Gävle',
+      imo: n,
+      rta: iso(W0 + 20 * HOUR),
+      eta_min: iso(W0 + 19 * HOUR + 30 * MIN),
+      eta_max: iso(W0 + 20 * HOUR + 30 * MIN),
+      payload: { email: ADMIN.email },
+    });
+    expect(await admin.post('/rta-web-form', form(IMO_Q))).toMatchObject({
+      status: 400,
+      body: { error: `Arriving status port call for given IMO ${IMO_Q} does not have required value eta_form_email` },
+    });
+    expect(await anonymous.post('/rta-web-form', form(IMO_R))).toMatchObject({ status: 403 });
+
+    ok(await admin.post('/rta-web-form', form(IMO_R)));
+    const sent = await mail((m) => m.to.includes('master@romeo.example'));
+    expect(sent.subject).toBe('Port Activity App / Link to RTA form');
+    const rtaToken = /\/agent\/eta-form\/rta\/\?token=([\w.-]+)/.exec(sent.text)![1];
+    expect((await anonymous.get('/agent/rest/eta-form/rta', { token: rtaToken })).body).toMatchObject({
+      port: 'Gävle',
+      imo: IMO_R,
+      vessel_name: 'Romeo',
+      rta: iso(W0 + 20 * HOUR),
+      eta_min: iso(W0 + 19 * HOUR + 30 * MIN),
+      berth: 'B1',
+    });
+    const stored = await until(
+      () => portCallOf(IMO_R),
+      (p) => Boolean(p?.rta),
+    );
+    expect(stored.rta).toBe(pg(W0 + 20 * HOUR));
+    // Nothing was mailed for the refused one.
+    expect(count((m) => m.subject === 'Port Activity App / Link to RTA form')).toBe(1);
   });
 });
