@@ -13,8 +13,12 @@ import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBerth, loadNomination, loadSlotRequest } from '../adapters/queue-store.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { emptyBerth, evolveBerth } from '../domain/berths.ts';
+import { emptyNomination, evolveNomination } from '../domain/nominations.ts';
 import { isoUtc } from '../domain/queue-rules.ts';
+import { evolveSlotRequest } from '../domain/slot-requests.ts';
 import { createQueueCommands } from './commands.ts';
 
 let pg: PostgresForTest;
@@ -181,4 +185,43 @@ describe('slot requests racing for one gap', () => {
       message: 'Invalid current slot reservation status: cancelled_by_vessel',
     });
   }, 60_000);
+
+  it('the jobs record expiry and completion once due; every stream replayed gives its row', async () => {
+    const later = createQueueCommands({ ...deps, now: () => W0 + 11 * HOUR });
+    const [open] = await query<{ id: number }>(
+      "SELECT id FROM queue.nominations WHERE nomination_status = 'open' LIMIT 1",
+    );
+    await createQueueCommands(deps).expireNomination(open.id); // not due yet: nothing
+    expect((await loadNomination(deps.db, open.id)).state.status).toBe('open');
+    await later.expireNomination(open.id);
+    await later.expireNomination(open.id); // a job run twice records it once
+    expect((await loadNomination(deps.db, open.id)).state.status).toBe('expired');
+    const [waiting] = await query<{ id: number }>(
+      "SELECT id FROM queue.slot_reservations WHERE slot_reservation_status = 'no_free_slot' LIMIT 1",
+    );
+    await later.completeSlotRequest(waiting.id);
+    expect((await loadSlotRequest(deps.db, waiting.id))?.state.status).toBe('completed');
+    expect((await deps.store.readStream(`nomination-${open.id}`)).map((e) => e.type)).toEqual([
+      'NominationCreated',
+      'NominationExpired',
+    ]);
+
+    for (const { id } of await query<{ id: number }>('SELECT id FROM queue.slot_reservations')) {
+      const events = await deps.store.readStream(`slotrequest-${id}`);
+      const replayed = events.reduce((s, e) => evolveSlotRequest(s, e as never), null as never);
+      const loaded = await loadSlotRequest(deps.db, id);
+      expect({ ...replayed, version: events.length }).toEqual({ ...loaded?.state, version: loaded?.version });
+    }
+    for (const { id } of await query<{ id: number }>('SELECT id FROM queue.nominations')) {
+      const events = await deps.store.readStream(`nomination-${id}`);
+      const loaded = await loadNomination(deps.db, id);
+      expect(events.reduce((s, e) => evolveNomination(s, e as never), emptyNomination())).toEqual(loaded.state);
+      expect(loaded.version).toBe(events.length);
+    }
+    for (const { id } of await query<{ id: number }>('SELECT id FROM queue.berths')) {
+      const events = await deps.store.readStream(`berth-${id}`);
+      const loaded = await loadBerth(deps.db, id);
+      expect(events.reduce((s, e) => evolveBerth(s, e as never), emptyBerth())).toEqual(loaded.state);
+    }
+  });
 });
