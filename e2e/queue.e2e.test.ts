@@ -343,6 +343,11 @@ describe('JIT arrival queue (fleet)', () => {
       [IMO_A, 'updated'],
       [IMO_B, 'offered'],
     ]);
+    // From the vessel's port call: no live ETA yet; the PTD is the Planned departure the JIT ETA put there.
+    expect(dashboard.data[0]).toMatchObject({
+      live_eta: null,
+      ptd: expect.stringContaining(iso(W0 + 4 * HOUR + 40 * MIN).slice(0, 16)),
+    });
   });
 
   it('port blocks: refused when not free or not a port block; listed with the vessels on the calendar', async () => {

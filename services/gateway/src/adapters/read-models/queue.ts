@@ -237,15 +237,19 @@ export function listSlotRequests(db: Queryable, query: ListQuery) {
   return list(db, SLOTS_FROM, SLOT_ROW, query, SLOT_SORT, 'id', { columns: ['v.vessel_name'] });
 }
 
+// The vessel's port call as the live ETA finds it: its first one not done, by current ETA.
+const VESSEL_PORT_CALL = `SELECT p.doc->>'live_eta' AS live_eta, p.doc->>'current_ptd' AS ptd, p.nationality AS vessel_nationality
+   FROM portcall.port_calls p WHERE p.imo = v.imo AND p.status <> 'done' ORDER BY p.current_eta LIMIT 1`;
+
 /**
  * GET /dashboard-slot-reservations: offered, accepted and updated ones by RTA window start, with the vessel's
  * live ETA and PTD from its port call (as the live-ETA side records them, when it does).
  */
 export function dashboardSlotRequests(db: Queryable, query: ListQuery) {
-  const row = `${SLOT_ROW}, NULL::text AS live_eta, NULL::text AS ptd`;
+  const row = `${SLOT_ROW}, pc.live_eta, pc.ptd, pc.vessel_nationality`;
   return list(
     db,
-    SLOTS_FROM,
+    `${SLOTS_FROM} LEFT JOIN LATERAL (${VESSEL_PORT_CALL}) pc ON true`,
     row,
     query,
     SLOT_SORT,
