@@ -1,0 +1,99 @@
+// The queue's mails on real PostgreSQL and a real SMTP server started here: a slot request event appended to the
+// log becomes one outbox row and one mail, however often the event is delivered; a mail server that refuses
+// delays the mail (the delivery job retries, the sweep arms what a job gave up) and never loses it.
+
+import { loadConfig } from '@pcas/config';
+import { type ServiceDeps, type SlotRequestData, slotRequestStream } from '@pcas/contracts';
+import { createEventStore } from '@pcas/eventstore';
+import { createInProcessJobs } from '@pcas/jobs';
+import { createInProcessBus, eventMessage, eventRoutingKey, type Relay, startRelay } from '@pcas/messaging';
+import { createLogger } from '@pcas/observability';
+import { openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type QueueMails, startQueueMails } from './mails.ts';
+
+let pg: PostgresForTest;
+let smtp: SmtpServerForTest;
+let deps: ServiceDeps;
+let relay: Relay;
+let mails: QueueMails;
+
+const received = (id: number, email: string): SlotRequestData => ({
+  id,
+  email,
+  imo: 9074729,
+  vessel_name: 'Victor',
+  loa: 120,
+  beam: 20,
+  draft: 7,
+  laytime: 'PT2H',
+  eta: '2026-12-01T10:00:00+00:00',
+  status: 'offered',
+  nomination_id: 1,
+  berth_id: 1,
+  berth_reservation_id: 1,
+  rta_window_start: '2026-12-01T10:00:00+00:00',
+  rta_window_end: '2026-12-01T10:30:00+00:00',
+  jit_eta: null,
+});
+
+const outbox = async () =>
+  (
+    await deps.db.query<{ id: string; sent: boolean; attempts: number }>(
+      'SELECT id, sent_at IS NOT NULL AS sent, attempts FROM queue.mail_outbox ORDER BY created_at',
+    )
+  ).rows;
+
+beforeAll(async () => {
+  pg = await freshPostgres('queue_mails');
+  // Five refusals (451): more than one delivery job tries (two runs), so only the sweep gets the mail through.
+  smtp = await startSmtpServer({ refuseFirst: 5 });
+  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+  const store = createEventStore(db);
+  await store.init();
+  const log = createLogger('queue-mails-test', process.env.LOG_LEVEL ?? 'silent');
+  const config = loadConfig({ SMTP_URL: smtp.url, BASE_URL: 'http://port.example' });
+  deps = { config, db, store, bus: createInProcessBus({ log }), log };
+  relay = await startRelay({ store, db, bus: deps.bus, log });
+  mails = await startQueueMails(deps, {
+    createJobs: (handler) =>
+      createInProcessJobs({ queue: 'queue-mails-test', handler, log, maxAttempts: 2, retryBaseMs: 50 }),
+    sweepEveryMs: 400,
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await mails?.stop();
+  await relay?.stop();
+  await smtp?.close();
+  await deps?.db.close();
+  await pg?.drop();
+});
+
+describe('slot request mails', () => {
+  it('a mail server refusing delays the mail, which arrives once; a redelivered event mails nothing more', async () => {
+    const appended = await deps.store.append(slotRequestStream(7), [
+      { type: 'SlotRequestReceived', data: received(7, 'master@victor.example') },
+    ]);
+    const [mail] = await smtp.waitForMessages(1, 30_000);
+    expect(mail.subject).toBe('Slot request #7 offer');
+    expect(mail.to).toEqual(['master@victor.example']);
+    expect(mail.text).toMatch(/http:\/\/port\.example\/agent\/eta-form\/\?token=[\w.-]+/);
+    expect(smtp.stats.refused).toBe(5);
+    // Marked sent once the server's acceptance is back (the message is captured a moment before).
+    let rows = await outbox();
+    for (let i = 0; i < 50 && !rows[0]?.sent; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      rows = await outbox();
+    }
+    expect(rows).toEqual([{ id: `slotrequest-${appended.events[0].id}`, sent: true, attempts: 6 }]);
+
+    // The same event delivered again (a broker redelivery, a relay republishing after a crash).
+    const [stored] = await deps.store.readStream(slotRequestStream(7));
+    await deps.bus.publish(eventRoutingKey(stored), eventMessage(stored), { messageId: stored.id });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(smtp.messages).toHaveLength(1);
+    expect(await outbox()).toHaveLength(1);
+  }, 60_000);
+});
