@@ -5,7 +5,7 @@
 // the vessel's timeline), the dashboard, every validation message of the original (each refusal stores nothing),
 // and the module switch.
 
-import { type ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
+import { type ApiClient, connectRealtime, type RealtimeClient, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, waitForTimestamps } from './timestamps.ts';
 
@@ -60,6 +60,7 @@ describe('JIT arrival queue (fleet)', () => {
   let adminId: number;
   let b1: number;
   let b2: number;
+  let socket: RealtimeClient | undefined;
 
   beforeAll(async () => {
     system = await startFleet();
@@ -86,6 +87,7 @@ describe('JIT arrival queue (fleet)', () => {
   }, 180_000);
 
   afterAll(async () => {
+    socket?.close();
     await system?.stop();
   });
 
@@ -440,6 +442,33 @@ describe('JIT arrival queue (fleet)', () => {
     ok(await vessel.delete('/agent/rest/slot-reservations', { id: b.id }));
     expect((await slotOf(IMO_B))[0].slot_reservation_status).toBe('cancelled_by_vessel');
     expect((await admin.get('/dashboard-slot-reservations')).body.data).toEqual([]);
+  });
+
+  it("a slot request's change reaches queue-portcalls-changed; changed settings shape the next offer", async () => {
+    socket = await connectRealtime(system.baseUrl, 15);
+    await socket.subscribe('queue-portcalls-changed');
+    // A request without a nomination posts no timestamps: only its own event can send the message.
+    await new Promise((r) => setTimeout(r, 1000));
+    const since = Date.now();
+    ok(await vessel.post('/agent/rest/slot-reservations', slotRequest({ imo: imo(941_003), vessel_name: 'Charlie' })));
+    expect((await socket.next('queue-portcalls-changed', 5_000, since)).data).toEqual([]);
+
+    ok(await admin.put('/settings/queue_travel_duration_to_berth/PT1H'));
+    ok(await admin.put('/settings/queue_rta_window_duration/PT1H'));
+    try {
+      ok(await vessel.post('/agent/rest/slot-reservations', slotRequest({ eta: iso(W0 + HOUR) })));
+      const offered = (await slotOf(IMO_A)).find((s) => s.slot_reservation_status === 'offered');
+      // Berth from ETA + 1 h travel; a one-hour RTA window.
+      expect(offered).toMatchObject({ rta_window_start: pg(W0 + HOUR), rta_window_end: pg(W0 + 2 * HOUR) });
+      const calendar = (await admin.get('/berth-reservations', { berth_id: b1 })).body.data as any[];
+      expect(calendar.find((r) => r.slot_reservation_id === offered.id)).toMatchObject({
+        reservation_start: pg(W0 + 2 * HOUR),
+        reservation_end: pg(W0 + 2 * HOUR + 3 * HOUR + 30 * MIN), // laytime 2 h + buffer 30 min + RTA window 1 h
+      });
+    } finally {
+      ok(await admin.put('/settings/queue_travel_duration_to_berth/PT30M'));
+      ok(await admin.put('/settings/queue_rta_window_duration/PT30M'));
+    }
   });
 
   it('with queue_module off every queue route answers 403 naming it', async () => {
