@@ -27,6 +27,9 @@ const Notifications = lazy(() => import('./views/notifications/index.tsx'));
 const Logistics = lazy(() => import('./views/logistics/index.tsx'));
 const SeaChart = lazy(() => import('./views/sea-chart/index.tsx'));
 const FixedVessels = lazy(() => import('./views/sea-chart/fixed-vessels.tsx'));
+const Vis = lazy(() => import('./views/vis/index.tsx'));
+const InboundVessels = lazy(() => import('./views/vis/inbound.tsx'));
+const OtherPorts = lazy(() => import('./views/vis/ports.tsx'));
 const Users = lazy(() => import('./views/admin-users/users.tsx'));
 const RegistrationCodes = lazy(() => import('./views/admin-users/registration-codes.tsx'));
 const Roles = lazy(() => import('./views/admin-users/roles.tsx'));
@@ -171,6 +174,30 @@ export function App() {
           element={
             <View>
               <SeaChart />
+            </View>
+          }
+        />
+        <Route
+          path="vis/*"
+          element={
+            <View>
+              <Vis />
+            </View>
+          }
+        />
+        <Route
+          path="inbound-vessels/*"
+          element={
+            <View>
+              <InboundVessels />
+            </View>
+          }
+        />
+        <Route
+          path="ports/*"
+          element={
+            <View>
+              <OtherPorts />
             </View>
           }
         />

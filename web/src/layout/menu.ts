@@ -34,7 +34,9 @@ export const MENU: MenuSection[] = [
       { path: '/logistics', label: 'Gate logistics', module: 'logistics_module' },
       { path: '/sea-chart', label: 'Sea chart', permissions: ['basic_user_action'], module: 'map_module' },
       { path: '/queue', label: 'Just-in-time queue', module: 'queue_module', ready: false },
-      { path: '/vis', label: 'STM / VIS', permissions: ['view_vis_information'], ready: false },
+      { path: '/vis', label: 'STM / VIS', permissions: ['view_vis_information'], module: 'vis_module' },
+      { path: '/inbound-vessels', label: 'Inbound vessels', permissions: ['basic_user_action'], module: 'vis_module' },
+      { path: '/ports', label: 'Other ports', permissions: ['manage_port'], module: 'vis_module' },
     ],
   },
   {

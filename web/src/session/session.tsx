@@ -12,6 +12,7 @@ export type ModuleSetting =
   | 'logistics_module'
   | 'queue_module'
   | 'map_module'
+  | 'vis_module'
   | 'codeless_registration_module';
 
 export interface SessionUser {

@@ -16,6 +16,7 @@ import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { formatTime } from '../../components/time.ts';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { useSession } from '../../session/session.tsx';
+import { SendRta } from '../vis/SendRta.tsx';
 import {
   PORT_CALL_PATHS,
   PORT_CALLS_CHANNEL,
@@ -75,6 +76,7 @@ export function PortCallView() {
       <PageHeader title={t('{{vessel}}: port call {{id}}', { vessel, id: ship.id })}>
         <span className="port-call-no-print">
           <Group gap="xs">
+            <SendRta ship={ship} />
             <DownloadCsv ship={ship} />
             <Button variant="light" size="sm" onClick={() => window.print()}>
               {t('Print')}

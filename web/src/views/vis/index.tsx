@@ -1,0 +1,498 @@
+// STM / VIS (/vis/*): the vessels and ports whose VIS services this port knows, the text messages and voyage plans
+// received from and sent to them, and the VIS notifications (acknowledgements and the like). Every list is paged
+// and sorted on the server; a service chosen in the filter (or from a vessel's row) shows what it sent or what was
+// sent to it, as the original's "Recv"/"Sent" pages. Sending a text message needs send_vis_text_message; the VIS
+// service's own actions (poll, configuration, find) are view_vis_information's, as the API has them. No real-time
+// channel carries VIS changes, so the lists read the API when opened, paged or refreshed.
+
+import {
+  Anchor,
+  Button,
+  Code,
+  Group,
+  Modal,
+  ScrollArea,
+  SegmentedControl,
+  Select,
+  Text,
+  TextInput,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Route, Routes, useSearchParams } from 'react-router';
+import type { Page } from '../../api/client.ts';
+import { refresh, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { formatTime } from '../../components/time.ts';
+import {
+  findQuery,
+  PATHS,
+  PERMISSIONS,
+  rtzStateWords,
+  type TextMessageRow,
+  type VisNotificationRow,
+  type VisVesselRow,
+  type VoyagePlanRow,
+} from './model.ts';
+import { AckState, AreaNav, Service, VisGate } from './parts.tsx';
+import { SendTextMessage } from './SendTextMessage.tsx';
+
+export default function VisArea() {
+  return (
+    <VisGate title="STM / VIS" permission={PERMISSIONS.view} refusal="Your role does not allow reading VIS information">
+      <Routes>
+        <Route index element={<VisVessels />} />
+        <Route path="text-messages" element={<TextMessages />} />
+        <Route path="voyage-plans" element={<VoyagePlans />} />
+        <Route path="notifications" element={<VisNotifications />} />
+        <Route path="*" element={<VisVessels />} />
+      </Routes>
+    </VisGate>
+  );
+}
+
+// ---- VIS vessels ----
+
+export function VisVessels() {
+  const { t } = useTranslation();
+  const columns: Column<VisVesselRow>[] = [
+    { key: 'vessel_name', label: 'Name', sort: 'lower(vessel_name)' },
+    { key: 'imo', label: 'IMO', sort: 'imo', render: (row) => (row.imo ? row.imo : '') },
+    {
+      key: 'service_id',
+      label: 'VIS service',
+      sort: 'service_id',
+      render: (row) => (
+        <Text size="sm" style={{ wordBreak: 'break-all' }}>
+          {row.service_id}
+        </Text>
+      ),
+    },
+    {
+      key: 'actions',
+      label: 'Messages',
+      render: (row) => {
+        const name = row.vessel_name || row.service_id;
+        const query = `service=${encodeURIComponent(row.service_id)}`;
+        return (
+          <Group gap={6} wrap="nowrap">
+            <Anchor
+              component={Link}
+              size="sm"
+              to={`/vis/text-messages?${query}`}
+              aria-label={t('Text messages of {{name}}', { name })}
+            >
+              {t('Texts')}
+            </Anchor>
+            <Anchor
+              component={Link}
+              size="sm"
+              to={`/vis/voyage-plans?${query}`}
+              aria-label={t('Voyage plans of {{name}}', { name })}
+            >
+              {t('Plans')}
+            </Anchor>
+            <SendTextMessage service={row} />
+          </Group>
+        );
+      },
+    },
+  ];
+  return (
+    <>
+      <PageHeader title="STM / VIS">
+        <SendTextMessage />
+        <FindService />
+        <PollService />
+        <Configuration />
+      </PageHeader>
+      <AreaNav />
+      <Text size="sm" c="gray.7" mb="md">
+        {t(
+          'Vessels and ports whose VIS services this port knows: their text messages and voyage plans, and where to send a text message.',
+        )}
+      </Text>
+      <ServerTable<VisVesselRow>
+        path={PATHS.vessels}
+        columns={columns}
+        defaultSort="lower(vessel_name)"
+        caption="VIS vessels"
+        empty="No VIS vessels yet"
+      />
+    </>
+  );
+}
+
+/** Asks the VIS service for what it holds for this port (the answer comes in through the agent's posts). */
+function PollService() {
+  const { t } = useTranslation();
+  const client = useQueryClient();
+  const poll = useApiMutation<undefined>('GET', PATHS.poll, {
+    success: 'The VIS service was polled',
+    onSuccess: () => void refresh(client, PATHS.vessels, PATHS.textMessages, PATHS.voyagePlans, PATHS.notifications),
+  });
+  return (
+    <Button variant="light" loading={poll.isPending} onClick={() => poll.mutate(undefined)}>
+      {t('Poll VIS service')}
+    </Button>
+  );
+}
+
+/** How VIS is configured here (the agent's or the direct bridge's settings), as the API answers it. */
+function Configuration() {
+  const { t } = useTranslation();
+  const [opened, { open, close }] = useDisclosure(false);
+  const config = useApiQuery<unknown>(PATHS.configuration, undefined, { enabled: opened, staleTime: 0 });
+  return (
+    <>
+      <Button variant="light" onClick={open}>
+        {t('View configuration')}
+      </Button>
+      <Modal opened={opened} onClose={close} title={t('VIS configuration')} size="lg" centered>
+        {config.isPending ? (
+          <Loading />
+        ) : (
+          <>
+            <ErrorNotice error={config.error} />
+            {!config.error && (
+              <ScrollArea.Autosize mah={480}>
+                <Code block>{JSON.stringify(config.data, null, 2)}</Code>
+              </ScrollArea.Autosize>
+            )}
+          </>
+        )}
+      </Modal>
+    </>
+  );
+}
+
+/** Looks a service up by a vessel's IMO or by its service id; what is found joins the VIS vessels. */
+function FindService() {
+  const { t } = useTranslation();
+  const [opened, { open, close }] = useDisclosure(false);
+  const [typed, setTyped] = useState('');
+  const [tried, setTried] = useState(false);
+  const find = useApiMutation<{ imo: number } | { service_id: string }>('GET', PATHS.services, {
+    refreshes: [PATHS.vessels],
+    success: 'The VIS service was looked up; what is found is listed here',
+    onSuccess: () => close(),
+  });
+  const query = findQuery(typed);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTried(true);
+    if (query) find.mutate(query);
+  };
+  return (
+    <>
+      <Button
+        variant="light"
+        onClick={() => {
+          setTyped('');
+          setTried(false);
+          open();
+        }}
+      >
+        {t('Find service')}
+      </Button>
+      <Modal opened={opened} onClose={close} title={t('Find a VIS service')} centered>
+        <form onSubmit={submit} noValidate>
+          <TextInput
+            label={t('IMO or service id')}
+            description={t('Seven digits are an IMO number; anything else a service id (urn:mrn:…)')}
+            data-autofocus
+            value={typed}
+            error={tried && !query ? t('Give an IMO or a service id') : undefined}
+            onChange={(event) => setTyped(event.currentTarget.value)}
+          />
+          <Group justify="flex-end" mt="md">
+            <Button variant="default" onClick={close}>
+              {t('Cancel')}
+            </Button>
+            <Button type="submit" loading={find.isPending}>
+              {t('Find')}
+            </Button>
+          </Group>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+// ---- the service filter of the message lists ----
+
+type Direction = 'from' | 'to';
+
+/** The service and direction in the address (`?service=…&direction=to`), so a row's link lands filtered. */
+function useServiceFilter() {
+  const [search, setSearch] = useSearchParams();
+  const service = search.get('service') ?? '';
+  const direction: Direction = search.get('direction') === 'to' ? 'to' : 'from';
+  const set = (next: { service?: string; direction?: Direction }) => {
+    const params = new URLSearchParams(search);
+    const value = next.service ?? service;
+    if (value) params.set('service', value);
+    else params.delete('service');
+    params.set('direction', next.direction ?? direction);
+    setSearch(params, { replace: true });
+  };
+  const params = service ? { [direction === 'from' ? 'from_service_id' : 'to_service_id']: service } : {};
+  return { service, direction, set, params };
+}
+
+function ServiceFilter({ filter }: { filter: ReturnType<typeof useServiceFilter> }) {
+  const { t } = useTranslation();
+  const labelId = useId();
+  const services = useApiQuery<Page<VisVesselRow>>(
+    PATHS.vessels,
+    { limit: 1000, offset: 0, sort: 'lower(vessel_name)' },
+    { staleTime: 30_000 },
+  );
+  const options = (services.data?.data ?? []).map((row) => ({
+    value: row.service_id,
+    label: row.vessel_name ? `${row.vessel_name} (${row.service_id})` : row.service_id,
+  }));
+  // A service in the address that the list does not (yet) hold still shows as chosen.
+  if (filter.service && !options.some((option) => option.value === filter.service)) {
+    options.unshift({ value: filter.service, label: filter.service });
+  }
+  return (
+    <Group align="flex-end" gap="sm" mb="md" wrap="wrap">
+      <Select
+        label={t('VIS service')}
+        placeholder={t('All services')}
+        searchable
+        clearable
+        data={options}
+        value={filter.service || null}
+        onChange={(value) => filter.set({ service: value ?? '' })}
+        nothingFoundMessage={t('No VIS service matches')}
+        miw={260}
+        maw={420}
+        style={{ flexGrow: 1 }}
+      />
+      {filter.service && (
+        <div>
+          <Text size="sm" fw={500} id={labelId}>
+            {t('Direction')}
+          </Text>
+          <SegmentedControl
+            aria-labelledby={labelId}
+            value={filter.direction}
+            onChange={(value) => filter.set({ direction: value as Direction })}
+            data={[
+              { value: 'from', label: t('Received from it') },
+              { value: 'to', label: t('Sent to it') },
+            ]}
+          />
+        </div>
+      )}
+    </Group>
+  );
+}
+
+const timeColumn = <T extends { time: string }>(): Column<T> => ({
+  key: 'time',
+  label: 'Time',
+  sort: 'time',
+  render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(row.time)}</span>,
+});
+
+// ---- text messages ----
+
+export function TextMessages() {
+  const filter = useServiceFilter();
+  const columns: Column<TextMessageRow>[] = [
+    timeColumn<TextMessageRow>(),
+    {
+      key: 'from',
+      label: 'From',
+      sort: 'from_service_id',
+      render: (row) => <Service name={row.from_name} id={row.from_service_id} />,
+    },
+    {
+      key: 'to',
+      label: 'To',
+      sort: 'to_service_id',
+      render: (row) => <Service name={row.to_name} id={row.to_service_id} />,
+    },
+    { key: 'author', label: 'Author', sort: 'lower(author)' },
+    { key: 'subject', label: 'Subject', sort: 'lower(subject)' },
+    {
+      key: 'body',
+      label: 'Text',
+      render: (row) => (
+        <Text size="sm" style={{ whiteSpace: 'pre-wrap' }}>
+          {row.body ?? ''}
+        </Text>
+      ),
+    },
+    {
+      key: 'ack',
+      label: 'State',
+      sort: 'ack',
+      render: (row) => <AckState ack={row.ack} operational={row.operational_ack} />,
+    },
+  ];
+  return (
+    <>
+      <PageHeader title="Text messages">
+        <SendTextMessage />
+      </PageHeader>
+      <AreaNav />
+      <ServiceFilter filter={filter} />
+      <ServerTable<TextMessageRow>
+        path={PATHS.textMessages}
+        columns={columns}
+        params={filter.params}
+        defaultSort="time DESC"
+        caption="Text messages"
+        empty="No text messages"
+      />
+    </>
+  );
+}
+
+// ---- voyage plans ----
+
+export function VoyagePlans() {
+  const { t } = useTranslation();
+  const filter = useServiceFilter();
+  const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
+  const toggle = (id: number) =>
+    setShown((before) => {
+      const next = new Set(before);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const columns: Column<VoyagePlanRow>[] = [
+    timeColumn<VoyagePlanRow>(),
+    {
+      key: 'from',
+      label: 'From',
+      sort: 'from_service_id',
+      render: (row) => <Service name={row.from_name} id={row.from_service_id} />,
+    },
+    {
+      key: 'to',
+      label: 'To',
+      sort: 'to_service_id',
+      render: (row) => <Service name={row.to_name} id={row.to_service_id} />,
+    },
+    { key: 'route_name', label: 'Route', render: (row) => row.route_name ?? '' },
+    {
+      key: 'rtz_state',
+      label: 'Route state',
+      sort: 'rtz_state_name',
+      render: (row) => t(rtzStateWords(row.rtz_state_name)),
+    },
+    { key: 'eta', label: 'ETA', render: (row) => formatTime(row.eta ?? '') },
+    {
+      key: 'rta',
+      label: 'RTA and window',
+      render: (row) =>
+        row.rta ? (
+          <Text size="sm">
+            {formatTime(row.rta)}
+            <Text component="span" size="xs" c="gray.7" display="block">
+              {t('{{from}} to {{to}}', { from: formatTime(row.eta_min ?? ''), to: formatTime(row.eta_max ?? '') })}
+            </Text>
+          </Text>
+        ) : (
+          ''
+        ),
+    },
+    {
+      key: 'ack',
+      label: 'State',
+      sort: 'ack',
+      render: (row) => <AckState ack={row.ack} operational={row.operational_ack} />,
+    },
+    {
+      key: 'show',
+      label: 'Route file',
+      render: (row) =>
+        row.rtz ? (
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            aria-expanded={shown.has(row.id)}
+            aria-label={t(shown.has(row.id) ? 'Hide the RTZ of {{id}}' : 'Show the RTZ of {{id}}', {
+              id: row.route_name || row.message_id,
+            })}
+            onClick={() => toggle(row.id)}
+          >
+            {t(shown.has(row.id) ? 'Hide RTZ' : 'Show RTZ')}
+          </Button>
+        ) : (
+          ''
+        ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader title="Voyage plans" />
+      <AreaNav />
+      <ServiceFilter filter={filter} />
+      <ServerTable<VoyagePlanRow>
+        path={PATHS.voyagePlans}
+        columns={columns}
+        params={filter.params}
+        defaultSort="time DESC"
+        caption="Voyage plans"
+        empty="No voyage plans"
+        expanded={(row) =>
+          shown.has(row.id) && row.rtz ? (
+            <ScrollArea.Autosize mah={360}>
+              <Code block>{row.rtz}</Code>
+            </ScrollArea.Autosize>
+          ) : null
+        }
+      />
+    </>
+  );
+}
+
+// ---- VIS notifications ----
+
+export function VisNotifications() {
+  const columns: Column<VisNotificationRow>[] = [
+    timeColumn<VisNotificationRow>(),
+    {
+      key: 'from',
+      label: 'From',
+      sort: 'from_service_id',
+      render: (row) => <Service name={row.from_name} id={row.from_service_id} />,
+    },
+    { key: 'notification_type', label: 'Notification', sort: 'notification_type' },
+    { key: 'message_type', label: 'About', sort: 'message_type' },
+    { key: 'subject', label: 'Subject', sort: 'lower(subject)' },
+    {
+      key: 'message_id',
+      label: 'Message',
+      sort: 'message_id',
+      render: (row) => (
+        <Text size="xs" style={{ wordBreak: 'break-all' }}>
+          {row.message_id}
+        </Text>
+      ),
+    },
+  ];
+  return (
+    <>
+      <PageHeader title="VIS notifications" />
+      <AreaNav />
+      <ServerTable<VisNotificationRow>
+        path={PATHS.notifications}
+        columns={columns}
+        defaultSort="time DESC"
+        caption="VIS notifications"
+        empty="No VIS notifications"
+      />
+    </>
+  );
+}

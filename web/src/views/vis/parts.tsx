@@ -1,0 +1,108 @@
+// Small pieces the STM/VIS views share: the frame of a view the module or the role leaves closed, the area's own
+// navigation, the acknowledged state and a service's name in a table cell.
+
+import { Button, Group, Stack, Text } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation } from 'react-router';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { Empty } from '../../components/states-ui.tsx';
+import { useSession } from '../../session/session.tsx';
+import { serviceLabel, VIS_MODULE } from './model.ts';
+
+/** The view, or why it is closed: the VIS module off, or the role without the permission. */
+export function VisGate({
+  title,
+  permission,
+  refusal,
+  children,
+}: {
+  title: string;
+  permission: string;
+  refusal: string;
+  children: ReactNode;
+}) {
+  const { can, moduleOn } = useSession();
+  if (!moduleOn(VIS_MODULE)) {
+    return (
+      <>
+        <PageHeader title={title} />
+        <Empty>STM / VIS is switched off</Empty>
+      </>
+    );
+  }
+  if (!can(permission)) {
+    return (
+      <>
+        <PageHeader title={title} />
+        <Empty>{refusal}</Empty>
+      </>
+    );
+  }
+  return <>{children}</>;
+}
+
+const AREA_LINKS = [
+  { path: '/vis', label: 'VIS vessels' },
+  { path: '/vis/text-messages', label: 'Text messages' },
+  { path: '/vis/voyage-plans', label: 'Voyage plans' },
+  { path: '/vis/notifications', label: 'VIS notifications' },
+];
+
+/** The STM/VIS area's pages, as links (the current one marked for screen readers too). */
+export function AreaNav() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const here = pathname.replace(/\/$/, '') || '/vis';
+  return (
+    <Group component="nav" aria-label={t('STM / VIS pages')} gap={6} mb="md" wrap="wrap">
+      {AREA_LINKS.map((link) => {
+        const current = here === link.path;
+        return (
+          <Button
+            key={link.path}
+            component={Link}
+            to={link.path}
+            size="compact-sm"
+            variant={current ? 'filled' : 'light'}
+            aria-current={current ? 'page' : undefined}
+          >
+            {t(link.label)}
+          </Button>
+        );
+      })}
+    </Group>
+  );
+}
+
+/** Acknowledged by the receiver, and operationally (a person on board), in words. */
+export function AckState({ ack, operational }: { ack: boolean; operational?: boolean | null }) {
+  const { t } = useTranslation();
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={ack ? 600 : 400} c={ack ? 'green.9' : 'gray.7'}>
+        {t(ack ? 'Acknowledged' : 'Not acknowledged')}
+      </Text>
+      {operational && (
+        <Text size="xs" c="gray.7">
+          {t('Operationally acknowledged')}
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+/** A service by name, with its id underneath when the name is known. */
+export function Service({ name, id }: { name?: string | null; id?: string | null }) {
+  const label = serviceLabel(name, id);
+  return (
+    <Stack gap={0}>
+      <Text size="sm">{label}</Text>
+      {label !== id && id && (
+        <Text size="xs" c="gray.7" style={{ wordBreak: 'break-all' }}>
+          {id}
+        </Text>
+      )}
+    </Stack>
+  );
+}
