@@ -58,7 +58,7 @@ export function decideSetPortCallRta(
   return [{ type: 'PortCallRtaSet', data }];
 }
 
-/** POST /agent/rest/live-eta (§ live ETA in docs/domain.md). */
+/** POST /agent/rest/live-eta (docs/domain.md#queue-e-mails-and-live-eta). */
 export function decideSetLiveEta(
   state: VesselPortCalls,
   input: { time?: unknown; payload?: unknown },

@@ -142,7 +142,7 @@ export interface SlotRequestMailInput {
   linkExpires: number;
 }
 
-/** §1: the slot request mail to the vessel, or null for a status the original does not mail. */
+/** The slot request mail to the vessel, or null for a status the original does not mail. */
 export function slotRequestMail(input: SlotRequestMailInput, stored: Translations, timeZone?: string): Mail | null {
   const texts = SLOT_TEXTS[input.status];
   if (!texts) return null;
@@ -168,7 +168,7 @@ export interface LiveEtaAlertMailInput {
   live_eta: number | null;
 }
 
-/** §2: the live ETA alert to the port operators and the nomination's e-mail. */
+/** The live ETA alert to the port operators and the nomination's e-mail. */
 export function liveEtaAlertMail(input: LiveEtaAlertMailInput, stored: Translations, timeZone?: string): Mail {
   const t = translator(stored);
   const live = input.live_eta === null ? t(`${ALERT} unknown`) : atomInZone(input.live_eta, timeZone);
@@ -188,7 +188,7 @@ export interface BerthBlockMailInput {
   end: number;
 }
 
-/** §3: a port block moved by a longer laytime before it, to the port operators. */
+/** A port block moved by a longer laytime before it, to the port operators. */
 export function berthBlockShiftedMail(input: BerthBlockMailInput, stored: Translations, timeZone?: string): Mail {
   const t = translator(stored);
   const id = input.berth_reservation_id;
@@ -209,7 +209,7 @@ export interface RtaFormMailInput {
   linkExpires: number;
 }
 
-/** §5: the link to the RTA web form, to the port call's ETA form e-mail. */
+/** The link to the RTA web form, to the port call's ETA form e-mail. */
 export function rtaFormMail(input: RtaFormMailInput, stored: Translations, timeZone?: string): Mail {
   const t = translator(stored);
   return compose(
