@@ -123,6 +123,12 @@ describe('JIT arrival queue (fleet)', () => {
     ]);
     [b1, b2] = list.data.map((b: any) => b.id);
     expect((await admin.get('/berths', { search: 'pier' })).body.data.map((b: any) => b.code)).toEqual(['B2']);
+    expect((await admin.get('/berths', { sort: 'lower(name) DESC' })).body.data.map((b: any) => b.code)).toEqual([
+      'B2',
+      'B1',
+    ]);
+    await refused(admin.get('/berths', { sort: 'lower(id)' }), 'Invalid orderBy: lower(id)');
+    await refused(admin.get('/berths', { sort: 'secret' }), 'Invalid orderBy: secret');
     expect((await admin.get('/berth-by-id', { id: b1 })).body).toMatchObject({ code: 'B1', nominatable: true });
     expect((await consignee.get('/all-nominatable-berths')).body.map((b: any) => b.name)).toEqual(['North quay']);
     await refused(

@@ -23,6 +23,24 @@ const TRAVEL = setting('queue_travel_duration_to_berth', 'PT30M');
 const RTA_WINDOW = setting('queue_rta_window_duration', 'PT30M');
 const LAYTIME_BUFFER = setting('queue_laytime_buffer_duration', 'PT30M');
 
+/** The sortable fields that are text (the only ones `lower(field)` may sort by). */
+const TEXT_COLUMNS = new Set([
+  'code',
+  'name',
+  'company_name',
+  'email',
+  'vessel_name',
+  'owner_first_name',
+  'owner_last_name',
+  'berth_name',
+  'nomination_status',
+  'readable_nomination_status',
+  'berth_reservation_type',
+  'readable_berth_reservation_type',
+  'slot_reservation_status',
+  'readable_slot_reservation_status',
+]);
+
 // ---- berths ----
 
 const BERTH_ROW = `id, code, name, nominatable, ${pgTimestampText('created_at')} AS created_at, created_by,
@@ -38,6 +56,11 @@ async function list<R>(
   search: { columns: string[]; imoColumn?: string },
   where: { sql: string; params: unknown[] } = { sql: 'TRUE', params: [] },
 ): Promise<Paginated<R>> {
+  for (const token of (query.sort ?? '').split(',')) {
+    const lowered = /^\s*lower\(\s*([A-Za-z_][A-Za-z0-9_]*)\s*\)/.exec(token);
+    // lower() exists for text only; anything else would be a database error instead of the original's 400.
+    if (lowered && !TEXT_COLUMNS.has(lowered[1])) throw ApiError.badRequest(`Invalid orderBy: ${token.trim()}`);
+  }
   const orderBy = parseSort(query.sort, sortable, fallbackSort);
   const found = searchClause(query.search, { ...search, offset: where.params.length });
   const params = [...where.params, ...(found?.params ?? [])];
