@@ -167,6 +167,16 @@ describe('sea chart (fleet)', () => {
       marker_class: 'vessel_red',
       vessel_type_name: 'Oil Products',
     });
+    // And names it in the port call's ship object (the portcall-projector folds the type in).
+    const deadline = Date.now() + 10_000;
+    let names: string[] = [];
+    while (Date.now() < deadline) {
+      const calls = (await admin.get('/ongoing-port-calls')).body.portcalls as any[];
+      names = calls.map((c) => c.ship.vessel_type_name);
+      if (names[0] === 'Oil Products') break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(names).toEqual(['Oil Products']);
   });
 
   it('shows only positions younger than MAP_VESSEL_LOCATION_MAX_AGE_MINUTES (120)', async () => {
@@ -214,7 +224,7 @@ describe('sea chart (fleet)', () => {
       status: 400,
       body: { error: 'Missing parameter: sort' },
     });
-    const list = await admin.get('/sea-chart/fixed-vessels', { limit: 1, offset: 0, sort: 'vessel_name', search: '' });
+    const list = await admin.get('/sea-chart/fixed-vessels', { limit: 1, offset: 0, sort: 'vessel_name' });
     expect(list.body.pagination).toEqual({ start: 0, limit: 1, total: 2 });
     expect(list.body.data[0]).toMatchObject({ vessel_name: 'Old Tug', readable_type_name: 'Tug', imo: null });
     const found = await admin.get('/sea-chart/fixed-vessels', { limit: 10, offset: 0, sort: 'id', search: '^pilot' });

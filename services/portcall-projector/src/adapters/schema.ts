@@ -159,6 +159,8 @@ const DDL = [
     updated_at timestamptz NOT NULL DEFAULT now()
   )`,
   'CREATE INDEX IF NOT EXISTS vessels_next_timer_idx ON portcall.vessels (next_timer_at) WHERE next_timer_at IS NOT NULL',
+  // The vessel's type (VesselTypeSet), part of the fold's state: the ship objects name it.
+  'ALTER TABLE portcall.vessels ADD COLUMN IF NOT EXISTS vessel_type int NOT NULL DEFAULT 1',
   `CREATE TABLE IF NOT EXISTS portcall.timestamp_weights (
     time_type text NOT NULL,
     state text NOT NULL,

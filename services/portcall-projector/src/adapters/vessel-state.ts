@@ -42,6 +42,7 @@ interface VesselRow {
   next_seq: number;
   retired_port_call_ids: number[];
   next_timer_at: Date | null;
+  vessel_type: number | null;
 }
 
 /** A stored timestamp row: the list row and what only the port-call fold reads (bigints are converted on load). */
@@ -142,7 +143,8 @@ export async function loadVessels(
   for (const imo of imos) out.set(imo, emptyStored(imo));
   if (imos.length === 0) return out;
   const { rows: vessels } = await tx.query<VesselRow>(
-    `SELECT imo, revision, visible, version, stream_position, clock, next_seq, retired_port_call_ids, next_timer_at
+    `SELECT imo, revision, visible, version, stream_position, clock, next_seq, retired_port_call_ids, next_timer_at,
+            vessel_type
        FROM portcall.vessels WHERE imo = ANY($1::bigint[])`,
     [imos],
   );
@@ -165,6 +167,7 @@ export async function loadVessels(
         port_calls: [],
         next_seq: v.next_seq,
         retired_port_call_ids: v.retired_port_call_ids.map(Number),
+        ...(v.vessel_type !== null && v.vessel_type !== 1 ? { vessel_type: v.vessel_type } : {}),
       },
       revision: v.revision,
       streamPosition: Number(v.stream_position),
@@ -360,15 +363,15 @@ const UPDATE_PLACEMENTS = `
 const UPSERT_VESSELS = `
   INSERT INTO portcall.vessels AS v
     (imo, revision, visible, version, stream_position, clock, next_seq, retired_port_call_ids, next_timer_at,
-     updated_at)
+     vessel_type, updated_at)
   SELECT imo, revision, visible, version, stream_position, clock, next_seq,
-         ARRAY(SELECT jsonb_array_elements_text(retired))::bigint[], next_timer_at, now()
+         ARRAY(SELECT jsonb_array_elements_text(retired))::bigint[], next_timer_at, vessel_type, now()
     FROM jsonb_to_recordset($1::jsonb) AS r(imo bigint, revision text, visible boolean, version bigint,
-         stream_position bigint, clock text, next_seq int, retired jsonb, next_timer_at timestamptz)
+         stream_position bigint, clock text, next_seq int, retired jsonb, next_timer_at timestamptz, vessel_type int)
   ON CONFLICT (imo) DO UPDATE SET
     revision = EXCLUDED.revision, visible = EXCLUDED.visible, version = EXCLUDED.version, stream_position = EXCLUDED.stream_position,
     clock = EXCLUDED.clock, next_seq = EXCLUDED.next_seq, retired_port_call_ids = EXCLUDED.retired_port_call_ids,
-    next_timer_at = EXCLUDED.next_timer_at, updated_at = now()`;
+    next_timer_at = EXCLUDED.next_timer_at, vessel_type = EXCLUDED.vessel_type, updated_at = now()`;
 
 /** Rows per statement: keeps each JSON parameter to a few megabytes. */
 const CHUNK = 5_000;
@@ -502,6 +505,7 @@ export async function writeVessels(tx: Queryable, entries: readonly VesselWrite[
       next_seq: e.after.next_seq,
       retired: e.after.retired_port_call_ids,
       next_timer_at: e.writes.next_timer_at,
+      vessel_type: e.after.vessel_type ?? 1,
     })),
   );
 }

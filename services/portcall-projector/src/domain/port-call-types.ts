@@ -116,4 +116,6 @@ export interface VesselPortCalls {
   next_seq: number;
   /** Ids of deleted port calls: never given out again. */
   retired_port_call_ids: number[];
+  /** The vessel's type (ingest's VesselTypeSet), named in the ship object; absent: never set (type 1). */
+  vessel_type?: number;
 }

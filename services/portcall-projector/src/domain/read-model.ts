@@ -3,6 +3,7 @@
 // itself, the parts of the API responses that need the rules (the ship object, the timeline, whether the activity
 // timeline may show it), so the gateway serves them with plain queries.
 
+import { vesselTypeById } from '@pcas/s211';
 import type { PortCallSettings } from './port-call-settings.ts';
 import type { TemplateEntry } from './port-call-template.ts';
 import type { PortCall, VesselPortCalls, VesselTimestamp } from './port-call-types.ts';
@@ -15,8 +16,8 @@ import { nextTimerAt } from './vessel-port-calls.ts';
 export interface PortCallReadModel {
   pc: PortCall;
   /**
-   * The ship object with what the port call knows: ports are their codes (`*_port` = `*_port_code`), no vessel
-   * type name and no VIS details; the reader fills those in.
+   * The ship object with what the port call knows: ports are their codes (`*_port` = `*_port_code`), no VIS
+   * details (the reader fills those in); the vessel type's name once a type other than "Unknown" is set.
    */
   ship: Ship;
   /** The timeline; every filled slot's `source` is "" (the reader names the creator from `created_by`). */
@@ -101,11 +102,12 @@ export function portCallReadModel(
   timestamps: readonly VesselTimestamp[],
   visible: boolean,
   ctx: ReadModelContext,
+  vesselType = 1,
 ): PortCallReadModel {
   const toPort = pc.to_port ?? '';
   return {
     pc,
-    ship: shipOf(pc),
+    ship: shipOf(pc, { vesselTypeName: vesselTypeNameOf(vesselType) }),
     timeline: portCallTimeline(pc, timestamps, {
       template: ctx.template,
       priorities: ctx.priorities,
@@ -114,6 +116,10 @@ export function portCallReadModel(
     shown: visible && (toPort === '' || ctx.settings.visibleUnlocodes.includes(toPort)),
   };
 }
+
+/** The ship object's `vessel_type_name`: the type's name, "" while the type is "Unknown Vessel Type" (1). */
+export const vesselTypeNameOf = (vesselType: number): string =>
+  vesselType === 1 ? '' : (vesselTypeById(vesselType)?.name ?? '');
 
 export function placementOf(t: VesselTimestamp, priorities: Priorities): TimestampPlacement {
   return {
@@ -175,9 +181,14 @@ export function vesselWrites(
   for (const pc of after.port_calls) {
     const was = oldPcs.get(pc.id);
     // Live, a timestamp joining or leaving tells that the timeline changed; a rebuild compares the stored one.
-    const differs = !was || before.visible !== after.visible || (!full && touched.has(pc.id)) || !samePortCall(was, pc);
+    const differs =
+      !was ||
+      before.visible !== after.visible ||
+      (before.vessel_type ?? 1) !== (after.vessel_type ?? 1) ||
+      (!full && touched.has(pc.id)) ||
+      !samePortCall(was, pc);
     if (!differs && !full) continue;
-    const row = portCallReadModel(pc, groups.get(pc.id) ?? [], after.visible, ctx);
+    const row = portCallReadModel(pc, groups.get(pc.id) ?? [], after.visible, ctx, after.vessel_type);
     port_calls.push(row);
     const old = stored?.get(pc.id);
     const rowDiffers =

@@ -19,6 +19,7 @@ import type {
   TimestampPortCallUnset,
   TimestampReceived,
   TimestampRestored,
+  VesselTypeSet,
   VesselVisibilitySet,
 } from '@pcas/contracts';
 import {
@@ -510,6 +511,15 @@ function apply(w: Work, event: VesselEvent): void {
     }
     case 'VesselVisibilitySet':
       w.s.visible = (event.data as VesselVisibilitySet).visible !== false;
+      break;
+    case 'VesselTypeSet':
+      // Only the ship object's vessel_type_name changes (read-model.ts).
+      {
+        const type = Number((event.data as VesselTypeSet).vessel_type) || 1;
+        // Unknown (1) is kept as absent, so a state never typed and one typed back to Unknown are alike.
+        if (type === 1) delete w.s.vessel_type;
+        else w.s.vessel_type = type;
+      }
       break;
     case 'PortCallRtaSet': {
       const data = event.data as PortCallRtaSet;

@@ -90,7 +90,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
         limit: { type: 'int' },
         offset: { type: 'int' },
         sort: { type: 'string' },
-        search: { type: 'string', default: '' },
+        search: { type: 'string', optional: true, default: '' },
       },
       handle: ({ params }) =>
         listFixedVessels(db, {
