@@ -28,8 +28,15 @@ const SCHEMA = [
   'CREATE INDEX IF NOT EXISTS mail_outbox_unsent ON queue.mail_outbox (created_at) WHERE sent_at IS NULL',
 ];
 
-export async function ensureOutboxSchema(db: Db): Promise<void> {
-  for (const statement of SCHEMA) await db.query(statement);
+/**
+ * Creates the mail side's tables (these and `extra`, e.g. the link keys) if missing, under the queue schema's
+ * advisory lock, so processes starting together never race on a CREATE.
+ */
+export async function ensureOutboxSchema(db: Db, extra: readonly string[] = []): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.queue'))");
+    for (const statement of [...SCHEMA, ...extra]) await tx.query(statement);
+  });
 }
 
 /** Records a mail to send (nothing when `id` is already there); true when it is new. */

@@ -34,8 +34,8 @@ export interface RtaFormClaims {
 
 export type LinkCheck<T> = { ok: true; data: T; expires: number } | { ok: false; reason: 'expired' | 'invalid' };
 
-const SCHEMA = [
-  'CREATE SCHEMA IF NOT EXISTS queue',
+/** The table of the generated key pair (created with the outbox's, adapters/outbox.ts). */
+export const LINK_KEYS_SCHEMA = [
   `CREATE TABLE IF NOT EXISTS queue.link_keys (
      id integer PRIMARY KEY,
      private_key_pem text NOT NULL,
@@ -64,7 +64,6 @@ export async function loadLinkKeys(db: Db, config: Pick<Config, 'privateKeyPem' 
   if (config.privateKeyPem && config.publicKeyPem) {
     return { privateKeyPem: config.privateKeyPem, publicKeyPem: config.publicKeyPem };
   }
-  for (const statement of SCHEMA) await db.query(statement);
   const stored = await db.query<LinkKeys>(SELECT_KEYS);
   if (stored.rows[0]) return stored.rows[0];
   // Processes starting together may each generate a pair; the first insert wins and all read it back.

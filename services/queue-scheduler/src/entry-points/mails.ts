@@ -13,7 +13,7 @@ import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import { mailTranslations, portOperatorEmails } from '../adapters/mails.ts';
 import { ensureOutboxSchema, type MailDelivery, mailDelivery, recordMail } from '../adapters/outbox.ts';
-import { loadLinkKeys, type SignedLinks, signedLinks } from '../adapters/signed-link.ts';
+import { LINK_KEYS_SCHEMA, loadLinkKeys, type SignedLinks, signedLinks } from '../adapters/signed-link.ts';
 import { berthBlockShiftedMail, type Mail, mailsStatus, operatorEmails, slotRequestMail } from '../domain/mails.ts';
 import type { QueueNotifications } from '../domain/notifications.ts';
 
@@ -67,8 +67,7 @@ const RECIPIENTS_SCHEMA = `CREATE TABLE IF NOT EXISTS queue.mail_slot_requests (
 
 export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptions = {}): Promise<QueueMails> {
   const { config, db, bus, log } = deps;
-  await ensureOutboxSchema(db);
-  await db.query(RECIPIENTS_SCHEMA);
+  await ensureOutboxSchema(db, [RECIPIENTS_SCHEMA, ...LINK_KEYS_SCHEMA]);
   const links = signedLinks(await loadLinkKeys(db, config));
   const mailer =
     options.mailer ??
