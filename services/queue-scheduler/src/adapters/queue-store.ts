@@ -164,6 +164,34 @@ export async function loadBerth(q: Queryable, id: number): Promise<Versioned<Ber
   };
 }
 
+/** Several berths with their calendars in two queries (a nomination may name many berths). */
+export async function loadBerths(q: Queryable, ids: readonly number[]): Promise<Map<number, Versioned<BerthState>>> {
+  const out = new Map<number, Versioned<BerthState>>();
+  if (ids.length === 0) return out;
+  const berths = await q.query<{ id: number; code: string; name: string; nominatable: boolean; version: number }>(
+    'SELECT id, code, name, nominatable, version FROM queue.berths WHERE id = ANY($1::int[])',
+    [ids],
+  );
+  for (const row of berths.rows) {
+    out.set(row.id, {
+      state: {
+        berth: { id: row.id, code: row.code, name: row.name, nominatable: row.nominatable },
+        reservations: new Map(),
+      },
+      version: row.version,
+    });
+  }
+  const reservations = await q.query<BerthReservationData>(
+    `SELECT id, berth_id, berth_reservation_type, ${iso('reservation_start')} AS reservation_start,
+            ${iso('reservation_end')} AS reservation_end, slot_reservation_id
+       FROM queue.berth_reservations WHERE berth_id = ANY($1::int[])`,
+    [[...out.keys()]],
+  );
+  for (const r of reservations.rows) out.get(r.berth_id)?.state.reservations.set(r.id, r);
+  for (const id of ids) if (!out.has(id)) out.set(id, { state: { berth: null, reservations: new Map() }, version: 0 });
+  return out;
+}
+
 /** The berth a reservation is on. */
 export async function berthOfReservation(q: Queryable, reservationId: number): Promise<number | undefined> {
   const { rows } = await q.query<{ berth_id: number }>('SELECT berth_id FROM queue.berth_reservations WHERE id = $1', [
@@ -245,6 +273,19 @@ function slotState(r: SlotRow): Versioned<SlotRequestData> {
 export async function loadSlotRequest(q: Queryable, id: number): Promise<Versioned<SlotRequestData> | undefined> {
   const { rows } = await q.query<SlotRow>(`SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations WHERE id = $1`, [id]);
   return rows[0] ? slotState(rows[0]) : undefined;
+}
+
+/** Several slot requests in one query. */
+export async function loadSlotRequests(
+  q: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, Versioned<SlotRequestData>>> {
+  if (ids.length === 0) return new Map();
+  const { rows } = await q.query<SlotRow>(
+    `SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations WHERE id = ANY($1::int[])`,
+    [ids],
+  );
+  return new Map(rows.map((r) => [r.id, slotState(r)]));
 }
 
 /** Slot requests waiting for a nomination or a free slot (all, or those of one IMO), by id. */
@@ -489,10 +530,16 @@ export async function projectSlotRequest(
   await tx.query('UPDATE queue.slot_reservations SET version = $2 WHERE id = $1', [events[0]?.data.id, version]);
 }
 
-export async function saveGeneratedTimestamp(q: Queryable, slotRequestId: number, timestampId: number): Promise<void> {
+export async function saveGeneratedTimestamps(
+  q: Queryable,
+  slotRequestId: number,
+  timestampIds: number[],
+): Promise<void> {
+  if (timestampIds.length === 0) return;
   await q.query(
-    'INSERT INTO queue.generated_timestamps (slot_reservation_id, timestamp_id) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-    [slotRequestId, timestampId],
+    `INSERT INTO queue.generated_timestamps (slot_reservation_id, timestamp_id)
+     SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
+    [slotRequestId, timestampIds],
   );
 }
 

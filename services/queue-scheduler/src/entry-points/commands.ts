@@ -16,6 +16,7 @@ import {
   type IdInput,
   INGEST,
   IngestCommands,
+  type ItemReply,
   type NominationInput,
   nominationStream,
   QueueCommands,
@@ -33,17 +34,19 @@ import {
   forgetGeneratedTimestamp,
   generatedTimestampIds,
   loadBerth,
+  loadBerths,
   loadNomination,
   loadOpenNominations,
   loadSettingValues,
   loadSlotRequest,
+  loadSlotRequests,
   lockBerths,
   nextId,
   pendingSlotRequestIds,
   projectBerth,
   projectNomination,
   projectSlotRequest,
-  saveGeneratedTimestamp,
+  saveGeneratedTimestamps,
   type Versioned,
 } from '../adapters/queue-store.ts';
 import {
@@ -137,14 +140,19 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       },
       { firstEta, now: now(), settings },
     );
-    for (const ts of list) {
-      // Posted as the port's own (manual) timestamps: admitted whatever the sending key's priorities are.
-      const reply = (await bus.rpc(INGEST, IngestCommands.postTimestamp, {
-        actor: { user_id: actor.user_id, api_key_id: null },
-        input: { ...ts, manual: true },
-      })) as { id?: number };
-      if (typeof reply?.id === 'number') await saveGeneratedTimestamp(db, state.id, reply.id);
+    if (list.length === 0) return;
+    // One batch (one round trip, one commit in ingest), posted as the port's own (manual) timestamps: admitted
+    // whatever the sending key's priorities are.
+    const poster = { user_id: actor.user_id, api_key_id: null };
+    const replies = (await bus.rpc(INGEST, IngestCommands.postTimestamps, {
+      items: list.map((ts) => ({ body: { actor: poster, input: { ...ts, manual: true } } })),
+    })) as ItemReply<{ id: number }>[];
+    const ids: number[] = [];
+    for (const reply of replies) {
+      if (reply.ok) ids.push(reply.result.id);
+      else log.warn({ slot_reservation_id: state.id, error: reply.error }, 'a generated timestamp was refused');
     }
+    await saveGeneratedTimestamps(db, state.id, ids);
   }
 
   async function removeTimestamps(slotRequestId: number, actor: Actor) {
@@ -248,9 +256,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         : [await loadNomination(tx, nominationId)].filter((n) => n.state.nomination !== null);
     const berthIds = [...new Set(nominations.flatMap((n) => n.state.nomination?.berth_ids ?? []))];
     await lockBerths(tx, berthIds);
-    const berths = new Map<number, Versioned<BerthState>>();
-    for (const id of berthIds) berths.set(id, await loadBerth(tx, id));
-    return { nominations, berths };
+    return { nominations, berths: await loadBerths(tx, berthIds) };
   }
 
   /** Every pending slot request (or those of one IMO) placed again, each in its own transaction. */
@@ -477,12 +483,11 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       if (slot.berth_id !== null) await lockBerths(tx, [slot.berth_id]);
       const berth = slot.berth_id === null ? undefined : await loadBerth(tx, slot.berth_id);
       const nomination = slot.nomination_id === null ? undefined : await loadNomination(tx, slot.nomination_id);
-      const others = new Map<number, Versioned<SlotRequestData>>();
-      for (const r of berth?.state.reservations.values() ?? []) {
-        if (r.slot_reservation_id === null || r.slot_reservation_id === slot.id) continue;
-        const other = await loadSlotRequest(tx, r.slot_reservation_id);
-        if (other) others.set(other.state.id, other);
-      }
+      // The berth's other vessels, which a push forward may move (one query).
+      const otherIds = [...(berth?.state.reservations.values() ?? [])]
+        .map((r) => r.slot_reservation_id)
+        .filter((id): id is number => id !== null && id !== slot.id);
+      const others = await loadSlotRequests(tx, otherIds);
       const update = decideUpdate(
         slot,
         {

@@ -6,7 +6,15 @@
 
 import { commandHandler } from '@pcas/commands';
 import { loadConfig } from '@pcas/config';
-import { type Actor, INGEST, IngestCommands, QUEUE_SCHEDULER, QueueCommands, type ServiceDeps } from '@pcas/contracts';
+import {
+  type Actor,
+  INGEST,
+  IngestCommands,
+  QUEUE_SCHEDULER,
+  QueueCommands,
+  type ServiceDeps,
+  type SlotRequestEvent,
+} from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
@@ -18,7 +26,7 @@ import { ensureSchema } from '../adapters/schema.ts';
 import { emptyBerth, evolveBerth } from '../domain/berths.ts';
 import { emptyNomination, evolveNomination } from '../domain/nominations.ts';
 import { isoUtc } from '../domain/queue-rules.ts';
-import { evolveSlotRequest } from '../domain/slot-requests.ts';
+import { evolveSlotRequest, type SlotRequestState } from '../domain/slot-requests.ts';
 import { createQueueCommands } from './commands.ts';
 
 let pg: PostgresForTest;
@@ -56,9 +64,12 @@ beforeAll(async () => {
   // Ingest stands in: it records the generated timestamps it is sent and answers with their ids.
   await deps.bus.serveRpc(INGEST, async (command, payload) => {
     const { input } = payload as { input: Record<string, unknown> };
-    if (command === IngestCommands.postTimestamp) {
-      posted.push({ id: posted.length + 1, input });
-      return { result: 'OK', id: posted.length };
+    if (command === IngestCommands.postTimestamps) {
+      const { items } = payload as { items: { body: { input: Record<string, unknown> } }[] };
+      return items.map(({ body }) => {
+        posted.push({ id: posted.length + 1, input: body.input });
+        return { ok: true, result: { result: 'OK', id: posted.length } };
+      });
     }
     if (command === IngestCommands.deleteTimestamp) deleted.push(input.id as number);
     return { result: 'OK' };
@@ -208,7 +219,8 @@ describe('slot requests racing for one gap', () => {
 
     for (const { id } of await query<{ id: number }>('SELECT id FROM queue.slot_reservations')) {
       const events = await deps.store.readStream(`slotrequest-${id}`);
-      const replayed = events.reduce((s, e) => evolveSlotRequest(s, e as never), null as never);
+      let replayed: SlotRequestState = null;
+      for (const e of events) replayed = evolveSlotRequest(replayed, e as unknown as SlotRequestEvent);
       const loaded = await loadSlotRequest(deps.db, id);
       expect({ ...replayed, version: events.length }).toEqual({ ...loaded?.state, version: loaded?.version });
     }
