@@ -79,14 +79,14 @@ export function VisVessels() {
         const name = row.vessel_name || row.service_id;
         const query = `service=${encodeURIComponent(row.service_id)}`;
         return (
-          <Group gap={6} wrap="nowrap">
+          <Group gap="sm" wrap="nowrap">
             <Anchor
               component={Link}
               size="sm"
               to={`/vis/text-messages?${query}`}
               aria-label={t('Text messages of {{name}}', { name })}
             >
-              {t('Texts')}
+              {t('Text messages')}
             </Anchor>
             <Anchor
               component={Link}
@@ -94,7 +94,7 @@ export function VisVessels() {
               to={`/vis/voyage-plans?${query}`}
               aria-label={t('Voyage plans of {{name}}', { name })}
             >
-              {t('Plans')}
+              {t('Voyage plans')}
             </Anchor>
             <SendTextMessage service={row} />
           </Group>
@@ -419,9 +419,9 @@ export function VoyagePlans() {
         row.rtz ? (
           <Button
             size="compact-sm"
-            variant="subtle"
+            variant="default"
             aria-expanded={shown.has(row.id)}
-            aria-label={t(shown.has(row.id) ? 'Hide the RTZ of {{id}}' : 'Show the RTZ of {{id}}', {
+            aria-label={t(shown.has(row.id) ? 'Hide RTZ of {{id}}' : 'Show RTZ of {{id}}', {
               id: row.route_name || row.message_id,
             })}
             onClick={() => toggle(row.id)}

@@ -94,10 +94,12 @@ export function AckState({ ack, operational }: { ack: boolean; operational?: boo
 
 /** A service by name, with its id underneath when the name is known. */
 export function Service({ name, id }: { name?: string | null; id?: string | null }) {
+  const { t } = useTranslation();
   const label = serviceLabel(name, id);
   return (
     <Stack gap={0}>
-      <Text size="sm">{label}</Text>
+      {/* Only this port's own messages lack a service id: it has none configured (VIS_SERVICE_INSTANCE_URN). */}
+      <Text size="sm">{label || t('This port')}</Text>
       {label !== id && id && (
         <Text size="xs" c="gray.7" style={{ wordBreak: 'break-all' }}>
           {id}

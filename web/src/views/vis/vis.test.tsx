@@ -149,7 +149,7 @@ describe('STM / VIS views', () => {
     expect(row.textContent).toContain(formatTime(PLAN.eta));
     expect(row.textContent).toContain(`${formatTime(PLAN.eta_min)} to ${formatTime(PLAN.eta_max)}`);
     expect(screen.queryByText('<route version="1.1"/>')).toBeNull();
-    const show = within(row).getByRole('button', { name: 'Show the RTZ of Gävle–Rauma' });
+    const show = within(row).getByRole('button', { name: 'Show RTZ of Gävle–Rauma' });
     await userEvent.click(show);
     expect(await screen.findByText('<route version="1.1"/>')).toBeTruthy();
     expect(show.getAttribute('aria-expanded')).toBe('true');
