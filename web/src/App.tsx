@@ -25,6 +25,7 @@ const PortCalls = lazy(() => import('./views/port-calls/index.tsx'));
 const Vessels = lazy(() => import('./views/vessels/index.tsx'));
 const Notifications = lazy(() => import('./views/notifications/index.tsx'));
 const Logistics = lazy(() => import('./views/logistics/index.tsx'));
+const Queue = lazy(() => import('./views/queue/index.tsx'));
 const SeaChart = lazy(() => import('./views/sea-chart/index.tsx'));
 const FixedVessels = lazy(() => import('./views/sea-chart/fixed-vessels.tsx'));
 const Vis = lazy(() => import('./views/vis/index.tsx'));
@@ -174,6 +175,14 @@ export function App() {
           element={
             <View>
               <SeaChart />
+            </View>
+          }
+        />
+        <Route
+          path="queue/*"
+          element={
+            <View>
+              <Queue />
             </View>
           }
         />

@@ -33,10 +33,45 @@ export const MENU: MenuSection[] = [
     entries: [
       { path: '/logistics', label: 'Gate logistics', module: 'logistics_module' },
       { path: '/sea-chart', label: 'Sea chart', permissions: ['basic_user_action'], module: 'map_module' },
-      { path: '/queue', label: 'Just-in-time queue', module: 'queue_module', ready: false },
       { path: '/vis', label: 'STM / VIS', permissions: ['view_vis_information'], module: 'vis_module' },
       { path: '/inbound-vessels', label: 'Inbound vessels', permissions: ['basic_user_action'], module: 'vis_module' },
       { path: '/ports', label: 'Other ports', permissions: ['manage_port'], module: 'vis_module' },
+    ],
+  },
+  {
+    label: 'Just-in-time queue',
+    entries: [
+      {
+        path: '/queue/dashboard',
+        label: 'Queue dashboard',
+        permissions: ['view_queue_slot_reservation'],
+        module: 'queue_module',
+      },
+      {
+        path: '/queue/slot-requests',
+        label: 'Slot requests',
+        permissions: ['view_queue_slot_reservation'],
+        module: 'queue_module',
+      },
+      {
+        path: '/queue/berth-calendar',
+        label: 'Berth calendar',
+        permissions: ['view_berth_reservation'],
+        module: 'queue_module',
+      },
+      {
+        path: '/queue/nominations',
+        label: 'Nominations',
+        permissions: ['view_all_queue_nomination'],
+        module: 'queue_module',
+      },
+      {
+        path: '/queue/my-nominations',
+        label: 'My nominations',
+        permissions: ['view_own_queue_nomination'],
+        module: 'queue_module',
+      },
+      { path: '/queue/berths', label: 'Berths', permissions: ['view_berth'], module: 'queue_module' },
     ],
   },
   {

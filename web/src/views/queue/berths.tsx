@@ -1,0 +1,165 @@
+// Berths (/queue/berths): the port's berths, paged, sorted and searched (code or name) on the server; with
+// `manage_berth`, added, edited (code, name, whether a consignee may nominate it) and deleted, each refusal in the
+// API's words.
+
+import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../api/queries.ts';
+import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { useSession } from '../../session/session.tsx';
+import { type Berth, PATHS } from './model.ts';
+import { Refusal } from './parts.tsx';
+
+const CHANGED = [PATHS.berths, PATHS.nominatableBerths];
+
+export function Berths() {
+  const { t } = useTranslation();
+  const { can } = useSession();
+  const manage = can('manage_berth');
+  const columns: Column<Berth>[] = [
+    { key: 'code', label: 'Code', sort: 'lower(code)' },
+    { key: 'name', label: 'Name', sort: 'lower(name)' },
+    {
+      key: 'nominatable',
+      label: 'Nominatable',
+      sort: 'nominatable',
+      render: (row) => t(row.nominatable ? 'Yes' : 'No'),
+    },
+  ];
+  if (manage) {
+    columns.push({
+      key: 'actions',
+      label: 'Actions',
+      render: (row) => (
+        <Group gap={6} wrap="nowrap">
+          <BerthDialog berth={row} />
+          <DeleteBerth berth={row} />
+        </Group>
+      ),
+    });
+  }
+  return (
+    <>
+      <PageHeader title="Berths">{manage && <BerthDialog />}</PageHeader>
+      <ServerTable<Berth>
+        path={PATHS.berths}
+        columns={columns}
+        defaultSort="lower(name)"
+        searchLabel="Search by code or name"
+        caption="Berths"
+        empty="No berths yet"
+      />
+    </>
+  );
+}
+
+function BerthDialog({ berth }: { berth?: Berth }) {
+  const { t } = useTranslation();
+  const [opened, { open, close }] = useDisclosure(false);
+  const [code, setCode] = useState('');
+  const [name, setName] = useState('');
+  const [nominatable, setNominatable] = useState(true);
+  const editing = berth !== undefined;
+  const save = useApiMutation<{ id?: number; code: string; name: string; nominatable: boolean }>(
+    editing ? 'PUT' : 'POST',
+    PATHS.berths,
+    {
+      refreshes: CHANGED,
+      success: editing ? 'The berth was saved' : 'The berth was added',
+      onSuccess: close,
+    },
+  );
+  const openWith = () => {
+    setCode(berth?.code ?? '');
+    setName(berth?.name ?? '');
+    setNominatable(berth?.nominatable ?? true);
+    save.reset();
+    open();
+  };
+  const ready = code.trim() !== '' && name.trim() !== '';
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ready) return;
+    save.mutate({ ...(editing ? { id: berth.id } : {}), code: code.trim(), name: name.trim(), nominatable });
+  };
+  return (
+    <>
+      {editing ? (
+        <Button
+          size="compact-sm"
+          variant="subtle"
+          onClick={openWith}
+          aria-label={t('Edit berth {{name}}', { name: berth.name })}
+        >
+          {t('Edit')}
+        </Button>
+      ) : (
+        <Button onClick={openWith}>{t('Add berth')}</Button>
+      )}
+      <Modal
+        opened={opened}
+        onClose={close}
+        title={editing ? t('Edit berth {{name}}', { name: berth.name }) : t('Add berth')}
+        centered
+      >
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <Refusal error={save.error} />
+            <TextInput
+              label={t('Code')}
+              required
+              data-autofocus
+              maxLength={255}
+              value={code}
+              onChange={(event) => setCode(event.currentTarget.value)}
+            />
+            <TextInput
+              label={t('Name')}
+              required
+              maxLength={255}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
+            />
+            <Switch
+              label={t('Consignees may nominate this berth')}
+              checked={nominatable}
+              onChange={(event) => setNominatable(event.currentTarget.checked)}
+            />
+            <Group justify="flex-end">
+              <Button variant="default" onClick={close}>
+                {t('Cancel')}
+              </Button>
+              <Button type="submit" loading={save.isPending} disabled={!ready}>
+                {t(editing ? 'Save' : 'Add')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+function DeleteBerth({ berth }: { berth: Berth }) {
+  const { t } = useTranslation();
+  const remove = useApiMutation<{ id: number }>('DELETE', PATHS.berths, {
+    refreshes: CHANGED,
+    success: 'The berth was deleted',
+  });
+  return (
+    <ConfirmButton
+      color="red"
+      question={t('Delete berth {{name}}?', { name: berth.name })}
+      detail="New nominations can no longer name it."
+      confirmLabel="Delete"
+      aria-label={t('Delete berth {{name}}', { name: berth.name })}
+      onConfirm={() => remove.mutate({ id: berth.id })}
+    >
+      Delete
+    </ConfirmButton>
+  );
+}
