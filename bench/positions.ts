@@ -4,7 +4,8 @@
 // POST /sea-chart/vessels over `c` keep-alive connections as fast as they are accepted, and 16 map views read
 // GET /sea-chart/vessels (gzip, as a browser asks) over 16 connections. A read's time runs until its last byte.
 // First, in the same run, bench:append's baseline: bare single-row INSERTs/s at 16 writers on the same server.
-// Prints one JSON line: positions accepted per second, GET p50/p99 ms, and the baseline.
+// Before the load, the same 16 readers alone (`get_idle_*`). Prints one JSON line: positions accepted per second,
+// GET p50/p99 ms, and the baseline.
 
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
@@ -160,6 +161,15 @@ async function main() {
       return body;
     };
 
+    // The map alone first: 16 views reading while no position arrives.
+    const idleRuns = 1000;
+    await Promise.all(
+      Array.from({ length: READERS }, async () => {
+        while (latencies.length < idleRuns) await readOnce();
+      }),
+    );
+    const idle = latencies.splice(0).sort((a, b) => a - b);
+
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
     const writers = Array.from({ length: WRITERS }, async () => {
@@ -199,6 +209,8 @@ async function main() {
         get_p99_ms: round(percentile(latencies, 99)),
         get_requests_per_s: Math.round(latencies.length / elapsed),
         get_errors: readErrors,
+        get_idle_p50_ms: round(percentile(idle, 50)),
+        get_idle_p99_ms: round(percentile(idle, 99)),
         features,
         response_bytes_gzip: responseBytes,
         insert_16: insert16,
