@@ -26,7 +26,12 @@ const SCHEMA = [
      last_error text
    )`,
   'CREATE INDEX IF NOT EXISTS mail_outbox_unsent ON queue.mail_outbox (created_at) WHERE sent_at IS NULL',
+  // A sender's claim on the row while it talks to the server: two runs of one mail (a sweep arming it again while a
+  // job runs, two processes) never both send it. A claim outlives the server's timeouts; a crashed sender's expires.
+  'ALTER TABLE queue.mail_outbox ADD COLUMN IF NOT EXISTS claimed_until timestamptz',
 ];
+
+const CLAIM_SECONDS = 120;
 
 /**
  * Creates the mail side's tables (these and `extra`, e.g. the link keys) if missing, under the queue schema's
@@ -84,23 +89,29 @@ export function mailDelivery(options: {
         text_body: string;
         html_body: string;
       }>(
-        'SELECT to_addresses, subject, text_body, html_body FROM queue.mail_outbox WHERE id = $1 AND sent_at IS NULL',
-        [id],
+        `UPDATE queue.mail_outbox SET claimed_until = now() + make_interval(secs => $2)
+          WHERE id = $1 AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+          RETURNING to_addresses, subject, text_body, html_body`,
+        [id, CLAIM_SECONDS],
       );
       const row = rows[0];
+      // Sent already, or another run has it now.
       if (!row) return;
       try {
         await mailer.send({ to: row.to_addresses, subject: row.subject, text: row.text_body, html: row.html_body });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        await db.query('UPDATE queue.mail_outbox SET attempts = attempts + 1, last_error = $2 WHERE id = $1', [
-          id,
-          message.slice(0, 500),
-        ]);
+        await db.query(
+          'UPDATE queue.mail_outbox SET attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1',
+          [id, message.slice(0, 500)],
+        );
         log.warn({ mail: id, subject: row.subject, err: message }, 'queue mail not sent yet; retrying later');
         throw error;
       }
-      await db.query('UPDATE queue.mail_outbox SET sent_at = now(), attempts = attempts + 1 WHERE id = $1', [id]);
+      await db.query(
+        'UPDATE queue.mail_outbox SET sent_at = now(), attempts = attempts + 1, claimed_until = NULL WHERE id = $1',
+        [id],
+      );
     },
     async sweep() {
       const { rows } = await db.query<{ id: string }>(

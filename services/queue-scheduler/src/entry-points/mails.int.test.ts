@@ -11,6 +11,7 @@ import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mailDelivery, recordMail } from '../adapters/outbox.ts';
 import { type QueueMails, startQueueMails } from './mails.ts';
 
 let pg: PostgresForTest;
@@ -96,4 +97,28 @@ describe('slot request mails', () => {
     expect(smtp.messages).toHaveLength(1);
     expect(await outbox()).toHaveLength(1);
   }, 60_000);
+
+  it('two runs of one mail at once (a sweep while its job runs) send it once', async () => {
+    const sent: string[] = [];
+    const slowMailer = {
+      async send(message: { subject: string }) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        sent.push(message.subject);
+      },
+      async close() {},
+    };
+    const delivery = mailDelivery({
+      db: deps.db,
+      mailer: slowMailer,
+      jobs: () => {
+        throw new Error('not used');
+      },
+      log: deps.log,
+      sweepEveryMs: 0,
+    });
+    await recordMail(deps.db, 'twice', { to: ['a@b.example'], subject: 'Once', text: 'x', html: '<p>x</p>' });
+    await Promise.all([delivery.sendNow('twice'), delivery.sendNow('twice'), delivery.sendNow('twice')]);
+    await delivery.sendNow('twice');
+    expect(sent).toEqual(['Once']);
+  });
 });
