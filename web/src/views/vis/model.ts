@@ -1,4 +1,4 @@
-// What the STM/VIS views share: the API's paths and rows (the vis-bridge's lists, see docs/web-ui.md#stm-vis), the
+// What the STM/VIS views share: the API's paths and rows (the vis-bridge's lists, see docs/web-ui.md#stm--vis), the
 // RTZ states in words, and the checks a form makes before asking the API.
 
 import { normaliseTime } from '../../components/time.ts';
