@@ -346,7 +346,12 @@ describe('JIT arrival queue (fleet)', () => {
       rta_window_start: pg(W0 + HOUR),
       laytime: '01:30',
     });
-    const dashboard = (await admin.get('/dashboard-slot-reservations')).body;
+    // The PTD reaches the port call a moment later (posted after the reply, then projected).
+    let dashboard: any;
+    for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((r) => setTimeout(r, 50))) {
+      dashboard = (await admin.get('/dashboard-slot-reservations')).body;
+      if (dashboard.data[0]?.ptd?.startsWith(iso(W0 + 4 * HOUR + 40 * MIN).slice(0, 10))) break;
+    }
     expect(dashboard.data.map((s: any) => [s.imo, s.slot_reservation_status])).toEqual([
       [IMO_A, 'updated'],
       [IMO_B, 'offered'],

@@ -131,9 +131,13 @@ const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-
 
 /** Serialises writers of these berths (ascending, so two transactions never wait on each other in a circle). */
 export async function lockBerths(tx: Queryable, berthIds: readonly number[]): Promise<void> {
-  for (const id of [...new Set(berthIds)].sort((a, b) => a - b)) {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue.berth'), $1::int)", [id]);
-  }
+  if (berthIds.length === 0) return;
+  // One statement; the sorted subquery gives the order the locks are taken in.
+  await tx.query(
+    `SELECT pg_advisory_xact_lock(hashtext('queue.berth'), id)
+       FROM (SELECT DISTINCT id FROM unnest($1::int[]) AS u(id) ORDER BY id) AS sorted`,
+    [berthIds],
+  );
 }
 
 export interface Versioned<S> {
@@ -300,10 +304,15 @@ export async function pendingSlotRequestIds(q: Queryable, imo?: number): Promise
 }
 
 /** The queue settings as stored by the gateway (the settings API); none before the gateway created its schema. */
+let settingsTableSeen = false;
+
 export async function loadSettingValues(q: Queryable): Promise<Record<string, string>> {
-  // Checked first, not caught: a failed statement would abort the caller's transaction.
-  const exists = await q.query<{ ok: boolean }>("SELECT to_regclass('gateway.settings') IS NOT NULL AS ok");
-  if (!exists.rows[0]?.ok) return {};
+  // Checked first, not caught: a failed statement would abort the caller's transaction. Once seen it stays.
+  if (!settingsTableSeen) {
+    const exists = await q.query<{ ok: boolean }>("SELECT to_regclass('gateway.settings') IS NOT NULL AS ok");
+    if (!exists.rows[0]?.ok) return {};
+    settingsTableSeen = true;
+  }
   const { rows } = await q.query<{ name: string; value: string }>(
     "SELECT name, value FROM gateway.settings WHERE name LIKE 'queue\\_%' OR name = 'port_operator_emails'",
   );

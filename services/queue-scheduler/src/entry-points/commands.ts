@@ -1,8 +1,10 @@
 // cmd.queue-scheduler (docs/domain.md#queue): each command loads the states it decides on in one transaction,
 // decides (pure, src/domain), appends every stream's events with the version it read, and writes the rows in the
-// same transaction; a lost race on any stream rolls all back and decides again. Slot placements take the berths'
-// locks first (ascending) so concurrent requests take turns on a calendar; the berth stream's expected version
-// still guards it. After the commit: the e-mail hook, the generated timestamps (through ingest) and the jobs.
+// same transaction; a lost race on any stream rolls all back and decides again. A placement reads every berth of
+// its nomination but appends to one: that berth's expected version is what keeps two requests off one gap. Changes
+// of one berth (port blocks, a slot's update or cancellation) take that berth's lock first, so they take turns.
+// After the commit, in order per slot request and after the reply: the e-mail hook, the generated timestamps
+// (through ingest) and the jobs.
 
 import { type CommandFunction, decodeCommand, eventMetadata, retryOnConflict } from '@pcas/commands';
 import {
@@ -84,8 +86,8 @@ import {
 } from '../domain/slot-requests.ts';
 
 const OK = { result: 'OK' } as const;
-// Many vessels may ask for one berth at once: each lost race costs one more attempt.
-const ATTEMPTS = 12;
+// Many vessels may ask for one berth at once: each lost race costs one more attempt (a quick one: a few reads).
+const ATTEMPTS = 25;
 const BUSY = 'The queue is being updated concurrently; retry';
 
 /** Delayed work at a due time: a nomination's expiry, a slot request's completion (see service.ts). */
@@ -166,6 +168,26 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       await forgetGeneratedTimestamp(db, slotRequestId, id);
     }
   }
+
+  // What follows a commit runs after the reply, in order per slot request (a cancellation's removal of the
+  // timestamps waits for their posting); `settled()` waits for all of it (tests, shutdown).
+  const chains = new Map<string, Promise<void>>();
+  function enqueue(keys: string[], work: () => Promise<void>): void {
+    const previous = Promise.all(keys.map((k) => chains.get(k)));
+    const run = previous.then(work).catch((err) => log.error({ err }, 'queue after-commit work failed'));
+    for (const k of keys) chains.set(k, run);
+    void run.finally(() => {
+      for (const k of keys) if (chains.get(k) === run) chains.delete(k);
+    });
+  }
+  const settled = async () => {
+    while (chains.size > 0) await Promise.all(chains.values());
+  };
+  const finishLater = (done: AfterCommit, actor: Actor) =>
+    enqueue(
+      [...done.slots.map((x) => `slot-${x.state.id}`), ...done.removeTimestampsOf.map((id) => `slot-${id}`)],
+      () => finish(done, actor),
+    );
 
   async function finish(after: AfterCommit, actor: Actor): Promise<void> {
     const settings = after.slots.length > 0 ? await settingsOf(db) : undefined;
@@ -255,7 +277,9 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         ? await loadOpenNominations(tx, imo)
         : [await loadNomination(tx, nominationId)].filter((n) => n.state.nomination !== null);
     const berthIds = [...new Set(nominations.flatMap((n) => n.state.nomination?.berth_ids ?? []))];
-    await lockBerths(tx, berthIds);
+    // No lock: a placement may read many berths but appends to one, and that berth's expected version refuses it
+    // if another placement took the calendar on meanwhile (then it decides again), so unrelated requests on the
+    // other berths never wait for each other.
     return { nominations, berths: await loadBerths(tx, berthIds) };
   }
 
@@ -283,7 +307,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         await appendPlacement(tx, placed, berths, nominations, metadata);
         after.slots.push({ state: { ...slot, ...placed.placement }, event, firstEta: true });
       });
-      await finish(after, actor);
+      finishLater(after, actor);
     }
   }
 
@@ -466,7 +490,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       await appendPlacement(tx, placed, berths, nominations, metadata);
       after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
     });
-    await finish(after, actor);
+    finishLater(after, actor);
     return OK;
   }
 
@@ -517,7 +541,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       after.slots.unshift({ state: { ...slot, ...own.data } as SlotRequestData, event: own, firstEta: false });
       after.blocks.push(...update.shiftedBlocks);
     });
-    await finish(after, actor);
+    finishLater(after, actor);
     return OK;
   }
 
@@ -562,7 +586,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       after.slots.push({ state: { ...slot, status }, event: cancel.slotEvent, firstEta: false });
       after.removeTimestampsOf.push(slot.id);
     });
-    await finish(after, actor);
+    finishLater(after, actor);
     return OK;
   }
 
@@ -595,5 +619,5 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     [QueueCommands.updateSlotRequest]: updateSlotRequest,
     [QueueCommands.cancelSlotRequest]: cancelSlotRequest,
   };
-  return { handlers, expireNomination, completeSlotRequest, cannotFindNomination };
+  return { handlers, expireNomination, completeSlotRequest, cannotFindNomination, settled };
 }

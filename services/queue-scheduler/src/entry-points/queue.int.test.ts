@@ -31,6 +31,7 @@ import { createQueueCommands } from './commands.ts';
 
 let pg: PostgresForTest;
 let deps: ServiceDeps;
+let commands: ReturnType<typeof createQueueCommands>;
 const PORT: Actor = { user_id: 1, api_key_id: null };
 const posted: { id: number; input: Record<string, unknown> }[] = [];
 const deleted: number[] = [];
@@ -48,8 +49,12 @@ const imo = (six: number) => {
   return six * 10 + (sum % 10);
 };
 
-const send = (command: string, input: Record<string, unknown>, actor: Actor = PORT) =>
-  deps.bus.rpc(QUEUE_SCHEDULER, command, { actor, input });
+/** A command as the gateway sends it, then what follows its commit (timestamps, notices) done. */
+const send = async (command: string, input: Record<string, unknown>, actor: Actor = PORT) => {
+  const reply = await deps.bus.rpc(QUEUE_SCHEDULER, command, { actor, input });
+  await commands.settled();
+  return reply;
+};
 const query = async <R>(sql: string, params: unknown[] = []) => (await deps.db.query<R>(sql, params)).rows;
 
 beforeAll(async () => {
@@ -74,7 +79,7 @@ beforeAll(async () => {
     if (command === IngestCommands.deleteTimestamp) deleted.push(input.id as number);
     return { result: 'OK' };
   });
-  const commands = createQueueCommands(deps);
+  commands = createQueueCommands(deps);
   await deps.bus.serveRpc(QUEUE_SCHEDULER, commandHandler(commands.handlers));
 }, 60_000);
 

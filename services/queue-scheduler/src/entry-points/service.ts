@@ -87,6 +87,7 @@ export async function startQueueScheduler(
   return {
     async stop() {
       await rpc.stop();
+      await commands?.settled();
       await delayed.close();
       await liveEta.stop();
       await mails.stop();
