@@ -235,6 +235,12 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       (s) => s.jit_eta_alert_state === 'red',
     );
     expect(red.jit_eta_alert_state).toBe('red');
+    // The live ETA is on the port call's timeline too, as Live Estimated.
+    const call = (
+      (await admin.get('/port-calls', { limit: 10, offset: 0, sort: 'id', search: String(IMO_V) })).body.data as any[]
+    )[0];
+    const slots = (await admin.get('/port-call', { id: call.id })).body.timestamps as any[];
+    expect(slots.find((t) => t.time_type === 'LiveEstimated')).toMatchObject({ time: iso(jit + 2 * HOUR) });
     const alert = await mail((m) => m.subject === 'Live ETA alert for Victor');
     expect(alert.to.sort()).toEqual([CONSIGNEE, OPS].sort());
     expect(alert.text).toContain(`Ship Victor (IMO: ${IMO_V}) JIT ETA differs from Live ETA`);
@@ -323,6 +329,8 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       (p) => Boolean(p?.rta),
     );
     expect(stored.rta).toBe(pg(W0 + 20 * HOUR));
+    const slots = (await admin.get('/port-call', { id: stored.id })).body.timestamps as any[];
+    expect(slots.find((t) => t.time_type === 'Recommended')).toMatchObject({ time: iso(W0 + 20 * HOUR) });
     // Nothing was mailed for the refused one.
     expect(count((m) => m.subject === 'Port Activity App / Link to RTA form')).toBe(1);
   });
