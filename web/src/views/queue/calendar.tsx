@@ -1,7 +1,8 @@
-// The berth calendar (/queue/berth-calendar?berth=<id>): one berth's reservations over a week, the vessels' slots
-// (made by the slot search) and the port's blocks, drawn on a time line and listed in a table below it (the same
-// reservations, sorted and paged on the server, for reading and keyboard use). With `manage_berth_reservation`
-// the port adds a block, moves one (new start and end) or deletes one; a vessel's slot is the queue's to move.
+// The berth calendar (/queue/berth-calendar?berth=<id>): one berth's reservations over a day, three days or a week,
+// the vessels' slots (made by the slot search) and the port's blocks, drawn on a time line and listed in a table
+// below it (the same reservations, sorted and paged on the server, for reading and keyboard use). With
+// `manage_berth_reservation` the port adds a block, moves one (new start and end) or deletes one; a vessel's slot is
+// the queue's to move.
 
 import { Button, Group, Modal, NativeSelect, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
@@ -30,7 +31,8 @@ import {
 import { Refusal } from './parts.tsx';
 import classes from './queue.module.css';
 
-const DAYS = 7;
+/** How many days the time line shows: a day for detail, a week for the overview. */
+const PERIODS = [1, 3, 7];
 /** A changed calendar may place waiting slot requests, which the lists and the dashboard show. */
 const CHANGED = [PATHS.berthReservations, PATHS.slotRequests, PATHS.dashboard];
 
@@ -42,6 +44,7 @@ export function BerthCalendar() {
   const manage = can('manage_berth_reservation');
   const [search, setSearch] = useSearchParams();
   const [from, setFrom] = useState(() => startOfDay(Date.now()));
+  const [days, setDays] = useState(7);
   const [editing, setEditing] = useState<BerthReservation | 'new' | null>(null);
   const berths = useApiQuery<Page<Berth>>(PATHS.berths, { limit: 1000, sort: 'lower(name)' });
   const list = berths.data?.data ?? [];
@@ -103,22 +106,28 @@ export function BerthCalendar() {
           }))}
           miw={220}
         />
+        <NativeSelect
+          label={t('Days shown')}
+          value={String(days)}
+          onChange={(event) => setDays(Number(event.currentTarget.value))}
+          data={PERIODS.map((n) => ({ value: String(n), label: t(n === 1 ? '1 day' : '{{n}} days', { n }) }))}
+        />
         <Group gap={6}>
-          <Button variant="default" onClick={() => shift(-DAYS)}>
-            {t('Previous week')}
+          <Button variant="default" onClick={() => shift(-days)}>
+            {t('Earlier')}
           </Button>
           <Button variant="default" onClick={() => setFrom(startOfDay(Date.now()))}>
             {t('Today')}
           </Button>
-          <Button variant="default" onClick={() => shift(DAYS)}>
-            {t('Next week')}
+          <Button variant="default" onClick={() => shift(days)}>
+            {t('Later')}
           </Button>
         </Group>
       </Group>
       {!berths.isPending && list.length === 0 && <Empty>No berths yet</Empty>}
       {berth && (
         <>
-          <TimeLine berth={berth} from={from} onMove={manage ? setEditing : undefined} />
+          <TimeLine berth={berth} from={from} days={days} onMove={manage ? setEditing : undefined} />
           <ServerTable<BerthReservation>
             path={PATHS.berthReservations}
             params={{ berth_id: berth.id }}
@@ -141,19 +150,31 @@ export function BerthCalendar() {
   );
 }
 
-/** The week as a strip of days with the reservations as bars; a port block's bar opens its move dialog. */
-function TimeLine({ berth, from, onMove }: { berth: Berth; from: number; onMove?: (block: BerthReservation) => void }) {
+/** The period as a strip of days with the reservations as bars; a port block's bar opens its move dialog. */
+function TimeLine({
+  berth,
+  from,
+  days: count,
+  onMove,
+}: {
+  berth: Berth;
+  from: number;
+  days: number;
+  onMove?: (block: BerthReservation) => void;
+}) {
   const { t } = useTranslation();
   const reservations = useApiQuery<Page<BerthReservation>>(PATHS.berthReservations, {
     berth_id: berth.id,
     limit: 1000,
     sort: 'reservation_start',
   });
-  const bars = barsOf(reservations.data?.data ?? [], from, DAYS);
-  const days = Array.from({ length: DAYS }, (_, index) => startOfDay(from + index * DAY_MS + DAY_MS / 2));
+  const bars = barsOf(reservations.data?.data ?? [], from, count);
+  const days = Array.from({ length: count }, (_, index) => startOfDay(from + index * DAY_MS + DAY_MS / 2));
   const now = Date.now();
-  const nowLeft = ((now - from) / (DAYS * DAY_MS)) * 100;
-  const period = `${formatTime(from)} – ${formatTime(from + DAYS * DAY_MS)}`;
+  const nowLeft = ((now - from) / (count * DAY_MS)) * 100;
+  const period = `${formatTime(from)} – ${formatTime(from + count * DAY_MS)}`;
+  // The day columns of the labels and of the lane's background.
+  const grid = { '--days': count } as React.CSSProperties;
   return (
     <Paper
       withBorder
@@ -165,12 +186,12 @@ function TimeLine({ berth, from, onMove }: { berth: Berth; from: number; onMove?
       <Text size="sm" mb={4}>
         {t('{{count}} reservations from {{period}}', { count: bars.length, period })}
       </Text>
-      <div className={classes.days} aria-hidden>
+      <div className={classes.days} style={grid} aria-hidden>
         {days.map((day) => (
           <span key={day}>{dayLabel.format(day)}</span>
         ))}
       </div>
-      <ul className={classes.lane}>
+      <ul className={classes.lane} style={grid}>
         {nowLeft >= 0 && nowLeft <= 100 && <li className={classes.now} style={{ left: `${nowLeft}%` }} aria-hidden />}
         {bars.map(({ reservation, left, width }) => {
           const block = portBlock(reservation);
