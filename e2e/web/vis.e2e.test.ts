@@ -2,12 +2,13 @@
 // text message, a voyage plan, an inbound vessel) through /agent/rest with an API key show in the views; a text
 // message sent from the UI to the vessel's service is listed as sent to it; a port's whitelist switched in the UI
 // is what the API then serves; the VIS module switched off takes the menu entries away; axe on every view and the
-// text messages at a phone's width.
+// text messages at a phone's width; "Send RTA" on an STM vessel's port call page sends the RTA, its window and the
+// port call's id to the vessel's service.
 
 import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from '../timestamps.ts';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
 import {
   chromiumAvailable,
   newPage,
@@ -29,6 +30,7 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
   let system: RunningSystem;
   let browser: Browser;
   let admin: ApiClient;
+  let agent: ApiClient;
   let context: BrowserContext;
   let page: Page;
   let problems: string[];
@@ -40,7 +42,8 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     [system, browser] = await startEmbeddedAndBrowser();
     const source = await adminAndDataSource(system.baseUrl);
     admin = source.admin;
-    const agent = source.api.withApiKey(source.apiKey.key);
+    agent = source.api.withApiKey(source.apiKey.key);
+    await allowEstimatedArrivals(admin, source.apiKey.id);
     const ok = async (res: Promise<{ status: number; body: unknown }>) => {
       const answer = await res;
       expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -190,6 +193,46 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     } finally {
       await admin.put('/settings/vis_module/enabled');
     }
+    expect(problems).toEqual([]);
+  });
+
+  it("sends an RTA from an STM vessel's port call page", async () => {
+    // The VIS agent's timestamp marks the port call as an STM vessel's.
+    const posted = await agent.post(
+      '/agent/rest/timestamps',
+      timestamp({ vessel_name: 'Aurora', payload: { source: 'vis' } }),
+    );
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    let portCallId = 0;
+    await expect
+      .poll(async () => {
+        const found = await admin.get('/port-calls', { search: '9074729', limit: 1, offset: 0 });
+        portCallId = found.body.data?.[0]?.id ?? 0;
+        return portCallId;
+      }, WAIT)
+      .toBeGreaterThan(0);
+    await page.goto(`${system.baseUrl}/port-calls/${portCallId}`);
+    await page.getByRole('button', { name: 'Send RTA' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Send RTA to Aurora' });
+    await expect.poll(() => dialog.getByLabel('VIS service').inputValue(), WAIT).toBe(SHIP);
+    await dialog.getByLabel('RTA', { exact: false }).first().fill('2026-11-28T10:00');
+    expect(await dialog.getByLabel(/Earliest arrival/).inputValue()).toBe('2026-11-28T09:30');
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    const request = page.waitForRequest((sent) => sent.url().endsWith('/api/v1/vis-send-rta'));
+    await dialog.getByRole('button', { name: 'Send RTA' }).click();
+    // Helsinki is UTC+2 in November.
+    expect((await request).postDataJSON()).toEqual({
+      vis_service_id: SHIP,
+      rta: '2026-11-28T08:00:00+00:00',
+      eta_min: '2026-11-28T07:30:00+00:00',
+      eta_max: '2026-11-28T08:30:00+00:00',
+      port_call_id: portCallId,
+    });
+    // The stand-in route has no waypoints to time: whatever the API answers, the person reads it.
+    await page
+      .getByText(/The RTA was sent|Not sent/)
+      .first()
+      .waitFor(WAIT);
     expect(problems).toEqual([]);
   });
 });
