@@ -96,13 +96,17 @@ function WhitelistSwitch({ port, direction }: { port: PortRow; direction: 'in' |
   );
 }
 
-/** What the form sends to POST /ports, or why not yet. */
-export function portProblem(name: string, serviceId: string, locodes: readonly string[]): string | null {
-  if (!name.trim() || !serviceId.trim()) return 'Give the port and its VIS service id';
-  if (locodes.length === 0) return 'Give at least one UN/LOCODE';
+/** Why the form cannot be sent yet: a message (a translation key) and the code it is about. */
+export function portProblem(
+  name: string,
+  serviceId: string,
+  locodes: readonly string[],
+): { message: string; code?: string } | null {
+  if (!name.trim() || !serviceId.trim()) return { message: 'Give the port and its VIS service id' };
+  if (locodes.length === 0) return { message: 'Give at least one UN/LOCODE' };
   for (const code of locodes) {
     const problem = locodeProblem(code);
-    if (problem) return `${code}: ${problem}`;
+    if (problem) return { message: problem, code };
   }
   return null;
 }
@@ -191,7 +195,7 @@ function PortDialog({ port }: { port?: PortRow }) {
             />
             {tried && problem && (
               <Text size="sm" c="red.8" role="alert">
-                {t(problem)}
+                {problem.code ? `${problem.code}: ${t(problem.message)}` : t(problem.message)}
               </Text>
             )}
             <Group justify="flex-end">
