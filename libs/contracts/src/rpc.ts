@@ -174,21 +174,7 @@ export const PortcallCommands = {
 } as const;
 
 // ---- cmd.queue-scheduler: the vessel-facing side (docs/domain.md#queue-e-mails-and-live-eta). The queue's own
-// commands are in queue.ts; these check the signed links of its e-mails and send the RTA web form. ----
-
-/** A signed link's token, as the vessel's form sends it. */
-export interface QueueLinkCommand {
-  token: string;
-}
-
-/**
- * The slot request a JIT ETA form link names: replies `{slot_request_id, expires}` (ISO); 403 `This link has
- * expired` / `This link is not valid`.
- */
-export interface SlotRequestLinkReply {
-  slot_request_id: number;
-  expires: string;
-}
+// commands are in queue.ts. ----
 
 /** POST /rta-web-form (types checked by the gateway). Replies `{result: 'OK'}`. */
 export interface SendRtaWebFormCommand {
@@ -201,9 +187,6 @@ export interface SendRtaWebFormCommand {
 }
 
 export const QueueLinkCommands = {
-  checkSlotRequestLink: 'checkSlotRequestLink',
-  /** QueueLinkCommand → the RTA form's claims and `expires`; the same 403s. */
-  checkRtaFormLink: 'checkRtaFormLink',
   sendRtaWebForm: 'sendRtaWebForm',
 } as const;
 

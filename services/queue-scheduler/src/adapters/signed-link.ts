@@ -3,7 +3,8 @@
 // form link (6 hours, `data: {port, rta, eta_min, eta_max, email, imo, vessel_name, vessel_loa, vessel_beam,
 // vessel_draft, berth}`). The key pair is the configured PRIVATE_KEY_JSON / PUBLIC_KEY_JSON when given (as the
 // original, whose ETA form verifies with that public key), else one pair generated once and kept in
-// queue.link_keys: outside the event log, never on the bus or in a log line. Only this service signs and verifies.
+// queue.link_keys: outside the event log, never on the bus or in a log line. Only this service signs; the gateway
+// checks the links with the public key where they arrive (services/gateway/src/adapters/eta-form-links.ts).
 
 import { generateKeyPair } from 'node:crypto';
 import type { Config } from '@pcas/config';
@@ -31,8 +32,6 @@ export interface RtaFormClaims {
   vessel_draft: number | string;
   berth: string;
 }
-
-export type LinkCheck<T> = { ok: true; data: T; expires: number } | { ok: false; reason: 'expired' | 'invalid' };
 
 /** The table of the generated key pair (created with the outbox's, adapters/outbox.ts). */
 export const LINK_KEYS_SCHEMA = [
@@ -79,8 +78,6 @@ export interface SignedLinks {
   /** The token of a slot request's JIT ETA form link, and when it expires (epoch ms). */
   slotRequest(slotRequestId: number, now?: number): { token: string; expires: number };
   rtaForm(claims: RtaFormClaims, now?: number): { token: string; expires: number };
-  checkSlotRequest(token: string): LinkCheck<{ slot_request_id: number }>;
-  checkRtaForm(token: string): LinkCheck<RtaFormClaims>;
 }
 
 export function signedLinks(keys: LinkKeys): SignedLinks {
@@ -89,22 +86,8 @@ export function signedLinks(keys: LinkKeys): SignedLinks {
     const token = jwt.sign({ iat, nbf: iat, exp: iat + seconds, data }, keys.privateKeyPem, { algorithm: 'RS256' });
     return { token, expires: (iat + seconds) * 1000 };
   };
-  const check = <T>(token: string, valid: (data: Record<string, unknown>) => boolean): LinkCheck<T> => {
-    if (typeof token !== 'string' || token === '' || token.length > 8192) return { ok: false, reason: 'invalid' };
-    try {
-      const payload = jwt.verify(token, keys.publicKeyPem, { algorithms: ['RS256'] });
-      const data = typeof payload === 'object' ? (payload.data as Record<string, unknown> | undefined) : undefined;
-      if (!data || typeof data !== 'object' || !valid(data)) return { ok: false, reason: 'invalid' };
-      return { ok: true, data: data as T, expires: Number((payload as jwt.JwtPayload).exp) * 1000 };
-    } catch (error) {
-      return { ok: false, reason: error instanceof jwt.TokenExpiredError ? 'expired' : 'invalid' };
-    }
-  };
   return {
     slotRequest: (slotRequestId, now) => sign({ slot_request_id: slotRequestId }, SLOT_REQUEST_LINK_SECONDS, now),
     rtaForm: (claims, now) => sign(claims, RTA_FORM_LINK_SECONDS, now),
-    checkSlotRequest: (token) =>
-      check(token, (d) => Number.isSafeInteger(d.slot_request_id) && (d.slot_request_id as number) > 0),
-    checkRtaForm: (token) => check(token, (d) => typeof d.rta === 'string' && typeof d.imo === 'number'),
   };
 }

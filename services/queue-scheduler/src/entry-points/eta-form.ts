@@ -1,31 +1,21 @@
-// The vessel's forms' side of cmd.queue-scheduler (docs/domain.md#queue-e-mails-and-live-eta): the signed links of
-// the queue's e-mails are checked here, where the key is, so the gateway learns only which slot request a link names
-// (or the RTA form's claims); and POST /rta-web-form: the port call checked, its RTA stored by the
-// portcall-projector, the link mailed.
+// POST /rta-web-form on cmd.queue-scheduler (docs/domain.md#queue-e-mails-and-live-eta): the port call checked, its
+// RTA stored by the portcall-projector, the signed link to the RTA form mailed. (The links are checked by the
+// gateway with this service's public key.)
 
 import { randomUUID } from 'node:crypto';
-import { decodeCommand, type Unchecked } from '@pcas/commands';
+import { decodeCommand } from '@pcas/commands';
 import {
-  ApiError,
   PORTCALL_PROJECTOR,
   PortcallCommands,
-  type QueueLinkCommand,
   QueueLinkCommands,
   type SendRtaWebFormCommand,
   type ServiceDeps,
   type SetPortCallRtaCommand,
-  type SlotRequestLinkReply,
 } from '@pcas/contracts';
 import type { Queryable } from '@pcas/sql';
-import type { LinkCheck, RtaFormClaims } from '../adapters/signed-link.ts';
 import { rtaFormMail } from '../domain/mails.ts';
 import { checkRtaForm, type RtaFormPortCall } from '../domain/rta-form.ts';
 import type { QueueMails } from './mails.ts';
-
-const refused = (check: { reason: 'expired' | 'invalid' }) =>
-  ApiError.forbidden(check.reason === 'expired' ? 'This link has expired' : 'This link is not valid');
-
-const tokenOf = (input: Unchecked<QueueLinkCommand>): string => (typeof input.token === 'string' ? input.token : '');
 
 /** The IMO's port calls as the read model has them, by current ETA. */
 async function portCallsOf(q: Queryable, imo: number): Promise<RtaFormPortCall[]> {
@@ -59,20 +49,6 @@ async function portCallsOf(q: Queryable, imo: number): Promise<RtaFormPortCall[]
 
 export function etaFormCommands(deps: ServiceDeps, mails: QueueMails) {
   const { db, bus, config } = deps;
-
-  async function checkSlotRequestLink(payload: unknown): Promise<SlotRequestLinkReply> {
-    const { input } = decodeCommand<Unchecked<QueueLinkCommand>>(payload);
-    const check = mails.links.checkSlotRequest(tokenOf(input));
-    if (!check.ok) throw refused(check);
-    return { slot_request_id: check.data.slot_request_id, expires: new Date(check.expires).toISOString() };
-  }
-
-  async function checkRtaFormLink(payload: unknown): Promise<RtaFormClaims & { expires: string }> {
-    const { input } = decodeCommand<Unchecked<QueueLinkCommand>>(payload);
-    const check: LinkCheck<RtaFormClaims> = mails.links.checkRtaForm(tokenOf(input));
-    if (!check.ok) throw refused(check);
-    return { ...check.data, expires: new Date(check.expires).toISOString() };
-  }
 
   async function sendRtaWebForm(payload: unknown): Promise<{ result: 'OK' }> {
     const { actor, input } = decodeCommand<SendRtaWebFormCommand>(payload);
@@ -119,8 +95,6 @@ export function etaFormCommands(deps: ServiceDeps, mails: QueueMails) {
   }
 
   return {
-    [QueueLinkCommands.checkSlotRequestLink]: checkSlotRequestLink,
-    [QueueLinkCommands.checkRtaFormLink]: checkRtaFormLink,
     [QueueLinkCommands.sendRtaWebForm]: sendRtaWebForm,
   };
 }

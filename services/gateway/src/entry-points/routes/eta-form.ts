@@ -1,8 +1,9 @@
 // The JIT queue's vessel-facing routes (docs/domain.md#queue-e-mails-and-live-eta). The vessel's forms (our web UI's
 // pages at /agent/eta-form/ and /agent/eta-form/rta/) have no session and no API key: the signed link's token is
-// their credential. The queue-scheduler, which holds the key, checks it and names the slot request; these routes
-// then do what the original's agent routes do for that one slot request (the agent routes themselves keep the
-// original's API key, routes/queue.ts). Also a data source's live ETA and the port's RTA web form.
+// their credential, checked here with the queue-scheduler's public key (so the token goes no further than the
+// gateway); these routes then do what the original's agent routes do for the one slot request it names (the agent
+// routes themselves keep the original's API key, routes/queue.ts). Also a data source's live ETA and the port's RTA
+// web form.
 
 import {
   type CancelSlotRequestInput,
@@ -15,9 +16,9 @@ import {
   type SendRtaWebFormCommand,
   type SetLiveEtaCommand,
   type SlotRequestInput,
-  type SlotRequestLinkReply,
 } from '@pcas/contracts';
 import type { AuthContext, Route } from '@pcas/http-kit';
+import { etaFormLinks } from '../../adapters/eta-form-links.ts';
 import { slotRequestById } from '../../adapters/read-models/queue.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -25,14 +26,12 @@ import type { GatewayDeps } from '../deps.ts';
 const TOKEN = { type: 'string', maxLength: 8192 } as const;
 
 export function etaFormRoutes(deps: GatewayDeps): Route[] {
-  const { bus, db } = deps;
+  const { bus, db, config } = deps;
+  const links = etaFormLinks(db, config);
   const send = <I>(service: string, command: string, auth: AuthContext, input: I) => {
     const body: CommandBody<I> = { actor: actorOf(auth), input };
     return bus.rpc(service, command, body);
   };
-  /** The slot request the link names; 403 `This link has expired` / `This link is not valid`. */
-  const linked = (auth: AuthContext, token: string) =>
-    send(QUEUE_SCHEDULER, QueueLinkCommands.checkSlotRequestLink, auth, { token }) as Promise<SlotRequestLinkReply>;
 
   return [
     {
@@ -41,8 +40,8 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       permission: 'public',
       module: 'queue',
       params: { token: TOKEN },
-      async handle({ params, auth }) {
-        const link = await linked(auth, params.token);
+      async handle({ params }) {
+        const link = await links.slotRequest(params.token);
         const slot = await slotRequestById(db, link.slot_request_id);
         return slot === null ? null : { ...(slot as object), link_expires: link.expires };
       },
@@ -54,7 +53,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       module: 'queue',
       params: { token: TOKEN, laytime: { type: 'string', maxLength: 64 }, jit_eta: { type: 'string', maxLength: 64 } },
       async handle({ params, auth }) {
-        const link = await linked(auth, params.token);
+        const link = await links.slotRequest(params.token);
         return send<SlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.updateSlotRequest, auth, {
           id: link.slot_request_id,
           laytime: params.laytime,
@@ -70,7 +69,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       module: 'queue',
       params: { token: TOKEN },
       async handle({ params, auth }) {
-        const link = await linked(auth, params.token);
+        const link = await links.slotRequest(params.token);
         return send<CancelSlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.cancelSlotRequest, auth, {
           id: link.slot_request_id,
           by_vessel: true,
@@ -83,8 +82,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       permission: 'public',
       module: 'queue',
       params: { token: TOKEN },
-      handle: ({ params, auth }) =>
-        send(QUEUE_SCHEDULER, QueueLinkCommands.checkRtaFormLink, auth, { token: params.token }),
+      handle: ({ params }) => links.rtaForm(params.token),
     },
     {
       method: 'POST',
