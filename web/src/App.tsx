@@ -11,6 +11,7 @@ import { ViewErrorBoundary } from './components/ViewErrorBoundary.tsx';
 import { AppLayout } from './layout/AppLayout.tsx';
 import { signInPath, useSession } from './session/session.tsx';
 import SignIn from './views/account/sign-in.tsx';
+import { QueueLanding } from './views/queue/landing.tsx';
 
 const Register = lazy(() => import('./views/account/register.tsx'));
 const ForgotPassword = lazy(() => import('./views/account/forgot-password.tsx'));
@@ -126,7 +127,9 @@ export function App() {
           index
           element={
             <View>
-              <Activity />
+              <QueueLanding>
+                <Activity />
+              </QueueLanding>
             </View>
           }
         />

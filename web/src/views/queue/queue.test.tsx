@@ -5,6 +5,7 @@ import { localInputToUtc } from '../../components/time.ts';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import QueueArea from './index.tsx';
+import { QueueLanding } from './landing.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
 
@@ -174,6 +175,30 @@ describe('the queue dashboard', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Berths' })).toBeTruthy();
     renderQueue('/queue/dashboard', PORT, 'disabled');
     expect(await screen.findByText('The just-in-time queue is switched off.')).toBeTruthy();
+  });
+});
+
+describe('a consignee', () => {
+  const app = (
+    <Routes>
+      <Route
+        index
+        element={
+          <QueueLanding>
+            <h1>Activity timeline</h1>
+          </QueueLanding>
+        }
+      />
+      <Route path="/queue/*" element={<QueueArea />} />
+    </Routes>
+  );
+
+  it('lands on their own nominations, where the port’s staff land on the timeline', async () => {
+    queueApi();
+    renderView(app, { path: '/', user: CONSIGNEE, modules: { queue_module: 'enabled' } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'My nominations' })).toBeTruthy();
+    renderView(app, { path: '/', user: PORT, modules: { queue_module: 'enabled' } });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Activity timeline' })).toBeTruthy();
   });
 });
 
