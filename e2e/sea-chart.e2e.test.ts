@@ -285,7 +285,9 @@ describe('sea chart (fleet)', () => {
       .filter((m) => m.at >= since)
       .map((m) => m.at);
     expect(times.length).toBeGreaterThanOrEqual(2);
-    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(900);
+    // A window of a second apart (the default 250 ms window would give gaps of a quarter of that); some slack for
+    // delivery jitter on a loaded machine.
+    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(700);
   });
 
   it('with map_module off every route answers 403 naming it; on, they answer again at once', async () => {
