@@ -25,6 +25,8 @@ import {
 import type { PostBatch } from './peer-client.ts';
 import { peerFor } from './peer-store.ts';
 
+const KICK_WINDOW_MS = 25;
+
 export interface DeliveryJob {
   peer: string;
 }
@@ -61,8 +63,25 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const leaseMs = options.leaseMs ?? 30_000;
 
+  const schedule = (peer: string) => jobs().schedule(deliveryJobId(peer), new Date(), { peer } satisfies DeliveryJob);
+  // Kicks for one peer are coalesced: the first goes at once, the ones within the next KICK_WINDOW_MS become one
+  // more at its end (so a message queued just after a delivery looked is still kicked). A burst of sends costs a
+  // few jobs, not one each.
+  const windows = new Map<string, { again: boolean }>();
   const kick = async (peer: string) => {
-    await jobs().schedule(deliveryJobId(peer), new Date(), { peer } satisfies DeliveryJob);
+    const open = windows.get(peer);
+    if (open) {
+      open.again = true;
+      return;
+    }
+    const window = { again: false };
+    windows.set(peer, window);
+    const close = () => {
+      windows.delete(peer);
+      if (window.again) void kick(peer).catch((error) => log.warn({ err: error, peer }, 'delivery not kicked'));
+    };
+    setTimeout(close, KICK_WINDOW_MS).unref?.();
+    await schedule(peer);
   };
 
   /** One turn holding the lease; answers whether the queue was emptied (so the caller looks once more). */

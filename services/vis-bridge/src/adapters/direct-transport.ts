@@ -64,7 +64,8 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
       to,
     );
     if (refusal) throw ApiError.badRequest(refusal);
-    await enqueue(send.tx ?? db, to, message);
+    // The time of sending travels with the message: the receiver stores it as the message's time.
+    await enqueue(send.tx ?? db, to, { ...message, body: { ...message.body, sent_at: new Date().toISOString() } });
     // Inside the caller's transaction the row is not visible yet: the kick comes a moment later, and the sweep
     // finds it in any case.
     if (send.tx) setTimeout(() => void deliverer.kick(to).catch(() => {}), 200).unref?.();
@@ -107,7 +108,7 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
         informationObjectReferenceType: message.information_object_reference_type,
         author: message.author,
         from: serviceId,
-        createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, 'Z'),
+        createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'),
         subject: message.subject,
         body: message.body,
         area: message.area ? areaOf(message.area, log) : undefined,

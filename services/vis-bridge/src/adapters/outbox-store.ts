@@ -136,24 +136,54 @@ export async function hasPending(q: Queryable, peerServiceId: string): Promise<b
   return rowCount > 0;
 }
 
-/** Received before from this peer? Then it is answered "duplicate" and stored nothing again. */
-export async function alreadyReceived(q: Queryable, fromServiceId: string, messageId: string): Promise<boolean> {
-  const { rowCount } = await q.query('SELECT 1 FROM vis.peer_received WHERE from_service_id = $1 AND message_id = $2', [
-    fromServiceId,
-    messageId,
-  ]);
-  return rowCount > 0;
+/** Queues several messages for one peer in one statement (in the order given); ids already queued are skipped. */
+export async function enqueueMany(
+  q: Queryable,
+  peerServiceId: string,
+  messages: readonly PeerMessage[],
+): Promise<void> {
+  if (messages.length === 0) return;
+  const bodies = messages.map((m) => JSON.stringify(m.body));
+  await q.query(
+    `INSERT INTO vis.outbox (peer_service_id, message_id, operation, body, bytes)
+     SELECT $1, m.message_id, m.operation, m.body::jsonb, m.bytes
+     FROM unnest($2::text[], $3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS m(message_id, operation, body, bytes, n)
+     ORDER BY m.n
+     ON CONFLICT (peer_service_id, message_id) DO NOTHING`,
+    [
+      peerServiceId,
+      messages.map((m) => m.message_id),
+      messages.map((m) => m.operation),
+      bodies,
+      bodies.map((b) => Buffer.byteLength(b)),
+    ],
+  );
 }
 
-export async function recordReceived(
+/** Which of these ids the peer delivered before. */
+export async function receivedAmong(
   q: Queryable,
   fromServiceId: string,
-  messageId: string,
-  operation: PeerOperation,
+  messageIds: readonly string[],
+): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const { rows } = await q.query<{ message_id: string }>(
+    'SELECT message_id FROM vis.peer_received WHERE from_service_id = $1 AND message_id = ANY($2::text[])',
+    [fromServiceId, messageIds],
+  );
+  return new Set(rows.map((r) => r.message_id));
+}
+
+export async function recordReceivedMany(
+  q: Queryable,
+  fromServiceId: string,
+  messages: readonly { message_id: string; operation: PeerOperation }[],
 ): Promise<void> {
+  if (messages.length === 0) return;
   await q.query(
-    `INSERT INTO vis.peer_received (from_service_id, message_id, operation) VALUES ($1, $2, $3)
+    `INSERT INTO vis.peer_received (from_service_id, message_id, operation)
+     SELECT $1, m.message_id, m.operation FROM unnest($2::text[], $3::text[]) AS m(message_id, operation)
      ON CONFLICT DO NOTHING`,
-    [fromServiceId, messageId, operation],
+    [fromServiceId, messages.map((m) => m.message_id), messages.map((m) => m.operation)],
   );
 }

@@ -1,7 +1,15 @@
 // The peers of direct mode: where each is (vis.peers, a read model of vispeer-<service id>), the secret we share
 // with it (vis.peer_secrets, outside the log) and what the ports list says of it (vis.ports: name, whitelists).
 
-import { constants, generateKeyPairSync, privateDecrypt, randomUUID } from 'node:crypto';
+import {
+  createDecipheriv,
+  createPrivateKey,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  hkdfSync,
+  randomUUID,
+} from 'node:crypto';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Db, Queryable } from '@pcas/sql';
 
@@ -86,15 +94,14 @@ export async function peerOverview(q: Queryable): Promise<unknown[]> {
 }
 
 /**
- * The sealing key pair, made once (several processes may start together: the first insert wins). The gateway
- * encrypts a peer's secret with the public half (RSA-OAEP, SHA-256), so the RPC carrying it holds no readable
- * secret.
+ * The sealing key pair (X25519), made once (several processes may start together: the first insert wins). The
+ * gateway seals a peer's secret to the public half (an ephemeral X25519 key agreement, HKDF-SHA256, AES-256-GCM;
+ * see routes/vis-peer.ts), so the RPC carrying it holds no readable secret.
  */
 export async function ensureSealingKey(db: Db): Promise<void> {
   const { rowCount } = await db.query('SELECT 1 FROM vis.peer_sealing_key WHERE id = 1');
   if (rowCount > 0) return;
-  const { publicKey, privateKey } = generateKeyPairSync('rsa', {
-    modulusLength: 2048,
+  const { publicKey, privateKey } = generateKeyPairSync('x25519', {
     publicKeyEncoding: { type: 'spki', format: 'pem' },
     privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
   });
@@ -104,15 +111,30 @@ export async function ensureSealingKey(db: Db): Promise<void> {
   );
 }
 
-/** Opens a secret the gateway sealed; undefined when it cannot be opened (sealed with another key, or garbled). */
+/** The sealed form: the sender's ephemeral public key (DER, 44 bytes), the GCM nonce (12) and tag (16), the text. */
+const EPHEMERAL_BYTES = 44;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+export const SEALING_INFO = 'pcas vis peer secret';
+
+/** Opens a secret the gateway sealed; undefined when it cannot be opened (sealed to another key, or garbled). */
 export async function unsealSecret(q: Queryable, sealed: string): Promise<string | undefined> {
   const { rows } = await q.query<{ private_pem: string }>('SELECT private_pem FROM vis.peer_sealing_key WHERE id = 1');
   if (!rows[0]) return undefined;
   try {
-    return privateDecrypt(
-      { key: rows[0].private_pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
-      Buffer.from(sealed, 'base64'),
-    ).toString('utf8');
+    const bytes = Buffer.from(sealed, 'base64');
+    const ephemeralDer = bytes.subarray(0, EPHEMERAL_BYTES);
+    const nonce = bytes.subarray(EPHEMERAL_BYTES, EPHEMERAL_BYTES + NONCE_BYTES);
+    const tag = bytes.subarray(EPHEMERAL_BYTES + NONCE_BYTES, EPHEMERAL_BYTES + NONCE_BYTES + TAG_BYTES);
+    const text = bytes.subarray(EPHEMERAL_BYTES + NONCE_BYTES + TAG_BYTES);
+    const shared = diffieHellman({
+      privateKey: createPrivateKey(rows[0].private_pem),
+      publicKey: createPublicKey({ key: ephemeralDer, format: 'der', type: 'spki' }),
+    });
+    const key = Buffer.from(hkdfSync('sha256', shared, ephemeralDer, SEALING_INFO, 32));
+    const decipher = createDecipheriv('aes-256-gcm', key, nonce);
+    decipher.setAuthTag(tag);
+    return Buffer.concat([decipher.update(text), decipher.final()]).toString('utf8');
   } catch {
     return undefined;
   }

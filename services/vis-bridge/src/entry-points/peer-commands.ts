@@ -9,7 +9,7 @@ import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/comman
 import { ApiError, type ServiceDeps } from '@pcas/contracts';
 import { assessRoute, parseRtz, parseTextMessage } from '@pcas/stm';
 import type { Deliverer } from '../adapters/delivery-worker.ts';
-import { alreadyReceived, enqueue, markAcknowledged, recordReceived } from '../adapters/outbox-store.ts';
+import { enqueueMany, markAcknowledged, receivedAmong, recordReceivedMany } from '../adapters/outbox-store.ts';
 import { linkPeer, type Peer, peerFor, unsealSecret } from '../adapters/peer-store.ts';
 import type { VisInbox } from '../adapters/transport.ts';
 import type { PeerResult } from '../domain/delivery.ts';
@@ -47,6 +47,9 @@ export interface ReceiveFromPeerInput {
   signature?: string;
   body: Record<string, unknown>;
 }
+
+/** Acknowledgements of one batch stored at once. */
+const ACK_CONCURRENCY = 16;
 
 export const MIN_SECRET_LENGTH = 16;
 /** What RSA-OAEP (2048 bits, SHA-256) can seal. */
@@ -101,21 +104,21 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     const { input } = decodeCommand<Partial<ReceiveFromPeerInput>>(payload);
     const body = (input.body ?? {}) as Record<string, unknown>;
     const peer = await authenticate(input, body);
-    if (input.operation === 'messages') {
-      const messages = batchOf(body.messages);
-      const results: PeerResult[] = [];
-      for (const message of messages) results.push(await take(peer, message));
-      return { results };
+    try {
+      if (input.operation === 'messages') {
+        return { results: await takeAll(peer, batchOf(body.messages)) };
+      }
+      if (!isPeerOperation(input.operation)) {
+        throw ApiError.badRequest(`Unknown VIS operation: ${String(input.operation)}`);
+      }
+      const message = { message_id: singleMessageId(input.operation, body), operation: input.operation, body };
+      const [result] = await takeAll(peer, [message]);
+      if (result.status === 'refused') throw new ApiError(result.status_code ?? 400, result.error ?? 'Refused');
+      return { result: 'OK', message_id: result.message_id, status: result.status };
+    } finally {
+      // The acknowledgements queued for the sender go in one delivery, after the whole request.
+      await deliverer.kick(peer.service_id).catch(() => {});
     }
-    if (!isPeerOperation(input.operation))
-      throw ApiError.badRequest(`Unknown VIS operation: ${String(input.operation)}`);
-    const result = await take(peer, {
-      message_id: singleMessageId(input.operation, body),
-      operation: input.operation,
-      body,
-    });
-    if (result.status === 'refused') throw new ApiError(result.status_code ?? 400, result.error ?? 'Refused');
-    return { result: 'OK', message_id: result.message_id, status: result.status };
   }
 
   async function authenticate(input: Partial<ReceiveFromPeerInput>, body: Record<string, unknown>): Promise<Peer> {
@@ -140,17 +143,58 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     return peer;
   }
 
-  async function take(peer: Peer, message: PeerMessage): Promise<PeerResult> {
+  /**
+   * Takes a batch: what the peer delivered before is answered "duplicate" (and acknowledged again); the rest is
+   * stored in the order sent, acknowledgements a few at a time (their order changes nothing). What was stored is
+   * recorded, and the acknowledgements for the sender queued, in one statement each.
+   */
+  async function takeAll(peer: Peer, messages: readonly PeerMessage[]): Promise<PeerResult[]> {
+    const known = await receivedAmong(
+      db,
+      peer.service_id,
+      messages.map((m) => m.message_id),
+    );
+    const results = new Map<string, PeerResult>();
+    const stored: { message_id: string; operation: PeerOperation }[] = [];
+    const toAcknowledge: string[] = [];
+    const one = async (message: PeerMessage) => {
+      const result = await take(peer, message, known);
+      results.set(message.message_id, result);
+      if (result.status === 'stored') {
+        known.add(message.message_id);
+        stored.push({ message_id: message.message_id, operation: message.operation });
+      }
+      if (result.status !== 'refused' && message.operation !== 'acknowledgement')
+        toAcknowledge.push(message.message_id);
+    };
+    for (const message of messages) if (message.operation !== 'acknowledgement') await one(message);
+    const acks = messages.filter((m) => m.operation === 'acknowledgement');
+    for (let i = 0; i < acks.length; i += ACK_CONCURRENCY)
+      await Promise.all(acks.slice(i, i + ACK_CONCURRENCY).map(one));
+    await recordReceivedMany(db, peer.service_id, stored);
+    const deliveredAt = new Date(now());
+    await enqueueMany(
+      db,
+      peer.service_id,
+      toAcknowledge.map((message_id) =>
+        acknowledgementOf(
+          { message_id, from_service_id: peer.service_id, from_name: peer.name ?? peer.service_id },
+          { service_id: options.serviceId, name: options.portName },
+          deliveredAt,
+        ),
+      ),
+    );
+    return messages.map((m) => results.get(m.message_id) as PeerResult);
+  }
+
+  async function take(peer: Peer, message: PeerMessage, known: ReadonlySet<string>): Promise<PeerResult> {
     const { message_id, operation } = message;
     const refusal = incomingRefusal(operation, whitelistsOf(peer), peer.service_id);
     if (refusal) {
       log.warn({ peer: peer.service_id, message_id, operation }, 'VIS message from a port not whitelisted refused');
       return { message_id, status: 'refused', status_code: refusal.status, error: refusal.error };
     }
-    if (await alreadyReceived(db, peer.service_id, message_id)) {
-      if (operation !== 'acknowledgement') await acknowledge(peer, message_id);
-      return { message_id, status: 'duplicate' };
-    }
+    if (known.has(message_id)) return { message_id, status: 'duplicate' };
     try {
       await store_(peer, message);
     } catch (error) {
@@ -159,19 +203,17 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
       }
       throw error;
     }
-    await recordReceived(db, peer.service_id, message_id, operation);
-    if (operation !== 'acknowledgement') await acknowledge(peer, message_id);
     return { message_id, status: 'stored' };
   }
 
   async function store_(peer: Peer, message: PeerMessage): Promise<void> {
     const { body, message_id } = message;
-    const time = new Date(now()).toISOString();
+    // The sender's time of sending: a redelivery after a crash between storing and recording makes the same event.
+    const time = optionalString(body, 'sent_at') ?? new Date(now()).toISOString();
     const base = { time, from_service_id: peer.service_id, to_service_id: options.serviceId, message_id };
     switch (message.operation) {
       case 'textMessage': {
         const xml = stringField(body, 'message');
-        parseTextMessage(xml);
         await inbox.receiveTextMessage({
           ...base,
           message_type: 'TXT',
@@ -226,15 +268,6 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
         return;
       }
     }
-  }
-
-  async function acknowledge(peer: Peer, messageId: string): Promise<void> {
-    const ack = acknowledgementOf(
-      { message_id: messageId, from_service_id: peer.service_id, from_name: peer.name ?? peer.service_id },
-      { service_id: options.serviceId, name: options.portName },
-      new Date(now()),
-    );
-    if (await enqueue(db, peer.service_id, ack)) await deliverer.kick(peer.service_id).catch(() => {});
   }
 
   return { [PeerCommands.linkVisPeer]: link, [PeerCommands.receiveFromPeer]: receive };

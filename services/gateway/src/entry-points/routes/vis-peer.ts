@@ -5,7 +5,14 @@
 // plan with its RTA, delivery acknowledgements) plus the departure notice, one at a time or as a batch
 // (`/vis/messages`, how our outbox sends). Each body is signed as the route hands it on (its declared fields).
 
-import { constants, publicEncrypt } from 'node:crypto';
+import {
+  createCipheriv,
+  createPublicKey,
+  diffieHellman,
+  generateKeyPairSync,
+  hkdfSync,
+  randomBytes,
+} from 'node:crypto';
 import { ApiError, type CommandBody, VIS_BRIDGE } from '@pcas/contracts';
 import type { ParamSpec, RequestContext, Route } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
@@ -111,7 +118,7 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
       path: '/port-peer',
       permission: 'manage_port',
       module: 'vis',
-      params: { service_id: text(), url: text(2048), secret: text(1024) },
+      params: { service_id: text(), url: text(2048), secret: text(128) },
       async handle({ params, auth }) {
         // The secret goes on sealed: the RPC crosses the broker, which must never carry it readable.
         const sealed_secret = await sealSecret(db, params.secret);
@@ -122,13 +129,19 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
   ];
 }
 
-/** Encrypts a peer's secret with the vis-bridge's public sealing key (vis.peer_sealing_key, made at its start). */
+/**
+ * Seals a peer's secret to the vis-bridge's public key (vis.peer_sealing_key, made at its start): an ephemeral
+ * X25519 key agreement, HKDF-SHA256, AES-256-GCM; sent as the ephemeral public key (DER), nonce, tag and text.
+ */
 async function sealSecret(db: Queryable, secret: string): Promise<string> {
   const { rows } = await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1');
   if (!rows[0]) throw new ApiError(503, 'VIS bridge not ready');
-  const bytes = Buffer.from(secret, 'utf8');
-  // RSA-OAEP with SHA-256 seals at most 190 bytes; the bridge checks the length in characters.
-  if (bytes.length > 190) throw ApiError.badRequest('Peer secret must be 16 to 128 characters');
-  const key = { key: rows[0].public_pem, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' };
-  return publicEncrypt(key, bytes).toString('base64');
+  const ephemeral = generateKeyPairSync('x25519');
+  const ephemeralDer = ephemeral.publicKey.export({ format: 'der', type: 'spki' });
+  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: createPublicKey(rows[0].public_pem) });
+  const key = Buffer.from(hkdfSync('sha256', shared, ephemeralDer, 'pcas vis peer secret', 32));
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, nonce);
+  const text = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  return Buffer.concat([ephemeralDer, nonce, cipher.getAuthTag(), text]).toString('base64');
 }
