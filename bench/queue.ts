@@ -294,6 +294,14 @@ async function endToEnd() {
         overlapping_reservations: overlaps,
       },
     };
+  } catch (error) {
+    // What the fleet logged says why a request failed (its answer only says "Internal error").
+    const logged = fleet
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(50|60)|error/i.test(line));
+    console.error(logged.slice(-20).join('\n'));
+    throw error;
   } finally {
     await fleet.stop();
   }
