@@ -2,7 +2,7 @@
 // updated) in RTA order, with the vessel's JIT ETA, its live ETA and the alert (colour and words) that compares
 // them. It follows `queue-portcalls-changed` (a slot request or a port call changed): the page refetches, no reload.
 
-import { Text } from '@mantine/core';
+import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -28,16 +28,26 @@ export function QueueDashboard() {
         </>
       ),
     },
-    { key: 'berth_name', label: 'Berth', sort: 'berth_name', render: (row) => row.berth_name ?? '' },
     {
       key: 'rta_window_start',
       label: 'RTA window',
       sort: 'rta_window_start',
       render: (row) => windowText(row.rta_window_start, row.rta_window_end),
     },
-    { key: 'jit_eta', label: 'JIT ETA', sort: 'jit_eta', render: (row) => formatTime(row.jit_eta) },
+    {
+      // The alert beside the time it judges (as the original's coloured JIT ETA cell), in view on a phone too.
+      key: 'jit_eta',
+      label: 'JIT ETA and alert',
+      sort: 'jit_eta',
+      render: (row) => (
+        <Stack gap={2} align="flex-start">
+          {row.jit_eta && <span>{formatTime(row.jit_eta)}</span>}
+          <AlertBadge row={row} />
+        </Stack>
+      ),
+    },
     { key: 'live_eta', label: 'Live ETA', render: (row) => formatTime(row.live_eta) },
-    { key: 'alert', label: 'Arrival alert', render: (row) => <AlertBadge row={row} /> },
+    { key: 'berth_name', label: 'Berth', sort: 'berth_name', render: (row) => row.berth_name ?? '' },
     { key: 'laytime', label: 'Laytime', sort: 'laytime', render: (row) => formatLaytime(row.laytime) },
     { key: 'ptd', label: 'PTD', render: (row) => formatTime(row.ptd) },
     { key: 'status', label: 'Status', render: (row) => <SlotStatus row={row} /> },

@@ -49,10 +49,13 @@ export function SlotStatus({
   );
 }
 
-/** `12.01.2030 10:00 – 12.01.2030 10:30`, or '' when the window is not set. */
+/** `12.01.2030 10:00 – 10:30` (the end's day only when it differs), or '' when the window is not set. */
 export function windowText(start: string | null | undefined, end: string | null | undefined): string {
   if (!start && !end) return '';
-  return `${formatTime(start)} – ${formatTime(end)}`;
+  const from = formatTime(start);
+  const to = formatTime(end);
+  const day = (text: string) => text.slice(0, text.lastIndexOf(' '));
+  return `${from} – ${from && day(from) === day(to) ? to.slice(to.lastIndexOf(' ') + 1) : to}`;
 }
 
 /** A dialog's refusal, in the API's words (translated when a translation exists); the dialog stays open. */

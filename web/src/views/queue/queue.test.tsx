@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { localInputToUtc } from '../../components/time.ts';
+import { formatTime, localInputToUtc } from '../../components/time.ts';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import QueueArea from './index.tsx';
@@ -162,6 +162,10 @@ describe('the queue dashboard', () => {
     expect(row.textContent).toContain('North quay');
     expect(row.textContent).toContain('2 h 30 min');
     expect(row.textContent).toContain('IMO 9520027 · FI');
+    // The window's end without its day when it is the same day.
+    expect(within(row).getAllByRole('cell')[1].textContent).toBe(
+      `${formatTime('2030-01-10 03:00:00+00')} – ${formatTime('2030-01-10 03:30:00+00').split(' ')[1]}`,
+    );
     expect(sent(calls, 'GET', 'dashboard-slot-reservations')[0].query.get('sort')).toBe('rta_window_start');
     expect(vi.mocked(useLiveRefresh)).toHaveBeenCalledWith(
       ['queue-portcalls-changed'],
@@ -252,7 +256,8 @@ describe('nominations', () => {
       window_end: localInputToUtc('2030-01-10T12:00'),
       berth_ids: [2, 1],
     });
-  });
+    // Many steps of typing: more time than the project's default on a busy machine.
+  }, 40_000);
 
   it('edits a consignee’s own nomination and shows the API’s refusal in the dialog', async () => {
     const calls = queueApi((call) =>
