@@ -89,6 +89,9 @@ const OK = { result: 'OK' } as const;
 // Many vessels may ask for one berth at once: each lost race costs one more attempt (a quick one: a few reads).
 const ATTEMPTS = 25;
 const BUSY = 'The queue is being updated concurrently; retry';
+// Posting the generated timestamps: 6 attempts over about 15 s.
+const TIMESTAMP_ATTEMPTS = 6;
+const TIMESTAMP_RETRY_MS = 500;
 
 /** Delayed work at a due time: a nomination's expiry, a slot request's completion (see service.ts). */
 export interface QueueJobs {
@@ -146,15 +149,31 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     // One batch (one round trip, one commit in ingest), posted as the port's own (manual) timestamps: admitted
     // whatever the sending key's priorities are.
     const poster = { user_id: actor.user_id, api_key_id: null };
-    const replies = (await bus.rpc(INGEST, IngestCommands.postTimestamps, {
-      items: list.map((ts) => ({ body: { actor: poster, input: { ...ts, manual: true } } })),
-    })) as ItemReply<{ id: number }>[];
-    const ids: number[] = [];
-    for (const reply of replies) {
-      if (reply.ok) ids.push(reply.result.id);
-      else log.warn({ slot_reservation_id: state.id, error: reply.error }, 'a generated timestamp was refused');
+    let pending = list;
+    // Ingest busy or down (5xx, no answer): the posts still missing are sent again with a growing delay; a refusal
+    // (4xx) is final. Each post answers on its own, so none is stored twice.
+    for (let attempt = 1; pending.length > 0; attempt++) {
+      let replies: ItemReply<{ id: number }>[];
+      try {
+        replies = (await bus.rpc(INGEST, IngestCommands.postTimestamps, {
+          items: pending.map((ts) => ({ body: { actor: poster, input: { ...ts, manual: true } } })),
+        })) as ItemReply<{ id: number }>[];
+      } catch (error) {
+        if (error instanceof ApiError && error.status < 500) throw error;
+        replies = pending.map(() => ({ ok: false, status: 503, error: String(error) }));
+      }
+      const ids: number[] = [];
+      const again: typeof pending = [];
+      replies.forEach((reply, i) => {
+        if (reply.ok) ids.push(reply.result.id);
+        else if (reply.status >= 500 && attempt < TIMESTAMP_ATTEMPTS)
+          again.push(pending[i] as (typeof pending)[number]);
+        else log.warn({ slot_reservation_id: state.id, error: reply.error }, 'a generated timestamp was refused');
+      });
+      await saveGeneratedTimestamps(db, state.id, ids);
+      pending = again;
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, TIMESTAMP_RETRY_MS * 2 ** (attempt - 1)));
     }
-    await saveGeneratedTimestamps(db, state.id, ids);
   }
 
   async function removeTimestamps(slotRequestId: number, actor: Actor) {

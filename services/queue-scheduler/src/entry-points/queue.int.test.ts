@@ -35,6 +35,7 @@ let commands: ReturnType<typeof createQueueCommands>;
 const PORT: Actor = { user_id: 1, api_key_id: null };
 const posted: { id: number; input: Record<string, unknown> }[] = [];
 const deleted: number[] = [];
+let ingestBusy = 0;
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -71,6 +72,15 @@ beforeAll(async () => {
     const { input } = payload as { input: Record<string, unknown> };
     if (command === IngestCommands.postTimestamps) {
       const { items } = payload as { items: { body: { input: Record<string, unknown> } }[] };
+      if (ingestBusy > 0) {
+        ingestBusy--;
+        // The first post is stored, the others fail as a busy ingest answers.
+        return items.map(({ body }, i) => {
+          if (i > 0) return { ok: false, status: 500, error: 'Internal server error' };
+          posted.push({ id: posted.length + 1, input: body.input });
+          return { ok: true, result: { result: 'OK', id: posted.length } };
+        });
+      }
       return items.map(({ body }) => {
         posted.push({ id: posted.length + 1, input: body.input });
         return { ok: true, result: { result: 'OK', id: posted.length } };
@@ -200,6 +210,41 @@ describe('slot requests racing for one gap', () => {
       status: 400,
       message: 'Invalid current slot reservation status: cancelled_by_vessel',
     });
+  }, 60_000);
+
+  it('ingest busy: the generated timestamps missing are posted again until stored, none twice', async () => {
+    const [open] = await query<{ imo: number }>(
+      "SELECT imo FROM queue.nominations WHERE nomination_status = 'open' ORDER BY id LIMIT 1",
+    );
+    ingestBusy = 1;
+    await send(QueueCommands.createSlotRequest, {
+      email: 'master@vessel.example',
+      imo: open.imo,
+      vessel_name: 'Again',
+      loa: 1,
+      beam: 1,
+      draft: 1,
+      laytime: '02:00',
+      eta: isoUtc(W0 + HOUR),
+      agent: true,
+    });
+    const [slot] = await query<{ id: number; status: string }>(
+      'SELECT id, slot_reservation_status AS status FROM queue.slot_reservations ORDER BY id DESC LIMIT 1',
+    );
+    expect(slot.status).toBe('offered');
+    const mine = posted.filter(
+      (p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === slot.id,
+    );
+    expect(mine.map((p) => `${p.input.time_type} ${p.input.state}`)).toEqual([
+      'Estimated Arrival_Vessel_PortArea',
+      'Estimated Departure_Vessel_Berth',
+      'Recommended Arrival_Vessel_PortArea',
+    ]);
+    const saved = await query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM queue.generated_timestamps WHERE slot_reservation_id = $1',
+      [slot.id],
+    );
+    expect(saved[0].n).toBe(3);
   }, 60_000);
 
   it('the jobs record expiry and completion once due; every stream replayed gives its row', async () => {
