@@ -89,7 +89,7 @@ const OK = { result: 'OK' } as const;
 // Many vessels may ask for one berth at once: each lost race costs one more attempt (a quick one: a few reads).
 const ATTEMPTS = 25;
 const BUSY = 'The queue is being updated concurrently; retry';
-// Posting the generated timestamps: 6 attempts over about 15 s.
+// Posting or removing the generated timestamps: 6 attempts over about 15 s.
 const TIMESTAMP_ATTEMPTS = 6;
 const TIMESTAMP_RETRY_MS = 500;
 
@@ -178,11 +178,16 @@ export function createQueueCommands(deps: QueueCommandDeps) {
 
   async function removeTimestamps(slotRequestId: number, actor: Actor) {
     for (const id of await generatedTimestampIds(db, slotRequestId)) {
-      try {
-        await bus.rpc(INGEST, IngestCommands.deleteTimestamp, { actor, input: { id } });
-      } catch (error) {
-        // Already deleted by someone: nothing left to remove.
-        if (!(error instanceof ApiError && error.status === 400)) throw error;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await bus.rpc(INGEST, IngestCommands.deleteTimestamp, { actor, input: { id } });
+          break;
+        } catch (error) {
+          // Already deleted by someone: nothing left to remove. Ingest busy: again, as for posting.
+          if (error instanceof ApiError && error.status < 500) break;
+          if (attempt >= TIMESTAMP_ATTEMPTS) throw error;
+          await new Promise((r) => setTimeout(r, TIMESTAMP_RETRY_MS * 2 ** (attempt - 1)));
+        }
       }
       await forgetGeneratedTimestamp(db, slotRequestId, id);
     }
