@@ -324,6 +324,8 @@ describe('VIS direct mode: two ports in the fleet', () => {
         body: 'while down',
       });
       expect(sent).toMatchObject({ status: 200, body: { result: 'OK' } });
+      // A second apart: each keeps its time of sending at B, which the list shows to the second.
+      await new Promise((r) => setTimeout(r, 1_100));
     }
     const waiting = await adminA.get('/vis-configuration');
     expect(waiting.body.peers.find((p: any) => p.service_id === B).pending).toBeGreaterThanOrEqual(3);
@@ -335,10 +337,10 @@ describe('VIS direct mode: two ports in the fleet', () => {
       60_000,
     );
     for (const subject of subjects) expect(rows.filter((r) => r.subject === subject)).toHaveLength(1);
-    // In the order sent.
+    // In the order sent, by their times of sending.
     const order = rows
       .filter((r) => subjects.includes(r.subject))
-      .sort((x, y) => x.id - y.id)
+      .sort((x, y) => Date.parse(x.time) - Date.parse(y.time))
       .map((r) => r.subject);
     expect(order).toEqual(subjects);
     await waitFor(

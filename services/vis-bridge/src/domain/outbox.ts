@@ -125,3 +125,24 @@ export function messageTypeOf(operation: PeerOperation): 'TXT' | 'RTZ' | 'DEP' |
       return 'ACK';
   }
 }
+
+/**
+ * A batch split into lanes that may be stored side by side: what must keep its order shares a lane (a vessel's
+ * departures, the same id twice), everything else is a lane of its own. Lanes keep the batch's order inside, and
+ * come in the order of their first message. Each stored message keeps its time of sending, so lists still show the
+ * peer's messages in the order sent.
+ */
+export function lanesOf<M extends PeerMessage>(messages: readonly M[]): M[][] {
+  const lanes = new Map<string, M[]>();
+  for (const message of messages) {
+    const imo = message.body.vessel_imo;
+    const key =
+      message.operation === 'departure' && (typeof imo === 'number' || typeof imo === 'string')
+        ? `departure:${imo}`
+        : `id:${message.message_id}`;
+    const lane = lanes.get(key);
+    if (lane) lane.push(message);
+    else lanes.set(key, [message]);
+  }
+  return [...lanes.values()];
+}

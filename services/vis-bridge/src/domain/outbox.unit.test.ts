@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { acknowledgementOf, incomingRefusal, nextBatch, outgoingRefusal, type QueuedMessage } from './outbox.ts';
+import {
+  acknowledgementOf,
+  incomingRefusal,
+  lanesOf,
+  nextBatch,
+  outgoingRefusal,
+  type PeerMessage,
+  type QueuedMessage,
+} from './outbox.ts';
 
 const queued = (seq: number, bytes = 100): QueuedMessage => ({
   seq,
@@ -72,5 +80,30 @@ describe('acknowledgementOf', () => {
         ackResult: 'OK',
       },
     });
+  });
+});
+
+describe('lanesOf', () => {
+  const m = (message_id: string, operation: PeerMessage['operation'], body: Record<string, unknown> = {}) => ({
+    message_id,
+    operation,
+    body,
+  });
+
+  it('keeps a vessel’s departures and a repeated id in one lane, in order; the rest each alone', () => {
+    const batch = [
+      m('d1', 'departure', { vessel_imo: 9074729 }),
+      m('t1', 'textMessage'),
+      m('d2', 'departure', { vessel_imo: 9306172 }),
+      m('d3', 'departure', { vessel_imo: 9074729 }),
+      m('t1', 'textMessage'),
+      m('a1', 'acknowledgement'),
+    ];
+    expect(lanesOf(batch).map((lane) => lane.map((x) => x.message_id))).toEqual([
+      ['d1', 'd3'],
+      ['t1', 't1'],
+      ['d2'],
+      ['a1'],
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import {
   acknowledgementOf,
   incomingRefusal,
   isPeerOperation,
+  lanesOf,
   messageTypeOf,
   type PeerMessage,
   type PeerOperation,
@@ -48,8 +49,8 @@ export interface ReceiveFromPeerInput {
   body: Record<string, unknown>;
 }
 
-/** Acknowledgements of one batch stored at once. */
-const ACK_CONCURRENCY = 16;
+/** Messages of one batch stored at once (in lanes, see lanesOf). */
+const STORE_CONCURRENCY = 16;
 
 export const MIN_SECRET_LENGTH = 16;
 /** What RSA-OAEP (2048 bits, SHA-256) can seal. */
@@ -145,8 +146,8 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
 
   /**
    * Takes a batch: what the peer delivered before is answered "duplicate" (and acknowledged again); the rest is
-   * stored in the order sent, acknowledgements a few at a time (their order changes nothing). What was stored is
-   * recorded, and the acknowledgements for the sender queued, in one statement each.
+   * stored, several lanes at once (a vessel's departures in the order sent; each message keeps its time of
+   * sending). What was stored is recorded, and the acknowledgements for the sender queued, in one statement each.
    */
   async function takeAll(peer: Peer, messages: readonly PeerMessage[]): Promise<PeerResult[]> {
     const known = await receivedAmong(
@@ -167,16 +168,20 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
       if (result.status !== 'refused' && message.operation !== 'acknowledgement')
         toAcknowledge.push(message.message_id);
     };
-    for (const message of messages) if (message.operation !== 'acknowledgement') await one(message);
-    const acks = messages.filter((m) => m.operation === 'acknowledgement');
-    for (let i = 0; i < acks.length; i += ACK_CONCURRENCY)
-      await Promise.all(acks.slice(i, i + ACK_CONCURRENCY).map(one));
+    // Lanes side by side, so their commits share the disk's flushes; inside a lane, the order sent.
+    const lanes = lanesOf(messages);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(STORE_CONCURRENCY, lanes.length) }, async () => {
+        for (let i = next++; i < lanes.length; i = next++) for (const message of lanes[i]) await one(message);
+      }),
+    );
     await recordReceivedMany(db, peer.service_id, stored);
     const deliveredAt = new Date(now());
     await enqueueMany(
       db,
       peer.service_id,
-      toAcknowledge.map((message_id) =>
+      [...new Set(toAcknowledge)].map((message_id) =>
         acknowledgementOf(
           { message_id, from_service_id: peer.service_id, from_name: peer.name ?? peer.service_id },
           { service_id: options.serviceId, name: options.portName },
