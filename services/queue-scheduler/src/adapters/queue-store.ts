@@ -320,6 +320,10 @@ export async function loadSettingValues(q: Queryable): Promise<Record<string, st
 }
 
 // ---- Projection: each stream's events into its rows, in the append's transaction ----
+// Each statement also records the stream's new version on its row (one round trip each); a calendar change sets
+// its berth's in the same statement ($8 the berth, $9 the version; renumbered where a statement has fewer).
+
+const SET_BERTH_VERSION = 'WITH berth_version AS (UPDATE queue.berths SET version = $9 WHERE id = $8)';
 
 export async function projectBerth(
   tx: Queryable,
@@ -339,9 +343,9 @@ export async function projectBerth(
         break;
       case 'BerthUpdated':
         await tx.query(
-          `UPDATE queue.berths SET code = $2, name = $3, nominatable = $4, modified_by = $5, modified_at = now()
-            WHERE id = $1`,
-          [e.data.id, e.data.code, e.data.name, e.data.nominatable, actor],
+          `UPDATE queue.berths SET code = $2, name = $3, nominatable = $4, modified_by = $5, modified_at = now(),
+                  version = $6 WHERE id = $1`,
+          [e.data.id, e.data.code, e.data.name, e.data.nominatable, actor, version],
         );
         break;
       case 'BerthDeleted':
@@ -349,8 +353,8 @@ export async function projectBerth(
         break;
       case 'BerthReservationMade':
         await tx.query(
-          `INSERT INTO queue.berth_reservations (id, berth_id, berth_reservation_type, reservation_start, reservation_end,
-             slot_reservation_id, created_by, modified_by)
+          `${SET_BERTH_VERSION} INSERT INTO queue.berth_reservations (id, berth_id, berth_reservation_type,
+             reservation_start, reservation_end, slot_reservation_id, created_by, modified_by)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
           [
             e.data.id,
@@ -360,22 +364,26 @@ export async function projectBerth(
             e.data.reservation_end,
             e.data.slot_reservation_id,
             actor,
+            berthId,
+            version,
           ],
         );
         break;
       case 'BerthReservationMoved':
         await tx.query(
-          `UPDATE queue.berth_reservations SET reservation_start = $2, reservation_end = $3, modified_by = $4,
-                  modified_at = now() WHERE id = $1`,
-          [e.data.id, e.data.reservation_start, e.data.reservation_end, actor],
+          `${SET_BERTH_VERSION.replace('$8', '$5').replace('$9', '$6')} UPDATE queue.berth_reservations
+              SET reservation_start = $2, reservation_end = $3, modified_by = $4, modified_at = now() WHERE id = $1`,
+          [e.data.id, e.data.reservation_start, e.data.reservation_end, actor, berthId, version],
         );
         break;
       case 'BerthReservationRemoved':
-        await tx.query('DELETE FROM queue.berth_reservations WHERE id = $1', [e.data.id]);
+        await tx.query(
+          `${SET_BERTH_VERSION.replace('$8', '$2').replace('$9', '$3')} DELETE FROM queue.berth_reservations WHERE id = $1`,
+          [e.data.id, berthId, version],
+        );
         break;
     }
   }
-  await tx.query('UPDATE queue.berths SET version = $2 WHERE id = $1', [berthId, version]);
 }
 
 export async function projectNomination(
@@ -410,7 +418,8 @@ export async function projectNomination(
       case 'NominationUpdated':
         await tx.query(
           `UPDATE queue.nominations SET company_name = $2, email = $3, imo = $4, vessel_name = $5, window_start = $6,
-                  window_end = $7, berth_ids = $8::int[], modified_by = $9, modified_at = now() WHERE id = $1`,
+                  window_end = $7, berth_ids = $8::int[], modified_by = $9, modified_at = now(), version = $10
+            WHERE id = $1`,
           [
             e.data.id,
             e.data.company_name,
@@ -421,6 +430,7 @@ export async function projectNomination(
             e.data.window_end,
             e.data.berth_ids,
             actor,
+            version,
           ],
         );
         break;
@@ -429,27 +439,26 @@ export async function projectNomination(
         break;
       case 'NominationReserved':
         await tx.query(
-          `UPDATE queue.nominations SET nomination_status = 'reserved', slot_reservation_id = $2, modified_at = now()
-            WHERE id = $1`,
-          [e.data.id, e.data.slot_reservation_id],
+          `UPDATE queue.nominations SET nomination_status = 'reserved', slot_reservation_id = $2, modified_at = now(),
+                  version = $3 WHERE id = $1`,
+          [e.data.id, e.data.slot_reservation_id, version],
         );
         break;
       case 'NominationReopened':
         await tx.query(
-          `UPDATE queue.nominations SET nomination_status = 'open', slot_reservation_id = NULL, modified_at = now()
-            WHERE id = $1`,
-          [d.id],
+          `UPDATE queue.nominations SET nomination_status = 'open', slot_reservation_id = NULL, modified_at = now(),
+                  version = $2 WHERE id = $1`,
+          [d.id, version],
         );
         break;
       case 'NominationExpired':
         await tx.query(
-          `UPDATE queue.nominations SET nomination_status = 'expired', modified_at = now() WHERE id = $1`,
-          [d.id],
+          `UPDATE queue.nominations SET nomination_status = 'expired', modified_at = now(), version = $2 WHERE id = $1`,
+          [d.id, version],
         );
         break;
     }
   }
-  await tx.query('UPDATE queue.nominations SET version = $2 WHERE id = $1', [events[0]?.data.id, version]);
 }
 
 export async function projectSlotRequest(
@@ -501,7 +510,7 @@ export async function projectSlotRequest(
               SET slot_reservation_status = $2, nomination_id = $3, berth_id = $4, berth_reservation_id = $5,
                   rta_window_start = $6, rta_window_end = $7, laytime = coalesce($8::interval, laytime),
                   jit_eta = CASE WHEN $9 THEN $10::timestamptz ELSE jit_eta END,
-                  modified_by = $11, modified_at = now()
+                  modified_by = $11, modified_at = now(), version = $12
             WHERE id = $1`,
           [
             d.id,
@@ -515,6 +524,7 @@ export async function projectSlotRequest(
             jitEta !== undefined,
             jitEta ?? null,
             actor,
+            version,
           ],
         );
         break;
@@ -523,20 +533,21 @@ export async function projectSlotRequest(
         await tx.query(
           `UPDATE queue.slot_reservations
               SET slot_reservation_status = $2, nomination_id = NULL, berth_reservation_id = NULL,
-                  rta_window_start = NULL, rta_window_end = NULL, jit_eta = NULL, modified_by = $3, modified_at = now()
+                  rta_window_start = NULL, rta_window_end = NULL, jit_eta = NULL, modified_by = $3, modified_at = now(),
+                  version = $4
             WHERE id = $1`,
-          [e.data.id, e.data.status, actor],
+          [e.data.id, e.data.status, actor, version],
         );
         break;
       case 'SlotRequestCompleted':
         await tx.query(
-          `UPDATE queue.slot_reservations SET slot_reservation_status = 'completed', modified_at = now() WHERE id = $1`,
-          [e.data.id],
+          `UPDATE queue.slot_reservations SET slot_reservation_status = 'completed', modified_at = now(), version = $2
+            WHERE id = $1`,
+          [e.data.id, version],
         );
         break;
     }
   }
-  await tx.query('UPDATE queue.slot_reservations SET version = $2 WHERE id = $1', [events[0]?.data.id, version]);
 }
 
 export async function saveGeneratedTimestamps(

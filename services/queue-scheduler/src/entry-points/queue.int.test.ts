@@ -284,6 +284,7 @@ describe('slot requests racing for one gap', () => {
       const events = await deps.store.readStream(`berth-${id}`);
       const loaded = await loadBerth(deps.db, id);
       expect(events.reduce((s, e) => evolveBerth(s, e as never), emptyBerth())).toEqual(loaded.state);
+      expect(loaded.version).toBe(events.length);
     }
   });
 });
