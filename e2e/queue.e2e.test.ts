@@ -263,6 +263,14 @@ describe('JIT arrival queue (fleet)', () => {
       'Given laytime is not valid: 02:00',
     );
     await refused(
+      vessel.put('/agent/rest/slot-reservations', { id: 999, laytime: '02:00', jit_eta: iso(W0) }),
+      'Cannot find slot reservation instance with given id: 999',
+    );
+    await refused(
+      admin.delete('/slot-reservations', { id: 999 }),
+      'Cannot find slot reservation instance with given id: 999',
+    );
+    await refused(
       vessel.post('/agent/rest/slot-reservations', slotRequest({ eta: 'tomorrow' })),
       'Given ETA is not in ISO format: tomorrow',
     );
@@ -382,6 +390,22 @@ describe('JIT arrival queue (fleet)', () => {
     await refused(
       admin.post('/berth-reservations', block(W0 + 11 * HOUR, W0 + 10 * HOUR)),
       'Reservation start must be before reservation end',
+    );
+    await refused(
+      admin.post('/berth-reservations', { ...block(W0, W0 + HOUR), slot_reservation_id: 999 }),
+      'Invalid slot reservation ID: 999',
+    );
+    await refused(
+      admin.post('/berth-reservations', { ...block(W0, W0 + HOUR), reservation_start: '2030-01-01 10:00' }),
+      'Given reservation start is not in ISO format: 2030-01-01 10:00',
+    );
+    await refused(
+      admin.put('/berth-reservations', { id: 999, reservation_start: iso(W0), reservation_end: iso(W0 + HOUR) }),
+      'Cannot find berth reservation instance with given id: 999',
+    );
+    await refused(
+      admin.delete('/berth-reservations', { id: 999 }),
+      'Cannot find berth reservation instance with given id: 999',
     );
     await refused(
       admin.post('/berth-reservations', { ...block(W0, W0 + HOUR), berth_id: b2 }),
