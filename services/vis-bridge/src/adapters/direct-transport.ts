@@ -2,6 +2,7 @@
 // per-peer outbox (vis.outbox) and the deliverer carries it to the peer's endpoint. A peer is a service with a
 // link (URL and shared secret, POST /port-peer); `whitelist_out` of its ports row decides what may go to it.
 
+import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import type { Logger } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
@@ -15,7 +16,7 @@ import {
 } from '@pcas/stm';
 import { outgoingRefusal, type PeerMessage } from '../domain/outbox.ts';
 import type { Deliverer } from './delivery-worker.ts';
-import { enqueue } from './outbox-store.ts';
+import { enqueue, enqueueAcross } from './outbox-store.ts';
 import { peerFor, peerOverview } from './peer-store.ts';
 import type {
   InterPortService,
@@ -50,6 +51,15 @@ export interface DirectTransport extends VisTransport {
 export function createDirectTransport(options: DirectTransportOptions): DirectTransport {
   const { db, log, inbox, deliverer, serviceId } = options;
 
+  // Sends made at the same moment are queued with one statement (one commit to wait for, not one each).
+  const enqueueTogether = createBatcher<{ peer: string; message: PeerMessage }, void>(
+    async (items) => {
+      await enqueueAcross(db, items);
+      return items.map(() => ({ ok: true, value: undefined }));
+    },
+    { maxItems: 200, maxInFlight: 2 },
+  );
+
   async function queue(to: string, message: PeerMessage, send: SendOptions = {}): Promise<void> {
     const peer = await peerFor(send.tx ?? db, to);
     if (!peer) throw ApiError.badRequest(`No direct VIS link to service: ${to}`);
@@ -65,7 +75,9 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
     );
     if (refusal) throw ApiError.badRequest(refusal);
     // The time of sending travels with the message: the receiver stores it as the message's time.
-    await enqueue(send.tx ?? db, to, { ...message, body: { ...message.body, sent_at: new Date().toISOString() } });
+    const queued = { ...message, body: { ...message.body, sent_at: new Date().toISOString() } };
+    if (send.tx) await enqueue(send.tx, to, queued);
+    else await enqueueTogether({ peer: to, message: queued });
     // Inside the caller's transaction the row is not visible yet: the kick comes a moment later, and the sweep
     // finds it in any case.
     if (send.tx) setTimeout(() => void deliverer.kick(to).catch(() => {}), 200).unref?.();

@@ -187,3 +187,27 @@ export async function recordReceivedMany(
     [fromServiceId, messages.map((m) => m.message_id), messages.map((m) => m.operation)],
   );
 }
+
+/** Queues messages for any peers in one statement, in the order given (concurrent sends gathered together). */
+export async function enqueueAcross(
+  q: Queryable,
+  items: readonly { peer: string; message: PeerMessage }[],
+): Promise<void> {
+  if (items.length === 0) return;
+  const bodies = items.map((i) => JSON.stringify(i.message.body));
+  await q.query(
+    `INSERT INTO vis.outbox (peer_service_id, message_id, operation, body, bytes)
+     SELECT m.peer, m.message_id, m.operation, m.body::jsonb, m.bytes
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[])
+       WITH ORDINALITY AS m(peer, message_id, operation, body, bytes, n)
+     ORDER BY m.n
+     ON CONFLICT (peer_service_id, message_id) DO NOTHING`,
+    [
+      items.map((i) => i.peer),
+      items.map((i) => i.message.message_id),
+      items.map((i) => i.message.operation),
+      bodies,
+      bodies.map((b) => Buffer.byteLength(b)),
+    ],
+  );
+}

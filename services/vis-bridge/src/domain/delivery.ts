@@ -7,7 +7,7 @@ export interface BackoffPolicy {
   maxMs: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 8_000 };
+export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 4_000 };
 
 /**
  * The wait before the next attempt after `failures` failures in a row (1 = the first failure): between half and
