@@ -2,6 +2,7 @@ export * from '@pcas/errors';
 export * from './agent-time.ts';
 export * from './events.ts';
 export * from './legacy-secrets.ts';
+export * from './mail-texts.ts';
 export * from './queue.ts';
 export * from './rpc.ts';
 export * from './sea-chart.ts';

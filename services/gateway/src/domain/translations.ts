@@ -3,7 +3,7 @@
 // default text is the S-211 catalogue's name of the state, so the timeline reads the IALA naming until a port
 // stores its own (shorter) text, which then wins. Pure.
 
-import { ApiError, type TranslationEntry } from '@pcas/contracts';
+import { ApiError, MAIL_TRANSLATION_KEYS, mailKeyText, type TranslationEntry } from '@pcas/contracts';
 import { defaultTimestampLabel, STATES, stateByName, TIME_TYPE_NAMES, timestampLabelKey } from '@pcas/s211';
 
 /** The language the S-211 names are written in; other languages fall back to it in the UI. */
@@ -41,12 +41,14 @@ function buildTimestampDefaults(): ReadonlyMap<string, string> {
   for (const [timeType, state, words] of LIVE_ESTIMATED) {
     texts.set(timestampLabelKey(timeType, state), `${words} ${stateByName(state)!.label}`);
   }
+  // The queue's e-mail phrases, so a port finds them in the editor before translating any.
+  for (const key of MAIL_TRANSLATION_KEYS) texts.set(key, mailKeyText(key));
   return texts;
 }
 
 const TIMESTAMP_DEFAULTS = buildTimestampDefaults();
 
-/** Texts served when nothing is stored for a key: the S-211 timestamp names, in English, in every namespace. */
+/** Texts served when nothing is stored for a key: the S-211 timestamp names and the e-mail phrases, in English, in every namespace. */
 export function defaultTranslations(_namespace: string, language: string): ReadonlyMap<string, string> {
   return language === DEFAULT_TEXT_LANGUAGE ? TIMESTAMP_DEFAULTS : new Map();
 }

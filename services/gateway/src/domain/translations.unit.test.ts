@@ -1,4 +1,4 @@
-import { isApiError } from '@pcas/contracts';
+import { isApiError, MAIL_TRANSLATION_KEYS } from '@pcas/contracts';
 import { STATES, TIME_TYPE_NAMES } from '@pcas/s211';
 import { describe, expect, it } from 'vitest';
 import {
@@ -31,7 +31,13 @@ describe('translation defaults', () => {
     expect(defaults.get('Actual Pilotage Commenced')).toBe('Actual Pilotage Commenced');
     expect(defaults.get('Actual Arrival Vessel AnchorageArea')).toBe('Actual Arrival Vessel Anchoring Area');
     expect(defaults.get('LiveEstimated Arrival Vessel PortArea')).toBe('Live Estimated Arrival Vessel Port Area');
-    expect(defaults.size).toBe(TIME_TYPE_NAMES.length * STATES.length + 1);
+    expect(defaults.size).toBe(TIME_TYPE_NAMES.length * STATES.length + 1 + MAIL_TRANSLATION_KEYS.length);
+  });
+
+  it("offers the queue's e-mail phrases in English, the text after the mail's prefix", () => {
+    expect(defaults.get('[EMAIL SLOT REQUEST] offer')).toBe('offer');
+    expect(defaults.get('[EMAIL LIVE ETA ALERT] Live ETA alert for')).toBe('Live ETA alert for');
+    for (const key of MAIL_TRANSLATION_KEYS) expect(defaults.get(key)).toBe(key.slice(key.indexOf('] ') + 2));
   });
 
   it('are English only and the same in every namespace', () => {

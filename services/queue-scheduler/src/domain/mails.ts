@@ -3,7 +3,7 @@
 // and HTML; every phrase goes through the port's translations, keyed by the English text with the original's
 // prefix, and falls back to the text itself. Times in the port's time zone, as ISO 8601 with its offset. Pure.
 
-import type { SlotRequestStatus } from '@pcas/contracts';
+import { MAIL_TRANSLATION_KEYS, mailKeyText, type SlotRequestStatus } from '@pcas/contracts';
 
 export interface Mail {
   to: string[];
@@ -20,48 +20,14 @@ const ALERT = '[EMAIL LIVE ETA ALERT]';
 const BLOCK = '[EMAIL BERTH BLOCK]';
 const RTA_FORM = '[EMAIL RTA FORM]';
 
-/** Every key the mails use, for a port that wants to translate them (the English text is the key's tail). */
-export const MAIL_TRANSLATION_KEYS: readonly string[] = [
-  `${SLOT} Slot request`,
-  `${SLOT} offer`,
-  `${SLOT} confirmation`,
-  `${SLOT} nomination not found`,
-  `${SLOT} free slot not available`,
-  `${SLOT} updated by port`,
-  `${SLOT} cancellation confirmation`,
-  `${SLOT} cancelled by port`,
-  `${SLOT} Please send your JIT ETA to outer port area based on RTA window given by port.`,
-  `${SLOT} Your JIT ETA to outer port area has been accepted.`,
-  `${SLOT} Port is unable to find nomination for your slot request.`,
-  `${SLOT} Port is unable to find free slot for your request.`,
-  `${SLOT} Port has updated your JIT ETA.`,
-  `${SLOT} Your slot request has been cancelled by your request.`,
-  `${SLOT} Your slot request has been cancelled by port.`,
-  `${SLOT} To view and update your slot request please use the link below.`,
-  `${SLOT} This link is valid until:`,
-  `${ALERT} Live ETA alert for`,
-  `${ALERT} Ship`,
-  `${ALERT} JIT ETA differs from Live ETA`,
-  `${ALERT} JIT ETA`,
-  `${ALERT} Live ETA`,
-  `${ALERT} unknown`,
-  `${BLOCK} Berth`,
-  `${BLOCK} block`,
-  `${BLOCK} shifted`,
-  `${BLOCK} has been shifted due to laytime change`,
-  `${BLOCK} New berth block time`,
-  `${RTA_FORM} Link to RTA form`,
-  `${RTA_FORM} The port has given your vessel a required time of arrival (RTA). Please open the form below.`,
-  `${RTA_FORM} This link is valid until:`,
-];
+// The keys live in libs/contracts: the gateway serves their English texts as translation defaults.
+export { MAIL_TRANSLATION_KEYS };
 
 /** The translator of one mail: the stored text, else the English after the prefix. */
 export function translator(stored: Translations): (key: string) => string {
   return (key) => {
     const text = stored(key);
-    if (text !== undefined && text !== '') return text;
-    const space = key.indexOf('] ');
-    return space < 0 ? key : key.slice(space + 2);
+    return text !== undefined && text !== '' ? text : mailKeyText(key);
   };
 }
 
