@@ -14,8 +14,11 @@ if (!chromiumAvailable && process.env.CI === 'true') {
 }
 
 /** `pnpm start` (embedded) with the tests' first administrator, and the browser, started side by side. */
-export function startEmbeddedAndBrowser(): Promise<[RunningSystem, Browser]> {
-  return Promise.all([startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password }), launchBrowser()]);
+export function startEmbeddedAndBrowser(env: Record<string, string> = {}): Promise<[RunningSystem, Browser]> {
+  return Promise.all([
+    startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env }),
+    launchBrowser(),
+  ]);
 }
 
 /** A fresh context (its own storage, so its own session) with a page at 1366×768, or a phone's width. */

@@ -5,6 +5,7 @@
 // text messages at a phone's width; "Send RTA" on an STM vessel's port call page sends the RTA, its window and the
 // port call's id to the vessel's service.
 
+import { readFileSync } from 'node:fs';
 import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +19,13 @@ import {
 } from './browser.ts';
 
 const WAIT = { timeout: 10_000 };
+// A route from Gävle to Rauma with a calculated schedule; Rauma's synchronisation point is on it.
+const ROUTE = readFileSync(new URL('../../libs/stm/test-data/gavle-rauma.rtz', import.meta.url), 'utf8');
+const RAUMA_SYNC_POINT = {
+  VIS_SYNC_POINT_LAT: '61.11806',
+  VIS_SYNC_POINT_LON: '21.16778',
+  VIS_SYNC_POINT_RADIUS: '1852',
+};
 const SHIP = 'urn:mrn:stm:service:instance:web:aurora';
 const PORT_B = 'urn:mrn:stm:service:instance:web:port-b';
 
@@ -39,7 +47,7 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
   const heading = () => page.getByRole('heading', { level: 1 });
 
   beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
+    [system, browser] = await startEmbeddedAndBrowser(RAUMA_SYNC_POINT);
     const source = await adminAndDataSource(system.baseUrl);
     admin = source.admin;
     agent = source.api.withApiKey(source.apiKey.key);
@@ -77,7 +85,7 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
         message_type: 'RTZ',
         rtz_state: 'SYNC_WITH_ETA_FOUND',
         rtz_parse_results: JSON.stringify({ route_name: 'Gävle to Rauma', eta: '2026-11-28T08:00:00+00:00' }),
-        payload: JSON.stringify({ stmMessage: { message: '<route version="1.1"/>' } }),
+        payload: JSON.stringify({ stmMessage: { message: ROUTE } }),
       }),
     );
     await ok(admin.post('/ports', { name: 'Port B', service_id: PORT_B, locodes: ['FIRAU'] }));
@@ -228,11 +236,11 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
       eta_max: '2026-11-28T08:30:00+00:00',
       port_call_id: portCallId,
     });
-    // The stand-in route has no waypoints to time: whatever the API answers, the person reads it.
-    await page
-      .getByText(/The RTA was sent|Not sent/)
-      .first()
-      .waitFor(WAIT);
+    await page.getByText('The RTA was sent').first().waitFor(WAIT);
+    // The port call keeps the RTA: its timeline shows it as the Recommended arrival.
+    await expect
+      .poll(async () => JSON.stringify((await admin.get('/port-call', { id: portCallId })).body), WAIT)
+      .toContain('2026-11-28T08:00:00');
     expect(problems).toEqual([]);
   });
 });
