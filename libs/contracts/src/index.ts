@@ -8,3 +8,4 @@ export * from './rpc.ts';
 export * from './sea-chart.ts';
 export * from './service.ts';
 export * from './vis.ts';
+export * from './zone-time.ts';

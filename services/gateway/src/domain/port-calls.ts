@@ -2,7 +2,7 @@
 // (docs/domain.md#the-timeline, #exports-and-the-timesheet): the name of whoever created each filled timeline slot,
 // GET /port-call's flat slot list, and the timesheet CSV in the caller's time zone. Pure.
 
-import { ApiError } from '@pcas/contracts';
+import { ApiError, isoInZone as isoOfInstantInZone, isTimeZone } from '@pcas/contracts';
 
 /** A filled slot (a timestamp plus `source`) or a template placeholder `{time_type, state[, payload]}`. */
 export interface TimelineSlot {
@@ -82,57 +82,13 @@ export const timelineSlots = (timeline: Timeline): TimelineSlot[] => timeline.ev
 
 // ---- time zones ----
 
-const zoneFormats = new Map<string, Intl.DateTimeFormat | null>();
-
-function zoneFormat(zone: string): Intl.DateTimeFormat | null {
-  let format = zoneFormats.get(zone);
-  if (format === undefined) {
-    try {
-      format = new Intl.DateTimeFormat('en-US', {
-        timeZone: zone,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: '2-digit',
-        day: '2-digit',
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      });
-    } catch {
-      format = null;
-    }
-    // Bounded: the names a caller can make up are endless, the zones that exist are not.
-    if (format !== null || zoneFormats.size < 1_000) zoneFormats.set(zone, format);
-  }
-  return format;
-}
-
-/** Whether the IANA time zone exists (what the original's DateTimeZone accepts, near enough). */
-export const isTimeZone = (zone: unknown): zone is string =>
-  typeof zone === 'string' && zone.trim() !== '' && zone.length <= 64 && zoneFormat(zone) !== null;
-
-const pad = (n: number) => String(n).padStart(2, '0');
+export { isTimeZone };
 
 /** An instant as ISO 8601 local time of the zone with its offset, e.g. `2020-02-23T22:15:00+02:00`. */
 export function isoInZone(instant: string, zone: string): string {
-  const format = isTimeZone(zone) ? zoneFormat(zone) : null;
-  if (!format) throw ApiError.badRequest(`Invalid time zone: ${zone}`);
-  const ms = Math.floor(Date.parse(instant) / 1000) * 1000;
-  if (!Number.isFinite(ms)) return '';
-  const parts: Record<string, string> = {};
-  for (const p of format.formatToParts(new Date(ms))) parts[p.type] = p.value;
-  const local = Date.UTC(
-    Number(parts.year),
-    Number(parts.month) - 1,
-    Number(parts.day),
-    Number(parts.hour),
-    Number(parts.minute),
-    Number(parts.second),
-  );
-  const offset = Math.round((local - ms) / 60_000);
-  const abs = Math.abs(offset);
-  const sign = offset < 0 ? '-' : '+';
-  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
+  if (!isTimeZone(zone)) throw ApiError.badRequest(`Invalid time zone: ${zone}`);
+  const ms = Date.parse(instant);
+  return Number.isFinite(ms) ? isoOfInstantInZone(ms, zone) : '';
 }
 
 // ---- the timesheet CSV ----

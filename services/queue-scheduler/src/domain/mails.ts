@@ -3,7 +3,7 @@
 // and HTML; every phrase goes through the port's translations, keyed by the English text with the original's
 // prefix, and falls back to the text itself. Times in the port's time zone, as ISO 8601 with its offset. Pure.
 
-import { MAIL_TRANSLATION_KEYS, mailKeyText, type SlotRequestStatus } from '@pcas/contracts';
+import { isoInZone, isTimeZone, MAIL_TRANSLATION_KEYS, mailKeyText, type SlotRequestStatus } from '@pcas/contracts';
 
 export interface Mail {
   to: string[];
@@ -49,37 +49,8 @@ export const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** `2024-06-11T13:30:00+03:00`: the original's ATOM format, in the given IANA zone (UTC when unknown). */
-export function atomInZone(ms: number, timeZone = 'UTC'): string {
-  let parts: Intl.DateTimeFormatPart[];
-  try {
-    parts = new Intl.DateTimeFormat('en-GB', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    }).formatToParts(new Date(ms));
-  } catch {
-    return atomInZone(ms, 'UTC');
-  }
-  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
-  const local = Date.UTC(
-    Number(get('year')),
-    Number(get('month')) - 1,
-    Number(get('day')),
-    Number(get('hour')),
-    Number(get('minute')),
-    Number(get('second')),
-  );
-  const offsetMin = Math.round((local - Math.floor(ms / 1000) * 1000) / 60_000);
-  const sign = offsetMin < 0 ? '-' : '+';
-  const abs = Math.abs(offsetMin);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${get('year')}-${get('month')}-${get('day')}T${get('hour')}:${get('minute')}:${get('second')}${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
-}
+export const atomInZone = (ms: number, timeZone = 'UTC'): string =>
+  isoInZone(ms, isTimeZone(timeZone) ? timeZone : 'UTC');
 
 /** Paragraphs and an optional link, as text and as a small HTML page. */
 function compose(to: string[], subject: string, lines: string[], link?: { url: string; after?: string[] }): Mail {

@@ -2,7 +2,7 @@
 // defaults, durations and laytimes in the forms the original reads and writes, the nomination window's checks,
 // when a nomination expires and when a slot request completes by itself. Pure: `now` and the zone are given.
 
-import { ApiError } from '@pcas/contracts';
+import { ApiError, wallClock } from '@pcas/contracts';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -137,28 +137,6 @@ export function parseAtom(text: unknown): number | undefined {
 /** Epoch ms as `YYYY-MM-DDThh:mm:ss+00:00` (whole seconds), as the original writes times. */
 export function isoUtc(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
-}
-
-const zoneFormats = new Map<string, Intl.DateTimeFormat>();
-
-function wallClock(ms: number, timeZone: string): number[] {
-  let format = zoneFormats.get(timeZone);
-  if (format === undefined) {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
-    if (zoneFormats.size < 100) zoneFormats.set(timeZone, format);
-  }
-  const parts: Record<string, number> = {};
-  for (const p of format.formatToParts(ms)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
-  return [parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second];
 }
 
 const offsetAt = (ms: number, timeZone: string): number => {
