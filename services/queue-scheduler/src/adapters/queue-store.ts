@@ -102,6 +102,16 @@ export const QUEUE_DDL = [
      timestamp_id bigint NOT NULL,
      PRIMARY KEY (slot_reservation_id, timestamp_id)
    )`,
+  // What a committed decision leaves to do at ingest (post these timestamps; timestamps null: remove the slot
+  // request's), written in the decision's transaction and deleted once done, so a crash after the commit loses
+  // nothing: the rows left are done at the next start. seq keeps each slot request's order.
+  `CREATE TABLE IF NOT EXISTS queue.timestamp_outbox (
+     seq bigserial PRIMARY KEY,
+     slot_reservation_id integer NOT NULL,
+     timestamps jsonb,
+     actor jsonb NOT NULL
+   )`,
+  'CREATE INDEX IF NOT EXISTS timestamp_outbox_slot ON queue.timestamp_outbox (slot_reservation_id, seq)',
 ];
 
 export type IdSequence = 'berth_ids' | 'nomination_ids' | 'berth_reservation_ids' | 'slot_reservation_ids';
@@ -580,6 +590,41 @@ export async function forgetGeneratedTimestamp(
     slotRequestId,
     timestampId,
   ]);
+}
+
+/** One piece of ingest work a decision left: post `timestamps`, or (null) remove the slot request's. */
+export interface TimestampWork<T = unknown> {
+  slot_reservation_id: number;
+  timestamps: T[] | null;
+  actor: unknown;
+}
+
+/** Records a decision's ingest work in its transaction (one statement, in the given order). */
+export async function recordTimestampWork(tx: Queryable, work: readonly TimestampWork[]): Promise<void> {
+  if (work.length === 0) return;
+  await tx.query(
+    `INSERT INTO queue.timestamp_outbox (slot_reservation_id, timestamps, actor)
+     SELECT (w->>'slot_reservation_id')::int, w->'timestamps', w->'actor'
+       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n`,
+    [JSON.stringify(work)],
+  );
+}
+
+/** The ingest work not done yet (of one slot request, or all), oldest first. */
+export async function pendingTimestampWork<T>(
+  q: Queryable,
+  slotRequestId?: number,
+): Promise<(TimestampWork<T> & { seq: string })[]> {
+  const { rows } = await q.query<TimestampWork<T> & { seq: string }>(
+    `SELECT seq::text AS seq, slot_reservation_id, timestamps, actor FROM queue.timestamp_outbox
+      WHERE $1::int IS NULL OR slot_reservation_id = $1 ORDER BY seq LIMIT 1000`,
+    [slotRequestId ?? null],
+  );
+  return rows;
+}
+
+export async function timestampWorkDone(q: Queryable, seq: string): Promise<void> {
+  await q.query('DELETE FROM queue.timestamp_outbox WHERE seq = $1', [seq]);
 }
 
 /** What the jobs must be armed for at start (the embedded mode's timers do not survive a restart). */

@@ -42,7 +42,10 @@ export interface SlotTimestampPayload {
   loa: number | null;
   beam: number | null;
   draft: number | null;
-  /** Now, so a timestamp generated again is not taken for a duplicate. */
+  /**
+   * Unique per decision, so a timestamp generated again by a later decision is not taken for a duplicate, while a
+   * re-post of the same decision's (after a crash or a lost answer) is one, and ingest stores it once.
+   */
   dummy: string;
 }
 
@@ -70,7 +73,7 @@ const GENERATES: readonly SlotRequestStatus[] = ['offered', 'updated', 'accepted
  */
 export function generatedTimestamps(
   request: SlotRequestForTimestamps,
-  options: { firstEta: boolean; now: number; settings: QueueSettings },
+  options: { firstEta: boolean; now: number; settings: QueueSettings; dummy?: string },
 ): GeneratedTimestamp[] {
   if (!GENERATES.includes(request.status)) return [];
   const payload: SlotTimestampPayload = {
@@ -84,7 +87,7 @@ export function generatedTimestamps(
     loa: request.loa,
     beam: request.beam,
     draft: request.draft,
-    dummy: isoUtc(options.now),
+    dummy: options.dummy ?? isoUtc(options.now),
   };
   const out: GeneratedTimestamp[] = [];
   const add = (time_type: GeneratedTimeType, state: GeneratedState, time: number) =>

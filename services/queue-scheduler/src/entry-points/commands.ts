@@ -3,9 +3,11 @@
 // same transaction; a lost race on any stream rolls all back and decides again. A placement reads every berth of
 // its nomination but appends to one: that berth's expected version is what keeps two requests off one gap. Changes
 // of one berth (port blocks, a slot's update or cancellation) take that berth's lock first, so they take turns.
-// After the commit, in order per slot request and after the reply: the e-mail hook, the generated timestamps
-// (through ingest) and the jobs.
+// The generated timestamps to post or remove through ingest are recorded in the decision's transaction
+// (queue.timestamp_outbox) and done after the commit and the reply, in order per slot request, with the e-mail hook
+// and the jobs; what a crash left undone is done at the next start (sweepTimestampWork).
 
+import { randomUUID } from 'node:crypto';
 import { type CommandFunction, decodeCommand, eventMetadata, retryOnConflict } from '@pcas/commands';
 import {
   type Actor,
@@ -45,10 +47,14 @@ import {
   lockBerths,
   nextId,
   pendingSlotRequestIds,
+  pendingTimestampWork,
   projectBerth,
   projectNomination,
   projectSlotRequest,
+  recordTimestampWork,
   saveGeneratedTimestamps,
+  type TimestampWork,
+  timestampWorkDone,
   type Versioned,
 } from '../adapters/queue-store.ts';
 import {
@@ -60,7 +66,7 @@ import {
   decideRemoveReservation,
   decideUpdateBerth,
 } from '../domain/berths.ts';
-import { generatedTimestamps } from '../domain/generated-timestamps.ts';
+import { type GeneratedTimestamp, generatedTimestamps } from '../domain/generated-timestamps.ts';
 import {
   cannotFindNomination,
   decideCreateNomination,
@@ -126,25 +132,45 @@ export function createQueueCommands(deps: QueueCommandDeps) {
 
   // ---- after the commit ----
 
-  async function postTimestamps(state: SlotRequestData, firstEta: boolean, settings: QueueSettings, actor: Actor) {
-    const list = generatedTimestamps(
-      {
-        id: state.id,
-        imo: state.imo,
-        vessel_name: state.vessel_name,
-        status: state.status,
-        eta: parseAtom(state.eta) as number,
-        rta_window_start: parseAtom(state.rta_window_start) ?? null,
-        rta_window_end: parseAtom(state.rta_window_end) ?? null,
-        jit_eta: parseAtom(state.jit_eta) ?? null,
-        laytime: state.laytime,
-        laytimeMs: isoDurationMs(state.laytime) ?? 0,
-        loa: state.loa,
-        beam: state.beam,
-        draft: state.draft,
-      },
-      { firstEta, now: now(), settings },
-    );
+  /**
+   * Records, in the decision's transaction, what it leaves to do at ingest: the removals, then the timestamps each
+   * changed slot request generates, fixed now with the decision's own key as `dummy` (a re-post after a crash or a
+   * lost answer is then the same timestamp, which ingest stores once).
+   */
+  async function recordIngestWork(tx: Queryable, after: AfterCommit, actor: Actor): Promise<void> {
+    const work: TimestampWork[] = after.removeTimestampsOf.map((id) => ({
+      slot_reservation_id: id,
+      timestamps: null,
+      actor,
+    }));
+    let settings: QueueSettings | undefined;
+    for (const { state, event, firstEta } of after.slots) {
+      if (event.type === 'SlotRequestCancelled' || event.type === 'SlotRequestCompleted') continue;
+      settings ??= await settingsOf(tx);
+      const list = generatedTimestamps(
+        {
+          id: state.id,
+          imo: state.imo,
+          vessel_name: state.vessel_name,
+          status: state.status,
+          eta: parseAtom(state.eta) as number,
+          rta_window_start: parseAtom(state.rta_window_start) ?? null,
+          rta_window_end: parseAtom(state.rta_window_end) ?? null,
+          jit_eta: parseAtom(state.jit_eta) ?? null,
+          laytime: state.laytime,
+          laytimeMs: isoDurationMs(state.laytime) ?? 0,
+          loa: state.loa,
+          beam: state.beam,
+          draft: state.draft,
+        },
+        { firstEta, now: now(), settings, dummy: randomUUID() },
+      );
+      if (list.length > 0) work.push({ slot_reservation_id: state.id, timestamps: list, actor });
+    }
+    await recordTimestampWork(tx, work);
+  }
+
+  async function postTimestamps(slotRequestId: number, list: GeneratedTimestamp[], actor: Actor) {
     if (list.length === 0) return;
     // One batch (one round trip, one commit in ingest), posted as the port's own (manual) timestamps: admitted
     // whatever the sending key's priorities are.
@@ -166,12 +192,13 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       const again: typeof pending = [];
       replies.forEach((reply, i) => {
         if (reply.ok) ids.push(reply.result.id);
-        else if (reply.status >= 500 && attempt < TIMESTAMP_ATTEMPTS)
-          again.push(pending[i] as (typeof pending)[number]);
-        else log.warn({ slot_reservation_id: state.id, error: reply.error }, 'a generated timestamp was refused');
+        else if (reply.status >= 500) again.push(pending[i] as (typeof pending)[number]);
+        else log.warn({ slot_reservation_id: slotRequestId, error: reply.error }, 'a generated timestamp was refused');
       });
-      await saveGeneratedTimestamps(db, state.id, ids);
+      await saveGeneratedTimestamps(db, slotRequestId, ids);
       pending = again;
+      // Still busy: the work stays recorded and the next sweep posts it again (the stored ones are duplicates).
+      if (pending.length > 0 && attempt >= TIMESTAMP_ATTEMPTS) throw new Error('ingest did not store them yet');
       if (pending.length > 0) await new Promise((r) => setTimeout(r, TIMESTAMP_RETRY_MS * 2 ** (attempt - 1)));
     }
   }
@@ -193,6 +220,27 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     }
   }
 
+  /** Does one slot request's recorded ingest work, oldest first, each piece forgotten once done. */
+  async function doIngestWork(slotRequestId: number): Promise<void> {
+    for (const work of await pendingTimestampWork<GeneratedTimestamp>(db, slotRequestId)) {
+      const actor = work.actor as Actor;
+      if (work.timestamps === null) await removeTimestamps(slotRequestId, actor);
+      else await postTimestamps(slotRequestId, work.timestamps, actor);
+      await timestampWorkDone(db, work.seq);
+    }
+  }
+  const ingestWorkOf = (slotRequestId: number) =>
+    doIngestWork(slotRequestId).catch((err) =>
+      log.error({ err, slot_reservation_id: slotRequestId }, 'generated timestamps not done yet; retried later'),
+    );
+
+  /** The ingest work a crash or a busy ingest left undone, queued in order per slot request (at start, then regularly). */
+  async function sweepTimestampWork(): Promise<number> {
+    const ids = [...new Set((await pendingTimestampWork(db)).map((w) => w.slot_reservation_id))];
+    for (const id of ids) enqueue([`slot-${id}`], () => ingestWorkOf(id));
+    return ids.length;
+  }
+
   // What follows a commit runs after the reply, in order per slot request (a cancellation's removal of the
   // timestamps waits for their posting); `settled()` waits for all of it (tests, shutdown).
   const chains = new Map<string, Promise<void>>();
@@ -207,24 +255,19 @@ export function createQueueCommands(deps: QueueCommandDeps) {
   const settled = async () => {
     while (chains.size > 0) await Promise.all(chains.values());
   };
-  const finishLater = (done: AfterCommit, actor: Actor) =>
+  const finishLater = (done: AfterCommit) =>
     enqueue(
       [...done.slots.map((x) => `slot-${x.state.id}`), ...done.removeTimestampsOf.map((id) => `slot-${id}`)],
-      () => finish(done, actor),
+      () => finish(done),
     );
 
-  async function finish(after: AfterCommit, actor: Actor): Promise<void> {
+  async function finish(after: AfterCommit): Promise<void> {
     const settings = after.slots.length > 0 ? await settingsOf(db) : undefined;
-    for (const id of after.removeTimestampsOf) {
-      await removeTimestamps(id, actor).catch((err) =>
-        log.error({ err, slot_reservation_id: id }, 'removing generated timestamps failed'),
-      );
+    for (const id of new Set([...after.removeTimestampsOf, ...after.slots.map((x) => x.state.id)])) {
+      await ingestWorkOf(id);
     }
-    for (const { state, event, firstEta } of after.slots) {
+    for (const { state, event } of after.slots) {
       if (event.type !== 'SlotRequestCancelled' && event.type !== 'SlotRequestCompleted' && settings) {
-        await postTimestamps(state, firstEta, settings, actor).catch((err) =>
-          log.error({ err, slot_reservation_id: state.id }, 'posting generated timestamps failed'),
-        );
         const due = completionDue(state, settings);
         if (due !== null) await deps.jobs?.completeSlotRequest(state.id, due);
       }
@@ -330,8 +373,9 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         await appendSlot(tx, id, [event], loaded.version, metadata);
         await appendPlacement(tx, placed, berths, nominations, metadata);
         after.slots.push({ state: { ...slot, ...placed.placement }, event, firstEta: true });
+        await recordIngestWork(tx, after, actor);
       });
-      finishLater(after, actor);
+      finishLater(after);
     }
   }
 
@@ -513,8 +557,9 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       await appendSlot(tx, id, [event], 'no_stream', metadata);
       await appendPlacement(tx, placed, berths, nominations, metadata);
       after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
+      await recordIngestWork(tx, after, actor);
     });
-    finishLater(after, actor);
+    finishLater(after);
     return OK;
   }
 
@@ -564,8 +609,9 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       const own = update.slotEvents[0];
       after.slots.unshift({ state: { ...slot, ...own.data } as SlotRequestData, event: own, firstEta: false });
       after.blocks.push(...update.shiftedBlocks);
+      await recordIngestWork(tx, after, actor);
     });
-    finishLater(after, actor);
+    finishLater(after);
     return OK;
   }
 
@@ -608,9 +654,10 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       }
       const status = (cancel.slotEvent.data as { status: SlotRequestData['status'] }).status;
       after.slots.push({ state: { ...slot, status }, event: cancel.slotEvent, firstEta: false });
-      after.removeTimestampsOf.push(slot.id);
+      after.removeTimestampsOf = [slot.id];
+      await recordIngestWork(tx, after, actor);
     });
-    finishLater(after, actor);
+    finishLater(after);
     return OK;
   }
 
@@ -643,5 +690,5 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     [QueueCommands.updateSlotRequest]: updateSlotRequest,
     [QueueCommands.cancelSlotRequest]: cancelSlotRequest,
   };
-  return { handlers, expireNomination, completeSlotRequest, cannotFindNomination, settled };
+  return { handlers, expireNomination, completeSlotRequest, cannotFindNomination, settled, sweepTimestampWork };
 }

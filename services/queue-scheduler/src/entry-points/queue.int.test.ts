@@ -36,6 +36,26 @@ const PORT: Actor = { user_id: 1, api_key_id: null };
 const posted: { id: number; input: Record<string, unknown> }[] = [];
 const deleted: number[] = [];
 let ingestBusy = 0;
+// As ingest does: a post equal to a stored one (same content, payload included) is a duplicate, answered with the
+// stored timestamp's id and stored nothing more.
+const stored = new Map<string, number>();
+const canonical = (v: unknown): string =>
+  Array.isArray(v)
+    ? `[${v.map(canonical).join(',')}]`
+    : v !== null && typeof v === 'object'
+      ? `{${Object.keys(v)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+          .join(',')}}`
+      : JSON.stringify(v);
+const store1 = (input: Record<string, unknown>) => {
+  const key = canonical(input);
+  const known = stored.get(key);
+  if (known !== undefined) return known;
+  posted.push({ id: posted.length + 1, input });
+  stored.set(key, posted.length);
+  return posted.length;
+};
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -77,14 +97,10 @@ beforeAll(async () => {
         // The first post is stored, the others fail as a busy ingest answers.
         return items.map(({ body }, i) => {
           if (i > 0) return { ok: false, status: 500, error: 'Internal server error' };
-          posted.push({ id: posted.length + 1, input: body.input });
-          return { ok: true, result: { result: 'OK', id: posted.length } };
+          return { ok: true, result: { result: 'OK', id: store1(body.input) } };
         });
       }
-      return items.map(({ body }) => {
-        posted.push({ id: posted.length + 1, input: body.input });
-        return { ok: true, result: { result: 'OK', id: posted.length } };
-      });
+      return items.map(({ body }) => ({ ok: true, result: { result: 'OK', id: store1(body.input) } }));
     }
     if (command === IngestCommands.deleteTimestamp) deleted.push(input.id as number);
     return { result: 'OK' };
@@ -245,6 +261,88 @@ describe('slot requests racing for one gap', () => {
       [slot.id],
     );
     expect(saved[0].n).toBe(3);
+  }, 60_000);
+
+  it('a process dying after the reply loses no generated timestamp; the next start does it, posting none twice', async () => {
+    /** The queue-scheduler as a process that dies at its first call to ingest (after `forward`ing it or not). */
+    const dying = (forward: boolean) =>
+      createQueueCommands({
+        ...deps,
+        bus: new Proxy(deps.bus, {
+          get(target, key) {
+            if (key !== 'rpc') return Reflect.get(target, key).bind(target);
+            return async (service: string, command: string, payload: unknown) => {
+              if (service !== INGEST) return target.rpc(service, command, payload);
+              if (forward) await target.rpc(service, command, payload);
+              return new Promise(() => {}); // the answer never arrives: the process is gone
+            };
+          },
+        }),
+      });
+    const generated = async (id: number) =>
+      (
+        await query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM queue.generated_timestamps WHERE slot_reservation_id = $1',
+          [id],
+        )
+      )[0].n;
+    const mine = (id: number) =>
+      posted.filter((p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === id);
+
+    // A cancellation replied, then the process died before ingest heard of it: the next start removes them.
+    const [offered] = await query<{ id: number; imo: number }>(
+      "SELECT id, imo FROM queue.slot_reservations WHERE slot_reservation_status = 'offered' ORDER BY id DESC LIMIT 1",
+    );
+    const theirs = mine(offered.id).map((p) => p.id);
+    expect(theirs).toHaveLength(3);
+    await dying(false).handlers[QueueCommands.cancelSlotRequest](
+      {
+        actor: PORT,
+        input: { id: offered.id, by_vessel: true },
+      },
+      {},
+    );
+    expect(deleted.filter((id) => theirs.includes(id))).toEqual([]);
+    expect(await commands.sweepTimestampWork()).toBe(1);
+    await commands.settled();
+    expect(deleted.filter((id) => theirs.includes(id)).sort()).toEqual(theirs.sort());
+    expect(await generated(offered.id)).toBe(0);
+
+    // An offer whose timestamps ingest stored but whose answer the dying process never got: the next start posts
+    // them again, ingest takes them for the duplicates they are, and their ids are kept for a cancellation.
+    await dying(true).handlers[QueueCommands.createSlotRequest](
+      {
+        actor: PORT,
+        input: {
+          email: 'master@vessel.example',
+          imo: offered.imo,
+          vessel_name: 'Again',
+          loa: 1,
+          beam: 1,
+          draft: 1,
+          laytime: '02:00',
+          eta: isoUtc(W0 + HOUR),
+          agent: true,
+        },
+      },
+      {},
+    );
+    const [next] = await query<{ id: number; status: string }>(
+      'SELECT id, slot_reservation_status AS status FROM queue.slot_reservations ORDER BY id DESC LIMIT 1',
+    );
+    expect(next.status).toBe('offered');
+    await new Promise((r) => setTimeout(r, 50)); // the dying process's post reaches ingest
+    expect(mine(next.id)).toHaveLength(3);
+    expect(await generated(next.id)).toBe(0);
+    expect(await commands.sweepTimestampWork()).toBe(1);
+    await commands.settled();
+    expect(await commands.sweepTimestampWork()).toBe(0);
+    expect(mine(next.id).map((p) => `${p.input.time_type} ${p.input.state}`)).toEqual([
+      'Estimated Arrival_Vessel_PortArea',
+      'Estimated Departure_Vessel_Berth',
+      'Recommended Arrival_Vessel_PortArea',
+    ]);
+    expect(await generated(next.id)).toBe(3);
   }, 60_000);
 
   it('the jobs record expiry and completion once due; every stream replayed gives its row', async () => {

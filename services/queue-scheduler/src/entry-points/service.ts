@@ -83,9 +83,17 @@ export async function startQueueScheduler(
     if (at) await jobs.completeSlotRequest(id, at);
   }
 
+  // Generated timestamps a crash or a long-busy ingest left undone: now, then every minute.
+  const sweep = () =>
+    commands?.sweepTimestampWork().catch((err) => log.warn({ err }, 'generated timestamps sweep failed'));
+  await sweep();
+  const sweeper = setInterval(sweep, 60_000);
+  sweeper.unref?.();
+
   log.info('queue-scheduler serving cmd.queue-scheduler');
   return {
     async stop() {
+      clearInterval(sweeper);
       await rpc.stop();
       await commands?.settled();
       await delayed.close();
