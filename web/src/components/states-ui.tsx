@@ -31,6 +31,17 @@ export function ErrorNotice({
   );
 }
 
+/** A dialog's refusal, in the API's words (translated when a translation exists); the dialog stays open. */
+export function Refusal({ error, title = 'Not saved' }: { error: ApiError | null; title?: string }) {
+  const { t } = useTranslation();
+  if (!error || error.status === 440) return null;
+  return (
+    <Alert color="red" role="alert" title={t(title)}>
+      {t(error.message)}
+    </Alert>
+  );
+}
+
 export function Empty({ children }: { children: string }) {
   const { t } = useTranslation();
   return (

@@ -2,17 +2,17 @@
 // `manage_berth`, added, edited (code, name, whether a consignee may nominate it) and deleted, each refusal in the
 // API's words.
 
-import { Button, Group, Modal, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Group, Switch, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
 import { type Berth, PATHS } from './model.ts';
-import { Refusal } from './parts.tsx';
 
 const CHANGED = [PATHS.berths, PATHS.nominatableBerths];
 
@@ -100,46 +100,37 @@ function BerthDialog({ berth }: { berth?: Berth }) {
       ) : (
         <Button onClick={openWith}>{t('Add berth')}</Button>
       )}
-      <Modal
+      <FormDialog
         opened={opened}
         onClose={close}
         title={editing ? t('Edit berth {{name}}', { name: berth.name }) : t('Add berth')}
-        centered
+        onSubmit={submit}
+        error={save.error}
+        submitLabel={editing ? 'Save' : 'Add'}
+        pending={save.isPending}
+        disabled={!ready}
       >
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <Refusal error={save.error} />
-            <TextInput
-              label={t('Code')}
-              required
-              data-autofocus
-              maxLength={255}
-              value={code}
-              onChange={(event) => setCode(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t('Name')}
-              required
-              maxLength={255}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-            <Switch
-              label={t('Consignees may nominate this berth')}
-              checked={nominatable}
-              onChange={(event) => setNominatable(event.currentTarget.checked)}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={!ready}>
-                {t(editing ? 'Save' : 'Add')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+        <TextInput
+          label={t('Code')}
+          required
+          data-autofocus
+          maxLength={255}
+          value={code}
+          onChange={(event) => setCode(event.currentTarget.value)}
+        />
+        <TextInput
+          label={t('Name')}
+          required
+          maxLength={255}
+          value={name}
+          onChange={(event) => setName(event.currentTarget.value)}
+        />
+        <Switch
+          label={t('Consignees may nominate this berth')}
+          checked={nominatable}
+          onChange={(event) => setNominatable(event.currentTarget.checked)}
+        />
+      </FormDialog>
     </>
   );
 }

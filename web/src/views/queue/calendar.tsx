@@ -4,7 +4,7 @@
 // `manage_berth_reservation` the port adds a block, moves one (new start and end) or deletes one; a vessel's slot is
 // the queue's to move.
 
-import { Button, Group, Modal, NativeSelect, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Button, Group, NativeSelect, Paper, Text, UnstyledButton } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -12,6 +12,7 @@ import type { Page, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { Empty, ErrorNotice } from '../../components/states-ui.tsx';
@@ -28,7 +29,6 @@ import {
   QUEUE_CHANNEL,
   startOfDay,
 } from './model.ts';
-import { Refusal } from './parts.tsx';
 import classes from './queue.module.css';
 
 /** How many days the time line shows: a day for detail, a week for the overview. */
@@ -258,32 +258,23 @@ function BlockDialog({ berth, block, onClose }: { berth: Berth; block?: BerthRes
     );
   };
   return (
-    <Modal
+    <FormDialog
       opened
       onClose={onClose}
-      centered
       title={
         block
           ? t('Move port block on {{berth}}', { berth: berth.name })
           : t('Add port block on {{berth}}', { berth: berth.name })
       }
+      onSubmit={submit}
+      error={save.error}
+      submitLabel={block ? 'Move' : 'Add'}
+      pending={save.isPending}
+      disabled={!start || !end}
     >
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <Refusal error={save.error} />
-          <DateTimeField label="Block start" required value={start} onChange={setStart} />
-          <DateTimeField label="Block end" required value={end} onChange={setEnd} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('Cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} disabled={!start || !end}>
-              {t(block ? 'Move' : 'Add')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+      <DateTimeField label="Block start" required value={start} onChange={setStart} />
+      <DateTimeField label="Block end" required value={end} onChange={setEnd} />
+    </FormDialog>
   );
 }
 

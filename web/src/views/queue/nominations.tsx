@@ -3,7 +3,7 @@
 // GET /consignee-users). One form for both: the vessel, its time window and the berths in priority order
 // (editable by keyboard). Only open nominations change; the API's refusals show in the dialog, in its words.
 
-import { Button, Group, Modal, NativeSelect, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,11 +11,12 @@ import type { Page, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
 import { apiTime, type Berth, type Consignee, type Nomination, nominationOpen, PATHS, QUEUE_CHANNEL } from './model.ts';
-import { BerthPriority, Refusal, windowText } from './parts.tsx';
+import { BerthPriority, windowText } from './parts.tsx';
 
 export type Scope = 'own' | 'all';
 
@@ -231,53 +232,50 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
       ) : (
         <Button onClick={openWith}>{t('Add nomination')}</Button>
       )}
-      <Modal opened={opened} onClose={close} title={title} centered size="lg">
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <Refusal error={save.error} />
-            {forConsignee && (
-              <NativeSelect
-                label={t('Consignee')}
-                required
-                data-autofocus
-                value={draft.consignee}
-                onChange={(event) => set('consignee')(event.currentTarget.value)}
-                data={[
-                  { value: '', label: consignees.isPending ? t('Loading…') : t('Choose a consignee') },
-                  ...(consignees.data ?? []).map((user) => ({ value: String(user.id), label: user.name })),
-                ]}
-              />
-            )}
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              <TextInput label={t('Vessel name')} required maxLength={255} {...text('vessel_name')} />
-              <TextInput label={t('IMO')} required inputMode="numeric" autoComplete="off" {...text('imo')} />
-              <TextInput label={t('Company')} required maxLength={255} {...text('company_name')} />
-              <TextInput label={t('E-mail')} required type="email" maxLength={255} {...text('email')} />
-              <DateTimeField
-                label="Window start"
-                required
-                value={draft.window_start}
-                onChange={(value) => set('window_start')(value)}
-              />
-              <DateTimeField
-                label="Window end"
-                required
-                value={draft.window_end}
-                onChange={(value) => set('window_end')(value)}
-              />
-            </SimpleGrid>
-            <BerthPriority berths={berths} value={draft.berth_ids} onChange={(ids) => set('berth_ids')(ids)} />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={!ready}>
-                {t(editing ? 'Save' : 'Add')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        onClose={close}
+        title={title}
+        size="lg"
+        onSubmit={submit}
+        error={save.error}
+        submitLabel={editing ? 'Save' : 'Add'}
+        pending={save.isPending}
+        disabled={!ready}
+      >
+        {forConsignee && (
+          <NativeSelect
+            label={t('Consignee')}
+            required
+            data-autofocus
+            value={draft.consignee}
+            onChange={(event) => set('consignee')(event.currentTarget.value)}
+            data={[
+              { value: '', label: consignees.isPending ? t('Loading…') : t('Choose a consignee') },
+              ...(consignees.data ?? []).map((user) => ({ value: String(user.id), label: user.name })),
+            ]}
+          />
+        )}
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+          <TextInput label={t('Vessel name')} required maxLength={255} {...text('vessel_name')} />
+          <TextInput label={t('IMO')} required inputMode="numeric" autoComplete="off" {...text('imo')} />
+          <TextInput label={t('Company')} required maxLength={255} {...text('company_name')} />
+          <TextInput label={t('E-mail')} required type="email" maxLength={255} {...text('email')} />
+          <DateTimeField
+            label="Window start"
+            required
+            value={draft.window_start}
+            onChange={(value) => set('window_start')(value)}
+          />
+          <DateTimeField
+            label="Window end"
+            required
+            value={draft.window_end}
+            onChange={(value) => set('window_end')(value)}
+          />
+        </SimpleGrid>
+        <BerthPriority berths={berths} value={draft.berth_ids} onChange={(ids) => set('berth_ids')(ids)} />
+      </FormDialog>
     </>
   );
 }

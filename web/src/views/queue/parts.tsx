@@ -1,10 +1,9 @@
 // Pieces the queue's views share: the alert and status badges (colour with words, never colour alone), a time
-// window as text, a dialog's refusal in the API's words, and the berth priority list editable by keyboard.
+// window as text, and the berth priority list editable by keyboard.
 
-import { Alert, Badge, Button, Group, NativeSelect, Stack, Text, VisuallyHidden } from '@mantine/core';
+import { Badge, Button, Group, NativeSelect, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiError } from '../../api/client.ts';
 import { formatTime } from '../../components/time.ts';
 import { alertOf, type Berth, moveItem, type SlotRequest } from './model.ts';
 
@@ -56,17 +55,6 @@ export function windowText(start: string | null | undefined, end: string | null 
   const to = formatTime(end);
   const day = (text: string) => text.slice(0, text.lastIndexOf(' '));
   return `${from} – ${from && day(from) === day(to) ? to.slice(to.lastIndexOf(' ') + 1) : to}`;
-}
-
-/** A dialog's refusal, in the API's words (translated when a translation exists); the dialog stays open. */
-export function Refusal({ error, title = 'Not saved' }: { error: ApiError | null; title?: string }) {
-  const { t } = useTranslation();
-  if (!error || error.status === 440) return null;
-  return (
-    <Alert color="red" role="alert" title={t(title)}>
-      {t(error.message)}
-    </Alert>
-  );
 }
 
 /**

@@ -4,7 +4,7 @@
 // laytime: the request becomes `updated`) or cancels it (`cancelled_by_port`: the nomination opens again). The API
 // keeps no readable history of a request beyond its current row and times, so none is shown.
 
-import { Anchor, Button, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Button, Group, NumberInput, Paper, SimpleGrid, Table, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
@@ -12,6 +12,7 @@ import type { Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
@@ -30,7 +31,7 @@ import {
   SLOT_CHANGES,
   type SlotRequest,
 } from './model.ts';
-import { AlertBadge, Refusal, SlotStatus, windowText } from './parts.tsx';
+import { AlertBadge, SlotStatus, windowText } from './parts.tsx';
 
 export function SlotRequests() {
   const { t } = useTranslation();
@@ -215,50 +216,41 @@ function ChangeSlotRequest({ request }: { request: SlotRequest }) {
   return (
     <>
       <Button onClick={open}>{t('Change')}</Button>
-      <Modal
+      <FormDialog
         opened={opened}
         onClose={() => setOpened(false)}
         title={t('Change slot request #{{id}}', { id: request.id })}
-        centered
+        onSubmit={submit}
+        error={save.error}
+        submitLabel={'Save'}
+        pending={save.isPending}
+        disabled={!jitEta}
       >
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            <Refusal error={save.error} />
-            <DateTimeField label="RTA window start" value={rtaStart} onChange={setRtaStart} />
-            <DateTimeField label="JIT ETA" required value={jitEta} onChange={setJitEta} />
-            <SimpleGrid cols={2} spacing="sm">
-              <NumberInput
-                label={t('Laytime hours')}
-                min={0}
-                allowDecimal={false}
-                value={hours}
-                onChange={(value) => setHours(Number(value) || 0)}
-              />
-              <NumberInput
-                label={t('Laytime minutes')}
-                min={0}
-                max={59}
-                allowDecimal={false}
-                value={minutes}
-                onChange={(value) => setMinutes(Number(value) || 0)}
-              />
-            </SimpleGrid>
-            <Text size="sm" c="dimmed">
-              {t(
-                'The JIT ETA must lie within the RTA window. A longer laytime may push the following reservations forward.',
-              )}
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setOpened(false)}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={!jitEta}>
-                {t('Save')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+        <DateTimeField label="RTA window start" value={rtaStart} onChange={setRtaStart} />
+        <DateTimeField label="JIT ETA" required value={jitEta} onChange={setJitEta} />
+        <SimpleGrid cols={2} spacing="sm">
+          <NumberInput
+            label={t('Laytime hours')}
+            min={0}
+            allowDecimal={false}
+            value={hours}
+            onChange={(value) => setHours(Number(value) || 0)}
+          />
+          <NumberInput
+            label={t('Laytime minutes')}
+            min={0}
+            max={59}
+            allowDecimal={false}
+            value={minutes}
+            onChange={(value) => setMinutes(Number(value) || 0)}
+          />
+        </SimpleGrid>
+        <Text size="sm" c="dimmed">
+          {t(
+            'The JIT ETA must lie within the RTA window. A longer laytime may push the following reservations forward.',
+          )}
+        </Text>
+      </FormDialog>
     </>
   );
 }

@@ -4,12 +4,13 @@
 // another asks before deleting. The API refuses in words (`{"result":"ERROR","message":...}` on a 200, e.g. "IMO
 // belongs to another vessel"): the dialog shows them and stays open.
 
-import { Alert, Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { Empty } from '../../components/states-ui.tsx';
@@ -194,66 +195,58 @@ function FixedVesselDialog({
       ) : (
         <Button onClick={openWith}>{t('Add fixed vessel')}</Button>
       )}
-      <Modal opened={opened} onClose={close} title={title} centered>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            {save.error && save.error.status !== 440 && (
-              <Alert color="red" role="alert" title={t('Not saved')}>
-                {t(save.error.message)}
-              </Alert>
-            )}
-            <TextInput
-              label={t('Vessel name')}
-              required
-              data-autofocus
-              maxLength={255}
-              value={draft.vesselName}
-              onChange={(event) => set('vesselName')(event.currentTarget.value)}
-            />
-            <Select
-              label={t('Vessel type')}
-              required
-              placeholder={types ? t('Choose a vessel type') : t('Loading…')}
-              data={options}
-              value={draft.vesselType}
-              onChange={set('vesselType')}
-              nothingFoundMessage={t('No vessel type matches')}
-              searchable
-            />
-            <TextInput
-              label={t('IMO')}
-              description={t('A vessel the port knows by its IMO number')}
-              inputMode="numeric"
-              autoComplete="off"
-              value={draft.imo}
-              error={imoProblem ? t(imoProblem) : undefined}
-              onChange={(event) => set('imo')(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t('MMSI')}
-              description={t('The AIS identity; enough for a vessel without an IMO number')}
-              inputMode="numeric"
-              autoComplete="off"
-              value={draft.mmsi}
-              error={mmsiProblem ? t(mmsiProblem) : undefined}
-              onChange={(event) => set('mmsi')(event.currentTarget.value)}
-            />
-            {missingNumber && (
-              <Text size="sm" c="gray.7">
-                {t('Give the IMO or the MMSI, or both, so positions can be matched to the vessel.')}
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending} disabled={!ready}>
-                {t(editing ? 'Save' : 'Add')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        onClose={close}
+        title={title}
+        onSubmit={submit}
+        error={save.error}
+        submitLabel={editing ? 'Save' : 'Add'}
+        pending={save.isPending}
+        disabled={!ready}
+      >
+        <TextInput
+          label={t('Vessel name')}
+          required
+          data-autofocus
+          maxLength={255}
+          value={draft.vesselName}
+          onChange={(event) => set('vesselName')(event.currentTarget.value)}
+        />
+        <Select
+          label={t('Vessel type')}
+          required
+          placeholder={types ? t('Choose a vessel type') : t('Loading…')}
+          data={options}
+          value={draft.vesselType}
+          onChange={set('vesselType')}
+          nothingFoundMessage={t('No vessel type matches')}
+          searchable
+        />
+        <TextInput
+          label={t('IMO')}
+          description={t('A vessel the port knows by its IMO number')}
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft.imo}
+          error={imoProblem ? t(imoProblem) : undefined}
+          onChange={(event) => set('imo')(event.currentTarget.value)}
+        />
+        <TextInput
+          label={t('MMSI')}
+          description={t('The AIS identity; enough for a vessel without an IMO number')}
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft.mmsi}
+          error={mmsiProblem ? t(mmsiProblem) : undefined}
+          onChange={(event) => set('mmsi')(event.currentTarget.value)}
+        />
+        {missingNumber && (
+          <Text size="sm" c="gray.7">
+            {t('Give the IMO or the MMSI, or both, so positions can be matched to the vessel.')}
+          </Text>
+        )}
+      </FormDialog>
     </>
   );
 }

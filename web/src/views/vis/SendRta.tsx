@@ -3,13 +3,14 @@
 // port call's id; the API takes it only while the port call is arriving). Shown for an STM vessel (`is_vis`) to
 // whoever may send RTAs while the VIS module is on; the port call's RTA then shows in its timeline.
 
-import { Alert, Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { useSession } from '../../session/session.tsx';
 import { defaultWindow, PATHS, PERMISSIONS, rtaProblem, VIS_MODULE, type VisVesselRow } from './model.ts';
 
@@ -96,39 +97,25 @@ export function SendRta({ ship }: { ship: RtaShip }) {
       <Button variant="light" size="sm" onClick={openWith}>
         {t('Send RTA')}
       </Button>
-      <Modal opened={opened} onClose={close} title={t('Send RTA to {{vessel}}', { vessel })} centered>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            {send.error && send.error.status !== 440 && (
-              <Alert color="red" role="alert" title={t('Not sent')}>
-                {t(send.error.message)}
-              </Alert>
-            )}
-            <Text size="sm" c="gray.7">
-              {t(
-                "The vessel's voyage plan goes back to it with this time of arrival at the port's synchronisation point.",
-              )}
-            </Text>
-            <TextInput label={t('VIS service')} readOnly value={pending ? t('Loading…') : serviceId || '–'} />
-            <DateTimeField label="RTA" required value={rta} onChange={changeRta} name="rta" />
-            <DateTimeField label="Earliest arrival" required value={etaMin} onChange={setEtaMin} name="eta_min" />
-            <DateTimeField label="Latest arrival" required value={etaMax} onChange={setEtaMax} name="eta_max" />
-            {tried && problem && (
-              <Text size="sm" c="red.8" role="alert">
-                {t(problem)}
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={send.isPending}>
-                {t('Send RTA')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <FormDialog
+        opened={opened}
+        onClose={close}
+        title={t('Send RTA to {{vessel}}', { vessel })}
+        onSubmit={submit}
+        error={send.error}
+        refusalTitle="Not sent"
+        problem={tried && problem ? t(problem) : null}
+        submitLabel={'Send RTA'}
+        pending={send.isPending}
+      >
+        <Text size="sm" c="gray.7">
+          {t("The vessel's voyage plan goes back to it with this time of arrival at the port's synchronisation point.")}
+        </Text>
+        <TextInput label={t('VIS service')} readOnly value={pending ? t('Loading…') : serviceId || '–'} />
+        <DateTimeField label="RTA" required value={rta} onChange={changeRta} name="rta" />
+        <DateTimeField label="Earliest arrival" required value={etaMin} onChange={setEtaMin} name="eta_min" />
+        <DateTimeField label="Latest arrival" required value={etaMax} onChange={setEtaMax} name="eta_max" />
+      </FormDialog>
     </>
   );
 }

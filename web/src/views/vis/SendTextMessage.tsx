@@ -3,12 +3,13 @@
 // (POST /vis-text-messages-with-imo, the author being the signed-in user, as the API sets it). The API refuses in
 // words ("VIS service ID not found: …"); the dialog shows them and stays open.
 
-import { Alert, Button, Group, Modal, SegmentedControl, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
+import { Button, SegmentedControl, Select, Text, Textarea, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { useSession } from '../../session/session.tsx';
 import { PATHS, PERMISSIONS, type VisVesselRow } from './model.ts';
 
@@ -125,98 +126,86 @@ export function SendTextMessage({ service, imo }: SendTextMessageProps) {
       ) : (
         <Button onClick={openWith}>{t('Send text message')}</Button>
       )}
-      <Modal opened={opened} onClose={close} title={title} centered>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            {send.error && send.error.status !== 440 && (
-              <Alert color="red" role="alert" title={t('Not sent')}>
-                {t(send.error.message)}
-              </Alert>
-            )}
-            {!fixed && (
-              <div>
-                <Text size="sm" fw={500} id={labelId}>
-                  {t('Send to')}
-                </Text>
-                <SegmentedControl
-                  aria-labelledby={labelId}
-                  value={draft.addressing}
-                  onChange={(value) => set('addressing')(value)}
-                  data={[
-                    { value: 'service', label: t('A VIS service') },
-                    { value: 'imo', label: t('A vessel by IMO') },
-                  ]}
-                />
-              </div>
-            )}
-            {!fixed && draft.addressing === 'service' && (
-              <Select
-                label={t('VIS service')}
-                required
-                searchable
-                data-autofocus
-                placeholder={services.data ? t('Choose a vessel or port') : t('Loading…')}
-                nothingFoundMessage={t('No VIS service matches')}
-                data={options}
-                value={draft.serviceId}
-                onChange={set('serviceId')}
-              />
-            )}
-            {!fixed && draft.addressing === 'imo' && (
-              <TextInput
-                label={t('IMO')}
-                required
-                inputMode="numeric"
-                autoComplete="off"
-                value={draft.imo}
-                onChange={(event) => set('imo')(event.currentTarget.value)}
-              />
-            )}
-            {draft.addressing === 'service' ? (
-              <TextInput
-                label={t('Author')}
-                required
-                maxLength={1024}
-                value={draft.author}
-                onChange={(event) => set('author')(event.currentTarget.value)}
-              />
-            ) : (
-              <Text size="sm" c="gray.7">
-                {t('Sent in your name.')}
-              </Text>
-            )}
-            <TextInput
-              label={t('Subject')}
-              required
-              maxLength={1024}
-              data-autofocus={fixed ? true : undefined}
-              value={draft.subject}
-              onChange={(event) => set('subject')(event.currentTarget.value)}
+      <FormDialog
+        opened={opened}
+        onClose={close}
+        title={title}
+        onSubmit={submit}
+        error={send.error}
+        refusalTitle="Not sent"
+        problem={tried && problem ? t(problem) : null}
+        submitLabel={'Send'}
+        pending={send.isPending}
+      >
+        {!fixed && (
+          <div>
+            <Text size="sm" fw={500} id={labelId}>
+              {t('Send to')}
+            </Text>
+            <SegmentedControl
+              aria-labelledby={labelId}
+              value={draft.addressing}
+              onChange={(value) => set('addressing')(value)}
+              data={[
+                { value: 'service', label: t('A VIS service') },
+                { value: 'imo', label: t('A vessel by IMO') },
+              ]}
             />
-            <Textarea
-              label={t('Text')}
-              required
-              rows={4}
-              maxLength={64 * 1024}
-              value={draft.body}
-              onChange={(event) => set('body')(event.currentTarget.value)}
-            />
-            {tried && problem && (
-              <Text size="sm" c="red.8" role="alert">
-                {t(problem)}
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={send.isPending}>
-                {t('Send')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+          </div>
+        )}
+        {!fixed && draft.addressing === 'service' && (
+          <Select
+            label={t('VIS service')}
+            required
+            searchable
+            data-autofocus
+            placeholder={services.data ? t('Choose a vessel or port') : t('Loading…')}
+            nothingFoundMessage={t('No VIS service matches')}
+            data={options}
+            value={draft.serviceId}
+            onChange={set('serviceId')}
+          />
+        )}
+        {!fixed && draft.addressing === 'imo' && (
+          <TextInput
+            label={t('IMO')}
+            required
+            inputMode="numeric"
+            autoComplete="off"
+            value={draft.imo}
+            onChange={(event) => set('imo')(event.currentTarget.value)}
+          />
+        )}
+        {draft.addressing === 'service' ? (
+          <TextInput
+            label={t('Author')}
+            required
+            maxLength={1024}
+            value={draft.author}
+            onChange={(event) => set('author')(event.currentTarget.value)}
+          />
+        ) : (
+          <Text size="sm" c="gray.7">
+            {t('Sent in your name.')}
+          </Text>
+        )}
+        <TextInput
+          label={t('Subject')}
+          required
+          maxLength={1024}
+          data-autofocus={fixed ? true : undefined}
+          value={draft.subject}
+          onChange={(event) => set('subject')(event.currentTarget.value)}
+        />
+        <Textarea
+          label={t('Text')}
+          required
+          rows={4}
+          maxLength={64 * 1024}
+          value={draft.body}
+          onChange={(event) => set('body')(event.currentTarget.value)}
+        />
+      </FormDialog>
     </>
   );
 }

@@ -3,11 +3,12 @@
 // departures" (whitelist_out: a vessel leaving here for one of its locodes is announced to it). A switch changes one
 // at once; "Add port" (and "Add locodes" on a row) saves a port by its service id, the API merging the locodes.
 
-import { Alert, Button, Group, Modal, Stack, Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import { Button, Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { cleanLocodes, locodeProblem, PATHS, PERMISSIONS, type PortRow } from './model.ts';
@@ -151,64 +152,53 @@ function PortDialog({ port }: { port?: PortRow }) {
       ) : (
         <Button onClick={openWith}>{t('Add port')}</Button>
       )}
-      <Modal opened={opened} onClose={close} title={title} centered>
-        <form onSubmit={submit} noValidate>
-          <Stack gap="sm">
-            {save.error && save.error.status !== 440 && (
-              <Alert color="red" role="alert" title={t('Not saved')}>
-                {t(save.error.message)}
-              </Alert>
-            )}
-            {!port && (
-              <>
-                <TextInput
-                  label={t('Port')}
-                  required
-                  data-autofocus
-                  maxLength={1024}
-                  value={name}
-                  onChange={(event) => setName(event.currentTarget.value)}
-                />
-                <TextInput
-                  label={t('VIS service id')}
-                  description={t('The port\u2019s service instance, e.g. urn:mrn:stm:service:instance:…')}
-                  required
-                  maxLength={1024}
-                  value={serviceId}
-                  onChange={(event) => setServiceId(event.currentTarget.value)}
-                />
-              </>
-            )}
-            {port?.locodes && port.locodes.length > 0 && (
-              <Text size="sm">{t('Now: {{codes}}', { codes: port.locodes.join(', ') })}</Text>
-            )}
-            <TagsInput
-              label={t('UN/LOCODEs')}
-              description={t('Type a code and press Enter, e.g. FIRAU')}
+      <FormDialog
+        opened={opened}
+        onClose={close}
+        title={title}
+        onSubmit={submit}
+        error={save.error}
+        problem={
+          tried && problem ? (problem.code ? `${problem.code}: ${t(problem.message)}` : t(problem.message)) : null
+        }
+        submitLabel={port ? 'Add locodes' : 'Add port'}
+        pending={save.isPending}
+      >
+        {!port && (
+          <>
+            <TextInput
+              label={t('Port')}
               required
-              data-autofocus={port ? true : undefined}
-              value={locodes}
-              onChange={setLocodes}
-              splitChars={[',', ' ']}
-              acceptValueOnBlur
-              clearable
+              data-autofocus
+              maxLength={1024}
+              value={name}
+              onChange={(event) => setName(event.currentTarget.value)}
             />
-            {tried && problem && (
-              <Text size="sm" c="red.8" role="alert">
-                {problem.code ? `${problem.code}: ${t(problem.message)}` : t(problem.message)}
-              </Text>
-            )}
-            <Group justify="flex-end">
-              <Button variant="default" onClick={close}>
-                {t('Cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending}>
-                {t(port ? 'Add locodes' : 'Add port')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+            <TextInput
+              label={t('VIS service id')}
+              description={t('The port\u2019s service instance, e.g. urn:mrn:stm:service:instance:…')}
+              required
+              maxLength={1024}
+              value={serviceId}
+              onChange={(event) => setServiceId(event.currentTarget.value)}
+            />
+          </>
+        )}
+        {port?.locodes && port.locodes.length > 0 && (
+          <Text size="sm">{t('Now: {{codes}}', { codes: port.locodes.join(', ') })}</Text>
+        )}
+        <TagsInput
+          label={t('UN/LOCODEs')}
+          description={t('Type a code and press Enter, e.g. FIRAU')}
+          required
+          data-autofocus={port ? true : undefined}
+          value={locodes}
+          onChange={setLocodes}
+          splitChars={[',', ' ']}
+          acceptValueOnBlur
+          clearable
+        />
+      </FormDialog>
     </>
   );
 }
