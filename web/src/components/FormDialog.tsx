@@ -65,3 +65,30 @@ export function FormDialog({
     </Modal>
   );
 }
+
+/**
+ * What opens such a dialog: a small text button in a table row (named in full for screen readers, as "Edit" alone
+ * says not what), or the page's own button.
+ */
+export function DialogButton({
+  inRow,
+  label,
+  rowLabel,
+  onClick,
+}: {
+  inRow: boolean;
+  /** The button's text (translated here). */
+  label: string;
+  /** The row button's full name, already translated. */
+  rowLabel?: string;
+  onClick: () => void;
+}) {
+  const { t } = useTranslation();
+  return inRow ? (
+    <Button size="compact-sm" variant="subtle" onClick={onClick} aria-label={rowLabel}>
+      {t(label)}
+    </Button>
+  ) : (
+    <Button onClick={onClick}>{t(label)}</Button>
+  );
+}

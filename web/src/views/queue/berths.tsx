@@ -2,13 +2,13 @@
 // `manage_berth`, added, edited (code, name, whether a consignee may nominate it) and deleted, each refusal in the
 // API's words.
 
-import { Button, Group, Switch, TextInput } from '@mantine/core';
+import { Group, Switch, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -88,18 +88,12 @@ function BerthDialog({ berth }: { berth?: Berth }) {
   };
   return (
     <>
-      {editing ? (
-        <Button
-          size="compact-sm"
-          variant="subtle"
-          onClick={openWith}
-          aria-label={t('Edit berth {{name}}', { name: berth.name })}
-        >
-          {t('Edit')}
-        </Button>
-      ) : (
-        <Button onClick={openWith}>{t('Add berth')}</Button>
-      )}
+      <DialogButton
+        inRow={editing}
+        label={editing ? 'Edit' : 'Add berth'}
+        rowLabel={berth && t('Edit berth {{name}}', { name: berth.name })}
+        onClick={openWith}
+      />
       <FormDialog
         opened={opened}
         onClose={close}

@@ -3,7 +3,7 @@
 // GET /consignee-users). One form for both: the vessel, its time window and the berths in priority order
 // (editable by keyboard). Only open nominations change; the API's refusals show in the dialog, in its words.
 
-import { Button, Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,7 +11,7 @@ import type { Page, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -220,18 +220,12 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
 
   return (
     <>
-      {editing ? (
-        <Button
-          size="compact-sm"
-          variant="subtle"
-          onClick={openWith}
-          aria-label={t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name })}
-        >
-          {t('Edit')}
-        </Button>
-      ) : (
-        <Button onClick={openWith}>{t('Add nomination')}</Button>
-      )}
+      <DialogButton
+        inRow={editing}
+        label={editing ? 'Edit' : 'Add nomination'}
+        rowLabel={nomination && t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name })}
+        onClick={openWith}
+      />
       <FormDialog
         opened={opened}
         onClose={close}

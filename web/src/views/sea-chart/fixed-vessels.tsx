@@ -4,13 +4,13 @@
 // another asks before deleting. The API refuses in words (`{"result":"ERROR","message":...}` on a 200, e.g. "IMO
 // belongs to another vessel"): the dialog shows them and stays open.
 
-import { Button, Group, Select, Text, TextInput } from '@mantine/core';
+import { Group, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { Empty } from '../../components/states-ui.tsx';
@@ -188,13 +188,12 @@ function FixedVesselDialog({
 
   return (
     <>
-      {editing ? (
-        <Button size="compact-sm" variant="subtle" onClick={openWith} aria-label={t('Edit {{name}}', { name })}>
-          {t('Edit')}
-        </Button>
-      ) : (
-        <Button onClick={openWith}>{t('Add fixed vessel')}</Button>
-      )}
+      <DialogButton
+        inRow={editing}
+        label={editing ? 'Edit' : 'Add fixed vessel'}
+        rowLabel={t('Edit {{name}}', { name })}
+        onClick={openWith}
+      />
       <FormDialog
         opened={opened}
         onClose={close}

@@ -3,13 +3,13 @@
 // (POST /vis-text-messages-with-imo, the author being the signed-in user, as the API sets it). The API refuses in
 // words ("VIS service ID not found: …"); the dialog shows them and stays open.
 
-import { Button, SegmentedControl, Select, Text, Textarea, TextInput } from '@mantine/core';
+import { SegmentedControl, Select, Text, Textarea, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { useSession } from '../../session/session.tsx';
 import { PATHS, PERMISSIONS, type VisVesselRow } from './model.ts';
 
@@ -119,13 +119,12 @@ export function SendTextMessage({ service, imo }: SendTextMessageProps) {
 
   return (
     <>
-      {fixed ? (
-        <Button size="compact-sm" variant="subtle" onClick={openWith} aria-label={title}>
-          {t('Send text')}
-        </Button>
-      ) : (
-        <Button onClick={openWith}>{t('Send text message')}</Button>
-      )}
+      <DialogButton
+        inRow={fixed}
+        label={fixed ? 'Send text' : 'Send text message'}
+        rowLabel={title}
+        onClick={openWith}
+      />
       <FormDialog
         opened={opened}
         onClose={close}

@@ -3,12 +3,12 @@
 // departures" (whitelist_out: a vessel leaving here for one of its locodes is announced to it). A switch changes one
 // at once; "Add port" (and "Add locodes" on a row) saves a port by its service id, the API merging the locodes.
 
-import { Button, Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import { Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { cleanLocodes, locodeProblem, PATHS, PERMISSIONS, type PortRow } from './model.ts';
@@ -145,13 +145,12 @@ function PortDialog({ port }: { port?: PortRow }) {
 
   return (
     <>
-      {port ? (
-        <Button size="compact-sm" variant="subtle" onClick={openWith} aria-label={title}>
-          {t('Add locodes')}
-        </Button>
-      ) : (
-        <Button onClick={openWith}>{t('Add port')}</Button>
-      )}
+      <DialogButton
+        inRow={port !== undefined}
+        label={port ? 'Add locodes' : 'Add port'}
+        rowLabel={title}
+        onClick={openWith}
+      />
       <FormDialog
         opened={opened}
         onClose={close}
