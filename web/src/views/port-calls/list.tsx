@@ -8,13 +8,13 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
-import { formatTime } from '../../components/time.ts';
+import { TimeCell } from '../../components/TimeCell.tsx';
 import { useSession } from '../../session/session.tsx';
 import { PORT_CALLS_CHANNEL, route, type Ship, text } from './model.ts';
 import { PortCallCorrections, StatusBadge } from './parts.tsx';
 import { OrphanTimestamps, PortCallTimestamps } from './timestamps.tsx';
 
-const time = (value: unknown) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(text(value))}</span>;
+const time = (value: unknown) => <TimeCell value={text(value)} />;
 
 export function PortCallList() {
   const { t } = useTranslation();

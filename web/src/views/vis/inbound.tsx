@@ -6,7 +6,7 @@ import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
-import { formatTime } from '../../components/time.ts';
+import { TimeCell } from '../../components/TimeCell.tsx';
 import { type InboundVesselRow, PATHS, PERMISSIONS } from './model.ts';
 import { Service, VisGate } from './parts.tsx';
 
@@ -35,7 +35,7 @@ export function InboundVessels() {
       key: 'time',
       label: 'Departure',
       sort: 'time',
-      render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(row.time)}</span>,
+      render: (row) => <TimeCell value={row.time} />,
     },
   ];
   return (

@@ -27,6 +27,7 @@ import { refresh, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { TimeCell } from '../../components/TimeCell.tsx';
 import { formatTime } from '../../components/time.ts';
 import {
   findQuery,
@@ -299,7 +300,7 @@ const timeColumn = <T extends { time: string }>(): Column<T> => ({
   key: 'time',
   label: 'Time',
   sort: 'time',
-  render: (row) => <span style={{ whiteSpace: 'nowrap' }}>{formatTime(row.time)}</span>,
+  render: (row) => <TimeCell value={row.time} />,
 });
 
 // ---- text messages ----
