@@ -120,6 +120,14 @@ export async function nextId(q: Queryable, sequence: IdSequence): Promise<number
   return (await q.query<{ id: number }>(`SELECT nextval('queue.${sequence}')::int AS id`)).rows[0].id;
 }
 
+/** Two ids in one round trip. */
+export async function nextIds(q: Queryable, a: IdSequence, b: IdSequence): Promise<[number, number]> {
+  const { rows } = await q.query<{ a: number; b: number }>(
+    `SELECT nextval('queue.${a}')::int AS a, nextval('queue.${b}')::int AS b`,
+  );
+  return [rows[0].a, rows[0].b];
+}
+
 /** Appends to one stream inside `tx` with the expected version; returns the stream's new version. */
 export async function appendTo(
   tx: Queryable,

@@ -46,6 +46,7 @@ import {
   loadSlotRequests,
   lockBerths,
   nextId,
+  nextIds,
   pendingSlotRequestIds,
   pendingTimestampWork,
   projectBerth,
@@ -116,6 +117,8 @@ interface AfterCommit {
   slots: { state: SlotRequestData; event: SlotRequestEvent; firstEta: boolean }[];
   blocks: BerthReservationData[];
   removeTimestampsOf: number[];
+  /** The settings the decision read (one query fewer for its timestamps and its completion job). */
+  settings?: QueueSettings;
 }
 
 const afterCommit = (): AfterCommit => ({ slots: [], blocks: [], removeTimestampsOf: [] });
@@ -143,10 +146,10 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       timestamps: null,
       actor,
     }));
-    let settings: QueueSettings | undefined;
     for (const { state, event, firstEta } of after.slots) {
       if (event.type === 'SlotRequestCancelled' || event.type === 'SlotRequestCompleted') continue;
-      settings ??= await settingsOf(tx);
+      after.settings ??= await settingsOf(tx);
+      const settings = after.settings;
       const list = generatedTimestamps(
         {
           id: state.id,
@@ -262,7 +265,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     );
 
   async function finish(after: AfterCommit): Promise<void> {
-    const settings = after.slots.length > 0 ? await settingsOf(db) : undefined;
+    const settings = after.slots.length > 0 ? (after.settings ?? (await settingsOf(db))) : undefined;
     for (const id of new Set([...after.removeTimestampsOf, ...after.slots.map((x) => x.state.id)])) {
       await ingestWorkOf(id);
     }
@@ -361,8 +364,9 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         const slot = loaded.state;
         const nominationId = slot.status === 'no_free_slot' ? slot.nomination_id : null;
         const { nominations, berths } = await placementInputs(tx, slot.imo, nominationId);
+        after.settings = await settingsOf(tx);
         const placed = decideResolve(slot, {
-          settings: await settingsOf(tx),
+          settings: after.settings,
           now: now(),
           nominations: nominations.map((n) => n.state),
           berths: (berthId) => berths.get(berthId)?.state,
@@ -540,17 +544,18 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const after = afterCommit();
     await transact(async (tx) => {
       after.slots = [];
-      const id = await nextId(tx, 'slot_reservation_ids');
+      const [id, reservationId] = await nextIds(tx, 'slot_reservation_ids', 'berth_reservation_ids');
       const { nominations, berths } = await placementInputs(tx, request.imo, null);
+      after.settings = await settingsOf(tx);
       const placed = place(
         id,
         { ...request, nomination_id: null },
         {
-          settings: await settingsOf(tx),
+          settings: after.settings,
           now: now(),
           nominations: nominations.map((n) => n.state),
           berths: (berthId) => berths.get(berthId)?.state,
-          reservationId: await nextId(tx, 'berth_reservation_ids'),
+          reservationId,
         },
       );
       const event = receivedEvent(id, request, placed);
@@ -581,6 +586,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         .map((r) => r.slot_reservation_id)
         .filter((id): id is number => id !== null && id !== slot.id);
       const others = await loadSlotRequests(tx, otherIds);
+      after.settings = await settingsOf(tx);
       const update = decideUpdate(
         slot,
         {
@@ -590,7 +596,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
           agent: input.agent,
         },
         {
-          settings: await settingsOf(tx),
+          settings: after.settings,
           berth: berth?.state ?? { berth: null, reservations: new Map() },
           nomination: nomination?.state,
           slotRequests: (id) => others.get(id)?.state,
