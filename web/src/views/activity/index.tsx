@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { ViewGate } from '../../components/ViewGate.tsx';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { useSession } from '../../session/session.tsx';
 import classes from './activity.module.css';
@@ -152,15 +153,14 @@ export function ActivityTimeline() {
 }
 
 export default function ActivityView() {
-  const { moduleOn } = useSession();
   // The module switched off hides the view (the API refuses its calls as well).
-  if (!moduleOn('activity_module')) {
-    return (
-      <>
-        <PageHeader title="Activity timeline" />
-        <Empty>The activity timeline is switched off for this port.</Empty>
-      </>
-    );
-  }
-  return <ActivityTimeline />;
+  return (
+    <ViewGate
+      title="Activity timeline"
+      module="activity_module"
+      off="The activity timeline is switched off for this port."
+    >
+      <ActivityTimeline />
+    </ViewGate>
+  );
 }

@@ -8,8 +8,8 @@ import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { ViewGate } from '../../components/ViewGate.tsx';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { useSession } from '../../session/session.tsx';
 import {
   formatPlate,
   LIMITS,
@@ -25,24 +25,17 @@ import { PassageList } from './PassageList.tsx';
 const TITLE = 'Gate logistics';
 
 export default function Logistics() {
-  const { moduleOn, can } = useSession();
-  if (!moduleOn('logistics_module')) {
-    return (
-      <>
-        <PageHeader title={TITLE} />
-        <Empty>Gate logistics is switched off</Empty>
-      </>
-    );
-  }
-  if (!can('basic_user_action')) {
-    return (
-      <>
-        <PageHeader title={TITLE} />
-        <Empty>Your role does not allow reading gate passages</Empty>
-      </>
-    );
-  }
-  return <GatePassages />;
+  return (
+    <ViewGate
+      title={TITLE}
+      module="logistics_module"
+      off="Gate logistics is switched off"
+      permission="basic_user_action"
+      refusal="Your role does not allow reading gate passages"
+    >
+      <GatePassages />
+    </ViewGate>
+  );
 }
 
 export function GatePassages() {

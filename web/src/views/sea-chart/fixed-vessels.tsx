@@ -13,8 +13,7 @@ import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
-import { Empty } from '../../components/states-ui.tsx';
-import { useSession } from '../../session/session.tsx';
+import { ViewGate } from '../../components/ViewGate.tsx';
 import {
   FIXED_VESSEL_PATH,
   FIXED_VESSEL_PERMISSION,
@@ -40,24 +39,17 @@ export interface FixedVesselRow {
 const CHANGED = [FIXED_VESSELS_PATH, VESSELS_PATH];
 
 export default function FixedVesselsView() {
-  const { moduleOn, can } = useSession();
-  if (!moduleOn('map_module')) {
-    return (
-      <>
-        <PageHeader title={TITLE} />
-        <Empty>The sea chart is switched off</Empty>
-      </>
-    );
-  }
-  if (!can(FIXED_VESSEL_PERMISSION)) {
-    return (
-      <>
-        <PageHeader title={TITLE} />
-        <Empty>Your role does not allow managing fixed vessels</Empty>
-      </>
-    );
-  }
-  return <FixedVessels />;
+  return (
+    <ViewGate
+      title={TITLE}
+      module="map_module"
+      off="The sea chart is switched off"
+      permission={FIXED_VESSEL_PERMISSION}
+      refusal="Your role does not allow managing fixed vessels"
+    >
+      <FixedVessels />
+    </ViewGate>
+  );
 }
 
 export function FixedVessels() {

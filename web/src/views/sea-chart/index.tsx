@@ -13,6 +13,7 @@ import { useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { formatRelative, formatTime } from '../../components/time.ts';
+import { ViewGate } from '../../components/ViewGate.tsx';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { useSession } from '../../session/session.tsx';
 import {
@@ -43,24 +44,17 @@ const ChartMap = lazy(() => import('./ChartMap.tsx'));
 const TITLE = 'Sea chart';
 
 export default function SeaChartView() {
-  const { moduleOn, can } = useSession();
-  if (!moduleOn('map_module')) {
-    return (
-      <>
-        <PageHeader title={TITLE} />
-        <Empty>The sea chart is switched off</Empty>
-      </>
-    );
-  }
-  if (!can('basic_user_action')) {
-    return (
-      <>
-        <PageHeader title={TITLE} />
-        <Empty>Your role does not allow reading the sea chart</Empty>
-      </>
-    );
-  }
-  return <SeaChart />;
+  return (
+    <ViewGate
+      title={TITLE}
+      module="map_module"
+      off="The sea chart is switched off"
+      permission="basic_user_action"
+      refusal="Your role does not allow reading the sea chart"
+    >
+      <SeaChart />
+    </ViewGate>
+  );
 }
 
 export function SeaChart() {

@@ -5,9 +5,7 @@ import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
-import { PageHeader } from '../../components/PageHeader.tsx';
-import { Empty } from '../../components/states-ui.tsx';
-import { useSession } from '../../session/session.tsx';
+import { ViewGate } from '../../components/ViewGate.tsx';
 import { serviceLabel, VIS_MODULE } from './model.ts';
 
 /** The view, or why it is closed: the VIS module off, or the role without the permission. */
@@ -22,24 +20,17 @@ export function VisGate({
   refusal: string;
   children: ReactNode;
 }) {
-  const { can, moduleOn } = useSession();
-  if (!moduleOn(VIS_MODULE)) {
-    return (
-      <>
-        <PageHeader title={title} />
-        <Empty>STM / VIS is switched off</Empty>
-      </>
-    );
-  }
-  if (!can(permission)) {
-    return (
-      <>
-        <PageHeader title={title} />
-        <Empty>{refusal}</Empty>
-      </>
-    );
-  }
-  return <>{children}</>;
+  return (
+    <ViewGate
+      title={title}
+      module={VIS_MODULE}
+      off="STM / VIS is switched off"
+      permission={permission}
+      refusal={refusal}
+    >
+      {children}
+    </ViewGate>
+  );
 }
 
 const AREA_LINKS = [
