@@ -1,0 +1,119 @@
+// The deliverer on PostgreSQL with a stand-in peer: each message once, in the order queued, one deliverer per peer
+// however many jobs run at once, a peer that is down tried again after a wait, and the refusals kept.
+
+import { createEventStore } from '@pcas/eventstore';
+import { createInProcessJobs, type DelayedJobs } from '@pcas/jobs';
+import { createLogger } from '@pcas/observability';
+import { type Db, openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BatchOutcome } from '../domain/delivery.ts';
+import type { QueuedMessage } from '../domain/outbox.ts';
+import { createDeliverer, type DeliveryJob } from './delivery-worker.ts';
+import { enqueueMany } from './outbox-store.ts';
+import type { PostBatch } from './peer-client.ts';
+import { ensurePeerSchema } from './peer-schema.ts';
+import { linkPeer } from './peer-store.ts';
+import { ensureSchema } from './schema.ts';
+
+const PEER = 'urn:mrn:stm:service:instance:test:peer';
+const log = createLogger('delivery-test', 'silent');
+
+describe('the deliverer (PostgreSQL)', () => {
+  let pg: PostgresForTest;
+  let db: Db;
+  let jobs: DelayedJobs | undefined;
+
+  beforeAll(async () => {
+    pg = await freshPostgres('pcas_vis_delivery');
+    db = await openDb(pg.url ? { url: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
+    const store = createEventStore(db);
+    await store.init();
+    await ensureSchema(db);
+    await ensurePeerSchema(db);
+    await linkPeer(db, store, { service_id: PEER, url: 'http://peer.invalid/vis', secret: 'x'.repeat(20) }, {});
+  }, 60_000);
+
+  afterAll(async () => {
+    await jobs?.close();
+    await db?.close();
+    await pg?.drop();
+  });
+
+  it('delivers each message once, in order, one batch at a time, after the peer comes back', async () => {
+    const batches: string[][] = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let down = 2;
+    const post: PostBatch = async (_peer, batch: readonly QueuedMessage[]): Promise<BatchOutcome> => {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((r) => setTimeout(r, 20));
+      inFlight--;
+      if (down-- > 0) return { kind: 'unreachable', error: 'ECONNREFUSED' };
+      batches.push(batch.map((m) => m.message_id));
+      const results = batch.map((m) =>
+        m.message_id === 'm3'
+          ? { message_id: m.message_id, status: 'refused', status_code: 400, error: 'Malformed XML' }
+          : { message_id: m.message_id, status: 'stored' },
+      );
+      return { kind: 'answered', status: 200, body: { results } };
+    };
+    const deliverer = createDeliverer({
+      db,
+      log,
+      post,
+      jobs: () => jobs!,
+      limits: { maxMessages: 2, maxBytes: 100_000 },
+      backoff: { baseMs: 50, maxMs: 100 },
+    });
+    jobs = createInProcessJobs({
+      queue: 'vis-delivery-test',
+      handler: async (job) => deliverer.deliver((job.data as DeliveryJob).peer),
+      log,
+    });
+    const ids = ['m1', 'm2', 'm3', 'm4', 'm5'];
+    await enqueueMany(
+      db,
+      PEER,
+      ids.map((message_id) => ({ message_id, operation: 'textMessage' as const, body: { message: '<x/>' } })),
+    );
+    // Many deliverers at once (jobs and direct calls): the lease lets one through.
+    await Promise.all([
+      deliverer.kick(PEER),
+      deliverer.deliver(PEER),
+      deliverer.deliver(PEER),
+      deliverer.deliver(PEER),
+    ]);
+
+    const deadline = Date.now() + 20_000;
+    let rows: { message_id: string; delivered: boolean; failed: boolean; last_error: string | null }[] = [];
+    while (Date.now() < deadline) {
+      rows = (
+        await db.query<(typeof rows)[number]>(
+          `SELECT message_id, delivered_at IS NOT NULL AS delivered, failed_at IS NOT NULL AS failed, last_error
+           FROM vis.outbox WHERE peer_service_id = $1 ORDER BY seq`,
+          [PEER],
+        )
+      ).rows;
+      if (rows.every((r) => r.delivered || r.failed)) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(mostInFlight).toBe(1);
+    expect(batches).toEqual([['m1', 'm2'], ['m3', 'm4'], ['m5']]);
+    expect(rows.map((r) => [r.message_id, r.delivered, r.failed])).toEqual([
+      ['m1', true, false],
+      ['m2', true, false],
+      ['m3', false, true],
+      ['m4', true, false],
+      ['m5', true, false],
+    ]);
+    expect(rows[2].last_error).toBe('400 Malformed XML');
+    const state = await db.query<{ failures: number; last_error: string | null }>(
+      'SELECT failures, last_error FROM vis.peer_delivery WHERE peer_service_id = $1',
+      [PEER],
+    );
+    // The two failures in a row were counted, and forgotten once the peer answered.
+    expect(state.rows[0]).toEqual({ failures: 0, last_error: null });
+  }, 30_000);
+});
