@@ -35,6 +35,7 @@ import {
   PERMISSIONS,
   rtzStateWords,
   type TextMessageRow,
+  type VisMessageRow,
   type VisNotificationRow,
   type VisVesselRow,
   type VoyagePlanRow,
@@ -303,24 +304,29 @@ const timeColumn = <T extends { time: string }>(): Column<T> => ({
   render: (row) => <TimeCell value={row.time} />,
 });
 
+/** When a message passed, and from which service to which: the first columns of the message lists. */
+const messageColumns = <T extends VisMessageRow>(): Column<T>[] => [
+  timeColumn<T>(),
+  {
+    key: 'from',
+    label: 'From',
+    sort: 'from_service_id',
+    render: (row) => <Service name={row.from_name} id={row.from_service_id} />,
+  },
+  {
+    key: 'to',
+    label: 'To',
+    sort: 'to_service_id',
+    render: (row) => <Service name={row.to_name} id={row.to_service_id} />,
+  },
+];
+
 // ---- text messages ----
 
 export function TextMessages() {
   const filter = useServiceFilter();
   const columns: Column<TextMessageRow>[] = [
-    timeColumn<TextMessageRow>(),
-    {
-      key: 'from',
-      label: 'From',
-      sort: 'from_service_id',
-      render: (row) => <Service name={row.from_name} id={row.from_service_id} />,
-    },
-    {
-      key: 'to',
-      label: 'To',
-      sort: 'to_service_id',
-      render: (row) => <Service name={row.to_name} id={row.to_service_id} />,
-    },
+    ...messageColumns<TextMessageRow>(),
     { key: 'author', label: 'Author', sort: 'lower(author)' },
     { key: 'subject', label: 'Subject', sort: 'lower(subject)' },
     {
@@ -371,19 +377,7 @@ export function VoyagePlans() {
       return next;
     });
   const columns: Column<VoyagePlanRow>[] = [
-    timeColumn<VoyagePlanRow>(),
-    {
-      key: 'from',
-      label: 'From',
-      sort: 'from_service_id',
-      render: (row) => <Service name={row.from_name} id={row.from_service_id} />,
-    },
-    {
-      key: 'to',
-      label: 'To',
-      sort: 'to_service_id',
-      render: (row) => <Service name={row.to_name} id={row.to_service_id} />,
-    },
+    ...messageColumns<VoyagePlanRow>(),
     { key: 'route_name', label: 'Route', render: (row) => row.route_name ?? '' },
     {
       key: 'rtz_state',

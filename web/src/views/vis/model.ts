@@ -38,8 +38,8 @@ export interface VisVesselRow {
   service_url: string;
 }
 
-/** A row of GET /vis-text-messages. */
-export interface TextMessageRow {
+/** What a text message and a voyage plan row share: which message passed when, from which service to which. */
+export interface VisMessageRow {
   id: number;
   time: string;
   from_service_id: string;
@@ -47,6 +47,10 @@ export interface TextMessageRow {
   from_name?: string | null;
   to_name?: string | null;
   message_id: string;
+}
+
+/** A row of GET /vis-text-messages. */
+export interface TextMessageRow extends VisMessageRow {
   author?: string | null;
   subject?: string | null;
   body?: string | null;
@@ -55,14 +59,7 @@ export interface TextMessageRow {
 }
 
 /** A row of GET /vis-voyage-plans. */
-export interface VoyagePlanRow {
-  id: number;
-  time: string;
-  from_service_id: string;
-  to_service_id: string;
-  from_name?: string | null;
-  to_name?: string | null;
-  message_id: string;
+export interface VoyagePlanRow extends VisMessageRow {
   rtz_state_name?: string | null;
   route_name?: string | null;
   eta?: string | null;
