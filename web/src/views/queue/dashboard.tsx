@@ -4,12 +4,11 @@
 
 import { Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { formatTime } from '../../components/time.ts';
 import { type DashboardRow, formatLaytime, PATHS, QUEUE_CHANNEL } from './model.ts';
-import { AlertBadge, SlotStatus, windowText } from './parts.tsx';
+import { AlertBadge, SlotRequestVessel, SlotStatus, windowText } from './parts.tsx';
 
 export function QueueDashboard() {
   const { t } = useTranslation();
@@ -18,15 +17,7 @@ export function QueueDashboard() {
       key: 'vessel_name',
       label: 'Vessel',
       sort: 'lower(vessel_name)',
-      render: (row) => (
-        <>
-          <Link to={`/queue/slot-requests/${row.id}`}>{row.vessel_name}</Link>
-          <Text size="xs" c="dimmed">
-            {t('IMO {{imo}}', { imo: row.imo })}
-            {row.vessel_nationality ? ` · ${row.vessel_nationality}` : ''}
-          </Text>
-        </>
-      ),
+      render: (row) => <SlotRequestVessel row={row} />,
     },
     {
       key: 'rta_window_start',

@@ -4,6 +4,7 @@
 import { Badge, Button, Group, NativeSelect, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
 import { formatTime } from '../../components/time.ts';
 import { alertOf, type Berth, moveItem, type SlotRequest } from './model.ts';
 
@@ -45,6 +46,24 @@ export function SlotStatus({
     >
       {t(row.readable_slot_reservation_status || row.slot_reservation_status)}
     </Badge>
+  );
+}
+
+/** A slot request's vessel in a table cell: its name opening the request, with its IMO (and flag, when given). */
+export function SlotRequestVessel({
+  row,
+}: {
+  row: { id: number; vessel_name: string; imo: number | string; vessel_nationality?: string | null };
+}) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Link to={`/queue/slot-requests/${row.id}`}>{row.vessel_name}</Link>
+      <Text size="xs" c="dimmed">
+        {t('IMO {{imo}}', { imo: row.imo })}
+        {row.vessel_nationality ? ` · ${row.vessel_nationality}` : ''}
+      </Text>
+    </>
   );
 }
 

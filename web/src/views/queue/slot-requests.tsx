@@ -31,10 +31,9 @@ import {
   SLOT_CHANGES,
   type SlotRequest,
 } from './model.ts';
-import { AlertBadge, SlotStatus, windowText } from './parts.tsx';
+import { AlertBadge, SlotRequestVessel, SlotStatus, windowText } from './parts.tsx';
 
 export function SlotRequests() {
-  const { t } = useTranslation();
   const { can } = useSession();
   const manage = can('manage_queue_slot_reservation');
   const columns: Column<SlotRequest>[] = [
@@ -43,14 +42,7 @@ export function SlotRequests() {
       key: 'vessel_name',
       label: 'Vessel',
       sort: 'lower(vessel_name)',
-      render: (row) => (
-        <>
-          <Link to={`/queue/slot-requests/${row.id}`}>{row.vessel_name}</Link>
-          <Text size="xs" c="dimmed">
-            {t('IMO {{imo}}', { imo: row.imo })}
-          </Text>
-        </>
-      ),
+      render: (row) => <SlotRequestVessel row={row} />,
     },
     { key: 'eta', label: 'ETA', sort: 'eta', render: (row) => formatTime(row.eta) },
     { key: 'laytime', label: 'Laytime', sort: 'laytime', render: (row) => formatLaytime(row.laytime) },
