@@ -23,6 +23,7 @@ import type {
   OutgoingDeparture,
   OutgoingRta,
   OutgoingTextMessage,
+  SendOptions,
   VisInbox,
   VisTransport,
 } from './transport.ts';
@@ -37,16 +38,7 @@ export interface DirectTransportOptions {
   portName: string;
 }
 
-/** An outgoing call may pass the transaction of its event, so the message is queued if and only if it commits. */
-export interface SendOptions {
-  tx?: Queryable;
-}
-
-export interface DirectTransport extends VisTransport {
-  uploadTextMessage(message: OutgoingTextMessage, options?: SendOptions): Promise<void>;
-  sendRta(rta: OutgoingRta, options?: SendOptions): Promise<void>;
-  sendDeparture(departure: OutgoingDeparture, options?: SendOptions): Promise<void>;
-}
+export type DirectTransport = VisTransport;
 
 export function createDirectTransport(options: DirectTransportOptions): DirectTransport {
   const { db, log, inbox, deliverer, serviceId } = options;

@@ -10,6 +10,7 @@ import type {
   RecordInboundVesselCommand,
   RecordVisVesselCommand,
 } from '@pcas/contracts';
+import type { Queryable } from '@pcas/sql';
 
 /** A VIS service found for a ship or a port (what POST /agent/rest/vis-vessels carries). */
 export interface VisServiceFound {
@@ -75,15 +76,24 @@ export interface OutgoingDeparture {
  * Everything outgoing. A call that fails throws (agent mode: the agent answered non-200, which the API turns into
  * 400); a transport that queues (direct mode's outbox) returns once the message is durably queued.
  */
+/**
+ * Where an outgoing message is recorded. Direct mode queues it in the transaction of the event that records the
+ * send, so both commit or neither does; agent mode calls the agent over HTTP and takes no transaction (a network
+ * call never runs inside one): its caller records the send once the agent has taken it.
+ */
+export interface SendOptions {
+  tx?: Queryable;
+}
+
 export interface VisTransport {
   readonly mode: 'agent' | 'direct';
   /** Looks up VIS services by IMO and/or service id; results come back through VisInbox.recordVisVessel. */
   findServices(query: { imo?: number; service_id?: string }): Promise<void>;
   /** Other ports' services for a UN/LOCODE. */
   findInterPortServicesByLocode(locode: string): Promise<InterPortService[]>;
-  uploadTextMessage(message: OutgoingTextMessage): Promise<void>;
-  sendRta(rta: OutgoingRta): Promise<void>;
-  sendDeparture(departure: OutgoingDeparture): Promise<void>;
+  uploadTextMessage(message: OutgoingTextMessage, options?: SendOptions): Promise<void>;
+  sendRta(rta: OutgoingRta, options?: SendOptions): Promise<void>;
+  sendDeparture(departure: OutgoingDeparture, options?: SendOptions): Promise<void>;
   /** GET /vis-service-poll: asks for what is waiting (agent `poll-save`). */
   poll(): Promise<void>;
   /** GET /vis-configuration: how VIS is configured, as JSON. */

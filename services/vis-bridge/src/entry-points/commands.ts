@@ -37,7 +37,7 @@ import {
 import type { EventMetadata } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import { buildTextMessage, parseTextMessage, textMessageId } from '@pcas/stm';
-import type { VisInbox, VisTransport } from '../adapters/transport.ts';
+import type { SendOptions, VisInbox, VisTransport } from '../adapters/transport.ts';
 import {
   appendAndProject,
   isAcknowledged,
@@ -244,6 +244,25 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
 
   // ---- outgoing ----
 
+  /**
+   * Sends a message and records the send (see SendOptions): in direct mode the peer's outbox row and the event
+   * commit together, so a send is neither lost nor recorded without going out; in agent mode the agent takes it
+   * first, outside any transaction, and only a send it took is recorded.
+   */
+  async function sendAndRecord(
+    t: VisTransport,
+    stream: string,
+    event: VisEvent,
+    metadata: EventMetadata,
+    send: (options: SendOptions) => Promise<void>,
+  ): Promise<void> {
+    if (t.mode === 'agent') await send({});
+    await withStreamLock(db, stream, async (tx) => {
+      if (t.mode === 'direct') await send({ tx });
+      await appendAndProject(tx, store, stream, [event], metadata);
+    });
+  }
+
   async function sendText(
     to: { service_id: string; service_url: string },
     text: AutomaticText,
@@ -263,7 +282,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       subject: text.subject,
       body: text.body,
     });
-    await t.uploadTextMessage({ message_id: messageId, to_service_id: to.service_id, to_url: to.service_url, ...text });
+    const outgoing = { message_id: messageId, to_service_id: to.service_id, to_url: to.service_url, ...text };
     const stream = visMessageStream(messageId);
     const event: VisEvent = {
       id: nameBasedId(['VisTextMessageSent', messageId]),
@@ -280,7 +299,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
         transport: t.mode,
       },
     };
-    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+    await sendAndRecord(t, stream, event, metadata, (options) => t.uploadTextMessage(outgoing, options));
     return messageId;
   }
 
@@ -334,7 +353,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     const t = transport();
     const messageId = `urn:mrn:stm:rtz:${settings.portUnlocode || 'port'}:${randomUUID()}`;
     const time = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
-    await t.sendRta({
+    const outgoing = {
       message_id: messageId,
       to_service_id: to.service_id,
       to_url: to.service_url,
@@ -343,7 +362,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       rta,
       eta_min: etaMin,
       eta_max: etaMax,
-    });
+    };
     const sentPlan: VisVoyagePlanReceived = {
       time,
       from_service_id: ownServiceId,
@@ -373,7 +392,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
         ...(t.mode === 'direct' ? { plan: sentPlan } : {}),
       },
     };
-    await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+    await sendAndRecord(t, stream, event, metadata, (options) => t.sendRta(outgoing, options));
     // The port call's rta and rta_details are the projector's (its timeline shows them).
     if (to.imo > 0 || portCallId !== null) {
       const rtaInput: SetPortCallRtaCommand = {
