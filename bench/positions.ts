@@ -9,10 +9,9 @@
 
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
-import { openDb } from '@pcas/sql';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { percentile, round } from './support.ts';
+import { insertBaseline, percentile, round } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -33,51 +32,10 @@ const READERS = Number(values.readers);
 const MMSI_BASE = 230_000_000;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
-/** bench:append's baseline: bare single-row INSERTs per second at 16 writers (its table and payload). */
-async function insertBaseline(databaseUrl: string): Promise<number> {
-  const db = await openDb({ url: databaseUrl, poolSize: 16, applicationName: 'bench-positions-baseline' });
-  try {
-    await db.query(`CREATE TABLE bench_insert (
-      global_position bigserial PRIMARY KEY, stream_id text NOT NULL, version int NOT NULL, type text NOT NULL,
-      data jsonb NOT NULL, UNIQUE (stream_id, version))`);
-    let version = 0;
-    const insert = () => {
-      const v = ++version;
-      return db.query('INSERT INTO bench_insert (stream_id, version, type, data) VALUES ($1, $2, $3, $4)', [
-        `vessel-${Math.floor(Math.random() * 1000)}`,
-        v,
-        'PortCallTimestamp',
-        JSON.stringify({
-          imo: 9_200_000 + (v % 100_000),
-          state: 'Arrival_Vessel_Berth',
-          time: new Date(1_700_000_000_000 + v * 1000).toISOString(),
-          source: 'bench',
-        }),
-      ]);
-    };
-    const rate = async (total: number) => {
-      let next = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next++ < total) await insert();
-        }),
-      );
-      return total / ((performance.now() - started) / 1000);
-    };
-    await rate(1_000);
-    const runs = [await rate(12_000), await rate(12_000), await rate(12_000)].sort((a, b) => a - b);
-    await db.query('DROP TABLE bench_insert');
-    return Math.round(runs[1]);
-  } finally {
-    await db.close();
-  }
-}
-
 async function main() {
   const fleet = await startFleet({ LOG_LEVEL: 'error' });
   try {
-    const insert16 = await insertBaseline(fleet.env.DATABASE_URL);
+    const insert16 = await insertBaseline();
     const api = new ApiClient(fleet.baseUrl);
     const login = await api.anonymous().post('/login', { email: 'admin@port.local', password: 'e2e-admin-password' });
     const admin = api.withSession(login.body.session_id);

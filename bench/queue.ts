@@ -10,9 +10,7 @@
 //  - insert_16: a bare single-row INSERT's rate at 16 writers on the same PostgreSQL just before (bench:append's
 //    baseline), so figures from different machines can be compared.
 
-import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import { openDb } from '@pcas/sql';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { MINUTE_MS, queueSettings } from '../services/queue-scheduler/src/domain/queue-rules.ts';
 import {
@@ -21,7 +19,7 @@ import {
   type CalendarEntry,
   findBestSlot,
 } from '../services/queue-scheduler/src/domain/slot-search.ts';
-import { percentile, round, validImo } from './support.ts';
+import { insertBaseline, percentile, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -111,47 +109,6 @@ function searchBench(perBerth: number) {
     max_ms: Number((times[times.length - 1] as number).toFixed(3)),
     calendars_ms: round(calendarsMs),
   };
-}
-
-/** A bare single-row INSERT at 16 writers on a scratch database: median of three runs of 6,000 (rows/s). */
-async function insertBaseline(): Promise<number> {
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `pcas_bench_${randomBytes(4).toString('hex')}`;
-  const admin = await openDb({ url: adminUrl, poolSize: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDb({ url: url.toString(), poolSize: 16, applicationName: 'bench-queue' });
-  try {
-    await db.query(`CREATE TABLE bench_insert (
-      global_position bigserial PRIMARY KEY, stream_id text NOT NULL, version int NOT NULL, type text NOT NULL,
-      data jsonb NOT NULL, UNIQUE (stream_id, version))`);
-    let version = 0;
-    const insert = () =>
-      db.query('INSERT INTO bench_insert (stream_id, version, type, data) VALUES ($1, $2, $3, $4)', [
-        `berth-${Math.floor(Math.random() * 1000)}`,
-        ++version,
-        'SlotRequested',
-        JSON.stringify({ imo: 9_200_000 + (version % 100_000), time: new Date().toISOString(), source: 'bench' }),
-      ]);
-    const rate = async (total: number) => {
-      let next = 0;
-      const t0 = performance.now();
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (next++ < total) await insert();
-        }),
-      );
-      return total / ((performance.now() - t0) / 1000);
-    };
-    await rate(1_000);
-    const runs = [await rate(6_000), await rate(6_000), await rate(6_000)].sort((a, b) => a - b);
-    return Math.round(runs[1] as number);
-  } finally {
-    await db.close();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.close();
-  }
 }
 
 /** The (time type, state) pairs of the timestamps slot requests generate. */

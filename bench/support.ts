@@ -1,7 +1,8 @@
 // What the fleet benchmarks share: vessel numbers that pass the IMO check, latency percentiles, and the data
 // source that posts timestamps (bench:ingest's load, also the traffic under bench:realtime).
 
-import type { ApiClient } from '@pcas/testing';
+import { spawn } from 'node:child_process';
+import { type ApiClient, repoRoot } from '@pcas/testing';
 import { Pool } from 'undici';
 
 /** A 7-digit IMO number with a valid check digit, from any base (its last six digits). */
@@ -77,4 +78,30 @@ export async function ingestLoad(baseUrl: string, admin: ApiClient, connections:
     },
     close: () => pool.close(),
   };
+}
+
+/**
+ * The baseline every figure is given beside: bench:append itself, one round, in a child process: its insert_16
+ * (a bare single-row INSERT's rate at 16 writers on the same PostgreSQL), measured in the same run.
+ */
+export function insertBaseline(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/append.ts'], {
+      cwd: repoRoot,
+      env: { ...process.env, BENCH_ROUNDS: '1' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      try {
+        resolve(JSON.parse(line).insert_16 as number);
+      } catch {
+        reject(new Error(`bench:append exited with ${code}: ${out}`));
+      }
+    });
+  });
 }

@@ -12,13 +12,12 @@
 //    Traffic keeps flowing meanwhile. At the end B holds each message exactly once (duplicates and lost counted).
 // Prints one JSON line.
 
-import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { openDb } from '@pcas/sql';
-import { ApiClient, freePort, repoRoot, startFleet } from '@pcas/testing';
+import { ApiClient, freePort, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { round } from './support.ts';
+import { insertBaseline, round } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -40,29 +39,6 @@ const A = 'urn:mrn:stm:service:instance:bench:port-a';
 const B = 'urn:mrn:stm:service:instance:bench:port-b';
 const SECRET = 'bench-port-a-and-port-b-secret';
 const ADMIN = { email: 'admin@port.local', password: 'e2e-admin-password' };
-
-/** bench:append itself, one round, in a child process: its insert_16. */
-function insertBaseline(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'bench/append.ts'], {
-      cwd: repoRoot,
-      env: { ...process.env, BENCH_ROUNDS: '1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout.on('data', (chunk) => {
-      out += chunk;
-    });
-    child.on('exit', (code) => {
-      const line = out.trim().split('\n').pop() ?? '';
-      try {
-        resolve(JSON.parse(line).insert_16 as number);
-      } catch {
-        reject(new Error(`bench:append exited with ${code}: ${out}`));
-      }
-    });
-  });
-}
 
 /** A loopback port forwarding to B's gateway; `cut()` refuses every connection until `restore()`. */
 async function forwarder(targetPort: number) {
