@@ -32,7 +32,7 @@ export function ErrorNotice({
 }
 
 /** A dialog's refusal, in the API's words (translated when a translation exists); the dialog stays open. */
-export function Refusal({ error, title = 'Not saved' }: { error: ApiError | null; title?: string }) {
+export function Refusal({ error, title = 'Not saved' }: { error: ApiError | null | undefined; title?: string }) {
   const { t } = useTranslation();
   if (!error || error.status === 440) return null;
   return (

@@ -2,21 +2,11 @@
 // from a list and moved with buttons (no dragging), so a keyboard user can do all of it; the moved key's button
 // keeps the focus, and a live region says where the key went.
 
-import {
-  ActionIcon,
-  Alert,
-  Badge,
-  Button,
-  Group,
-  NativeSelect,
-  Paper,
-  Stack,
-  Text,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, NativeSelect, Paper, Stack, Text, VisuallyHidden } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
+import { Refusal } from '../../components/states-ui.tsx';
 import { text } from './shared.tsx';
 
 /** The most keys a priority list holds (the original's limit). */
@@ -203,11 +193,7 @@ export function PriorityEditor({
         </Button>
       </Group>
       <VisuallyHidden aria-live="polite">{said}</VisuallyHidden>
-      {error && error.status !== 440 && (
-        <Alert color="red" title={t('Not saved')} role="alert">
-          {t(error.message)}
-        </Alert>
-      )}
+      <Refusal error={error} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>
           {t('Cancel')}
