@@ -8,10 +8,8 @@
 import {
   Anchor,
   Button,
-  Code,
   Group,
   Modal,
-  ScrollArea,
   SegmentedControl,
   Select,
   Text,
@@ -25,6 +23,7 @@ import { Link, Route, Routes, useSearchParams } from 'react-router';
 import type { Page } from '../../api/client.ts';
 import { refresh, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ScrollableCode } from '../../components/ScrollableCode.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { TimeCell } from '../../components/TimeCell.tsx';
@@ -161,9 +160,9 @@ function Configuration() {
           <>
             <ErrorNotice error={config.error} />
             {!config.error && (
-              <ScrollArea.Autosize mah={480}>
-                <Code block>{JSON.stringify(config.data, null, 2)}</Code>
-              </ScrollArea.Autosize>
+              <ScrollableCode label={t('VIS configuration')} maxHeight={480}>
+                {JSON.stringify(config.data, null, 2)}
+              </ScrollableCode>
             )}
           </>
         )}
@@ -442,9 +441,9 @@ export function VoyagePlans() {
         empty="No voyage plans"
         expanded={(row) =>
           shown.has(row.id) && row.rtz ? (
-            <ScrollArea.Autosize mah={360}>
-              <Code block>{row.rtz}</Code>
-            </ScrollArea.Autosize>
+            <ScrollableCode label={t('RTZ of {{id}}', { id: row.route_name || row.message_id })} maxHeight={360}>
+              {row.rtz}
+            </ScrollableCode>
           ) : null
         }
       />
