@@ -31,6 +31,8 @@ export async function newPage(
     timezoneId: options.timezoneId ?? 'Europe/Helsinki',
     locale: 'en-GB',
     acceptDownloads: true,
+    // No fades: the accessibility check must not read a colour halfway through a transition.
+    reducedMotion: 'reduce',
   });
   const page = await context.newPage();
   const problems = watchProblems(page);

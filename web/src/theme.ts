@@ -6,6 +6,8 @@ export const theme = createTheme({
   primaryShade: 8,
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   defaultRadius: 'sm',
+  // Someone who asked their system for less motion gets no transitions.
+  respectReducedMotion: true,
   components: {
     // Their close buttons are icons: give them a name a screen reader can say.
     Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }),
