@@ -5,7 +5,7 @@
 import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import type { Logger } from '@pcas/observability';
-import type { Db, Queryable } from '@pcas/sql';
+import type { Db } from '@pcas/sql';
 import {
   buildTextMessage,
   parseRtz,
@@ -18,15 +18,7 @@ import { outgoingRefusal, type PeerMessage } from '../domain/outbox.ts';
 import type { Deliverer } from './delivery-worker.ts';
 import { enqueue, enqueueAcross } from './outbox-store.ts';
 import { peerFor, peerOverview } from './peer-store.ts';
-import type {
-  InterPortService,
-  OutgoingDeparture,
-  OutgoingRta,
-  OutgoingTextMessage,
-  SendOptions,
-  VisInbox,
-  VisTransport,
-} from './transport.ts';
+import type { InterPortService, OutgoingRta, SendOptions, VisInbox, VisTransport } from './transport.ts';
 
 export interface DirectTransportOptions {
   db: Db;

@@ -5,16 +5,7 @@
 // service's own actions (poll, configuration, find) are view_vis_information's, as the API has them. No real-time
 // channel carries VIS changes, so the lists read the API when opened, paged or refreshed.
 
-import {
-  Anchor,
-  Button,
-  Group,
-  Modal,
-  SegmentedControl,
-  Select,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Anchor, Button, Group, Modal, SegmentedControl, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
