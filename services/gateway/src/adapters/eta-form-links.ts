@@ -44,6 +44,8 @@ export function etaFormLinks(db: Queryable, config: Pick<Config, 'privateKeyPem'
 
   async function verify(token: string): Promise<{ data: Record<string, unknown>; expires: string }> {
     if (typeof token !== 'string' || token === '' || token.length > 8192) throw invalid();
+    // What is not a signed token at all is refused without the key (there may be none yet).
+    if (jwt.decode(token, { complete: true })?.header.alg !== 'RS256') throw invalid();
     let payload: string | jwt.JwtPayload;
     try {
       payload = jwt.verify(token, await key(), { algorithms: ['RS256'] });

@@ -2,9 +2,10 @@
 // kind of route answers 400 naming the parameter and changes nothing, and a run over the whole route table
 // (broken JSON, wrong types, 200 kB strings, deep nesting, hostile strings, U+0000) never answers 5xx and refuses
 // only with JSON {"error"}. Services do not import each other, so ingest, the port-call projector, the notifier
-// and logistics are stand-ins on the bus here that record what reaches them; e2e/bad-input.e2e.test.ts sends timestamps through
+// logistics, the queue-scheduler and the vis-bridge are stand-ins on the bus here that record what reaches them; e2e/bad-input.e2e.test.ts sends timestamps through
 // the real ingest (a payload given as JSON text is only looked into there).
 
+import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import {
   INGEST,
@@ -13,6 +14,8 @@ import {
   NOTIFIER,
   PORTCALL_PROJECTOR,
   type PostTimestampsCommand,
+  QUEUE_SCHEDULER,
+  VIS_BRIDGE,
 } from '@pcas/contracts';
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import type { ApiClient } from '@pcas/testing';
@@ -48,6 +51,22 @@ beforeAll(async () => {
     received.push(JSON.stringify(payload));
     return { result: 'OK' };
   });
+  for (const service of [QUEUE_SCHEDULER, VIS_BRIDGE]) {
+    await gw.deps.bus.serveRpc(service, async (_command, payload) => {
+      received.push(JSON.stringify(payload));
+      return { result: 'OK' };
+    });
+  }
+  // The vis-bridge's sealing key (made at its start), which POST /port-peer seals a peer's secret to.
+  const { publicKey, privateKey } = generateKeyPairSync('x25519');
+  await gw.deps.db.query('CREATE SCHEMA IF NOT EXISTS vis');
+  await gw.deps.db.query(
+    'CREATE TABLE IF NOT EXISTS vis.peer_sealing_key (id integer PRIMARY KEY, public_pem text NOT NULL, private_pem text NOT NULL)',
+  );
+  await gw.deps.db.query('INSERT INTO vis.peer_sealing_key VALUES (1, $1, $2) ON CONFLICT DO NOTHING', [
+    publicKey.export({ format: 'pem', type: 'spki' }),
+    privateKey.export({ format: 'pem', type: 'pkcs8' }),
+  ]);
   adminSession = await gw.sessions.create(gw.adminId);
   admin = gw.anonymous.withSession(adminSession);
   apiKey = (await gw.createApiKey()).key;

@@ -3,6 +3,7 @@
 // has a weight for every pair of the Gävle template, as an operator sets before a source goes live; admission
 // and the priorities commands are in priorities.int.test.ts.
 
+import { loadConfig } from '@pcas/config';
 import { type ApiError, INGEST, IngestCommands, type PostTimestampCommand, vesselStream } from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
@@ -463,7 +464,7 @@ describe('deleteTimestamp / restoreTimestamp', () => {
 describe('startIngest over the bus', () => {
   it('serves cmd.ingest: commands in, replies and ApiErrors out', async () => {
     const bus = createInProcessBus({ log });
-    const config = { namespace: 'gavle' } as Parameters<typeof startIngest>[0]['config'];
+    const config = loadConfig({}, { namespace: 'gavle' });
     const service = await startIngest({ config, db, store, bus, log });
     try {
       const reply = await bus.rpc<{ result: string; id: number }>(INGEST, IngestCommands.postTimestamp, {

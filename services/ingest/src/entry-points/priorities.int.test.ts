@@ -2,6 +2,7 @@
 // priorities-* streams, their tables in the same transaction, replace / unchanged / empty-list semantics, bad
 // input changing nothing, concurrent operators) and admission of timestamps posted with an API key.
 
+import { loadConfig } from '@pcas/config';
 import {
   type ApiError,
   INGEST,
@@ -264,7 +265,7 @@ describe('admission of timestamps posted with an API key', () => {
 describe('over the bus', () => {
   it('serves the priority commands on cmd.ingest', async () => {
     const bus = createInProcessBus({ log });
-    const config = { namespace: 'gavle' } as Parameters<typeof startIngest>[0]['config'];
+    const config = loadConfig({}, { namespace: 'gavle' });
     const service = await startIngest({ config, db, store, bus, log });
     try {
       expect(

@@ -134,7 +134,13 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
  * X25519 key agreement, HKDF-SHA256, AES-256-GCM; sent as the ephemeral public key (DER), nonce, tag and text.
  */
 async function sealSecret(db: Queryable, secret: string): Promise<string> {
-  const { rows } = await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1');
+  const { rows: table } = await db.query<{ ok: boolean }>(
+    "SELECT to_regclass('vis.peer_sealing_key') IS NOT NULL AS ok",
+  );
+  const { rows } = table[0]?.ok
+    ? await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1')
+    : { rows: [] };
+  // The vis-bridge makes its key when it first starts; until then no secret can be sealed for it.
   if (!rows[0]) throw new ApiError(503, 'VIS bridge not ready');
   const ephemeral = generateKeyPairSync('x25519');
   const ephemeralDer = ephemeral.publicKey.export({ format: 'der', type: 'spki' });
