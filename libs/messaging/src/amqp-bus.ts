@@ -43,6 +43,7 @@ import type {
   RpcHandler,
   RpcOptions,
 } from './types.ts';
+import { RPC_ID_HEADER } from './types.ts';
 
 export interface ReconnectOptions {
   /** First reconnect delay (default 200 ms), doubled per attempt up to maxDelayMs (default 5 s). */
@@ -553,7 +554,11 @@ class RpcServer extends ChannelPart<Channel> implements Consumer {
   }
 
   private async handle(ch: Channel, msg: ConsumeMessage): Promise<void> {
-    const headers = (msg.properties.headers ?? {}) as Record<string, unknown>;
+    // `rpc_id`: the request's correlation id, the same on a redelivery, so a handler can decide a command once.
+    const headers = { ...msg.properties.headers, [RPC_ID_HEADER]: msg.properties.correlationId } as Record<
+      string,
+      unknown
+    >;
     let request: ReturnType<typeof parseRequest>;
     try {
       request = parseRequest(JSON.parse(msg.content.toString('utf8')));

@@ -7,7 +7,7 @@ import { rabbitmq, uniqueName } from '@pcas/testing';
 import { type ChannelModel, connect } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAmqpBus } from './amqp-bus.ts';
-import type { Bus, BusMessage } from './types.ts';
+import { type Bus, type BusMessage, RPC_ID_HEADER } from './types.ts';
 
 const log = createLogger('amqp-test', 'silent');
 const server = await rabbitmq();
@@ -205,8 +205,10 @@ describe.skipIf(!server)('amqp bus (real broker)', () => {
     const service = uniqueName('svc');
     queues.push(`cmd.${service}`);
     let seenHeaders: Record<string, unknown> = {};
+    const rpcIds = new Set<unknown>();
     const server = await bus.serveRpc(service, async (command, payload, headers) => {
       seenHeaders = headers;
+      rpcIds.add(headers[RPC_ID_HEADER]);
       if (command === 'echo') return { echoed: payload };
       if (command === 'forbidden') throw new ApiError(403, 'Invalid access');
       if (command === 'stuck') return new Promise((r) => setTimeout(r, 1_000));
@@ -218,6 +220,9 @@ describe.skipIf(!server)('amqp bus (real broker)', () => {
     );
     expect(results).toEqual(Array.from({ length: 20 }, (_, i) => ({ echoed: { i } })));
     expect(seenHeaders['x-user']).toBe(9);
+    // Each request has an id of its own (the request's correlation id, kept by the broker on a redelivery).
+    expect(rpcIds.size).toBe(20);
+    expect([...rpcIds].every((id) => typeof id === 'string' && id.length > 0)).toBe(true);
 
     await expect(bus.rpc(service, 'forbidden', {})).rejects.toMatchObject({ status: 403, message: 'Invalid access' });
     const internal = await bus.rpc(service, 'explode', {}).catch((e) => e);

@@ -4,6 +4,7 @@
 // lives only in memory. Messages pass through JSON, so consumers see exactly what they would over the wire.
 // Because publish waits for the consumers, a handler must not await a publish that routes back to its own queue.
 
+import { randomUUID } from 'node:crypto';
 import { isApiError } from '@pcas/errors';
 import type { Logger } from '@pcas/observability';
 import { currentTraceCarrier } from '@pcas/observability';
@@ -20,6 +21,7 @@ import type {
   RpcHandler,
   RpcOptions,
 } from './types.ts';
+import { RPC_ID_HEADER } from './types.ts';
 
 export interface InProcessBus extends Bus {
   /** Messages dead-lettered from a queue (its `<queue>.dlq`), oldest first. */
@@ -217,7 +219,8 @@ export function createInProcessBus(options: { log: Logger; retryBaseMs?: number 
         }
         const handler = servers.get(service)![0];
         try {
-          return { ok: true, result: wireCopy(await handler(command, wireCopy(payload), headers)) };
+          const served = { ...headers, [RPC_ID_HEADER]: randomUUID() };
+          return { ok: true, result: wireCopy(await handler(command, wireCopy(payload), served)) };
         } catch (error) {
           if (!isApiError(error)) log.error({ err: error, service, command }, 'rpc handler failed');
           return errorToReply(error);

@@ -37,6 +37,12 @@ export interface RpcOptions {
 /** A broadcast as received: the key it was sent with and its body (a JSON copy). */
 export type BroadcastHandler = (key: string, body: unknown) => void;
 
+/**
+ * The header a served request carries its id in: the same for every delivery of one request (a redelivery after a
+ * crash included), different for every call.
+ */
+export const RPC_ID_HEADER = 'rpc_id';
+
 export type RpcHandler = (command: string, payload: unknown, headers: Record<string, unknown>) => Promise<unknown>;
 
 export interface Bus {
