@@ -7,13 +7,14 @@
 // - interactive_ms: cards on screen and the main thread quiet (no task over 50 ms for 500 ms after), counted to
 //   the end of the last long task;
 // - search_ms: typing an IMO in the search box until only that vessel's card is left;
-// - js_gzip_kb / js_kb: the JavaScript of the first view as transferred (compressed) and as parsed.
+// - js_gzip_kb / js_kb: the JavaScript of the first view as transferred (compressed) and as parsed;
+// - insert_16: bench:append's bare INSERT rate, measured after the runs, to read the figures beside.
 // Targets: interactive under 1.5 s on a 2-core machine, under 400 kB of JavaScript gzipped.
 
 import { parseArgs } from 'node:util';
 import { ApiClient, launchBrowser, startEmbedded } from '@pcas/testing';
 import { Pool } from 'undici';
-import { round, validImo } from './support.ts';
+import { insertBaseline, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -165,8 +166,12 @@ try {
   }
   const result: Record<string, unknown> = { bench: 'web', portcalls: PORTCALLS, runs: RUNS };
   for (const [name, xs] of Object.entries(samples)) result[name] = round(median(xs));
-  console.log(JSON.stringify(result));
-} finally {
+  // Machines differ: the bare INSERT rate measured in this run is the figure to read the others beside.
   await browser.close();
   await system.stop();
+  result.insert_16 = await insertBaseline();
+  console.log(JSON.stringify(result));
+} finally {
+  await browser.close().catch(() => {});
+  await system.stop().catch(() => {});
 }
