@@ -1,6 +1,7 @@
 // The notifier's schema: its read models, served by the gateway (docs/architecture.md#services). Each area adds
 // its statements to DDL; they run in order under one advisory lock, so several processes may start together.
 
+import { decidedCommandsTableSql } from '@pcas/commands';
 import type { Db } from '@pcas/sql';
 import { NOTIFICATIONS_DDL } from './notifications.ts';
 import { PINS_DDL } from './pins.ts';
@@ -13,6 +14,7 @@ const DDL: string[] = [
   ...NOTIFICATIONS_DDL,
   ...PUSH_TOKENS_DDL,
   ...PUSHES_DDL,
+  decidedCommandsTableSql('notifier'),
 ];
 
 /** Creates the schema if missing; idempotent and safe when several processes start together. */

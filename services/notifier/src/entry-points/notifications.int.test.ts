@@ -160,6 +160,17 @@ describe('notifications and decisions', () => {
     expect(await stored()).toBe(before);
   });
 
+  it('creates a notification once when the broker delivers its request again', async () => {
+    const before = await stored();
+    const request = { actor: as(1), input: decision() };
+    const headers = { correlation_id: 'corr-redelivered', rpc_id: 'request-delivered-twice' };
+    const first = await commands[NotificationCommands.createNotification](request, headers);
+    const again = await commands[NotificationCommands.createNotification](request, headers);
+    expect(again).toEqual(first);
+    const [events, notifications, decisions, items] = before.split('/').map(Number);
+    expect(await stored()).toBe([events + 1, notifications + 1, decisions + 1, items + 3].join('/'));
+  });
+
   let decisionNotification: any;
 
   it('creates a decision notification: its event with the actor, its rows, the decorated object', async () => {

@@ -7,6 +7,7 @@
 import {
   type CommandFunction,
   decideAndAppendInTransaction,
+  decideOnce,
   decodeCommand,
   eventMetadata,
   positiveId,
@@ -95,15 +96,19 @@ export function notificationCommands(deps: ServiceDeps): Record<string, CommandF
       actor.user_id,
       new Date(),
     );
-    await db.transaction(async (tx) => {
-      // The parent may have been deleted since the check: held now until this reply commits.
-      if (parentId !== null) {
-        await tx.query('SELECT 1 FROM notifier.notifications WHERE id = $1 FOR SHARE', [parentId]);
-        checkParent(parentId, await parentNotification(tx, parentId));
-      }
-      await appendCreated(store, tx, event, eventMetadata(actor, headers));
-    });
-    return notificationObject(db, id);
+    // A redelivered request answers with the notification its first delivery created (libs/commands decideOnce).
+    const created = await db.transaction((tx) =>
+      decideOnce(tx, 'notifier', headers, async () => {
+        // The parent may have been deleted since the check: held now until this reply commits.
+        if (parentId !== null) {
+          await tx.query('SELECT 1 FROM notifier.notifications WHERE id = $1 FOR SHARE', [parentId]);
+          checkParent(parentId, await parentNotification(tx, parentId));
+        }
+        await appendCreated(store, tx, event, eventMetadata(actor, headers));
+        return { id };
+      }),
+    );
+    return notificationObject(db, created.id);
   }
 
   async function deleteNotification(payload: unknown, headers: Record<string, unknown> = {}) {
