@@ -3,6 +3,8 @@
 // (entry-points/realtime-feed.ts) reads what a message needs from the read models and broadcasts it to every
 // gateway process, which hands it to the sockets subscribed to that channel.
 
+import { type VisEvents, visInboundStream, visMessageStream, visPortStream, visVesselStream } from '@pcas/contracts';
+
 /** A message for one channel: `data` as the sockets receive it. */
 export interface ChannelMessage {
   channel: string;
@@ -26,6 +28,8 @@ export const NOTIFICATIONS_CHANGED = 'notifications-changed';
 export const LOGISTICS_CHANGED = 'logistics-changed';
 export const SEA_CHART_VESSELS_CHANGED = 'sea-chart-vessels-changed';
 export const SEA_CHART_MARKERS_CHANGED = 'sea-chart-markers-changed';
+/** Ours (the original had no VIS channel): anything the STM/VIS views list changed; `[]`, refetch. */
+export const VIS_CHANGED = 'vis-changed';
 
 /** `portcalls-changed-<userId>`: that user's pinned vessels changed (the UI refetches its port calls). */
 export const userPortCallsChanged = (userId: number) => `${PORTCALLS_CHANGED}-${userId}`;
@@ -42,6 +46,7 @@ export const COALESCED_CHANNELS: ReadonlySet<string> = new Set([
   LOGISTICS_CHANGED,
   SEA_CHART_VESSELS_CHANGED,
   SEA_CHART_MARKERS_CHANGED,
+  VIS_CHANGED,
 ]);
 
 /**
@@ -63,6 +68,34 @@ const SLOT_REQUEST_ROUTING_KEYS = [
   'slotrequest.SlotRequestCompleted',
 ];
 
+/** `visvessel-<service id>` → `visvessel`: the routing key's first word, from the contract's own stream names. */
+const categoryOf = (streamId: string): string => streamId.slice(0, streamId.indexOf('-'));
+
+/**
+ * The vis-bridge's events that change what the STM/VIS views list (libs/contracts/src/vis.ts): VIS vessels, text
+ * messages, voyage plans (an RTA sent is listed with them in direct mode), notifications and acknowledgements,
+ * other ports and their whitelists, inbound vessels. A port call's `visportcall-*` events change no list. A sent
+ * message or RTA is listed only in direct mode (the agent posts it back in agent mode, another event): there its
+ * signal is one refetch too many, coalesced with the rest.
+ */
+const VIS_LIST_EVENTS: ReadonlyArray<readonly [string, readonly (keyof VisEvents)[]]> = [
+  [categoryOf(visVesselStream('_')), ['VisVesselRecorded']],
+  [
+    categoryOf(visMessageStream('_')),
+    [
+      'VisTextMessageReceived',
+      'VisTextMessageSent',
+      'VisVoyagePlanReceived',
+      'VisRtaSent',
+      'VisNotificationReceived',
+      'VisMessageAcknowledged',
+    ],
+  ],
+  [categoryOf(visPortStream('_')), ['VisPortRecorded', 'VisPortWhitelistSet']],
+  [categoryOf(visInboundStream(0)), ['InboundVesselRecorded']],
+];
+const VIS_ROUTING_KEYS = VIS_LIST_EVENTS.flatMap(([category, types]) => types.map((type) => `${category}.${type}`));
+
 /** The routing keys of the events the mapping handles: what the feed's queue binds. */
 export const FEED_BINDINGS = [
   'portcall.PortCallChanged',
@@ -79,6 +112,7 @@ export const FEED_BINDINGS = [
   'fixedvessel.FixedVesselAdded',
   'fixedvessel.FixedVesselChanged',
   'fixedvessel.FixedVesselRemoved',
+  ...VIS_ROUTING_KEYS,
 ];
 
 /**
@@ -126,6 +160,8 @@ export function feedItems(routingKey: string, data: unknown): FeedItem[] {
     default:
       // A slot request changed: the JIT dashboard refetches `dashboard-slot-reservations`.
       if (SLOT_REQUEST_ROUTING_KEYS.includes(routingKey)) return [{ channel: QUEUE_PORTCALLS_CHANGED, data: [] }];
+      // A VIS list changed: the STM/VIS views refetch their page.
+      if (VIS_ROUTING_KEYS.includes(routingKey)) return [{ channel: VIS_CHANGED, data: [] }];
       return [];
   }
 }

@@ -1,3 +1,4 @@
+import { visInboundStream, visMessageStream, visPortStream, visVesselStream } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
 import { COALESCE_WINDOW_MS, COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from './channels.ts';
 
@@ -49,12 +50,44 @@ describe('events to channel messages (the original web UI and mobile app channel
     expect(feedItems('berth.BerthCreated', { id: 1 })).toEqual([]);
   });
 
+  it('a VIS list changed (vessels, messages, plans, notifications, ports, inbound vessels): vis-changed, data []', () => {
+    const changes: [string, unknown][] = [
+      ['visvessel.VisVesselRecorded', { imo: 9074729, service_id: 'urn:mrn:stm:service:instance:x' }],
+      ['vismessage.VisTextMessageReceived', { message_id: 'urn:mrn:stm:txt:1', message_type: 'TXT' }],
+      ['vismessage.VisTextMessageSent', { message_id: 'urn:mrn:stm:txt:2', transport: 'direct' }],
+      ['vismessage.VisVoyagePlanReceived', { message_id: 'urn:mrn:stm:voyage:id:1', rtz_state: 'RTA_SENT' }],
+      ['vismessage.VisRtaSent', { message_id: 'urn:mrn:stm:txt:3', transport: 'direct' }],
+      ['vismessage.VisNotificationReceived', { message_id: 'urn:mrn:stm:txt:1', notification_type: 'X' }],
+      ['vismessage.VisMessageAcknowledged', { message_id: 'urn:mrn:stm:txt:1', message_type: 'TXT' }],
+      ['visport.VisPortRecorded', { service_id: 'urn:mrn:stm:service:instance:port-b', locodes: ['FIRAU'] }],
+      ['visport.VisPortWhitelistSet', { service_id: 'urn:mrn:stm:service:instance:port-b', direction: 'in' }],
+      ['visinbound.InboundVesselRecorded', { imo: 9074731, vessel_name: 'Borealis' }],
+    ];
+    for (const [key, data] of changes)
+      expect(feedItems(key, data), key).toEqual([{ channel: 'vis-changed', data: [] }]);
+    // The routing keys are the contract's stream categories.
+    expect(
+      [visVesselStream('s'), visMessageStream('m'), visPortStream('p'), visInboundStream(1)].map(
+        (id) => id.split('-')[0],
+      ),
+    ).toEqual(['visvessel', 'vismessage', 'visport', 'visinbound']);
+    // A port call's VIS bookkeeping and a peer's link change no list; a type of another category is not VIS's.
+    for (const key of [
+      'visportcall.VoyagePlanRequested',
+      'visportcall.VisDepartureSent',
+      'vispeer.VisPeerLinked',
+      'vessel.VisVesselRecorded',
+      'visvessel.VisPortRecorded',
+    ])
+      expect(feedItems(key, {}), key).toEqual([]);
+  });
+
   it('other events make no message', () => {
     for (const key of ['vessel.TimestampReceived', 'user.UserLoggedIn', 'decision.DecisionItemAnswered'])
       expect(feedItems(key, {})).toEqual([]);
   });
 
-  it('binds exactly the events it maps; only the refetch-only port-call and logistics channels are coalesced', () => {
+  it('binds exactly the events it maps; only the refetch-only channels are coalesced', () => {
     const samples: Record<string, unknown> = {
       'portcall.PortCallChanged': {},
       'pins.PinnedVesselsSet': { user_id: 1 },
@@ -73,6 +106,16 @@ describe('events to channel messages (the original web UI and mobile app channel
       'fixedvessel.FixedVesselAdded': { id: 1 },
       'fixedvessel.FixedVesselChanged': { id: 1 },
       'fixedvessel.FixedVesselRemoved': { id: 1 },
+      'visvessel.VisVesselRecorded': {},
+      'vismessage.VisTextMessageReceived': {},
+      'vismessage.VisTextMessageSent': {},
+      'vismessage.VisVoyagePlanReceived': {},
+      'vismessage.VisRtaSent': {},
+      'vismessage.VisNotificationReceived': {},
+      'vismessage.VisMessageAcknowledged': {},
+      'visport.VisPortRecorded': {},
+      'visport.VisPortWhitelistSet': {},
+      'visinbound.InboundVesselRecorded': {},
     };
     expect(FEED_BINDINGS).toEqual(Object.keys(samples));
     for (const key of FEED_BINDINGS) expect(feedItems(key, samples[key]).length).toBeGreaterThan(0);
@@ -82,6 +125,7 @@ describe('events to channel messages (the original web UI and mobile app channel
       'logistics-changed',
       'sea-chart-vessels-changed',
       'sea-chart-markers-changed',
+      'vis-changed',
     ]);
     // The sea chart's at most one a second.
     expect(COALESCE_WINDOW_MS).toEqual({ 'sea-chart-vessels-changed': 1000, 'sea-chart-markers-changed': 1000 });
