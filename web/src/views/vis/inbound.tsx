@@ -1,13 +1,14 @@
 // Inbound vessels (/inbound-vessels): vessels that other ports' services announced on their way here (their
 // departure from the previous port, sent to us while that port is whitelisted in), one row a vessel with the newest
-// announcement. Paged, sorted and searched on the server (an IMO, `^name` for a name's start, else part of a name).
+// announcement. Paged, sorted and searched on the server (an IMO, `^name` for a name's start, else part of a name);
+// live on `vis-changed`.
 
 import { Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { TimeCell } from '../../components/TimeCell.tsx';
-import { type InboundVesselRow, PATHS, PERMISSIONS } from './model.ts';
+import { type InboundVesselRow, PATHS, PERMISSIONS, VIS_CHANNEL } from './model.ts';
 import { Service, VisGate } from './parts.tsx';
 
 const TITLE = 'Inbound vessels';
@@ -47,6 +48,7 @@ export function InboundVessels() {
       <ServerTable<InboundVesselRow>
         path={PATHS.inboundVessels}
         columns={columns}
+        live={[VIS_CHANNEL]}
         defaultSort="time DESC"
         searchLabel="Search by name or IMO"
         caption="Inbound vessels"

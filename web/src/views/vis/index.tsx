@@ -2,8 +2,8 @@
 // received from and sent to them, and the VIS notifications (acknowledgements and the like). Every list is paged
 // and sorted on the server; a service chosen in the filter (or from a vessel's row) shows what it sent or what was
 // sent to it, as the original's "Recv"/"Sent" pages. Sending a text message needs send_vis_text_message; the VIS
-// service's own actions (poll, configuration, find) are view_vis_information's, as the API has them. No real-time
-// channel carries VIS changes, so the lists read the API when opened, paged or refreshed.
+// service's own actions (poll, configuration, find) are view_vis_information's, as the API has them. Every list
+// refetches its page on `vis-changed` (what the agent or a peer posted, what a user sent).
 
 import { Anchor, Button, Group, Modal, SegmentedControl, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -19,12 +19,14 @@ import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { TimeCell } from '../../components/TimeCell.tsx';
 import { formatTime } from '../../components/time.ts';
+import { useLiveRefresh } from '../../realtime/socket.ts';
 import {
   findQuery,
   PATHS,
   PERMISSIONS,
   rtzStateWords,
   type TextMessageRow,
+  VIS_CHANNEL,
   type VisMessageRow,
   type VisNotificationRow,
   type VisVesselRow,
@@ -111,6 +113,7 @@ export function VisVessels() {
       <ServerTable<VisVesselRow>
         path={PATHS.vessels}
         columns={columns}
+        live={[VIS_CHANNEL]}
         defaultSort="lower(vessel_name)"
         caption="VIS vessels"
         empty="No VIS vessels yet"
@@ -244,6 +247,8 @@ function ServiceFilter({ filter }: { filter: ReturnType<typeof useServiceFilter>
     { limit: 1000, offset: 0, sort: 'lower(vessel_name)' },
     { staleTime: 30_000 },
   );
+  // A VIS vessel found meanwhile joins the choices.
+  useLiveRefresh([VIS_CHANNEL], [PATHS.vessels]);
   const options = (services.data?.data ?? []).map((row) => ({
     value: row.service_id,
     label: row.vessel_name ? `${row.vessel_name} (${row.service_id})` : row.service_id,
@@ -345,6 +350,7 @@ export function TextMessages() {
       <ServerTable<TextMessageRow>
         path={PATHS.textMessages}
         columns={columns}
+        live={[VIS_CHANNEL]}
         params={filter.params}
         defaultSort="time DESC"
         caption="Text messages"
@@ -426,6 +432,7 @@ export function VoyagePlans() {
       <ServerTable<VoyagePlanRow>
         path={PATHS.voyagePlans}
         columns={columns}
+        live={[VIS_CHANNEL]}
         params={filter.params}
         defaultSort="time DESC"
         caption="Voyage plans"
@@ -474,6 +481,7 @@ export function VisNotifications() {
       <ServerTable<VisNotificationRow>
         path={PATHS.notifications}
         columns={columns}
+        live={[VIS_CHANNEL]}
         defaultSort="time DESC"
         caption="VIS notifications"
         empty="No VIS notifications"

@@ -4,6 +4,8 @@
 import { normaliseTime } from '../../components/time.ts';
 
 export const VIS_MODULE = 'vis_module';
+/** Anything these views list changed (ours; the original had no VIS channel): `[]`, refetch. */
+export const VIS_CHANNEL = 'vis-changed';
 
 export const PATHS = {
   vessels: 'vis-vessels',

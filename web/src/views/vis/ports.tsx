@@ -1,7 +1,8 @@
 // Other ports (/ports, manage_port): the VIS services of other ports with the UN/LOCODEs they serve, and the two
 // whitelists: "accept inbound vessels" (whitelist_in: that port may tell us about vessels coming here) and "send our
 // departures" (whitelist_out: a vessel leaving here for one of its locodes is announced to it). A switch changes one
-// at once; "Add port" (and "Add locodes" on a row) saves a port by its service id, the API merging the locodes.
+// at once; "Add port" (and "Add locodes" on a row) saves a port by its service id, the API merging the locodes. Live
+// on `vis-changed` (another operator's change, a port an inbound vessel made known).
 
 import { Switch, TagsInput, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
@@ -11,7 +12,7 @@ import { useApiMutation } from '../../api/queries.ts';
 import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
-import { cleanLocodes, locodeProblem, PATHS, PERMISSIONS, type PortRow } from './model.ts';
+import { cleanLocodes, locodeProblem, PATHS, PERMISSIONS, type PortRow, VIS_CHANNEL } from './model.ts';
 import { VisGate } from './parts.tsx';
 
 const TITLE = 'Other ports';
@@ -66,6 +67,7 @@ export function Ports() {
       <ServerTable<PortRow>
         path={PATHS.ports}
         columns={columns}
+        live={[VIS_CHANNEL]}
         defaultSort="lower(name)"
         searchLabel="Search by name or service"
         caption="Other ports"

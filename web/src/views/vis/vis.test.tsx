@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatTime } from '../../components/time.ts';
+import { useLiveRefresh } from '../../realtime/socket.ts';
 import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import InboundVesselsView from './inbound.tsx';
 import VisArea from './index.tsx';
@@ -10,7 +11,17 @@ import PortsView from './ports.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.mocked(useLiveRefresh).mockClear();
+});
+
+/** The paths a message on vis-changed refetches, as the views asked for them. */
+const livePaths = () =>
+  vi
+    .mocked(useLiveRefresh)
+    .mock.calls.filter(([channels]) => channels.includes('vis-changed'))
+    .flatMap(([, paths]) => paths);
 
 const SHIP = 'urn:mrn:stm:service:instance:test:aurora';
 const HERE = 'urn:mrn:stm:service:instance:test:port';
@@ -213,6 +224,23 @@ describe('STM / VIS views', () => {
     expect(screen.getByRole('dialog', { name: 'Send text message to Aurora' })).toBeTruthy();
   });
 
+  it('refetches every list on vis-changed, the service filter’s choices too', async () => {
+    visApi();
+    const pages: [string, string, string[]][] = [
+      ['/vis', SHIP, ['vis-vessels']],
+      ['/vis/text-messages', 'We arrive at noon', ['vis-text-messages', 'vis-vessels']],
+      ['/vis/voyage-plans', 'Gävle–Rauma', ['vis-voyage-plans', 'vis-vessels']],
+      ['/vis/notifications', 'No VIS notifications', ['vis-notifications']],
+    ];
+    for (const [path, shown, paths] of pages) {
+      const view = renderArea(path);
+      await screen.findByText(shown);
+      expect(new Set(livePaths()), path).toEqual(new Set(paths));
+      view.unmount();
+      vi.mocked(useLiveRefresh).mockClear();
+    }
+  });
+
   it('offers no sending to a reader, and nothing at all with the module off or without the permission', async () => {
     const calls = visApi();
     const first = renderArea('/vis', READER);
@@ -274,6 +302,18 @@ describe('other ports and inbound vessels', () => {
       path: 'ports',
       body: { name: 'Port C', service_id: 'urn:mrn:stm:service:instance:test:port-c', locodes: ['SEHAD', 'SEGVX'] },
     });
+  });
+
+  it('refetches the ports and the inbound vessels on vis-changed', async () => {
+    visApi();
+    const ports = renderPorts();
+    await screen.findByText('Port B');
+    expect(new Set(livePaths())).toEqual(new Set(['ports']));
+    ports.unmount();
+    vi.mocked(useLiveRefresh).mockClear();
+    renderView(<InboundVesselsView />, { path: '/inbound-vessels', modules: { vis_module: 'enabled' } });
+    await screen.findByText('Port B');
+    expect(new Set(livePaths())).toEqual(new Set(['inbound-vessels']));
   });
 
   it('is closed to a role without manage_port', () => {
