@@ -62,9 +62,11 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
     const queued = { ...message, body: { ...message.body, sent_at: new Date().toISOString() } };
     if (send.tx) await enqueue(send.tx, to, queued);
     else await enqueueTogether({ peer: to, message: queued });
-    // Inside the caller's transaction the row is not visible yet: the kick comes a moment later, and the sweep
-    // finds it in any case.
-    if (send.tx) setTimeout(() => void deliverer.kick(to).catch(() => {}), 200).unref?.();
+    // Inside the caller's transaction the row is not visible yet: the kick comes once it committed (or a moment
+    // later when the caller cannot say), and the sweep finds it in any case.
+    const kickLater = () => void deliverer.kick(to).catch(() => {});
+    if (send.tx && send.afterCommit) send.afterCommit(kickLater);
+    else if (send.tx) setTimeout(kickLater, 200).unref?.();
     else
       await deliverer
         .kick(to)

@@ -73,6 +73,21 @@ export async function markAcknowledged(
   return rows[0]?.operation;
 }
 
+/** markAcknowledged for several messages in one statement: answers each one sent to that peer and its operation. */
+export async function markAcknowledgedMany(
+  q: Queryable,
+  peerServiceId: string,
+  messageIds: readonly string[],
+): Promise<Map<string, PeerOperation>> {
+  if (messageIds.length === 0) return new Map();
+  const { rows } = await q.query<{ message_id: string; operation: PeerOperation }>(
+    `UPDATE vis.outbox SET acked_at = COALESCE(acked_at, clock_timestamp()), delivered_at = COALESCE(delivered_at, clock_timestamp())
+     WHERE peer_service_id = $1 AND message_id = ANY($2::text[]) RETURNING message_id, operation`,
+    [peerServiceId, messageIds],
+  );
+  return new Map(rows.map((r) => [r.message_id, r.operation]));
+}
+
 /** Peers with something to deliver whose backoff has passed (the sweep's list). */
 export async function peersDue(q: Queryable): Promise<string[]> {
   const { rows } = await q.query<{ peer_service_id: string }>(

@@ -83,6 +83,11 @@ export interface OutgoingDeparture {
  */
 export interface SendOptions {
   tx?: Queryable;
+  /**
+   * With `tx`: where the transport leaves what must wait for the commit (direct mode's delivery kick); the caller
+   * runs it once committed. Without it, the transport waits a moment on its own.
+   */
+  afterCommit?: (fn: () => void) => void;
 }
 
 export interface VisTransport {
@@ -111,9 +116,22 @@ export interface VisInbox {
   recordVisVessel(input: RecordVisVesselCommand): Promise<void>;
   receiveTextMessage(input: ReceiveVisMessageCommand): Promise<void>;
   receiveNotification(input: ReceiveVisNotificationCommand): Promise<void>;
+  /**
+   * Text messages and notifications that came together (a peer's batch), checked one by one as the single
+   * functions do, and stored in one transaction, in which `alsoInTx` then runs (told which were accepted). Answers
+   * each item's refusal (undefined: stored, or stored before). Throws when the transaction failed: nothing stored.
+   */
+  receiveMany(
+    items: readonly InboxItem[],
+    alsoInTx?: (tx: Queryable, accepted: readonly boolean[]) => Promise<void>,
+  ): Promise<(unknown | undefined)[]>;
   receiveVoyagePlan(input: ReceiveVisVoyagePlanCommand): Promise<void>;
   recordInboundVessel(input: RecordInboundVesselCommand): Promise<void>;
 }
+
+export type InboxItem =
+  | { kind: 'text'; input: ReceiveVisMessageCommand }
+  | { kind: 'notification'; input: ReceiveVisNotificationCommand };
 
 /** What a transport is built from: the service's inbox, and its config and logger via ServiceDeps. */
 export type TransportFactory = (inbox: VisInbox) => VisTransport;

@@ -54,6 +54,95 @@ export async function appendAndProject(
   return fresh;
 }
 
+/** One stream's events of a batch written together (see appendManyAndProject). */
+export interface StreamEvents {
+  streamId: string;
+  events: readonly VisEvent[];
+  metadata: EventMetadata;
+}
+
+/**
+ * Appends several streams' events in one statement (each stream locked by the store, as a lone append is) and
+ * projects the new ones: the messages and notifications with one insert each, the rest one by one. Answers, per
+ * entry, its events that were new. For decisions that read no stream state (what was received, what is sent).
+ */
+export async function appendManyAndProject(
+  tx: Queryable,
+  store: EventStore,
+  entries: readonly StreamEvents[],
+): Promise<VisEvent[][]> {
+  const writing = entries.filter((e) => e.events.length > 0);
+  if (writing.length === 0) return entries.map(() => []);
+  const appended = await store.appendMany(
+    writing.map((e) => ({ streamId: e.streamId, events: e.events.map((ev) => ({ ...ev, metadata: e.metadata })) })),
+    { tx },
+  );
+  const freshOf = new Map<StreamEvents, VisEvent[]>();
+  writing.forEach((entry, i) => {
+    freshOf.set(
+      entry,
+      entry.events.filter((_, j) => !appended[i]?.events[j]?.duplicate),
+    );
+  });
+  await projectMany(
+    tx,
+    writing.flatMap((entry) =>
+      (freshOf.get(entry) ?? []).map((event) => ({ event, by: entry.metadata.user_id ?? null })),
+    ),
+  );
+  return entries.map((e) => freshOf.get(e) ?? []);
+}
+
+/** The row writes of several events, as project() would make them in this order (inserts before updates). */
+async function projectMany(tx: Queryable, items: readonly { event: VisEvent; by: number | null }[]): Promise<void> {
+  const messages: Parameters<typeof insertMessages>[1][number][] = [];
+  const notifications: { id: string; n: VisNotificationReceived; by: number | null }[] = [];
+  const acknowledgedTexts: string[] = [];
+  const rest: { event: VisEvent; by: number | null }[] = [];
+  for (const { event, by } of items) {
+    if (event.type === 'VisTextMessageReceived') {
+      messages.push({ eventId: event.id, m: event.data, payload: event.data.payload, by });
+    } else if (event.type === 'VisTextMessageSent' && event.data.transport !== 'agent') {
+      messages.push({ eventId: event.id, m: { ...event.data, ack: false }, payload: event.data.payload, by });
+    } else if (event.type === 'VisNotificationReceived') notifications.push({ id: event.id, n: event.data, by });
+    else if (event.type === 'VisMessageAcknowledged' && event.data.message_type === 'TXT') {
+      acknowledgedTexts.push(event.data.message_id);
+    } else rest.push({ event, by });
+  }
+  await insertMessages(tx, messages);
+  if (notifications.length > 0) {
+    await tx.query(
+      `INSERT INTO vis.notifications (event_id, time, from_service_id, message_id, message_type, notification_type,
+         subject, payload, created_by, modified_by)
+       SELECT n.event_id, n.time, n.from_service_id, n.message_id, n.message_type, n.notification_type, n.subject,
+              n.payload::jsonb, n.by, n.by
+         FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                     $8::text[], $9::int[]) WITH ORDINALITY
+           AS n(event_id, time, from_service_id, message_id, message_type, notification_type, subject, payload, by, ord)
+        ORDER BY n.ord
+       ON CONFLICT (event_id) DO NOTHING`,
+      [
+        notifications.map((x) => x.id),
+        notifications.map((x) => x.n.time),
+        notifications.map((x) => x.n.from_service_id),
+        notifications.map((x) => x.n.message_id),
+        notifications.map((x) => x.n.message_type),
+        notifications.map((x) => x.n.notification_type),
+        notifications.map((x) => x.n.subject),
+        notifications.map((x) => json(x.n.payload)),
+        notifications.map((x) => x.by),
+      ],
+    );
+  }
+  for (const { event, by } of rest) await project(tx, event, by);
+  if (acknowledgedTexts.length > 0) {
+    await tx.query(
+      'UPDATE vis.messages SET ack = true, modified_at = now() WHERE message_id = ANY($1::text[]) AND NOT ack',
+      [acknowledgedTexts],
+    );
+  }
+}
+
 const json = (text: string): string => {
   try {
     JSON.parse(text);
@@ -206,6 +295,49 @@ export async function project(tx: Queryable, event: VisEvent, by: number | null)
   }
 }
 
+type MessageRow = {
+  time: string;
+  from_service_id: string;
+  to_service_id: string;
+  message_id: string;
+  ack: boolean;
+  author?: string;
+  subject?: string;
+  body?: string;
+};
+
+async function insertMessages(
+  tx: Queryable,
+  rows: readonly { eventId: string; m: MessageRow; payload: string; by: number | null }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  if (rows.length === 1) return insertMessage(tx, rows[0].eventId, rows[0].m, rows[0].payload, rows[0].by);
+  await tx.query(
+    `INSERT INTO vis.messages (event_id, time, from_service_id, to_service_id, message_id, message_type, payload,
+       author, subject, body, ack, created_by, modified_by)
+     SELECT r.event_id, r.time, r.from_service_id, r.to_service_id, r.message_id, 'TXT', r.payload::jsonb, r.author,
+            r.subject, r.body, r.ack, r.by, r.by
+       FROM unnest($1::uuid[], $2::timestamptz[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+                   $8::text[], $9::text[], $10::boolean[], $11::int[]) WITH ORDINALITY
+         AS r(event_id, time, from_service_id, to_service_id, message_id, payload, author, subject, body, ack, by, ord)
+      ORDER BY r.ord
+     ON CONFLICT (event_id) DO NOTHING`,
+    [
+      rows.map((r) => r.eventId),
+      rows.map((r) => r.m.time),
+      rows.map((r) => r.m.from_service_id),
+      rows.map((r) => r.m.to_service_id),
+      rows.map((r) => r.m.message_id),
+      rows.map((r) => json(r.payload)),
+      rows.map((r) => r.m.author ?? null),
+      rows.map((r) => r.m.subject ?? null),
+      rows.map((r) => r.m.body ?? null),
+      rows.map((r) => r.m.ack),
+      rows.map((r) => r.by),
+    ],
+  );
+}
+
 async function insertMessage(
   tx: Queryable,
   eventId: string,
@@ -268,6 +400,17 @@ export async function isAcknowledged(q: Queryable, messageId: string): Promise<b
     [messageId],
   );
   return rows.length > 0;
+}
+
+/** Which of these message ids have an acknowledgement recorded (isAcknowledged for many at once). */
+export async function acknowledgedAmong(q: Queryable, messageIds: readonly string[]): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const { rows } = await q.query<{ message_id: string }>(
+    `SELECT DISTINCT message_id FROM vis.notifications
+      WHERE message_id = ANY($1::text[]) AND notification_type = 'ACKNOWLEDGEMENT_RECEIVED'`,
+    [messageIds],
+  );
+  return new Set(rows.map((r) => r.message_id));
 }
 
 export async function portByServiceId(q: Queryable, serviceId: string): Promise<PortRow | undefined> {

@@ -4,6 +4,7 @@
 // the transport for what goes out (a refused call is a 400 and stores nothing).
 
 import { randomUUID } from 'node:crypto';
+import { createBatcher, type ItemOutcome } from '@pcas/batching';
 import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
 import {
   type Actor,
@@ -37,12 +38,15 @@ import {
 import type { EventMetadata } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import { buildTextMessage, parseTextMessage, textMessageId } from '@pcas/stm';
-import type { SendOptions, VisInbox, VisTransport } from '../adapters/transport.ts';
+import type { InboxItem, SendOptions, VisInbox, VisTransport } from '../adapters/transport.ts';
 import {
+  acknowledgedAmong,
   appendAndProject,
+  appendManyAndProject,
   isAcknowledged,
   newestPlanFrom,
   portByServiceId,
+  type StreamEvents,
   type VisEvent,
   visVesselByImo,
   visVesselByServiceId,
@@ -151,9 +155,8 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     await lookUpUnknown(message.from_service_id);
   }
 
-  async function receiveNotification(input: ReceiveVisNotificationCommand, metadata: EventMetadata): Promise<void> {
+  function notificationEvents(input: ReceiveVisNotificationCommand): { stream: string; events: VisEvent[] } {
     const n = readNotification(input);
-    const stream = visMessageStream(n.message_id);
     const id = notificationEventId(n);
     const events: VisEvent[] = [{ id, type: 'VisNotificationReceived', data: n }];
     const kind = acknowledges(n);
@@ -164,7 +167,59 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
         data: { message_id: n.message_id, message_type: kind },
       });
     }
+    return { stream: visMessageStream(n.message_id), events };
+  }
+
+  async function receiveNotification(input: ReceiveVisNotificationCommand, metadata: EventMetadata): Promise<void> {
+    const { stream, events } = notificationEvents(input);
     await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, events, metadata));
+  }
+
+  /**
+   * VisInbox.receiveMany: the events of each item as receiveTextMessage and receiveNotification make them, all
+   * appended in one transaction. Neither reads the stream's state to decide, so the store's own stream locks
+   * suffice; an event stored before is a duplicate there and projects nothing.
+   */
+  async function receiveMany(
+    items: readonly InboxItem[],
+    metadata: EventMetadata,
+    alsoInTx?: (tx: Queryable, accepted: readonly boolean[]) => Promise<void>,
+  ): Promise<(unknown | undefined)[]> {
+    const refusals: (unknown | undefined)[] = items.map(() => undefined);
+    const acknowledged = await acknowledgedAmong(
+      db,
+      items.flatMap((item) => (item.kind === 'text' ? [item.input.message_id.trim()] : [])),
+    );
+    const entries: StreamEvents[] = [];
+    const senders = new Set<string>();
+    items.forEach((item, i) => {
+      try {
+        if (item.kind === 'text') {
+          const message = { ...readTextMessage(item.input, acknowledged.has(item.input.message_id.trim())) };
+          Object.assign(message, textFields(message.payload));
+          entries.push({
+            streamId: visMessageStream(message.message_id),
+            events: [{ id: textMessageEventId(message), type: 'VisTextMessageReceived', data: message }],
+            metadata,
+          });
+          senders.add(message.from_service_id);
+        } else {
+          const { stream, events } = notificationEvents(item.input);
+          entries.push({ streamId: stream, events, metadata });
+        }
+      } catch (error) {
+        refusals[i] = error;
+      }
+    });
+    await db.transaction(async (tx) => {
+      await appendManyAndProject(tx, store, entries);
+      await alsoInTx?.(
+        tx,
+        refusals.map((r) => r === undefined),
+      );
+    });
+    for (const sender of senders) await lookUpUnknown(sender);
+    return refusals;
   }
 
   async function receiveVoyagePlan(input: ReceiveVisVoyagePlanCommand, metadata: EventMetadata): Promise<void> {
@@ -256,12 +311,56 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     metadata: EventMetadata,
     send: (options: SendOptions) => Promise<void>,
   ): Promise<void> {
-    if (t.mode === 'agent') await send({});
-    await withStreamLock(db, stream, async (tx) => {
-      if (t.mode === 'direct') await send({ tx });
-      await appendAndProject(tx, store, stream, [event], metadata);
-    });
+    if (t.mode === 'agent') {
+      await send({});
+      await withStreamLock(db, stream, (tx) => appendAndProject(tx, store, stream, [event], metadata));
+      return;
+    }
+    await sendTogether({ stream, event, metadata, send });
   }
+
+  /** One direct-mode send: its event, and the transport's queueing of it. */
+  interface DirectSend {
+    stream: string;
+    event: VisEvent;
+    metadata: EventMetadata;
+    send: (options: SendOptions) => Promise<void>;
+  }
+
+  /**
+   * Direct-mode sends recorded together: the events (each a new message's first, so no state is read to decide)
+   * appended first, as a transaction's first write must be, then each message queued for its peer; one commit,
+   * and the deliveries kicked after it. Should the transaction fail (say, one send refused), each goes again
+   * alone, so every caller gets its own outcome and nothing was stored of the failed one.
+   */
+  async function recordSends(items: readonly DirectSend[]): Promise<void> {
+    const kicks: (() => void)[] = [];
+    await db.transaction(async (tx) => {
+      await appendManyAndProject(
+        tx,
+        store,
+        items.map((i) => ({ streamId: i.stream, events: [i.event], metadata: i.metadata })),
+      );
+      for (const item of items) await item.send({ tx, afterCommit: (fn) => kicks.push(fn) });
+    });
+    for (const kick of kicks) kick();
+  }
+  const settle = async (fn: () => Promise<void>): Promise<ItemOutcome<void>> => {
+    try {
+      return { ok: true, value: await fn() };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  };
+  const sendTogether = createBatcher<DirectSend, void>(
+    async (items) => {
+      if (items.length === 1) return [await settle(() => recordSends(items))];
+      const together = await settle(() => recordSends(items));
+      if (together.ok) return items.map(() => together);
+      return Promise.all(items.map((item) => settle(() => recordSends([item]))));
+    },
+    { maxItems: 64, maxInFlight: 2 },
+  );
 
   async function sendText(
     to: { service_id: string; service_url: string },
@@ -489,6 +588,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     recordVisVessel: (input) => recordVisVessel(input, system()),
     receiveTextMessage: (input) => receiveTextMessage(input, system()),
     receiveNotification: (input) => receiveNotification(input, system()),
+    receiveMany: (items, alsoInTx) => receiveMany(items, system(), alsoInTx),
     receiveVoyagePlan: (input) => receiveVoyagePlan(input, system()),
     recordInboundVessel: (input) => recordInboundVessel(input, system()),
   };

@@ -9,9 +9,15 @@ import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/comman
 import { ApiError, type ServiceDeps } from '@pcas/contracts';
 import { assessRoute, parseRtz, parseTextMessage } from '@pcas/stm';
 import type { Deliverer } from '../adapters/delivery-worker.ts';
-import { enqueueMany, markAcknowledged, receivedAmong, recordReceivedMany } from '../adapters/outbox-store.ts';
+import {
+  enqueueMany,
+  markAcknowledged,
+  markAcknowledgedMany,
+  receivedAmong,
+  recordReceivedMany,
+} from '../adapters/outbox-store.ts';
 import { linkPeer, type Peer, peerFor, unsealSecret } from '../adapters/peer-store.ts';
-import type { VisInbox } from '../adapters/transport.ts';
+import type { InboxItem, VisInbox } from '../adapters/transport.ts';
 import type { PeerResult } from '../domain/delivery.ts';
 import {
   acknowledgementOf,
@@ -146,8 +152,10 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
 
   /**
    * Takes a batch: what the peer delivered before is answered "duplicate" (and acknowledged again); the rest is
-   * stored, several lanes at once (a vessel's departures in the order sent; each message keeps its time of
-   * sending). What was stored is recorded, and the acknowledgements for the sender queued, in one statement each.
+   * stored. Text messages and acknowledgements (the bulk of the traffic) are stored together in one transaction,
+   * with the record of what was received; the other operations in lanes side by side (a vessel's departures in
+   * the order sent; each message keeps its time of sending). Should the common transaction fail, its messages go
+   * one by one as the others do. The acknowledgements for the sender are queued in one statement.
    */
   async function takeAll(peer: Peer, messages: readonly PeerMessage[]): Promise<PeerResult[]> {
     const known = await receivedAmong(
@@ -156,27 +164,44 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
       messages.map((m) => m.message_id),
     );
     const results = new Map<string, PeerResult>();
-    const stored: { message_id: string; operation: PeerOperation }[] = [];
+    // Stored one by one, so their receipt is still to be recorded (takeTogether records its own).
+    const storedAlone: { message_id: string; operation: PeerOperation }[] = [];
     const toAcknowledge: string[] = [];
-    const one = async (message: PeerMessage) => {
-      const result = await take(peer, message, known);
+    const settle = (message: PeerMessage, result: PeerResult, recorded = false) => {
       results.set(message.message_id, result);
       if (result.status === 'stored') {
         known.add(message.message_id);
-        stored.push({ message_id: message.message_id, operation: message.operation });
+        if (!recorded) storedAlone.push({ message_id: message.message_id, operation: message.operation });
       }
       if (result.status !== 'refused' && message.operation !== 'acknowledgement')
         toAcknowledge.push(message.message_id);
     };
+    const one = async (message: PeerMessage) => settle(message, await take(peer, message, known));
+
+    // The same id twice in one batch is taken once (its answer serves both).
+    const distinct = [...new Map(messages.map((m) => [m.message_id, m])).values()];
+    const together: PeerMessage[] = [];
+    const alone: PeerMessage[] = [];
+    for (const message of distinct) {
+      const answered = refusedOrKnown(peer, message, known);
+      if (answered) settle(message, answered);
+      else if (message.operation === 'textMessage' || message.operation === 'acknowledgement') together.push(message);
+      else alone.push(message);
+    }
+    if (together.length > 0) {
+      const recorded = await takeTogether(peer, together);
+      if (recorded) for (const [i, result] of recorded.entries()) settle(together[i], result, true);
+      else for (const message of together) await one(message);
+    }
     // Lanes side by side, so their commits share the disk's flushes; inside a lane, the order sent.
-    const lanes = lanesOf(messages);
+    const lanes = lanesOf(alone);
     let next = 0;
     await Promise.all(
       Array.from({ length: Math.min(STORE_CONCURRENCY, lanes.length) }, async () => {
         for (let i = next++; i < lanes.length; i = next++) for (const message of lanes[i]) await one(message);
       }),
     );
-    await recordReceivedMany(db, peer.service_id, stored);
+    await recordReceivedMany(db, peer.service_id, storedAlone);
     const deliveredAt = new Date(now());
     await enqueueMany(
       db,
@@ -192,7 +217,73 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     return messages.map((m) => results.get(m.message_id) as PeerResult);
   }
 
-  async function take(peer: Peer, message: PeerMessage, known: ReadonlySet<string>): Promise<PeerResult> {
+  /**
+   * Text messages and acknowledgements stored in one transaction (VisInbox.receiveMany), their receipt recorded
+   * in it; a message refused on its own (malformed) is answered so. Undefined when the transaction failed.
+   */
+  async function takeTogether(peer: Peer, messages: readonly PeerMessage[]): Promise<PeerResult[] | undefined> {
+    const results: (PeerResult | undefined)[] = messages.map(() => undefined);
+    const refuse = (i: number, error: unknown) => {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      results[i] = {
+        message_id: messages[i].message_id,
+        status: 'refused',
+        status_code: error.status,
+        error: error.message,
+      };
+    };
+    // What each acknowledgement answers, marked in one statement (as markAcknowledged does for one).
+    const references = new Map<number, string>();
+    messages.forEach((m, i) => {
+      if (m.operation !== 'acknowledgement') return;
+      try {
+        references.set(i, stringField(m.body, 'referenceId'));
+      } catch (error) {
+        refuse(i, error);
+      }
+    });
+    const sent = await markAcknowledgedMany(db, peer.service_id, [...new Set(references.values())]);
+    const items: InboxItem[] = [];
+    const itemOf: number[] = [];
+    messages.forEach((m, i) => {
+      if (results[i]) return;
+      try {
+        const time = optionalString(m.body, 'sent_at') ?? new Date(now()).toISOString();
+        if (m.operation === 'textMessage') {
+          items.push({ kind: 'text', input: textInput(peer, m, time) });
+        } else {
+          const referenceId = references.get(i) as string;
+          const operation = sent.get(referenceId);
+          items.push({ kind: 'notification', input: acknowledgementInput(peer, m, referenceId, operation, time) });
+        }
+        itemOf.push(i);
+      } catch (error) {
+        refuse(i, error);
+      }
+    });
+    let refusals: (unknown | undefined)[];
+    try {
+      refusals = await inbox.receiveMany(items, (tx, accepted) =>
+        recordReceivedMany(
+          tx,
+          peer.service_id,
+          items.flatMap((_, k) => (accepted[k] ? [messages[itemOf[k]]] : [])),
+        ),
+      );
+    } catch (error) {
+      log.warn({ peer: peer.service_id, err: error }, 'VIS batch not stored together; storing one by one');
+      return undefined;
+    }
+    refusals.forEach((refusal, k) => {
+      const i = itemOf[k];
+      if (refusal === undefined) results[i] = { message_id: messages[i].message_id, status: 'stored' };
+      else refuse(i, refusal);
+    });
+    return results as PeerResult[];
+  }
+
+  /** A message refused by the whitelists, or delivered before; undefined when it is to be stored. */
+  function refusedOrKnown(peer: Peer, message: PeerMessage, known: ReadonlySet<string>): PeerResult | undefined {
     const { message_id, operation } = message;
     const refusal = incomingRefusal(operation, whitelistsOf(peer), peer.service_id);
     if (refusal) {
@@ -200,6 +291,43 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
       return { message_id, status: 'refused', status_code: refusal.status, error: refusal.error };
     }
     if (known.has(message_id)) return { message_id, status: 'duplicate' };
+    return undefined;
+  }
+
+  function textInput(peer: Peer, message: PeerMessage, time: string) {
+    const xml = stringField(message.body, 'message');
+    return {
+      time,
+      from_service_id: peer.service_id,
+      to_service_id: options.serviceId,
+      message_id: message.message_id,
+      message_type: 'TXT',
+      payload: JSON.stringify({ stmMessage: { message: xml } }),
+    };
+  }
+
+  function acknowledgementInput(
+    peer: Peer,
+    message: PeerMessage,
+    referenceId: string,
+    sent: PeerOperation | undefined,
+    time: string,
+  ) {
+    return {
+      time: optionalString(message.body, 'timeOfDelivery') ?? time,
+      from_service_id: peer.service_id,
+      message_id: referenceId,
+      message_type: sent ? messageTypeOf(sent) : 'TXT',
+      notification_type: 'ACKNOWLEDGEMENT_RECEIVED',
+      subject: 'Acknowledgement received',
+      payload: JSON.stringify(message.body),
+    };
+  }
+
+  async function take(peer: Peer, message: PeerMessage, known: ReadonlySet<string>): Promise<PeerResult> {
+    const { message_id } = message;
+    const answered = refusedOrKnown(peer, message, known);
+    if (answered) return answered;
     try {
       await store_(peer, message);
     } catch (error) {
@@ -218,12 +346,7 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     const base = { time, from_service_id: peer.service_id, to_service_id: options.serviceId, message_id };
     switch (message.operation) {
       case 'textMessage': {
-        const xml = stringField(body, 'message');
-        await inbox.receiveTextMessage({
-          ...base,
-          message_type: 'TXT',
-          payload: JSON.stringify({ stmMessage: { message: xml } }),
-        });
+        await inbox.receiveTextMessage(textInput(peer, message, time));
         return;
       }
       case 'voyagePlan': {
@@ -261,15 +384,7 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
       case 'acknowledgement': {
         const referenceId = stringField(body, 'referenceId');
         const sent = await markAcknowledged(db, peer.service_id, referenceId);
-        await inbox.receiveNotification({
-          time: optionalString(body, 'timeOfDelivery') ?? time,
-          from_service_id: peer.service_id,
-          message_id: referenceId,
-          message_type: sent ? messageTypeOf(sent) : 'TXT',
-          notification_type: 'ACKNOWLEDGEMENT_RECEIVED',
-          subject: 'Acknowledgement received',
-          payload: JSON.stringify(body),
-        });
+        await inbox.receiveNotification(acknowledgementInput(peer, message, referenceId, sent, time));
         return;
       }
     }
