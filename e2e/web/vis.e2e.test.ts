@@ -1,6 +1,7 @@
 // STM / VIS in a browser, against `pnpm start` (embedded, direct mode): the VIS agent's posts (a VIS vessel, a
-// text message, a voyage plan, an inbound vessel) through /agent/rest with an API key show in the views; a text
-// message sent from the UI to the vessel's service is listed as sent to it; a port's whitelist switched in the UI
+// text message, a voyage plan, an inbound vessel) through /agent/rest with an API key show in the views, and the
+// agent's next text message appears on the open list without a reload (`vis-changed`); a text message sent from the
+// UI to the vessel's service is listed as sent to it; a port's whitelist switched in the UI
 // is what the API then serves; the VIS module switched off takes the menu entries away; axe on every view and the
 // text messages at a phone's width; "Send RTA" on an STM vessel's port call page sends the RTA, its window and the
 // port call's id to the vessel's service.
@@ -29,10 +30,10 @@ const RAUMA_SYNC_POINT = {
 const SHIP = 'urn:mrn:stm:service:instance:web:aurora';
 const PORT_B = 'urn:mrn:stm:service:instance:web:port-b';
 
-const textXml = (id: string) =>
+const textXml = (id: string, body = 'We arrive at noon') =>
   '<?xml version="1.0" encoding="UTF-8"?><textMessage xmlns="http://stmvalidation.eu/schemas/textMessageSchema_1_3.xsd">' +
   `<textMessageId>${id}</textMessageId><author>Captain Ahab</author><from>${SHIP}</from>` +
-  '<createdAt>2026-11-27T08:00:00Z</createdAt><subject>Arrival</subject><body>We arrive at noon</body></textMessage>';
+  `<createdAt>2026-11-27T08:00:00Z</createdAt><subject>Arrival</subject><body>${body}</body></textMessage>`;
 
 describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
   let system: RunningSystem;
@@ -127,6 +128,27 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     await plan.getByRole('button', { name: 'Show RTZ of Gävle to Rauma' }).click();
     await page.getByText(/routeName="SEGVX-FIRAU 42"/).waitFor(WAIT);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it("shows the agent's next text message on the open list without a reload (vis-changed)", async () => {
+    await page.goto(`${system.baseUrl}/vis/text-messages`);
+    await page.getByRole('row').filter({ hasText: 'We arrive at noon' }).waitFor(WAIT);
+    // A mark on the page's window: a reload would take it away.
+    await page.evaluate(() => Object.assign(window, { visLiveMark: true }));
+    const id = 'urn:mrn:stm:txt:web:live';
+    const posted = await agent.post('/agent/rest/vis-messages', {
+      time: '2026-11-27T09:00:00Z',
+      from_service_id: SHIP,
+      to_service_id: 'urn:mrn:stm:here',
+      message_id: id,
+      message_type: 'TXT',
+      payload: JSON.stringify({ stmMessage: { message: textXml(id, 'Pilot on board at 09:30') } }),
+    });
+    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
+    // Nothing polls the list: only the channel's message makes it read the API again.
+    await page.getByRole('row').filter({ hasText: 'Pilot on board at 09:30' }).waitFor({ timeout: 5_000 });
+    expect(await page.evaluate(() => (window as { visLiveMark?: boolean }).visLiveMark)).toBe(true);
     expect(problems).toEqual([]);
   });
 
