@@ -112,20 +112,15 @@ export const QUEUE_DDL = [
      actor jsonb NOT NULL
    )`,
   'CREATE INDEX IF NOT EXISTS timestamp_outbox_slot ON queue.timestamp_outbox (slot_reservation_id, seq)',
+  // A process's claim on a row while it posts it (claimTimestampWork): two processes never post one row at once,
+  // and a crashed poster's claim expires.
+  'ALTER TABLE queue.timestamp_outbox ADD COLUMN IF NOT EXISTS claimed_until timestamptz',
 ];
 
 export type IdSequence = 'berth_ids' | 'nomination_ids' | 'berth_reservation_ids' | 'slot_reservation_ids';
 
 export async function nextId(q: Queryable, sequence: IdSequence): Promise<number> {
   return (await q.query<{ id: number }>(`SELECT nextval('queue.${sequence}')::int AS id`)).rows[0].id;
-}
-
-/** Two ids in one round trip. */
-export async function nextIds(q: Queryable, a: IdSequence, b: IdSequence): Promise<[number, number]> {
-  const { rows } = await q.query<{ a: number; b: number }>(
-    `SELECT nextval('queue.${a}')::int AS a, nextval('queue.${b}')::int AS b`,
-  );
-  return [rows[0].a, rows[0].b];
 }
 
 /** Appends to one stream inside `tx` with the expected version; returns the stream's new version. */
@@ -186,34 +181,6 @@ export async function loadBerth(q: Queryable, id: number): Promise<Versioned<Ber
   };
 }
 
-/** Several berths with their calendars in two queries (a nomination may name many berths). */
-export async function loadBerths(q: Queryable, ids: readonly number[]): Promise<Map<number, Versioned<BerthState>>> {
-  const out = new Map<number, Versioned<BerthState>>();
-  if (ids.length === 0) return out;
-  const berths = await q.query<{ id: number; code: string; name: string; nominatable: boolean; version: number }>(
-    'SELECT id, code, name, nominatable, version FROM queue.berths WHERE id = ANY($1::int[])',
-    [ids],
-  );
-  for (const row of berths.rows) {
-    out.set(row.id, {
-      state: {
-        berth: { id: row.id, code: row.code, name: row.name, nominatable: row.nominatable },
-        reservations: new Map(),
-      },
-      version: row.version,
-    });
-  }
-  const reservations = await q.query<BerthReservationData>(
-    `SELECT id, berth_id, berth_reservation_type, ${iso('reservation_start')} AS reservation_start,
-            ${iso('reservation_end')} AS reservation_end, slot_reservation_id
-       FROM queue.berth_reservations WHERE berth_id = ANY($1::int[])`,
-    [[...out.keys()]],
-  );
-  for (const r of reservations.rows) out.get(r.berth_id)?.state.reservations.set(r.id, r);
-  for (const id of ids) if (!out.has(id)) out.set(id, { state: { berth: null, reservations: new Map() }, version: 0 });
-  return out;
-}
-
 /** The berth a reservation is on. */
 export async function berthOfReservation(q: Queryable, reservationId: number): Promise<number | undefined> {
   const { rows } = await q.query<{ berth_id: number }>('SELECT berth_id FROM queue.berth_reservations WHERE id = $1', [
@@ -268,15 +235,6 @@ export async function loadNomination(q: Queryable, id: number): Promise<Versione
     : { state: { nomination: null, status: 'open', slot_reservation_id: null }, version: 0 };
 }
 
-/** The open nominations of an IMO, by id (the original takes the first that fits). */
-export async function loadOpenNominations(q: Queryable, imo: number): Promise<Versioned<NominationState>[]> {
-  const { rows } = await q.query<NominationRow>(
-    `SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE imo = $1 AND nomination_status = 'open' ORDER BY id`,
-    [imo],
-  );
-  return rows.map(nominationState);
-}
-
 const SLOT_COLUMNS = `id, email, imo, vessel_name, loa::float8 AS loa, beam::float8 AS beam, draft::float8 AS draft,
   extract(epoch FROM laytime)::float8 AS laytime_s, ${iso('eta')} AS eta,
   slot_reservation_status AS status, nomination_id, berth_id, berth_reservation_id,
@@ -297,17 +255,145 @@ export async function loadSlotRequest(q: Queryable, id: number): Promise<Version
   return rows[0] ? slotState(rows[0]) : undefined;
 }
 
-/** Several slot requests in one query. */
-export async function loadSlotRequests(
+// ---- What a command decides on, read in one statement (one round trip instead of one per table) ----
+
+const BERTH_COLUMNS = 'id, code, name, nominatable, version';
+const RESERVATION_COLUMNS = `id, berth_id, berth_reservation_type, ${iso('reservation_start')} AS reservation_start,
+  ${iso('reservation_end')} AS reservation_end, slot_reservation_id`;
+
+interface BerthRow {
+  id: number;
+  code: string;
+  name: string;
+  nominatable: boolean;
+  version: number;
+}
+
+const berthState = (row: BerthRow, reservations: BerthReservationData[]): Versioned<BerthState> => ({
+  state: {
+    berth: { id: row.id, code: row.code, name: row.name, nominatable: row.nominatable },
+    reservations: new Map(reservations.map((r) => [r.id, r])),
+  },
+  version: row.version,
+});
+const NO_BERTH: Versioned<BerthState> = { state: { berth: null, reservations: new Map() }, version: 0 };
+
+/** What a placement decides on: the nominations, every berth they name (with its calendar) and the settings. */
+export interface PlacementInputs {
+  /** A fresh slot request id (when asked for) and a fresh berth reservation id. */
+  slotId: number | null;
+  reservationId: number;
+  nominations: Versioned<NominationState>[];
+  berths: Map<number, Versioned<BerthState>>;
+  settings: Record<string, string>;
+}
+
+/**
+ * A placement's inputs in one statement: the open nominations of `imo` (or the nomination `nominationId`, whatever
+ * its status), their berths with their calendars at the berths' versions, the settings and the new ids.
+ */
+export async function loadPlacementInputs(
   q: Queryable,
-  ids: readonly number[],
-): Promise<Map<number, Versioned<SlotRequestData>>> {
-  if (ids.length === 0) return new Map();
-  const { rows } = await q.query<SlotRow>(
-    `SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations WHERE id = ANY($1::int[])`,
-    [ids],
+  imo: number,
+  nominationId: number | null,
+  withSlotId: boolean,
+): Promise<PlacementInputs> {
+  const settings = await settingsSubquery(q);
+  const { rows } = await q.query<{
+    slot_id: number | null;
+    reservation_id: number;
+    nominations: NominationRow[];
+    berths: BerthRow[];
+    reservations: BerthReservationData[];
+    settings: Record<string, string>;
+  }>(
+    `WITH noms AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations
+                    WHERE ${nominationId === null ? "imo = $1 AND nomination_status = 'open'" : 'id = $1'}),
+          bs AS (SELECT ${BERTH_COLUMNS} FROM queue.berths WHERE id IN (SELECT unnest(berth_ids) FROM noms)),
+          rs AS (SELECT ${RESERVATION_COLUMNS} FROM queue.berth_reservations WHERE berth_id IN (SELECT id FROM bs))
+     SELECT ${withSlotId ? "nextval('queue.slot_reservation_ids')::int" : 'NULL::int'} AS slot_id,
+            nextval('queue.berth_reservation_ids')::int AS reservation_id,
+            (SELECT coalesce(json_agg(noms ORDER BY id), '[]') FROM noms) AS nominations,
+            (SELECT coalesce(json_agg(bs), '[]') FROM bs) AS berths,
+            (SELECT coalesce(json_agg(rs), '[]') FROM rs) AS reservations,
+            ${settings} AS settings`,
+    [nominationId ?? imo],
   );
-  return new Map(rows.map((r) => [r.id, slotState(r)]));
+  const row = rows[0];
+  const nominations = row.nominations.map(nominationState);
+  const berths = new Map<number, Versioned<BerthState>>();
+  for (const b of row.berths) {
+    berths.set(
+      b.id,
+      berthState(
+        b,
+        row.reservations.filter((r) => r.berth_id === b.id),
+      ),
+    );
+  }
+  for (const n of nominations)
+    for (const id of n.state.nomination?.berth_ids ?? []) if (!berths.has(id)) berths.set(id, NO_BERTH);
+  return { slotId: row.slot_id, reservationId: row.reservation_id, nominations, berths, settings: row.settings };
+}
+
+/**
+ * A slot request with its berth's lock taken (when it has a berth), in one statement. The lock makes changes of
+ * one berth take turns; what is read after it (slotRequestContext) is then current.
+ */
+export async function loadSlotRequestLocked(q: Queryable, id: number): Promise<Versioned<SlotRequestData> | undefined> {
+  // pg_advisory_xact_lock is strict: no berth, no lock.
+  const { rows } = await q.query<SlotRow & { locked: unknown }>(
+    `SELECT ${SLOT_COLUMNS}, pg_advisory_xact_lock(hashtext('queue.berth'), berth_id) AS locked
+       FROM queue.slot_reservations WHERE id = $1`,
+    [id],
+  );
+  if (!rows[0]) return undefined;
+  const { locked: _, ...row } = rows[0];
+  return slotState(row);
+}
+
+/** What a change of a slot request decides on: its berth with the calendar, its nomination, the berth's other
+ * vessels (a push forward may move them) and the settings, in one statement. */
+export async function loadSlotRequestContext(
+  q: Queryable,
+  slot: SlotRequestData,
+): Promise<{
+  berth: Versioned<BerthState> | undefined;
+  nomination: Versioned<NominationState> | undefined;
+  others: Map<number, Versioned<SlotRequestData>>;
+  settings: Record<string, string>;
+}> {
+  const settings = await settingsSubquery(q);
+  const { rows } = await q.query<{
+    berth: BerthRow | null;
+    reservations: BerthReservationData[];
+    nomination: NominationRow | null;
+    others: SlotRow[];
+    settings: Record<string, string>;
+  }>(
+    `WITH b AS (SELECT ${BERTH_COLUMNS} FROM queue.berths WHERE id = $1::int),
+          rs AS (SELECT ${RESERVATION_COLUMNS} FROM queue.berth_reservations
+                  WHERE berth_id = $1::int AND EXISTS (SELECT 1 FROM b)),
+          n AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE id = $2::int),
+          o AS (SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations
+                 WHERE id IN (SELECT slot_reservation_id FROM rs) AND id <> $3::int)
+     SELECT (SELECT row_to_json(b) FROM b) AS berth, (SELECT coalesce(json_agg(rs), '[]') FROM rs) AS reservations,
+            (SELECT row_to_json(n) FROM n) AS nomination, (SELECT coalesce(json_agg(o), '[]') FROM o) AS others,
+            ${settings} AS settings`,
+    [slot.berth_id, slot.nomination_id, slot.id],
+  );
+  const row = rows[0];
+  return {
+    berth: slot.berth_id === null ? undefined : row.berth ? berthState(row.berth, row.reservations) : NO_BERTH,
+    nomination:
+      slot.nomination_id === null
+        ? undefined
+        : row.nomination
+          ? nominationState(row.nomination)
+          : { state: { nomination: null, status: 'open', slot_reservation_id: null }, version: 0 },
+    others: new Map(row.others.map((r) => [r.id, slotState(r)])),
+    settings: row.settings,
+  };
 }
 
 /** Slot requests waiting for a nomination or a free slot (all, or those of one IMO), by id. */
@@ -324,17 +410,25 @@ export async function pendingSlotRequestIds(q: Queryable, imo?: number): Promise
 /** The queue settings as stored by the gateway (the settings API); none before the gateway created its schema. */
 let settingsTableSeen = false;
 
-export async function loadSettingValues(q: Queryable): Promise<Record<string, string>> {
+const SETTINGS_SQL = `SELECT coalesce(json_object_agg(name, value), '{}') FROM gateway.settings
+  WHERE name LIKE 'queue\\_%' OR name = 'port_operator_emails'`;
+
+/** The settings' subquery for a statement that reads them along (`'{}'` while the gateway has no table yet). */
+async function settingsSubquery(q: Queryable): Promise<string> {
   // Checked first, not caught: a failed statement would abort the caller's transaction. Once seen it stays.
   if (!settingsTableSeen) {
     const exists = await q.query<{ ok: boolean }>("SELECT to_regclass('gateway.settings') IS NOT NULL AS ok");
-    if (!exists.rows[0]?.ok) return {};
+    if (!exists.rows[0]?.ok) return "'{}'::json";
     settingsTableSeen = true;
   }
-  const { rows } = await q.query<{ name: string; value: string }>(
-    "SELECT name, value FROM gateway.settings WHERE name LIKE 'queue\\_%' OR name = 'port_operator_emails'",
+  return `(${SETTINGS_SQL})`;
+}
+
+export async function loadSettingValues(q: Queryable): Promise<Record<string, string>> {
+  const { rows } = await q.query<{ settings: Record<string, string> }>(
+    `SELECT ${await settingsSubquery(q)} AS settings`,
   );
-  return Object.fromEntries(rows.map((r) => [r.name, r.value]));
+  return rows[0]?.settings ?? {};
 }
 
 // ---- Projection: each stream's events into its rows, in the append's transaction ----
@@ -607,32 +701,85 @@ export interface TimestampWork<T = unknown> {
   actor: unknown;
 }
 
-/** Records a decision's ingest work in its transaction (one statement, in the given order). */
-export async function recordTimestampWork(tx: Queryable, work: readonly TimestampWork[]): Promise<void> {
-  if (work.length === 0) return;
-  await tx.query(
+/** Records a decision's ingest work in its transaction (one statement, in the given order); returns the rows' seqs. */
+export async function recordTimestampWork(tx: Queryable, work: readonly TimestampWork[]): Promise<string[]> {
+  if (work.length === 0) return [];
+  const { rows } = await tx.query<{ seq: string }>(
     `INSERT INTO queue.timestamp_outbox (slot_reservation_id, timestamps, actor)
      SELECT (w->>'slot_reservation_id')::int, w->'timestamps', w->'actor'
-       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n`,
+       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n
+     RETURNING seq::text AS seq`,
     [JSON.stringify(work)],
   );
+  return rows.map((r) => r.seq).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 
-/** The ingest work not done yet (of one slot request, or all), oldest first. */
-export async function pendingTimestampWork<T>(
+/** One recorded piece of ingest work, with its row's seq. */
+export type ClaimedWork<T> = TimestampWork<T> & { seq: string };
+
+/**
+ * Claims rows of ingest work for `leaseSeconds` (one statement): only rows nobody holds (or whose holder's claim
+ * expired) and that are the oldest left of their slot request, so two processes never post one row at once and a
+ * slot request's work is done in order (a later row waits until the earlier ones are done and deleted).
+ */
+export async function claimTimestampWork<T>(
   q: Queryable,
-  slotRequestId?: number,
-): Promise<(TimestampWork<T> & { seq: string })[]> {
-  const { rows } = await q.query<TimestampWork<T> & { seq: string }>(
-    `SELECT seq::text AS seq, slot_reservation_id, timestamps, actor FROM queue.timestamp_outbox
-      WHERE $1::int IS NULL OR slot_reservation_id = $1 ORDER BY seq LIMIT 1000`,
-    [slotRequestId ?? null],
+  seqs: readonly string[],
+  leaseSeconds: number,
+): Promise<ClaimedWork<T>[]> {
+  if (seqs.length === 0) return [];
+  const { rows } = await q.query<ClaimedWork<T>>(
+    `UPDATE queue.timestamp_outbox o SET claimed_until = now() + make_interval(secs => $2)
+      WHERE o.seq = ANY($1::bigint[]) AND (o.claimed_until IS NULL OR o.claimed_until < now())
+        AND NOT EXISTS (SELECT 1 FROM queue.timestamp_outbox p
+                         WHERE p.slot_reservation_id = o.slot_reservation_id AND p.seq < o.seq)
+      RETURNING o.seq::text AS seq, o.slot_reservation_id, o.timestamps, o.actor`,
+    [seqs, leaseSeconds],
+  );
+  return rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
+}
+
+/** Gives claimed rows back (their work not done; the next sweep takes them). */
+export async function releaseTimestampWork(q: Queryable, seqs: readonly string[]): Promise<void> {
+  if (seqs.length === 0) return;
+  await q.query('UPDATE queue.timestamp_outbox SET claimed_until = NULL WHERE seq = ANY($1::bigint[])', [seqs]);
+}
+
+/** The oldest unclaimed ingest work of each slot request that has some (the sweep's start), up to 1,000. */
+export async function claimableTimestampWork(q: Queryable): Promise<{ seq: string; slot_reservation_id: number }[]> {
+  const { rows } = await q.query<{ seq: string; slot_reservation_id: number }>(
+    `SELECT DISTINCT ON (slot_reservation_id) seq::text AS seq, slot_reservation_id FROM queue.timestamp_outbox
+      ORDER BY slot_reservation_id, seq LIMIT 1000`,
   );
   return rows;
 }
 
-export async function timestampWorkDone(q: Queryable, seq: string): Promise<void> {
-  await q.query('DELETE FROM queue.timestamp_outbox WHERE seq = $1', [seq]);
+/** The next row of a slot request's ingest work after `seq`, if any. */
+export async function nextTimestampWork(q: Queryable, slotRequestId: number, seq: string): Promise<string | undefined> {
+  const { rows } = await q.query<{ seq: string }>(
+    `SELECT seq::text AS seq FROM queue.timestamp_outbox WHERE slot_reservation_id = $1 AND seq > $2::bigint
+      ORDER BY seq LIMIT 1`,
+    [slotRequestId, seq],
+  );
+  return rows[0]?.seq;
+}
+
+/**
+ * Work done, in one statement: the timestamp ids ingest gave (`saved`, per slot request) kept for a later removal,
+ * and the rows `seqs` deleted.
+ */
+export async function timestampWorkDone(
+  q: Queryable,
+  seqs: readonly string[],
+  saved: readonly { slot_reservation_id: number; timestamp_id: number }[] = [],
+): Promise<void> {
+  await q.query(
+    `WITH saved AS (
+       INSERT INTO queue.generated_timestamps (slot_reservation_id, timestamp_id)
+       SELECT * FROM unnest($2::int[], $3::bigint[]) ON CONFLICT DO NOTHING)
+     DELETE FROM queue.timestamp_outbox WHERE seq = ANY($1::bigint[])`,
+    [seqs, saved.map((s) => s.slot_reservation_id), saved.map((s) => s.timestamp_id)],
+  );
 }
 
 /** What the jobs must be armed for at start (the embedded mode's timers do not survive a restart). */

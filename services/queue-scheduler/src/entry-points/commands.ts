@@ -8,6 +8,7 @@
 // and the jobs; what a crash left undone is done at the next start (sweepTimestampWork).
 
 import { randomUUID } from 'node:crypto';
+import { createBatcher } from '@pcas/batching';
 import { type CommandFunction, decodeCommand, eventMetadata, retryOnConflict } from '@pcas/commands';
 import {
   type Actor,
@@ -21,6 +22,7 @@ import {
   INGEST,
   IngestCommands,
   type ItemReply,
+  MAX_TIMESTAMP_BATCH,
   type NominationInput,
   nominationStream,
   QueueCommands,
@@ -35,24 +37,27 @@ import type { Queryable } from '@pcas/sql';
 import {
   appendTo,
   berthOfReservation,
+  type ClaimedWork,
+  claimableTimestampWork,
+  claimTimestampWork,
   forgetGeneratedTimestamp,
   generatedTimestampIds,
   loadBerth,
-  loadBerths,
   loadNomination,
-  loadOpenNominations,
+  loadPlacementInputs,
   loadSettingValues,
   loadSlotRequest,
-  loadSlotRequests,
+  loadSlotRequestContext,
+  loadSlotRequestLocked,
   lockBerths,
   nextId,
-  nextIds,
+  nextTimestampWork,
   pendingSlotRequestIds,
-  pendingTimestampWork,
   projectBerth,
   projectNomination,
   projectSlotRequest,
   recordTimestampWork,
+  releaseTimestampWork,
   saveGeneratedTimestamps,
   type TimestampWork,
   timestampWorkDone,
@@ -99,6 +104,8 @@ const BUSY = 'The queue is being updated concurrently; retry';
 // Posting or removing the generated timestamps: 6 attempts over about 15 s.
 const TIMESTAMP_ATTEMPTS = 6;
 const TIMESTAMP_RETRY_MS = 500;
+// A claim on a row of ingest work outlives those attempts; a crashed poster's expires and the sweep takes it.
+const CLAIM_SECONDS = 120;
 
 /** Delayed work at a due time: a nomination's expiry, a slot request's completion (see service.ts). */
 export interface QueueJobs {
@@ -119,9 +126,17 @@ interface AfterCommit {
   removeTimestampsOf: number[];
   /** The settings the decision read (one query fewer for its timestamps and its completion job). */
   settings?: QueueSettings;
+  /** The seqs of the ingest work it recorded (queue.timestamp_outbox), in order. */
+  work: string[];
 }
 
-const afterCommit = (): AfterCommit => ({ slots: [], blocks: [], removeTimestampsOf: [] });
+const afterCommit = (): AfterCommit => ({ slots: [], blocks: [], removeTimestampsOf: [], work: [] });
+
+/** What a batch did with one row of recorded ingest work. */
+type IngestOutcome =
+  | { kind: 'skipped' }
+  | { kind: 'removal'; row: ClaimedWork<GeneratedTimestamp> }
+  | { kind: 'posted'; row: ClaimedWork<GeneratedTimestamp>; again: GeneratedTimestamp[] };
 
 export function createQueueCommands(deps: QueueCommandDeps) {
   const { db, store, bus, log, config } = deps;
@@ -170,40 +185,101 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       );
       if (list.length > 0) work.push({ slot_reservation_id: state.id, timestamps: list, actor });
     }
-    await recordTimestampWork(tx, work);
+    after.work = await recordTimestampWork(tx, work);
   }
 
-  async function postTimestamps(slotRequestId: number, list: GeneratedTimestamp[], actor: Actor) {
-    if (list.length === 0) return;
-    // One batch (one round trip, one commit in ingest), posted as the port's own (manual) timestamps: admitted
-    // whatever the sending key's priorities are.
-    const poster = { user_id: actor.user_id, api_key_id: null };
-    let pending = list;
-    // Ingest busy or down (5xx, no answer): the posts still missing are sent again with a growing delay; a refusal
-    // (4xx) is final. Each post answers on its own, so none is stored twice.
-    for (let attempt = 1; pending.length > 0; attempt++) {
+  /** A post of one generated timestamp as ingest takes it: the port's own (manual), whatever the key's priorities. */
+  const postItem = (actor: Actor, ts: GeneratedTimestamp) => ({
+    body: { actor: { user_id: actor.user_id, api_key_id: null }, input: { ...ts, manual: true } },
+  });
+
+  /**
+   * Recorded ingest work done together: the rows of many slot requests claimed in one statement, their timestamps
+   * posted in one RPC (one commit in ingest) and the finished rows deleted, with the ids ingest gave, in one
+   * statement. A row that is not claimed (another process has it, or an older row of its slot request is left)
+   * is skipped: whoever holds it, or the sweep, does it. A removal is claimed here and done by the caller.
+   */
+  const ingestTogether = createBatcher<string, IngestOutcome>(
+    async (seqs) => {
+      const claimed = new Map(
+        (await claimTimestampWork<GeneratedTimestamp>(db, seqs, CLAIM_SECONDS)).map((row) => [row.seq, row]),
+      );
+      const posts = [...claimed.values()].filter((row) => row.timestamps !== null);
+      const again = new Map<string, GeneratedTimestamp[]>();
+      const saved: { slot_reservation_id: number; timestamp_id: number }[] = [];
+      const items = posts.flatMap((row) => (row.timestamps ?? []).map((ts) => postItem(row.actor as Actor, ts)));
+      if (items.length > 0) {
+        let replies: ItemReply<{ id: number }>[];
+        try {
+          replies = (await bus.rpc(INGEST, IngestCommands.postTimestamps, { items })) as ItemReply<{ id: number }>[];
+        } catch (error) {
+          if (error instanceof ApiError && error.status < 500) {
+            await releaseTimestampWork(db, [...claimed.keys()]);
+            throw error;
+          }
+          replies = items.map(() => ({ ok: false, status: 503, error: String(error) }));
+        }
+        let at = 0;
+        for (const row of posts) {
+          const list = row.timestamps ?? [];
+          const mine = replies.slice(at, at + list.length);
+          at += list.length;
+          const missing: GeneratedTimestamp[] = [];
+          mine.forEach((reply, i) => {
+            if (reply.ok) saved.push({ slot_reservation_id: row.slot_reservation_id, timestamp_id: reply.result.id });
+            else if (reply.status >= 500) missing.push(list[i] as GeneratedTimestamp);
+            else
+              log.warn(
+                { slot_reservation_id: row.slot_reservation_id, error: reply.error },
+                'a generated timestamp was refused',
+              );
+          });
+          if (missing.length > 0) again.set(row.seq, missing);
+        }
+      }
+      const done = posts.filter((row) => !again.has(row.seq)).map((row) => row.seq);
+      if (done.length > 0 || saved.length > 0) await timestampWorkDone(db, done, saved);
+      return seqs.map((seq): { ok: true; value: IngestOutcome } => {
+        const row = claimed.get(seq);
+        if (!row) return { ok: true, value: { kind: 'skipped' } };
+        if (row.timestamps === null) return { ok: true, value: { kind: 'removal', row } };
+        return { ok: true, value: { kind: 'posted', row, again: again.get(seq) ?? [] } };
+      });
+    },
+    // A slot request's row holds at most 5 timestamps: 32 rows stay well inside one ingest batch.
+    { maxItems: Math.floor(MAX_TIMESTAMP_BATCH / 8), maxInFlight: 2 },
+  );
+
+  /** Posts again, with a growing delay, the timestamps ingest was too busy to store (a refusal is final). */
+  async function postAgain(row: ClaimedWork<GeneratedTimestamp>, missing: GeneratedTimestamp[]) {
+    let pending = missing;
+    for (let attempt = 2; pending.length > 0; attempt++) {
+      if (attempt > TIMESTAMP_ATTEMPTS) throw new Error('ingest did not store them yet');
+      await new Promise((r) => setTimeout(r, TIMESTAMP_RETRY_MS * 2 ** (attempt - 2)));
       let replies: ItemReply<{ id: number }>[];
       try {
         replies = (await bus.rpc(INGEST, IngestCommands.postTimestamps, {
-          items: pending.map((ts) => ({ body: { actor: poster, input: { ...ts, manual: true } } })),
+          items: pending.map((ts) => postItem(row.actor as Actor, ts)),
         })) as ItemReply<{ id: number }>[];
       } catch (error) {
         if (error instanceof ApiError && error.status < 500) throw error;
         replies = pending.map(() => ({ ok: false, status: 503, error: String(error) }));
       }
       const ids: number[] = [];
-      const again: typeof pending = [];
+      const still: GeneratedTimestamp[] = [];
       replies.forEach((reply, i) => {
         if (reply.ok) ids.push(reply.result.id);
-        else if (reply.status >= 500) again.push(pending[i] as (typeof pending)[number]);
-        else log.warn({ slot_reservation_id: slotRequestId, error: reply.error }, 'a generated timestamp was refused');
+        else if (reply.status >= 500) still.push(pending[i] as GeneratedTimestamp);
+        else
+          log.warn(
+            { slot_reservation_id: row.slot_reservation_id, error: reply.error },
+            'a generated timestamp was refused',
+          );
       });
-      await saveGeneratedTimestamps(db, slotRequestId, ids);
-      pending = again;
-      // Still busy: the work stays recorded and the next sweep posts it again (the stored ones are duplicates).
-      if (pending.length > 0 && attempt >= TIMESTAMP_ATTEMPTS) throw new Error('ingest did not store them yet');
-      if (pending.length > 0) await new Promise((r) => setTimeout(r, TIMESTAMP_RETRY_MS * 2 ** (attempt - 1)));
+      await saveGeneratedTimestamps(db, row.slot_reservation_id, ids);
+      pending = still;
     }
+    await timestampWorkDone(db, [row.seq]);
   }
 
   async function removeTimestamps(slotRequestId: number, actor: Actor) {
@@ -223,25 +299,61 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     }
   }
 
-  /** Does one slot request's recorded ingest work, oldest first, each piece forgotten once done. */
-  async function doIngestWork(slotRequestId: number): Promise<void> {
-    for (const work of await pendingTimestampWork<GeneratedTimestamp>(db, slotRequestId)) {
-      const actor = work.actor as Actor;
-      if (work.timestamps === null) await removeTimestamps(slotRequestId, actor);
-      else await postTimestamps(slotRequestId, work.timestamps, actor);
-      await timestampWorkDone(db, work.seq);
+  /**
+   * Does recorded ingest work (the seqs in the order recorded); true when all of it is done. A row skipped (held
+   * elsewhere, or an older one of its slot request left) leaves that slot request's later rows for the sweep.
+   */
+  async function doIngestWork(seqs: readonly string[]): Promise<boolean> {
+    const blocked = new Set<number>();
+    let all = true;
+    for (const seq of seqs) {
+      let outcome: IngestOutcome;
+      try {
+        outcome = await ingestTogether(seq);
+      } catch (err) {
+        log.error({ err }, 'generated timestamps not done yet; retried later');
+        return false;
+      }
+      if (outcome.kind === 'skipped' || blocked.has(outcome.row.slot_reservation_id)) {
+        if (outcome.kind !== 'skipped') await releaseTimestampWork(db, [outcome.row.seq]);
+        all = false;
+        continue;
+      }
+      const { row } = outcome;
+      try {
+        if (outcome.kind === 'removal') {
+          await removeTimestamps(row.slot_reservation_id, row.actor as Actor);
+          await timestampWorkDone(db, [row.seq]);
+        } else if (outcome.again.length > 0) await postAgain(row, outcome.again);
+      } catch (err) {
+        log.error(
+          { err, slot_reservation_id: row.slot_reservation_id },
+          'generated timestamps not done yet; retried later',
+        );
+        await releaseTimestampWork(db, [row.seq]).catch(() => {});
+        blocked.add(row.slot_reservation_id);
+        all = false;
+      }
     }
+    return all;
   }
-  const ingestWorkOf = (slotRequestId: number) =>
-    doIngestWork(slotRequestId).catch((err) =>
-      log.error({ err, slot_reservation_id: slotRequestId }, 'generated timestamps not done yet; retried later'),
-    );
 
-  /** The ingest work a crash or a busy ingest left undone, queued in order per slot request (at start, then regularly). */
+  /**
+   * The ingest work a crash or a busy ingest left undone (at start, then regularly): per slot request, its rows
+   * in order, queued behind what this process still does for it. Several processes may sweep at once: the claims
+   * let one of them do each row, in order.
+   */
   async function sweepTimestampWork(): Promise<number> {
-    const ids = [...new Set((await pendingTimestampWork(db)).map((w) => w.slot_reservation_id))];
-    for (const id of ids) enqueue([`slot-${id}`], () => ingestWorkOf(id));
-    return ids.length;
+    const heads = await claimableTimestampWork(db);
+    for (const { slot_reservation_id: id, seq } of heads) {
+      enqueue([`slot-${id}`], async () => {
+        for (let next: string | undefined = seq; next !== undefined; ) {
+          if (!(await doIngestWork([next]))) return;
+          next = await nextTimestampWork(db, id, next);
+        }
+      });
+    }
+    return heads.length;
   }
 
   // What follows a commit runs after the reply, in order per slot request (a cancellation's removal of the
@@ -258,6 +370,13 @@ export function createQueueCommands(deps: QueueCommandDeps) {
   const settled = async () => {
     while (chains.size > 0) await Promise.all(chains.values());
   };
+  // The completion times this process armed lately (a bounded memory, oldest forgotten first).
+  const completionArmed = new Map<number, number>();
+  const armCompletion = (id: number, at: number) => {
+    completionArmed.delete(id);
+    completionArmed.set(id, at);
+    if (completionArmed.size > 10_000) completionArmed.delete(completionArmed.keys().next().value as number);
+  };
   const finishLater = (done: AfterCommit) =>
     enqueue(
       [...done.slots.map((x) => `slot-${x.state.id}`), ...done.removeTimestampsOf.map((id) => `slot-${id}`)],
@@ -266,13 +385,15 @@ export function createQueueCommands(deps: QueueCommandDeps) {
 
   async function finish(after: AfterCommit): Promise<void> {
     const settings = after.slots.length > 0 ? (after.settings ?? (await settingsOf(db))) : undefined;
-    for (const id of new Set([...after.removeTimestampsOf, ...after.slots.map((x) => x.state.id)])) {
-      await ingestWorkOf(id);
-    }
+    await doIngestWork(after.work);
     for (const { state, event } of after.slots) {
       if (event.type !== 'SlotRequestCancelled' && event.type !== 'SlotRequestCompleted' && settings) {
         const due = completionDue(state, settings);
-        if (due !== null) await deps.jobs?.completeSlotRequest(state.id, due);
+        // Scheduling it again at the same time is a no-op: skipped without asking the job queue.
+        if (due !== null && completionArmed.get(state.id) !== due) {
+          await deps.jobs?.completeSlotRequest(state.id, due);
+          armCompletion(state.id, due);
+        }
       }
       if (event.type === 'SlotRequestCompleted') continue;
       await notifications
@@ -340,19 +461,6 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     }
   }
 
-  /** The nominations and berths a placement reads, the berths locked first. */
-  async function placementInputs(tx: Queryable, imo: number, nominationId: number | null) {
-    const nominations =
-      nominationId === null
-        ? await loadOpenNominations(tx, imo)
-        : [await loadNomination(tx, nominationId)].filter((n) => n.state.nomination !== null);
-    const berthIds = [...new Set(nominations.flatMap((n) => n.state.nomination?.berth_ids ?? []))];
-    // No lock: a placement may read many berths but appends to one, and that berth's expected version refuses it
-    // if another placement took the calendar on meanwhile (then it decides again), so unrelated requests on the
-    // other berths never wait for each other.
-    return { nominations, berths: await loadBerths(tx, berthIds) };
-  }
-
   /** Every pending slot request (or those of one IMO) placed again, each in its own transaction. */
   async function resolve(metadata: EventMetadata, actor: Actor, imo?: number): Promise<void> {
     for (const id of await pendingSlotRequestIds(db, imo)) {
@@ -363,14 +471,18 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         if (!loaded) return;
         const slot = loaded.state;
         const nominationId = slot.status === 'no_free_slot' ? slot.nomination_id : null;
-        const { nominations, berths } = await placementInputs(tx, slot.imo, nominationId);
-        after.settings = await settingsOf(tx);
+        // No lock: a placement may read many berths but appends to one, and that berth's expected version refuses
+        // it if another placement took the calendar on meanwhile (then it decides again), so unrelated requests on
+        // the other berths never wait for each other.
+        const inputs = await loadPlacementInputs(tx, slot.imo, nominationId, false);
+        const { nominations, berths } = inputs;
+        after.settings = queueSettings(inputs.settings);
         const placed = decideResolve(slot, {
           settings: after.settings,
           now: now(),
           nominations: nominations.map((n) => n.state),
           berths: (berthId) => berths.get(berthId)?.state,
-          reservationId: await nextId(tx, 'berth_reservation_ids'),
+          reservationId: inputs.reservationId,
         });
         if (!placed) return;
         const event: SlotRequestEvent = { type: 'SlotRequestResolved', data: { id, ...placed.placement } };
@@ -544,9 +656,12 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const after = afterCommit();
     await transact(async (tx) => {
       after.slots = [];
-      const [id, reservationId] = await nextIds(tx, 'slot_reservation_ids', 'berth_reservation_ids');
-      const { nominations, berths } = await placementInputs(tx, request.imo, null);
-      after.settings = await settingsOf(tx);
+      // One statement: the ids, the IMO's open nominations, their berths' calendars and the settings. No lock (see
+      // resolve): the berth's expected version keeps two placements off one gap.
+      const inputs = await loadPlacementInputs(tx, request.imo, null, true);
+      const { nominations, berths, reservationId } = inputs;
+      const id = inputs.slotId as number;
+      after.settings = queueSettings(inputs.settings);
       const placed = place(
         id,
         { ...request, nomination_id: null },
@@ -575,18 +690,13 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     await transact(async (tx) => {
       after.slots = [];
       after.blocks = [];
-      const loaded = await loadSlotRequest(tx, input.id);
+      // The slot request with its berth's lock, then (one statement) its berth, nomination, the berth's other
+      // vessels (a push forward may move them) and the settings.
+      const loaded = await loadSlotRequestLocked(tx, input.id);
       if (!loaded) throw cannotFindSlotRequest(input.id);
       const slot = loaded.state;
-      if (slot.berth_id !== null) await lockBerths(tx, [slot.berth_id]);
-      const berth = slot.berth_id === null ? undefined : await loadBerth(tx, slot.berth_id);
-      const nomination = slot.nomination_id === null ? undefined : await loadNomination(tx, slot.nomination_id);
-      // The berth's other vessels, which a push forward may move (one query).
-      const otherIds = [...(berth?.state.reservations.values() ?? [])]
-        .map((r) => r.slot_reservation_id)
-        .filter((id): id is number => id !== null && id !== slot.id);
-      const others = await loadSlotRequests(tx, otherIds);
-      after.settings = await settingsOf(tx);
+      const { berth, nomination, others, settings } = await loadSlotRequestContext(tx, slot);
+      after.settings = queueSettings(settings);
       const update = decideUpdate(
         slot,
         {
@@ -627,12 +737,10 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const after = afterCommit();
     await transact(async (tx) => {
       after.slots = [];
-      const loaded = await loadSlotRequest(tx, input.id);
+      const loaded = await loadSlotRequestLocked(tx, input.id);
       if (!loaded) throw cannotFindSlotRequest(input.id);
       const slot = loaded.state;
-      if (slot.berth_id !== null) await lockBerths(tx, [slot.berth_id]);
-      const berth = slot.berth_id === null ? undefined : await loadBerth(tx, slot.berth_id);
-      const nomination = slot.nomination_id === null ? undefined : await loadNomination(tx, slot.nomination_id);
+      const { berth, nomination } = await loadSlotRequestContext(tx, slot);
       const cancel = decideCancel(slot, input.by_vessel === true, berth?.state, nomination?.state);
       await appendSlot(tx, slot.id, [cancel.slotEvent], loaded.version, metadata);
       if (cancel.berthEvent && berth && slot.berth_id !== null) {

@@ -21,7 +21,7 @@ import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadBerth, loadNomination, loadSlotRequest } from '../adapters/queue-store.ts';
+import { loadBerth, loadNomination, loadSlotRequest, recordTimestampWork } from '../adapters/queue-store.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { emptyBerth, evolveBerth } from '../domain/berths.ts';
 import { emptyNomination, evolveNomination } from '../domain/nominations.ts';
@@ -35,6 +35,8 @@ let commands: ReturnType<typeof createQueueCommands>;
 const PORT: Actor = { user_id: 1, api_key_id: null };
 const posted: { id: number; input: Record<string, unknown> }[] = [];
 const deleted: number[] = [];
+// Every post ingest was sent, duplicates included, in the order it arrived.
+const received: Record<string, unknown>[] = [];
 let ingestBusy = 0;
 // As ingest does: a post equal to a stored one (same content, payload included) is a duplicate, answered with the
 // stored timestamp's id and stored nothing more.
@@ -92,6 +94,7 @@ beforeAll(async () => {
     const { input } = payload as { input: Record<string, unknown> };
     if (command === IngestCommands.postTimestamps) {
       const { items } = payload as { items: { body: { input: Record<string, unknown> } }[] };
+      received.push(...items.map(({ body }) => body.input));
       if (ingestBusy > 0) {
         ingestBusy--;
         // The first post is stored, the others fail as a busy ingest answers.
@@ -279,6 +282,11 @@ describe('slot requests racing for one gap', () => {
           },
         }),
       });
+    /** The dead process's claims on its work run out (as they do CLAIM_SECONDS after it died). */
+    const claimsRunOut = () =>
+      query(
+        "UPDATE queue.timestamp_outbox SET claimed_until = now() - interval '1 second' WHERE claimed_until IS NOT NULL",
+      );
     const generated = async (id: number) =>
       (
         await query<{ n: number }>(
@@ -303,6 +311,12 @@ describe('slot requests racing for one gap', () => {
       {},
     );
     expect(deleted.filter((id) => theirs.includes(id))).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50)); // the dying process claims the work and calls ingest
+    // Its claim holds the row until it runs out; then the next start (or another process) takes the row.
+    expect(await commands.sweepTimestampWork()).toBe(1);
+    await commands.settled();
+    expect(deleted.filter((id) => theirs.includes(id))).toEqual([]);
+    await claimsRunOut();
     expect(await commands.sweepTimestampWork()).toBe(1);
     await commands.settled();
     expect(deleted.filter((id) => theirs.includes(id)).sort()).toEqual(theirs.sort());
@@ -334,6 +348,7 @@ describe('slot requests racing for one gap', () => {
     await new Promise((r) => setTimeout(r, 50)); // the dying process's post reaches ingest
     expect(mine(next.id)).toHaveLength(3);
     expect(await generated(next.id)).toBe(0);
+    await claimsRunOut();
     expect(await commands.sweepTimestampWork()).toBe(1);
     await commands.settled();
     expect(await commands.sweepTimestampWork()).toBe(0);
@@ -343,6 +358,47 @@ describe('slot requests racing for one gap', () => {
       'Recommended Arrival_Vessel_PortArea',
     ]);
     expect(await generated(next.id)).toBe(3);
+  }, 60_000);
+
+  it('two processes sweeping at once post each recorded row once, and the rows of a slot request in order', async () => {
+    // Work left by decisions whose process died before doing it: two rows for each of five slot requests.
+    const slots = [900_001, 900_002, 900_003, 900_004, 900_005];
+    const ts = (slot: number, tag: string) => ({
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_PortArea',
+      time: isoUtc(W0 + HOUR),
+      payload: { slot_reservation_id: slot, tag },
+    });
+    await deps.db.transaction((tx) =>
+      recordTimestampWork(
+        tx,
+        slots.flatMap((slot) => [
+          { slot_reservation_id: slot, timestamps: [ts(slot, 'first-1'), ts(slot, 'first-2')], actor: PORT },
+          { slot_reservation_id: slot, timestamps: [ts(slot, 'second')], actor: PORT },
+        ]),
+      ),
+    );
+    const from = received.length;
+    const one = createQueueCommands(deps);
+    const other = createQueueCommands(deps);
+    const swept = await Promise.all([one.sweepTimestampWork(), other.sweepTimestampWork()]);
+    expect(swept).toEqual([slots.length, slots.length]);
+    await Promise.all([one.settled(), other.settled()]);
+    expect(await query('SELECT seq FROM queue.timestamp_outbox')).toEqual([]);
+    const sent = received.slice(from).map((input) => input.payload as { slot_reservation_id: number; tag: string });
+    for (const slot of slots) {
+      // Each post once (no row posted by both), the second row's after the first's.
+      expect(sent.filter((p) => p.slot_reservation_id === slot).map((p) => p.tag)).toEqual([
+        'first-1',
+        'first-2',
+        'second',
+      ]);
+    }
+    const saved = await query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM queue.generated_timestamps WHERE slot_reservation_id = ANY($1::int[])',
+      [slots],
+    );
+    expect(saved[0].n).toBe(3 * slots.length);
   }, 60_000);
 
   it('the jobs record expiry and completion once due; every stream replayed gives its row', async () => {
