@@ -1,11 +1,13 @@
 // Fixed vessels, owned by ingest (docs/domain.md#sea-chart): each change an event on `fixedvessel-<id>`, and the
 // row of ingest.fixed_vessels written in the append's transaction (the gateway lists it). The IMO and MMSI
-// checks read the other rows under one lock, so two changes never give one IMO or MMSI to two vessels.
+// checks read the other rows under one lock, so two changes never give one IMO or MMSI to two vessels. The sea
+// chart's rows of the vessels it names (before and after) get their Feature again in the same transaction.
 
 import { type FixedVesselData, fixedVesselStream } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import type { FixedVesselContext, FixedVesselEvent } from '../domain/fixed-vessels.ts';
+import { refreshSeaChartFeatures, SEA_CHART_LOCK_KEY } from './positions.ts';
 
 /**
  * ingest.fixed_vessels: one row per fixed vessel, shaped like GET /sea-chart/fixed-vessel(s) (the gateway adds
@@ -28,9 +30,9 @@ export const FIXED_VESSELS_DDL = [
   'CREATE UNIQUE INDEX IF NOT EXISTS fixed_vessels_mmsi ON ingest.fixed_vessels (mmsi) WHERE mmsi IS NOT NULL',
 ];
 
-/** Every fixed-vessel change holds this lock for its transaction. */
+/** Every fixed-vessel change holds this lock for its transaction (also the sea chart's, see positions.ts). */
 export async function lockFixedVessels(tx: Queryable): Promise<void> {
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.ingest.fixed-vessels'))");
+  await tx.query(`SELECT pg_advisory_xact_lock(${SEA_CHART_LOCK_KEY})`);
 }
 
 export async function nextFixedVesselId(tx: Queryable): Promise<number> {
@@ -78,6 +80,10 @@ export async function saveFixedVesselChange(
   userId: number | null,
 ): Promise<void> {
   if (events.length === 0) return;
+  const before = await tx.query<{ imo: number | null; mmsi: number | null }>(
+    'SELECT imo, mmsi FROM ingest.fixed_vessels WHERE id = $1',
+    [id],
+  );
   await store.append(
     fixedVesselStream(id),
     events.map((e) => ({ ...e, metadata })),
@@ -97,6 +103,8 @@ export async function saveFixedVesselChange(
       [id, v.imo, v.mmsi, v.vessel_type, v.vessel_name, userId],
     );
   }
+  const named = [...before.rows, ...events.flatMap((e) => (e.type === 'FixedVesselRemoved' ? [] : [e.data]))];
+  await refreshSeaChartFeatures(tx, { imos: named.map((v) => v.imo), mmsis: named.map((v) => v.mmsi) });
 }
 
 /** Every fixed vessel's MMSI and IMO (the AIS agents' map). */

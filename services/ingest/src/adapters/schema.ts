@@ -3,7 +3,7 @@
 
 import type { Db } from '@pcas/sql';
 import { FIXED_VESSELS_DDL } from './fixed-vessels.ts';
-import { POSITIONS_DDL } from './positions.ts';
+import { fillMissingFeatures, POSITIONS_DDL } from './positions.ts';
 
 // Concurrent `CREATE ... IF NOT EXISTS` can still collide in the catalogue (two processes starting at once), so
 // the DDL runs under a transaction-scoped advisory lock keyed by the schema's name.
@@ -52,5 +52,6 @@ export async function ensureSchema(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.ingest'))");
     for (const statement of DDL) await tx.query(statement);
+    await fillMissingFeatures(tx);
   });
 }

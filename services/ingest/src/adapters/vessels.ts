@@ -1,9 +1,10 @@
 // The `ingest.vessels` table: written in the same transaction as the vessel's events, read by IMO-0 lookups and
-// by the gateway (GET /vessels).
+// by the gateway (GET /vessels). A vessel's name and type are also on its sea chart Feature, made again with them.
 
 import type { Queryable } from '@pcas/sql';
 import { fakeImo } from '../domain/imo.ts';
 import type { Vessel } from '../domain/vessel.ts';
+import { refreshSeaChartFeatures } from './positions.ts';
 
 /** The first vessel whose name matches case-insensitively (oldest first, as the original's lookup). */
 export async function findVesselByName(q: Queryable, name: string): Promise<Vessel | undefined> {
@@ -46,6 +47,7 @@ export async function saveVessel(tx: Queryable, vessel: Vessel, userId: number |
      ON CONFLICT (imo) DO UPDATE SET vessel_name = EXCLUDED.vessel_name, modified_at = now(), modified_by = EXCLUDED.modified_by`,
     [vessel.imo, vessel.vessel_name, userId],
   );
+  await refreshSeaChartFeatures(tx, { imos: [vessel.imo], mmsis: [] });
 }
 
 /** A vessel's row by its row id (PUT /vessel) or its IMO (a data source): its IMO and type. */
@@ -80,4 +82,5 @@ export async function saveVesselType(
     vesselType,
     userId,
   ]);
+  await refreshSeaChartFeatures(tx, { imos: [imo], mmsis: [] });
 }

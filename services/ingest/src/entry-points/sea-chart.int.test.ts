@@ -9,10 +9,11 @@ import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { createInProcessJobs, type DelayedJobs } from '@pcas/jobs';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
+import { vesselMarkerClass, vesselTypeById } from '@pcas/s211';
 import { type Db, openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactPositions } from '../adapters/positions.ts';
+import { compactPositions, refreshSeaChartFeatures } from '../adapters/positions.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { createIngestCommands } from './commands.ts';
 import { armRetention, retentionJob, seaChartCommands } from './sea-chart.ts';
@@ -248,5 +249,107 @@ describe('the retention job', () => {
     await expect.poll(() => scheduled.length, { timeout: 5000 }).toBe(2);
     expect(await streamTimes(`position-imo-${IMO}`)).toEqual([at(40)]);
     await jobs.close();
+  });
+});
+
+describe("each row's Feature (what GET /sea-chart/vessels serves)", () => {
+  const feature = async (key: string) => {
+    const { rows } = await db.query<{ fixed: boolean; feature: string }>(
+      'SELECT fixed, feature FROM ingest.sea_chart_positions WHERE vessel_key = $1',
+      [key],
+    );
+    return (
+      rows[0] && { fixed: rows[0].fixed, ...(JSON.parse(rows[0].feature) as { properties: Record<string, unknown> }) }
+    );
+  };
+
+  it('is written with the position and made again when a fixed vessel or the vessel changes', async () => {
+    const mmsi = 230000100;
+    expect(await fixed('addFixedVessel', { vesselType: 37, vesselName: 'Tug "Two"', mmsi })).toEqual({ result: 'OK' });
+    await record([position(55, { imo: undefined, mmsi, latitude: 60.5, speedKnots: null, headingDegrees: 0 })]);
+    expect(await feature(`position-mmsi-${mmsi}`)).toEqual({
+      fixed: true,
+      type: 'Feature',
+      geometry: { type: 'Point', coordinates: [17.3, 60.5] },
+      properties: {
+        name: 'Tug "Two"',
+        mmsi,
+        imo: null,
+        latitude: 60.5,
+        longitude: 17.3,
+        speed_knots: null,
+        marker_class: vesselMarkerClass(37),
+        heading_degrees: 0,
+        course_over_ground_degrees: 91,
+        location_timestamp: '2026-11-25T10:00:55+00:00',
+        id: mmsi,
+        vessel_type_name: vesselTypeById(37)?.name,
+      },
+    });
+    const tug = (await db.query<{ id: number }>('SELECT id FROM ingest.fixed_vessels WHERE mmsi = $1', [mmsi])).rows[0];
+    await fixed('changeFixedVessel', { id: tug.id, vesselType: 41, vesselName: 'Pilot Two', imo: null, mmsi });
+    expect((await feature(`position-mmsi-${mmsi}`))?.properties).toMatchObject({
+      name: 'Pilot Two',
+      marker_class: vesselMarkerClass(41),
+      vessel_type_name: vesselTypeById(41)?.name,
+    });
+    // Removed: not a fixed vessel's any more (not shown), named as the position was.
+    await fixed('removeFixedVessel', { id: tug.id });
+    expect(await feature(`position-mmsi-${mmsi}`)).toMatchObject({ fixed: false, properties: { name: 'Tug "Two"' } });
+
+    // A known vessel without a fixed vessel: its name and type are the vessel's.
+    const ingest = createIngestCommands({ db, store, log, namespace: 'gavle' });
+    await ingest.setVesselType({ actor: operator, input: { imo: OTHER, vessel_type: 37 } });
+    expect(await feature(`position-imo-${OTHER}`)).toMatchObject({
+      fixed: false,
+      properties: { name: 'Bothnia', imo: OTHER, vessel_type_name: vesselTypeById(37)?.name },
+    });
+  });
+
+  // PostgreSQL only: PGlite has one connection, so no transaction can wait for another.
+  it('a fixed-vessel change waits for the batches on their way, so neither leaves a stale Feature', async (ctx) => {
+    if (pg.url === undefined) ctx.skip();
+    const mmsi = 230000300;
+    const key = `position-mmsi-${mmsi}`;
+    await fixed('addFixedVessel', { vesselType: 37, vesselName: 'Before', mmsi });
+    await record([position(1, { imo: undefined, mmsi })]);
+    const { id } = (await db.query<{ id: number }>('SELECT id FROM ingest.fixed_vessels WHERE mmsi = $1', [mmsi]))
+      .rows[0];
+    const waiting = async (n: number) =>
+      expect
+        .poll(
+          async () =>
+            (
+              await db.query<{ n: number }>(
+                "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+              )
+            ).rows[0].n,
+          { timeout: 5000 },
+        )
+        .toBeGreaterThanOrEqual(n);
+    // Another transaction holds the vessel's row: the batch's upsert, its snapshot taken, waits for it; then the
+    // rename starts. Whichever order they finish in, the row must end as made from scratch.
+    let release!: () => void;
+    const held = db.transaction(async (tx) => {
+      await tx.query('SELECT 1 FROM ingest.sea_chart_positions WHERE vessel_key = $1 FOR UPDATE', [key]);
+      await new Promise<void>((resolve) => (release = resolve));
+    });
+    await expect.poll(() => release !== undefined).toBe(true);
+    const batch = record([position(2, { imo: undefined, mmsi, latitude: 62 })]);
+    await waiting(1);
+    const rename = fixed('changeFixedVessel', { id, vesselType: 37, vesselName: 'After', imo: null, mmsi });
+    await waiting(2);
+    release();
+    await Promise.all([held, batch, rename]);
+    const featureText = async () =>
+      (
+        await db.query<{ feature: string }>('SELECT feature FROM ingest.sea_chart_positions WHERE vessel_key = $1', [
+          key,
+        ])
+      ).rows[0].feature;
+    const kept = await featureText();
+    expect(JSON.parse(kept).properties).toMatchObject({ name: 'After', latitude: 62 });
+    await db.transaction((tx) => refreshSeaChartFeatures(tx, { imos: [], mmsis: [mmsi] }));
+    expect(await featureText()).toBe(kept);
   });
 });
