@@ -5,9 +5,14 @@
 import type { Queryable } from '@pcas/sql';
 import type { Translations } from '../domain/mails.ts';
 
+// The gateway's tables seen once stay: they are never dropped while the services run.
+const seen = new Set<string>();
+
 async function exists(q: Queryable, table: string): Promise<boolean> {
+  if (seen.has(table)) return true;
   // Checked first rather than caught: a failing statement would abort the caller's transaction.
   const { rows } = await q.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [table]);
+  if (rows[0]?.ok === true) seen.add(table);
   return rows[0]?.ok === true;
 }
 

@@ -1,8 +1,9 @@
 // The queue's mail outbox (docs/domain.md#queue-e-mails-and-live-eta). A mail to send is a row of queue.mail_outbox,
 // written in the transaction that decided it (so a decision and its mail are stored together or not at all), with
 // an id derived from what it is about (so a redelivered event or a retried command records it once). Delivery runs
-// after the commit as a delayed job: an SMTP server that is down delays the mail (the job retries with a growing
-// delay; a sweep re-arms what is still unsent), never loses it, and never fails the request that caused it.
+// after the commit, at once when it can, else (or after a failure) as a delayed job: an SMTP server that is down
+// delays the mail (the job retries with a growing delay; a sweep re-arms what is still unsent), never loses it, and
+// never fails the request that caused it.
 // The row holds the message (its links are bearer tokens): it is never logged; log lines name id and subject.
 
 import type { DelayedJobs } from '@pcas/jobs';
@@ -32,6 +33,9 @@ const SCHEMA = [
 ];
 
 const CLAIM_SECONDS = 120;
+// Mails sent at once right after their commit; more wait for a job. A failed send is left to a job too.
+const DIRECT_SENDS = 8;
+const RETRY_AFTER_MS = 2_000;
 
 /**
  * Creates the mail side's tables (these and `extra`, e.g. the link keys) if missing, under the queue schema's
@@ -77,10 +81,26 @@ export function mailDelivery(options: {
 }): MailDelivery {
   const { db, mailer, log } = options;
   let timer: NodeJS.Timeout | undefined;
+  const sending = new Set<Promise<void>>();
+  const arm = (id: string, at: Date) => options.jobs().schedule(deliveryJobId(id), at, { id });
 
   const delivery: MailDelivery = {
+    // Sent now, in this process, while few are on their way (no job queue round trips for the common case);
+    // a refusal or a busy moment leaves it to a delivery job. A crash meanwhile loses nothing: the row is unsent
+    // and the sweep (at start, then every minute) arms it again; the claim keeps a sweep from sending it twice.
     async deliver(ids) {
-      for (const id of ids) await options.jobs().schedule(deliveryJobId(id), new Date(), { id });
+      for (const id of ids) {
+        if (sending.size >= DIRECT_SENDS) {
+          await arm(id, new Date());
+          continue;
+        }
+        const run = delivery
+          .sendNow(id)
+          .catch(() => arm(id, new Date(Date.now() + RETRY_AFTER_MS)))
+          .catch((error) => log.warn({ err: error, mail: id }, 'queue mail delivery not armed; the sweep will'))
+          .finally(() => sending.delete(run));
+        sending.add(run);
+      }
     },
     async sendNow(id) {
       const { rows } = await db.query<{
@@ -122,6 +142,7 @@ export function mailDelivery(options: {
     },
     async stop() {
       if (timer) clearInterval(timer);
+      await Promise.all(sending);
     },
   };
   const every = options.sweepEveryMs ?? 60_000;

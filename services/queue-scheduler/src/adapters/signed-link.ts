@@ -6,7 +6,7 @@
 // queue.link_keys: outside the event log, never on the bus or in a log line. Only this service signs; the gateway
 // checks the links with the public key where they arrive (services/gateway/src/adapters/eta-form-links.ts).
 
-import { generateKeyPair } from 'node:crypto';
+import { createPrivateKey, generateKeyPair } from 'node:crypto';
 import type { Config } from '@pcas/config';
 import type { Db } from '@pcas/sql';
 import jwt from 'jsonwebtoken';
@@ -81,9 +81,11 @@ export interface SignedLinks {
 }
 
 export function signedLinks(keys: LinkKeys): SignedLinks {
+  // Parsed once: reading the PEM again for every link cost about as much as the signature.
+  const privateKey = createPrivateKey(keys.privateKeyPem);
   const sign = (data: object, seconds: number, now = Date.now()) => {
     const iat = Math.floor(now / 1000);
-    const token = jwt.sign({ iat, nbf: iat, exp: iat + seconds, data }, keys.privateKeyPem, { algorithm: 'RS256' });
+    const token = jwt.sign({ iat, nbf: iat, exp: iat + seconds, data }, privateKey, { algorithm: 'RS256' });
     return { token, expires: (iat + seconds) * 1000 };
   };
   return {

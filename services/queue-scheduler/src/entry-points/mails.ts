@@ -2,7 +2,7 @@
 // a projection of the slot request events (queue `projection.queue-mails`) records each mail in the outbox in the
 // transaction that records the event as seen, so a decision stored is a mail recorded, once, whatever crashes or
 // redeliveries happen. The berth block shifted mail comes through the queue's notification hook (the berth's
-// events do not say why a block moved). Delivery is a delayed job per mail (adapters/outbox.ts).
+// events do not say why a block moved). Delivery: at once after the commit, else a delayed job (adapters/outbox.ts).
 
 import path from 'node:path';
 import type { ServiceDeps, SlotRequestEvents, SlotRequestStatus } from '@pcas/contracts';
@@ -105,21 +105,30 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
   const operators = async (q: Queryable) => operatorEmails(await portOperatorEmails(q));
   const timeZone = config.portDefaultTimeZone;
 
-  /** The slot request mail for one event, recorded in the projection's transaction. */
-  async function slotRequestEventMail(tx: Queryable, event: RecordedEvent): Promise<string | undefined> {
+  /**
+   * The slot request mail for one event, recorded in the projection's transaction. `portTexts` reads the port's
+   * texts once for the whole batch of events.
+   */
+  async function slotRequestEventMail(
+    tx: Queryable,
+    event: RecordedEvent,
+    portTexts: () => Promise<Parameters<typeof slotRequestMail>[1]>,
+  ): Promise<string | undefined> {
     const data = event.data as { id: number; email?: string };
-    if (event.type === 'SlotRequestReceived' && data.email) {
+    const received = event.type === 'SlotRequestReceived' && data.email ? data.email : undefined;
+    if (received) {
       await tx.query('INSERT INTO queue.mail_slot_requests (id, email) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
         data.id,
-        data.email,
+        received,
       ]);
     }
     const status = mailedStatus(event);
     if (!status) return undefined;
-    const { rows } = await tx.query<{ email: string }>('SELECT email FROM queue.mail_slot_requests WHERE id = $1', [
-      data.id,
-    ]);
-    const email = rows[0]?.email;
+    // The address the request was received with (its first event, so the one the table holds).
+    const email =
+      received ??
+      (await tx.query<{ email: string }>('SELECT email FROM queue.mail_slot_requests WHERE id = $1', [data.id])).rows[0]
+        ?.email;
     if (!email) {
       log.warn({ slot_request_id: data.id, event: event.type }, 'slot request mail without an address; not sent');
       return undefined;
@@ -133,7 +142,7 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
         link: `${config.jitEtaFormUrl}?token=${link.token}`,
         linkExpires: link.expires,
       },
-      await texts(tx),
+      await portTexts(),
       timeZone,
     );
     const id = `slotrequest-${event.id}`;
@@ -148,8 +157,13 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
     bindings: ['slotrequest.#'],
     log: log.child({ projection: 'queue-mails' }),
     async apply(tx, events) {
+      let portTexts: Promise<Parameters<typeof slotRequestMail>[1]> | undefined;
+      const once = () => {
+        portTexts ??= texts(tx);
+        return portTexts;
+      };
       for (const event of events) {
-        const id = await slotRequestEventMail(tx, event);
+        const id = await slotRequestEventMail(tx, event, once);
         if (id) pending.push(id);
       }
     },
