@@ -12,14 +12,12 @@ import { type BackoffPolicy, DEFAULT_BACKOFF, decideDelivery, retryDelayMs } fro
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, nextBatch } from '../domain/outbox.ts';
 import {
   hasPending,
-  markDelivered,
-  markRefused,
   peersDue,
   pendingMessages,
   recordFailure,
-  recordSuccess,
   releaseLease,
   setNextAttempt,
+  settleBatch,
   takeLease,
 } from './outbox-store.ts';
 import type { PostBatch } from './peer-client.ts';
@@ -103,13 +101,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         continue;
       }
       if (decision.kind === 'settled' && (decision.delivered.length > 0 || decision.refused.length > 0)) {
-        await markDelivered(db, peer, decision.delivered);
-        await markRefused(db, peer, decision.refused);
-        await recordSuccess(db, peer);
+        const held = await settleBatch(db, peer, decision, { owner, ms: leaseMs });
         for (const r of decision.refused) {
           log.warn({ peer, message_id: r.message_id, error: r.error }, 'VIS peer refused a message; not sent again');
         }
-        if (!(await takeLease(db, peer, owner, leaseMs))) return 'stopped';
+        if (!held) return 'stopped';
         continue;
       }
       const error = decision.kind === 'retry' ? decision.error : 'the peer answered for none of the batch';

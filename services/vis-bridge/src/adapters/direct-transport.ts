@@ -5,7 +5,7 @@
 import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import type { Logger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
+import type { Db, Queryable } from '@pcas/sql';
 import {
   buildTextMessage,
   parseRtz,
@@ -17,8 +17,8 @@ import {
 import { outgoingRefusal, type PeerMessage } from '../domain/outbox.ts';
 import type { Deliverer } from './delivery-worker.ts';
 import { enqueue, enqueueAcross } from './outbox-store.ts';
-import { peerFor, peerOverview } from './peer-store.ts';
-import type { InterPortService, OutgoingRta, SendOptions, VisInbox, VisTransport } from './transport.ts';
+import { type Peer, peerFor, peerOverview } from './peer-store.ts';
+import type { InterPortService, OutgoingRta, SendBatch, SendOptions, VisInbox, VisTransport } from './transport.ts';
 
 export interface DirectTransportOptions {
   db: Db;
@@ -45,7 +45,8 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
   );
 
   async function queue(to: string, message: PeerMessage, send: SendOptions = {}): Promise<void> {
-    const peer = await peerFor(send.tx ?? db, to);
+    const batch = send.batch instanceof DirectBatch ? send.batch : undefined;
+    const peer = await (batch ? batch.peer(to) : peerFor(send.tx ?? db, to));
     if (!peer) throw ApiError.badRequest(`No direct VIS link to service: ${to}`);
     const refusal = outgoingRefusal(
       message.operation,
@@ -60,21 +61,50 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
     if (refusal) throw ApiError.badRequest(refusal);
     // The time of sending travels with the message: the receiver stores it as the message's time.
     const queued = { ...message, body: { ...message.body, sent_at: new Date().toISOString() } };
+    if (batch) {
+      batch.queued.push({ peer: to, message: queued });
+      return;
+    }
     if (send.tx) await enqueue(send.tx, to, queued);
     else await enqueueTogether({ peer: to, message: queued });
-    // Inside the caller's transaction the row is not visible yet: the kick comes once it committed (or a moment
-    // later when the caller cannot say), and the sweep finds it in any case.
-    const kickLater = () => void deliverer.kick(to).catch(() => {});
-    if (send.tx && send.afterCommit) send.afterCommit(kickLater);
-    else if (send.tx) setTimeout(kickLater, 200).unref?.();
+    // Inside the caller's transaction the row is not visible yet: the kick comes a moment later, and the sweep
+    // finds it in any case.
+    if (send.tx) setTimeout(() => void deliverer.kick(to).catch(() => {}), 200).unref?.();
     else
       await deliverer
         .kick(to)
         .catch((error) => log.warn({ err: error, peer: to }, 'delivery not kicked; the sweep will'));
   }
 
+  /** A batch's sends: each peer read once, the outbox rows written in one statement, each peer kicked once. */
+  class DirectBatch implements SendBatch {
+    readonly queued: { peer: string; message: PeerMessage }[] = [];
+    private readonly peers = new Map<string, Promise<Peer | undefined>>();
+    constructor(private readonly tx: Queryable) {}
+    peer(serviceId: string): Promise<Peer | undefined> {
+      let found = this.peers.get(serviceId);
+      if (!found) {
+        found = peerFor(this.tx, serviceId);
+        this.peers.set(serviceId, found);
+      }
+      return found;
+    }
+    async flush(): Promise<void> {
+      await enqueueAcross(this.tx, this.queued);
+    }
+    committed(): void {
+      for (const peer of new Set(this.queued.map((q) => q.peer))) {
+        void deliverer
+          .kick(peer)
+          .catch((error) => log.warn({ err: error, peer }, 'delivery not kicked; the sweep will'));
+      }
+    }
+  }
+
   return {
     mode: 'direct',
+
+    batch: (tx) => new DirectBatch(tx),
 
     async findServices(query) {
       // A port's own service id is known here when it is linked as a peer: recorded as a VIS service, so the API

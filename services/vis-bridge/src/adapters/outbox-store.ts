@@ -36,29 +36,6 @@ export async function pendingMessages(q: Queryable, peerServiceId: string, limit
   }));
 }
 
-export async function markDelivered(q: Queryable, peerServiceId: string, messageIds: readonly string[]): Promise<void> {
-  if (messageIds.length === 0) return;
-  await q.query(
-    `UPDATE vis.outbox SET delivered_at = clock_timestamp(), last_error = NULL
-     WHERE peer_service_id = $1 AND message_id = ANY($2::text[]) AND delivered_at IS NULL`,
-    [peerServiceId, messageIds],
-  );
-}
-
-export async function markRefused(
-  q: Queryable,
-  peerServiceId: string,
-  refused: readonly { message_id: string; error: string }[],
-): Promise<void> {
-  for (const { message_id, error } of refused) {
-    await q.query(
-      `UPDATE vis.outbox SET failed_at = clock_timestamp(), last_error = $3
-       WHERE peer_service_id = $1 AND message_id = $2 AND delivered_at IS NULL`,
-      [peerServiceId, message_id, error.slice(0, 1000)],
-    );
-  }
-}
-
 /** Records a message's acknowledgement; answers what was sent (its operation), if it was sent to that peer. */
 export async function markAcknowledged(
   q: Queryable,
@@ -104,29 +81,61 @@ export async function peersDue(q: Queryable): Promise<string[]> {
  * whether this one may deliver now.
  */
 export async function takeLease(q: Queryable, peerServiceId: string, owner: string, ms: number): Promise<boolean> {
-  await q.query('INSERT INTO vis.peer_delivery (peer_service_id) VALUES ($1) ON CONFLICT DO NOTHING', [peerServiceId]);
   const { rowCount } = await q.query(
-    `UPDATE vis.peer_delivery SET lease_owner = $2, lease_until = clock_timestamp() + ($3 || ' milliseconds')::interval
-     WHERE peer_service_id = $1
-       AND (lease_until IS NULL OR lease_until < clock_timestamp() OR lease_owner = $2)
-       AND (next_attempt_at IS NULL OR next_attempt_at <= clock_timestamp())`,
+    `INSERT INTO vis.peer_delivery AS d (peer_service_id, lease_owner, lease_until)
+     VALUES ($1, $2, clock_timestamp() + ($3 || ' milliseconds')::interval)
+     ON CONFLICT (peer_service_id) DO UPDATE SET lease_owner = EXCLUDED.lease_owner, lease_until = EXCLUDED.lease_until
+     WHERE (d.lease_until IS NULL OR d.lease_until < clock_timestamp() OR d.lease_owner = $2)
+       AND (d.next_attempt_at IS NULL OR d.next_attempt_at <= clock_timestamp())`,
     [peerServiceId, owner, String(ms)],
   );
   return rowCount > 0;
+}
+
+/**
+ * What the peer answered for a batch, in one statement: the delivered and the refused messages marked, the
+ * peer's failures cleared, and the lease renewed (takeLease's rule; no backoff is left after a success).
+ * Answers whether this deliverer still holds the peer.
+ */
+export async function settleBatch(
+  q: Queryable,
+  peerServiceId: string,
+  outcome: { delivered: readonly string[]; refused: readonly { message_id: string; error: string }[] },
+  lease: { owner: string; ms: number },
+): Promise<boolean> {
+  const { rows } = await q.query<{ held: boolean }>(
+    `WITH delivered AS (
+       UPDATE vis.outbox SET delivered_at = clock_timestamp(), last_error = NULL
+        WHERE peer_service_id = $1 AND message_id = ANY($2::text[]) AND delivered_at IS NULL
+     ), refused AS (
+       UPDATE vis.outbox o SET failed_at = clock_timestamp(), last_error = r.error
+         FROM unnest($3::text[], $4::text[]) AS r(message_id, error)
+        WHERE o.peer_service_id = $1 AND o.message_id = r.message_id AND o.delivered_at IS NULL
+     )
+     UPDATE vis.peer_delivery d SET failures = 0, next_attempt_at = NULL, last_error = NULL,
+       last_delivered_at = clock_timestamp(),
+       lease_owner = CASE WHEN d.lease_owner = $5 OR d.lease_until IS NULL OR d.lease_until < clock_timestamp()
+                          THEN $5 ELSE d.lease_owner END,
+       lease_until = CASE WHEN d.lease_owner = $5 OR d.lease_until IS NULL OR d.lease_until < clock_timestamp()
+                          THEN clock_timestamp() + ($6 || ' milliseconds')::interval ELSE d.lease_until END
+     WHERE d.peer_service_id = $1
+     RETURNING d.lease_owner = $5 AS held`,
+    [
+      peerServiceId,
+      outcome.delivered,
+      outcome.refused.map((r) => r.message_id),
+      outcome.refused.map((r) => r.error.slice(0, 1000)),
+      lease.owner,
+      String(lease.ms),
+    ],
+  );
+  return rows[0]?.held === true;
 }
 
 export async function releaseLease(q: Queryable, peerServiceId: string, owner: string): Promise<void> {
   await q.query(
     'UPDATE vis.peer_delivery SET lease_owner = NULL, lease_until = NULL WHERE peer_service_id = $1 AND lease_owner = $2',
     [peerServiceId, owner],
-  );
-}
-
-export async function recordSuccess(q: Queryable, peerServiceId: string): Promise<void> {
-  await q.query(
-    `UPDATE vis.peer_delivery SET failures = 0, next_attempt_at = NULL, last_error = NULL,
-       last_delivered_at = clock_timestamp() WHERE peer_service_id = $1`,
-    [peerServiceId],
   );
 }
 

@@ -83,11 +83,14 @@ export interface OutgoingDeparture {
  */
 export interface SendOptions {
   tx?: Queryable;
-  /**
-   * With `tx`: where the transport leaves what must wait for the commit (direct mode's delivery kick); the caller
-   * runs it once committed. Without it, the transport waits a moment on its own.
-   */
-  afterCommit?: (fn: () => void) => void;
+  /** Several sends in `tx` together (VisTransport.batch): what they queue is written at once by its flush. */
+  batch?: SendBatch;
+}
+
+/** Sends recorded in one transaction: `flush` before the commit writes what they queued, `committed` after it. */
+export interface SendBatch {
+  flush(): Promise<void>;
+  committed(): void;
 }
 
 export interface VisTransport {
@@ -99,6 +102,8 @@ export interface VisTransport {
   uploadTextMessage(message: OutgoingTextMessage, options?: SendOptions): Promise<void>;
   sendRta(rta: OutgoingRta, options?: SendOptions): Promise<void>;
   sendDeparture(departure: OutgoingDeparture, options?: SendOptions): Promise<void>;
+  /** A batch for several sends in the transaction `tx` (a transport that queues; agent mode has none). */
+  batch?(tx: Queryable): SendBatch;
   /** GET /vis-service-poll: asks for what is waiting (agent `poll-save`). */
   poll(): Promise<void>;
   /** GET /vis-configuration: how VIS is configured, as JSON. */

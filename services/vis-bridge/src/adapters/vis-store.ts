@@ -384,6 +384,18 @@ export async function visVesselByServiceId(q: Queryable, serviceId: string): Pro
   return rows[0];
 }
 
+/** visVesselByServiceId for several ids in one query. */
+export async function visVesselsByServiceIds(
+  q: Queryable,
+  serviceIds: readonly string[],
+): Promise<Map<string, VisVesselRecorded>> {
+  const { rows } = await q.query<VisVesselRecorded>(
+    'SELECT imo::int AS imo, vessel_name, service_id, service_url FROM vis.vessels WHERE service_id = ANY($1::text[])',
+    [serviceIds],
+  );
+  return new Map(rows.map((r) => [r.service_id, r]));
+}
+
 /** The newest VIS service known for an IMO. */
 export async function visVesselByImo(q: Queryable, imo: number): Promise<VisVesselRecorded | undefined> {
   const { rows } = await q.query<VisVesselRecorded>(

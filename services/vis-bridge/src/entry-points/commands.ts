@@ -50,6 +50,7 @@ import {
   type VisEvent,
   visVesselByImo,
   visVesselByServiceId,
+  visVesselsByServiceIds,
   withStreamLock,
 } from '../adapters/vis-store.ts';
 import { nameBasedId } from '../domain/ids.ts';
@@ -118,9 +119,19 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
   };
   const ownServiceId = config.vis.serviceInstanceUrn;
 
+  // The VIS service of an id, read outside a transaction: lookups made at the same moment (concurrent sends) share
+  // one query.
+  const serviceById = createBatcher<string, VisVesselRecorded | undefined>(
+    async (ids) => {
+      const found = await visVesselsByServiceIds(db, [...new Set(ids)]);
+      return ids.map((id) => ({ ok: true, value: found.get(id) }));
+    },
+    { maxItems: 64, maxInFlight: 1 },
+  );
+
   /** A sender not known as a VIS service is looked up, as the original did; a failure there is only logged. */
   async function lookUpUnknown(serviceId: string): Promise<void> {
-    if (serviceId === '' || (await visVesselByServiceId(db, serviceId))) return;
+    if (serviceId === '' || (await serviceById(serviceId))) return;
     try {
       await transport().findServices({ service_id: serviceId });
     } catch (error) {
@@ -334,16 +345,19 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
    * alone, so every caller gets its own outcome and nothing was stored of the failed one.
    */
   async function recordSends(items: readonly DirectSend[]): Promise<void> {
-    const kicks: (() => void)[] = [];
-    await db.transaction(async (tx) => {
+    const t = transport();
+    const batch = await db.transaction(async (tx) => {
       await appendManyAndProject(
         tx,
         store,
         items.map((i) => ({ streamId: i.stream, events: [i.event], metadata: i.metadata })),
       );
-      for (const item of items) await item.send({ tx, afterCommit: (fn) => kicks.push(fn) });
+      const batch = t.batch?.(tx);
+      for (const item of items) await item.send({ tx, batch });
+      await batch?.flush();
+      return batch;
     });
-    for (const kick of kicks) kick();
+    batch?.committed();
   }
   const settle = async (fn: () => Promise<void>): Promise<ItemOutcome<void>> => {
     try {
@@ -359,7 +373,9 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       if (together.ok) return items.map(() => together);
       return Promise.all(items.map((item) => settle(() => recordSends([item]))));
     },
-    { maxItems: 64, maxInFlight: 2 },
+    // One transaction on its way at a time: the sends arriving meanwhile wait for it and share the next (the
+    // CPU, not the database's latency, bounds a busy port: fewer, larger transactions do more with it).
+    { maxItems: 64, maxInFlight: 1 },
   );
 
   async function sendText(
@@ -404,7 +420,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
 
   async function knownService(serviceId: string): Promise<VisVesselRecorded> {
     const id = requireServiceId(serviceId);
-    const service = await visVesselByServiceId(db, id);
+    const service = await serviceById(id);
     if (!service) throw ApiError.badRequest(`VIS service ID not found: ${id}`);
     if (service.service_url === '') throw ApiError.badRequest(`VIS service URL not found: ${id}`);
     return service;
