@@ -138,6 +138,7 @@ describe('sea chart (fleet)', () => {
     // An older position arriving later, and a vessel without a port call or a fixed vessel: stored, not shown.
     const late = await ais.post(PATH, { locations: [position({ latitude: 60.1 }), position({ imo: NO_CALL })] });
     expect(late.body.failed).toEqual([]);
+    // A change made through the sea chart's routes shows in the very next answer.
     const shown = await vessels();
     expect(shown).toEqual([
       {
@@ -159,12 +160,12 @@ describe('sea chart (fleet)', () => {
         },
       },
     ]);
-    // The vessel's type colours its marker.
+    // The vessel's type colours its marker: a change made elsewhere than the sea chart's routes, shown within a
+    // second (a body is reused that long).
     expect((await ais.post('/agent/rest/vessel-type', { imo: IMO, vessel_type: 18 })).status).toBe(200);
-    expect((await vessels())[0].properties).toMatchObject({
-      marker_class: 'vessel_red',
-      vessel_type_name: 'Oil Products',
-    });
+    await expect
+      .poll(async () => (await vessels())[0].properties, { timeout: 5000 })
+      .toMatchObject({ marker_class: 'vessel_red', vessel_type_name: 'Oil Products' });
     // And names it in the port call's ship object (the portcall-projector folds the type in).
     const deadline = Date.now() + 10_000;
     let names: string[] = [];

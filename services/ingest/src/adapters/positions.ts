@@ -23,6 +23,8 @@ import { newestPerVessel, type PositionEvent, type PositionLookups, positionsSig
  * and types (refreshSeaChartFeatures), so the gateway only filters by age and port call and concatenates.
  */
 export const POSITIONS_DDL = [
+  // No index but the key: a new position then updates its row in place (a HOT update, no index entry), with half
+  // of each page left free for that. The gateway reads every row anyway (one per vessel seen, a few thousand).
   `CREATE TABLE IF NOT EXISTS ingest.sea_chart_positions (
      vessel_key text PRIMARY KEY,
      id bigint NOT NULL,
@@ -38,11 +40,17 @@ export const POSITIONS_DDL = [
      updated_at timestamptz NOT NULL DEFAULT now(),
      fixed boolean NOT NULL DEFAULT false,
      feature text
-   )`,
-  'CREATE INDEX IF NOT EXISTS sea_chart_positions_time ON ingest.sea_chart_positions (location_timestamp)',
-  // Rows written before the Feature was kept get it now (ensureSchema runs this at every start: none after once).
-  'ALTER TABLE ingest.sea_chart_positions ADD COLUMN IF NOT EXISTS fixed boolean NOT NULL DEFAULT false',
-  'ALTER TABLE ingest.sea_chart_positions ADD COLUMN IF NOT EXISTS feature text',
+   ) WITH (fillfactor = 50)`,
+  // A table made before the Feature was kept gets its columns (fillMissingFeatures fills them in), loses the
+  // location time index and leaves pages half free, once.
+  `DO $$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM information_schema.columns
+                     WHERE table_schema = 'ingest' AND table_name = 'sea_chart_positions' AND column_name = 'feature') THEN
+       ALTER TABLE ingest.sea_chart_positions ADD COLUMN fixed boolean NOT NULL DEFAULT false,
+         ADD COLUMN feature text, SET (fillfactor = 50);
+       DROP INDEX IF EXISTS ingest.sea_chart_positions_time;
+     END IF;
+   END $$`,
 ];
 
 /** After the DDL: the Feature of rows that have none yet (written before it was kept). */

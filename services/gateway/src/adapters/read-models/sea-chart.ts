@@ -3,7 +3,6 @@
 // fixed-vessel lists from ingest.fixed_vessels. Read-only.
 
 import { gzipSync } from 'node:zlib';
-import { createBatcher } from '@pcas/batching';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import { VESSEL_TYPES } from '@pcas/s211';
 import type { Queryable } from '@pcas/sql';
@@ -20,7 +19,7 @@ const ONGOING = `pc.shown AND (pc.status <> 'done' OR (pc.status = 'done' AND pc
 
 /**
  * One query: the Features (ingest keeps each row's finished GeoJSON Feature, services/ingest/src/adapters/
- * positions.ts) younger than the age limit (the location time index), each kept when it is a fixed vessel's or
+ * positions.ts) younger than the age limit, each kept when it is a fixed vessel's or
  * its vessel has an ongoing port call, joined into the answer here. Measured with 2,000 features: the rows cost
  * the server 2 ms of CPU where string_agg took 5 and making each Feature in the query 9.
  */
@@ -43,16 +42,34 @@ export class SeaChartVesselsBody {
   }
 }
 
+/** GET /sea-chart/vessels' answers: `read` the body, `changed` after a sea-chart change went through this process. */
+export interface SeaChartVessels {
+  read(): Promise<SeaChartVesselsBody>;
+  changed(): void;
+}
+
 /**
- * GET /sea-chart/vessels, shared by concurrent callers: each call is answered by a query that started after it
- * arrived (never stale), and calls arriving while one runs share the next one, so 16 map views reading while AIS
- * positions pour in cost one query at a time, not sixteen. A body equal to the last one is the last one, gzip
- * included. (The original cached the answer for 60 s.)
+ * GET /sea-chart/vessels. A body is served while its query started at most `reuseMs` (1 s) before the call and
+ * after the last sea-chart change made through this process (`changed`, called when ingest has answered one); a
+ * body older than half that is made again in the background, so readers seldom wait. Every change through this
+ * gateway shows in the next answer; others (another gateway's, a vessel's type, port calls, the age limit) within
+ * `reuseMs`, as the real-time channel announces them (at most once a second). Calls that must wait share one
+ * query, so 16 map views reading while AIS positions pour in cost a query per change, not one per view. (The
+ * original cached the answer for 60 s.)
  */
-export function createSeaChartVessels(db: Queryable, maxAgeMinutes: number): () => Promise<SeaChartVesselsBody> {
+export function createSeaChartVessels(
+  db: Queryable,
+  maxAgeMinutes: number,
+  options: { reuseMs?: number; now?: () => number } = {},
+): SeaChartVessels {
+  const reuseMs = options.reuseMs ?? 1000;
+  const now = options.now ?? Date.now;
   let portCallsTable: boolean | undefined;
-  let last = new SeaChartVesselsBody(Buffer.from('[]'));
-  const read = async (): Promise<SeaChartVesselsBody> => {
+  let changedAt = Number.NEGATIVE_INFINITY;
+  let current: { body: SeaChartVesselsBody; startedAt: number } | undefined;
+  let running: { done: Promise<SeaChartVesselsBody>; startedAt: number } | undefined;
+
+  const query = async (): Promise<SeaChartVesselsBody> => {
     // The projector creates its schema when it starts: until then only the fixed vessels are shown.
     if (!portCallsTable) {
       const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok");
@@ -60,17 +77,47 @@ export function createSeaChartVessels(db: Queryable, maxAgeMinutes: number): () 
     }
     const rows = await rowsOrNone(db.query<{ feature: string }>(VESSELS_SQL(portCallsTable), [maxAgeMinutes]));
     const json = Buffer.from(`[${rows.map((r) => r.feature).join(',')}]`);
-    if (!json.equals(last.json)) last = new SeaChartVesselsBody(json);
-    return last;
+    // The same answer keeps its gzip.
+    return current && json.equals(current.body.json) ? current.body : new SeaChartVesselsBody(json);
   };
-  const shared = createBatcher<null, SeaChartVesselsBody>(
-    async (calls) => {
-      const body = await read();
-      return calls.map(() => ({ ok: true, value: body }));
+  /** The query on its way, else a new one. */
+  const refresh = () => {
+    if (running) return running;
+    const startedAt = now();
+    const done = query().then(
+      (body) => {
+        if (!current || startedAt >= current.startedAt) current = { body, startedAt };
+        running = undefined;
+        return body;
+      },
+      (error) => {
+        running = undefined;
+        throw error;
+      },
+    );
+    running = { done, startedAt };
+    return running;
+  };
+
+  return {
+    async read() {
+      const floor = Math.max(now() - reuseMs, changedAt);
+      if (current && current.startedAt >= floor) {
+        // A failure here shows to the next caller that waits for a query.
+        if (now() - current.startedAt >= reuseMs / 2) refresh().done.catch(() => {});
+        return current.body;
+      }
+      // At most two queries: one started before the floor is followed by one started after this call arrived.
+      for (;;) {
+        const pending = refresh();
+        const body = await pending.done;
+        if (pending.startedAt >= floor) return body;
+      }
     },
-    { maxItems: 10_000, maxInFlight: 1 },
-  );
-  return () => shared(null);
+    changed() {
+      changedAt = now();
+    },
+  };
 }
 
 // ---- fixed vessels ----

@@ -25,8 +25,9 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
   const { bus, db, config } = deps;
   const markers = loadSeaChartMarkers(config.seaChart.markers);
   const vessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
+  // A change through this gateway shows in the next GET /sea-chart/vessels (its reply comes after the commit).
   const send = <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) =>
-    bus.rpc(INGEST, command, { actor: actorOf(auth), input } satisfies CommandBody<I>);
+    bus.rpc(INGEST, command, { actor: actorOf(auth), input } satisfies CommandBody<I>).finally(vessels.changed);
 
   return [
     {
@@ -37,7 +38,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
       // The spec lists query parameters the original never read; ignored here too.
       params: {},
       async handle({ headers }) {
-        const body = await vessels();
+        const body = await vessels.read();
         // Two thousand vessels are some 700 kB of JSON, a tenth of it gzipped; browsers ask for gzip.
         if (acceptsGzip(headers['accept-encoding'])) {
           return new HttpResponse(200, body.gzipped(), {

@@ -1,0 +1,102 @@
+// GET /sea-chart/vessels' reuse of bodies (sea-chart.ts): at most `reuseMs` old, never from before a change made
+// through this gateway, waiting callers sharing one query. A stand-in database and clock, no I/O.
+
+import type { Queryable } from '@pcas/sql';
+import { describe, expect, it } from 'vitest';
+import { createSeaChartVessels } from './sea-chart.ts';
+
+function standIn() {
+  let clock = 0;
+  let version = 0;
+  const started: number[] = [];
+  const pending: (() => void)[] = [];
+  const db = {
+    async query(text: string) {
+      if (text.includes('to_regclass')) return { rows: [{ ok: true }], rowCount: 1 };
+      started.push(clock);
+      const answer = version;
+      await new Promise<void>((resolve) => pending.push(resolve));
+      return { rows: [{ feature: `{"v":${answer}}` }], rowCount: 1 };
+    },
+  } as unknown as Queryable;
+  return {
+    db,
+    started,
+    now: () => clock,
+    advance: (ms: number) => {
+      clock += ms;
+    },
+    write: () => {
+      version++;
+    },
+    /** Lets every query on its way answer. */
+    finish: async () => {
+      for (let i = 0; i < 5; i++) await Promise.resolve();
+      for (const resolve of pending.splice(0)) resolve();
+      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+    },
+  };
+}
+
+const text = async (p: Promise<{ json: Buffer }>) => (await p).json.toString();
+
+describe('GET /sea-chart/vessels bodies', () => {
+  it('shares one query among waiting callers and reuses the body for up to a second', async () => {
+    const s = standIn();
+    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+    const first = Promise.all(Array.from({ length: 16 }, () => text(vessels.read())));
+    await s.finish();
+    expect(await first).toEqual(Array(16).fill('[{"v":0}]'));
+    expect(s.started).toEqual([0]);
+    // Within half a second: the same body, no query.
+    s.write();
+    s.advance(400);
+    expect(await text(vessels.read())).toBe('[{"v":0}]');
+    expect(s.started).toEqual([0]);
+    // Older than half a second: still served, and made again in the background.
+    s.advance(200);
+    expect(await text(vessels.read())).toBe('[{"v":0}]');
+    expect(s.started).toEqual([0, 600]);
+    await s.finish();
+    expect(await text(vessels.read())).toBe('[{"v":1}]');
+    // Over a second old with nothing asked meanwhile: the caller waits for a new query.
+    s.write();
+    s.advance(1500);
+    const late = text(vessels.read());
+    await s.finish();
+    expect(await late).toBe('[{"v":2}]');
+    expect(s.started).toEqual([0, 600, 2100]);
+  });
+
+  it('answers with a query started after the last change made through this gateway', async () => {
+    const s = standIn();
+    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+    const first = text(vessels.read());
+    await s.finish();
+    await first;
+    // A query on its way when the change happens does not count: the caller waits for the next one.
+    s.advance(600);
+    expect(await text(vessels.read())).toBe('[{"v":0}]');
+    s.advance(1);
+    s.write();
+    vessels.changed();
+    const after = text(vessels.read());
+    await s.finish();
+    await s.finish();
+    expect(await after).toBe('[{"v":1}]');
+    expect(s.started).toEqual([0, 600, 601]);
+  });
+
+  it('keeps the gzip of a body that did not change', async () => {
+    const s = standIn();
+    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+    const first = vessels.read();
+    await s.finish();
+    const zipped = (await first).gzipped();
+    vessels.changed();
+    s.advance(1);
+    const again = vessels.read();
+    await s.finish();
+    expect((await again).gzipped()).toBe(zipped);
+  });
+});
