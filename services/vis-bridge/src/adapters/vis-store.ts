@@ -17,6 +17,7 @@ import {
 } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Db, Queryable } from '@pcas/sql';
+import { acknowledges } from '../domain/messages.ts';
 import type { PortRow } from '../domain/outgoing.ts';
 
 export type VisEvent = {
@@ -98,14 +99,19 @@ async function projectMany(tx: Queryable, items: readonly { event: VisEvent; by:
   const messages: Parameters<typeof insertMessages>[1][number][] = [];
   const notifications: { id: string; n: VisNotificationReceived; by: number | null }[] = [];
   const acknowledgedTexts: string[] = [];
+  const acknowledgedPlans: string[] = [];
   const rest: { event: VisEvent; by: number | null }[] = [];
   for (const { event, by } of items) {
     if (event.type === 'VisTextMessageReceived') {
       messages.push({ eventId: event.id, m: event.data, payload: event.data.payload, by });
     } else if (event.type === 'VisTextMessageSent' && event.data.transport !== 'agent') {
       messages.push({ eventId: event.id, m: { ...event.data, ack: false }, payload: event.data.payload, by });
-    } else if (event.type === 'VisNotificationReceived') notifications.push({ id: event.id, n: event.data, by });
-    else if (event.type === 'VisMessageAcknowledged' && event.data.message_type === 'TXT') {
+    } else if (event.type === 'VisNotificationReceived') {
+      notifications.push({ id: event.id, n: event.data, by });
+      const kind = acknowledges(event.data);
+      if (kind === 'TXT') acknowledgedTexts.push(event.data.message_id);
+      else if (kind) acknowledgedPlans.push(event.data.message_id);
+    } else if (event.type === 'VisMessageAcknowledged' && event.data.message_type === 'TXT') {
       acknowledgedTexts.push(event.data.message_id);
     } else rest.push({ event, by });
   }
@@ -139,6 +145,23 @@ async function projectMany(tx: Queryable, items: readonly { event: VisEvent; by:
     await tx.query(
       'UPDATE vis.messages SET ack = true, modified_at = now() WHERE message_id = ANY($1::text[]) AND NOT ack',
       [acknowledgedTexts],
+    );
+  }
+  for (const messageId of acknowledgedPlans) await markAcknowledged(tx, messageId, 'RTZ');
+}
+
+/** An acknowledgement's mark: a TXT message by id, or the newest RTA_SENT plan with the id. */
+async function markAcknowledged(tx: Queryable, messageId: string, kind: string): Promise<void> {
+  if (kind === 'TXT') {
+    await tx.query('UPDATE vis.messages SET ack = true, modified_at = now() WHERE message_id = $1 AND NOT ack', [
+      messageId,
+    ]);
+  } else {
+    await tx.query(
+      `UPDATE vis.voyage_plans SET ack = true, modified_at = now()
+        WHERE id = (SELECT id FROM vis.voyage_plans WHERE message_id = $1 AND rtz_state = 'RTA_SENT'
+                     ORDER BY id DESC LIMIT 1)`,
+      [messageId],
     );
   }
 }
@@ -226,22 +249,13 @@ export async function project(tx: Queryable, event: VisEvent, by: number | null)
           by,
         ],
       );
+      const kind = acknowledges(n);
+      if (kind) await markAcknowledged(tx, n.message_id, kind);
       return;
     }
     case 'VisMessageAcknowledged': {
-      const a = event.data;
-      if (a.message_type === 'TXT') {
-        await tx.query('UPDATE vis.messages SET ack = true, modified_at = now() WHERE message_id = $1 AND NOT ack', [
-          a.message_id,
-        ]);
-      } else {
-        await tx.query(
-          `UPDATE vis.voyage_plans SET ack = true, modified_at = now()
-            WHERE id = (SELECT id FROM vis.voyage_plans WHERE message_id = $1 AND rtz_state = 'RTA_SENT'
-                         ORDER BY id DESC LIMIT 1)`,
-          [a.message_id],
-        );
-      }
+      // Written beside an acknowledging notification by earlier versions (now the notification's own mark).
+      await markAcknowledged(tx, event.data.message_id, event.data.message_type);
       return;
     }
     case 'VisPortRecorded': {

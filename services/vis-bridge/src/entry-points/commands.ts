@@ -55,7 +55,6 @@ import {
 } from '../adapters/vis-store.ts';
 import { nameBasedId } from '../domain/ids.ts';
 import {
-  acknowledges,
   decideVisVessel,
   notificationEventId,
   parseJsonObject,
@@ -166,18 +165,13 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     await lookUpUnknown(message.from_service_id);
   }
 
+  /**
+   * A notification is one event; what an acknowledgement marks follows from it (acknowledges(), applied by its
+   * projection). Logs written before also hold a VisMessageAcknowledged beside each, which projects the same mark.
+   */
   function notificationEvents(input: ReceiveVisNotificationCommand): { stream: string; events: VisEvent[] } {
     const n = readNotification(input);
-    const id = notificationEventId(n);
-    const events: VisEvent[] = [{ id, type: 'VisNotificationReceived', data: n }];
-    const kind = acknowledges(n);
-    if (kind) {
-      events.push({
-        id: nameBasedId(['VisMessageAcknowledged', id]),
-        type: 'VisMessageAcknowledged',
-        data: { message_id: n.message_id, message_type: kind },
-      });
-    }
+    const events: VisEvent[] = [{ id: notificationEventId(n), type: 'VisNotificationReceived', data: n }];
     return { stream: visMessageStream(n.message_id), events };
   }
 
