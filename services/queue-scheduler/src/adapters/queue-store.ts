@@ -3,6 +3,7 @@
 // and its stream commit together, so the version read is the version of what was read). Every column but the
 // created/modified times comes from the events: the tables can be dropped and rebuilt from the log.
 
+import { decidedCommandsTableSql } from '@pcas/commands';
 import type {
   BerthEvent,
   BerthReservationData,
@@ -115,6 +116,8 @@ export const QUEUE_DDL = [
   // A process's claim on a row while it posts it (claimTimestampWork): two processes never post one row at once,
   // and a crashed poster's claim expires.
   'ALTER TABLE queue.timestamp_outbox ADD COLUMN IF NOT EXISTS claimed_until timestamptz',
+  // The create requests decided, by RPC id: a redelivered one answers the first reply (libs/commands decideOnce).
+  decidedCommandsTableSql('queue'),
 ];
 
 export type IdSequence = 'berth_ids' | 'nomination_ids' | 'berth_reservation_ids' | 'slot_reservation_ids';

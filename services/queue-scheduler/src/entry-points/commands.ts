@@ -9,7 +9,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { createBatcher } from '@pcas/batching';
-import { type CommandFunction, decodeCommand, eventMetadata, retryOnConflict } from '@pcas/commands';
+import { type CommandFunction, decideOnce, decodeCommand, eventMetadata, retryOnConflict } from '@pcas/commands';
 import {
   type Actor,
   ApiError,
@@ -500,13 +500,15 @@ export function createQueueCommands(deps: QueueCommandDeps) {
   async function createBerth(payload: unknown, headers: Record<string, unknown> = {}) {
     const { actor, input } = decodeCommand<BerthInput>(payload);
     const metadata = eventMetadata(actor, headers);
-    await transact(async (tx) => {
-      const id = await nextId(tx, 'berth_ids');
-      const events = decideCreateBerth(id, input);
-      const next = await appendTo(tx, store, berthStream(id), events, 'no_stream', metadata);
-      await projectBerth(tx, id, events, next, actor.user_id);
-    });
-    return OK;
+    return transact((tx) =>
+      decideOnce(tx, 'queue', headers, async () => {
+        const id = await nextId(tx, 'berth_ids');
+        const events = decideCreateBerth(id, input);
+        const next = await appendTo(tx, store, berthStream(id), events, 'no_stream', metadata);
+        await projectBerth(tx, id, events, next, actor.user_id);
+        return OK;
+      }),
+    );
   }
 
   const changeBerth =
@@ -546,14 +548,18 @@ export function createQueueCommands(deps: QueueCommandDeps) {
   async function createNomination(payload: unknown, headers: Record<string, unknown> = {}) {
     const { actor, input } = decodeCommand<NominationInput>(payload);
     const metadata = eventMetadata(actor, headers);
-    const created = await transact(async (tx) => {
-      const context = await nominationContext(tx, input.berth_ids);
-      const id = await nextId(tx, 'nomination_ids');
-      const events = decideCreateNomination(id, input, context, input.owner_user_id ?? actor.user_id);
-      const next = await appendTo(tx, store, nominationStream(id), events, 'no_stream', metadata);
-      await projectNomination(tx, events, next, actor.user_id);
-      return events[0].data as { id: number; window_end: string };
-    });
+    // A request delivered again answers with what the first delivery created (its expiry armed again: a no-op).
+    const created = await transact((tx) =>
+      decideOnce(tx, 'queue', headers, async () => {
+        const context = await nominationContext(tx, input.berth_ids);
+        const id = await nextId(tx, 'nomination_ids');
+        const events = decideCreateNomination(id, input, context, input.owner_user_id ?? actor.user_id);
+        const next = await appendTo(tx, store, nominationStream(id), events, 'no_stream', metadata);
+        await projectNomination(tx, events, next, actor.user_id);
+        const { window_end } = events[0].data as { window_end: string };
+        return { id, window_end };
+      }),
+    );
     await scheduleExpiry(created.id, created.window_end);
     await resolve(metadata, actor, input.imo);
     return OK;
@@ -606,16 +612,19 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const { actor, input } = decodeCommand<BerthReservationInput>(payload);
     const metadata = eventMetadata(actor, headers);
     const berthId = input.berth_id as number;
-    await transact(async (tx) => {
-      await lockBerths(tx, [berthId]);
-      const { state, version } = await loadBerth(tx, berthId);
-      const slotId = input.slot_reservation_id ?? null;
-      const slotExists = slotId !== null && (await loadSlotRequest(tx, slotId)) !== undefined;
-      const id = await nextId(tx, 'berth_reservation_ids');
-      const events = decideCreateReservation(state, berthId, id, input, slotExists);
-      const next = await appendTo(tx, store, berthStream(berthId), events, version, metadata);
-      await projectBerth(tx, berthId, events, next, actor.user_id);
-    });
+    await transact((tx) =>
+      decideOnce(tx, 'queue', headers, async () => {
+        await lockBerths(tx, [berthId]);
+        const { state, version } = await loadBerth(tx, berthId);
+        const slotId = input.slot_reservation_id ?? null;
+        const slotExists = slotId !== null && (await loadSlotRequest(tx, slotId)) !== undefined;
+        const id = await nextId(tx, 'berth_reservation_ids');
+        const events = decideCreateReservation(state, berthId, id, input, slotExists);
+        const next = await appendTo(tx, store, berthStream(berthId), events, version, metadata);
+        await projectBerth(tx, berthId, events, next, actor.user_id);
+        return OK;
+      }),
+    );
     await resolve(metadata, actor);
     return OK;
   }
@@ -654,30 +663,36 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const request = readSlotRequest(input);
     const metadata = eventMetadata(actor, headers);
     const after = afterCommit();
-    await transact(async (tx) => {
+    // A request delivered again (its reply lost in a crash) answers OK and creates nothing more: no second slot
+    // request, reservation or nomination taken, nothing left to do after the commit.
+    await transact((tx) => {
       after.slots = [];
-      // One statement: the ids, the IMO's open nominations, their berths' calendars and the settings. No lock (see
-      // resolve): the berth's expected version keeps two placements off one gap.
-      const inputs = await loadPlacementInputs(tx, request.imo, null, true);
-      const { nominations, berths, reservationId } = inputs;
-      const id = inputs.slotId as number;
-      after.settings = queueSettings(inputs.settings);
-      const placed = place(
-        id,
-        { ...request, nomination_id: null },
-        {
-          settings: after.settings,
-          now: now(),
-          nominations: nominations.map((n) => n.state),
-          berths: (berthId) => berths.get(berthId)?.state,
-          reservationId,
-        },
-      );
-      const event = receivedEvent(id, request, placed);
-      await appendSlot(tx, id, [event], 'no_stream', metadata);
-      await appendPlacement(tx, placed, berths, nominations, metadata);
-      after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
-      await recordIngestWork(tx, after, actor);
+      after.work = [];
+      return decideOnce(tx, 'queue', headers, async () => {
+        // One statement: the ids, the IMO's open nominations, their berths' calendars and the settings. No lock (see
+        // resolve): the berth's expected version keeps two placements off one gap.
+        const inputs = await loadPlacementInputs(tx, request.imo, null, true);
+        const { nominations, berths, reservationId } = inputs;
+        const id = inputs.slotId as number;
+        after.settings = queueSettings(inputs.settings);
+        const placed = place(
+          id,
+          { ...request, nomination_id: null },
+          {
+            settings: after.settings,
+            now: now(),
+            nominations: nominations.map((n) => n.state),
+            berths: (berthId) => berths.get(berthId)?.state,
+            reservationId,
+          },
+        );
+        const event = receivedEvent(id, request, placed);
+        await appendSlot(tx, id, [event], 'no_stream', metadata);
+        await appendPlacement(tx, placed, berths, nominations, metadata);
+        after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
+        await recordIngestWork(tx, after, actor);
+        return OK;
+      });
     });
     finishLater(after);
     return OK;

@@ -16,7 +16,7 @@ import {
   type SlotRequestEvent,
 } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
-import { createInProcessBus } from '@pcas/messaging';
+import { createInProcessBus, RPC_ID_HEADER } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
@@ -441,4 +441,70 @@ describe('slot requests racing for one gap', () => {
       expect(loaded.version).toBe(events.length);
     }
   });
+});
+
+describe('a create request the broker delivers twice (its first reply lost)', () => {
+  it('creates one nomination and one slot request, takes one reservation, and answers both deliveries alike', async () => {
+    await send(QueueCommands.createBerth, { code: 'RD', name: 'Redelivery berth', nominatable: true });
+    const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RD'");
+    const vessel = imo(940_001);
+    const twice = async (command: string, input: Record<string, unknown>, rpcId: string) => {
+      const payload = { actor: PORT, input };
+      const headers = { [RPC_ID_HEADER]: rpcId };
+      const first = await commands.handlers[command](payload, headers);
+      const again = await commands.handlers[command](payload, headers);
+      await commands.settled();
+      expect(again).toEqual(first);
+    };
+    await twice(
+      QueueCommands.createNomination,
+      {
+        company_name: 'Cargo Oy',
+        email: 'consignee@cargo.example',
+        imo: vessel,
+        vessel_name: 'Twice',
+        window_start: isoUtc(W0),
+        window_end: isoUtc(W0 + 10 * HOUR),
+        berth_ids: [berthId],
+      },
+      'nomination-request-1',
+    );
+    expect(await query('SELECT id FROM queue.nominations WHERE imo = $1', [vessel])).toHaveLength(1);
+    await twice(
+      QueueCommands.createSlotRequest,
+      {
+        email: 'master@vessel.example',
+        imo: vessel,
+        vessel_name: 'Twice',
+        loa: '120.5',
+        beam: '20',
+        draft: '7.5',
+        laytime: '02:00',
+        eta: isoUtc(W0 + HOUR),
+        agent: true,
+      },
+      'slot-request-1',
+    );
+    const slots = await query<{ id: number; status: string }>(
+      'SELECT id, slot_reservation_status AS status FROM queue.slot_reservations WHERE imo = $1',
+      [vessel],
+    );
+    expect(slots.map((s) => s.status)).toEqual(['offered']);
+    const reservations = await query('SELECT id FROM queue.berth_reservations WHERE berth_id = $1', [berthId]);
+    expect(reservations).toHaveLength(1);
+    const [nomination] = await query<{ status: string; slot: number }>(
+      'SELECT nomination_status AS status, slot_reservation_id AS slot FROM queue.nominations WHERE imo = $1',
+      [vessel],
+    );
+    expect(nomination).toEqual({ status: 'reserved', slot: slots[0].id });
+    // One SlotRequestReceived in the log, and one set of generated timestamps posted.
+    const streams = await query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM eventstore.events WHERE event_type = 'SlotRequestReceived' AND (data->>'imo')::int = $1",
+      [vessel],
+    );
+    expect(streams[0].n).toBe(1);
+    expect(
+      received.filter((p) => (p.payload as { slot_reservation_id: number }).slot_reservation_id === slots[0].id),
+    ).toHaveLength(3);
+  }, 60_000);
 });
