@@ -7,9 +7,13 @@
 //    and Redis): 50 berths and N nominations set up first; then per vessel, over C connections, its agent posts
 //    the slot request (`offered` with an RTA window), reads it back and accepts it with a JIT ETA at the RTA
 //    window start (`accepted`). Checked afterwards: every request accepted, no two reservations of a berth overlap.
+//    `cpu_ms_per_request`: the CPU time each fleet process spent during that run per slot request (Linux: read from
+//    /proc for the bench's child processes; PostgreSQL, RabbitMQ and Redis not included), so the cost of a request
+//    can be followed service by service even when the machine is shared.
 //  - insert_16: a bare single-row INSERT's rate at 16 writers on the same PostgreSQL just before (bench:append's
 //    baseline), so figures from different machines can be compared.
 
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { MINUTE_MS, queueSettings } from '../services/queue-scheduler/src/domain/queue-rules.ts';
@@ -122,6 +126,33 @@ const GENERATED = [
 
 const isoUtc = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
+/** CPU seconds so far of each process below this one, by service name (empty where /proc is not there). */
+function fleetCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const ticks = 100; // USER_HZ on Linux
+  const stack = [process.pid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    const children = read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
+    stack.push(...children);
+    if (pid === process.pid) continue;
+    const stat = read(`/proc/${pid}/stat`);
+    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
+    const name = /services\/([a-z-]+)\//.exec(cmdline)?.[1];
+    if (!stat || !name) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
+  }
+  return out;
+}
+
 async function expectOk(what: string, answer: Promise<{ status: number; body: any }>) {
   const res = await answer;
   if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -187,6 +218,8 @@ async function endToEnd() {
 
     const create: number[] = [];
     const accept: number[] = [];
+    const cpuBefore = fleetCpu();
+    const benchCpu = process.cpuUsage();
     const started = performance.now();
     await runPool(C, vessels, async (v) => {
       const t0 = performance.now();
@@ -223,6 +256,15 @@ async function endToEnd() {
       accept.push(performance.now() - t2);
     });
     const elapsed = (performance.now() - started) / 1000;
+    const cpuAfter = fleetCpu();
+    const cpu: Record<string, number | null> = {};
+    for (const [name, seconds] of [...cpuAfter].sort(([a], [b]) => a.localeCompare(b)))
+      cpu[name] = round(((seconds - (cpuBefore.get(name) ?? 0)) * 1000) / N);
+    const benchUsed = process.cpuUsage(benchCpu);
+    if (cpuAfter.size > 0) {
+      cpu.all_services = round(Object.values(cpu).reduce((a: number, b) => a + (b ?? 0), 0));
+      cpu.bench_client = round((benchUsed.user + benchUsed.system) / 1000 / N);
+    }
 
     const all = await allRows<{ slot_reservation_status: string }>(admin, '/slot-reservations', {});
     const accepted = all.filter((r) => r.slot_reservation_status === 'accepted').length;
@@ -249,6 +291,7 @@ async function endToEnd() {
         accept_p50_ms: round(percentile(accept, 50)),
         accept_p99_ms: round(percentile(accept, 99)),
         overlapping_reservations: overlaps,
+        cpu_ms_per_request: cpu,
       },
     };
   } catch (error) {
