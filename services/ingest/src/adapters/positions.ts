@@ -134,10 +134,13 @@ export async function refreshSeaChartFeatures(
 // The ongoing port calls as the activity timeline has them (the projector's read model, read-only).
 const ONGOING = `p.shown AND (p.status <> 'done' OR (p.status = 'done' AND p.atd >= now() - interval '2 hours'))`;
 
-// What the batch's checks look up, in one statement: known vessels by IMO, fixed vessels by IMO or MMSI, and the
-// vessels of ongoing port calls by MMSI (without that part until the projector has made its schema).
+// What the batch's checks look up, in the statement that takes the sea chart's lock (shared): known vessels by
+// IMO, fixed vessels by IMO or MMSI, and the vessels of ongoing port calls by MMSI (without that part until the
+// projector has made its schema). Its snapshot may predate the lock: the checks only need what was committed
+// when the batch arrived, and the upsert, a later statement, reads the fixed vessels again after it.
 const LOOKUPS_SQL = (portCalls: boolean) => `
-  SELECT (SELECT coalesce(json_agg(json_build_array(v.imo, v.vessel_name)), '[]')
+  SELECT pg_advisory_xact_lock_shared(${SEA_CHART_LOCK_KEY})::text AS locked,
+         (SELECT coalesce(json_agg(json_build_array(v.imo, v.vessel_name)), '[]')
             FROM ingest.vessels v WHERE v.imo = ANY($1::bigint[])) AS vessels,
          (SELECT coalesce(json_agg(json_build_array(f.imo, f.mmsi, f.vessel_name)), '[]')
             FROM ingest.fixed_vessels f WHERE f.imo = ANY($1::bigint[]) OR f.mmsi = ANY($2::bigint[])) AS fixed,
@@ -155,19 +158,22 @@ interface LookupRow {
   ongoing: [number, number][];
 }
 
-/** What the batch's checks look up: one statement, whatever its size. */
-export async function readPositionLookups(
-  db: Queryable,
+// The projector creates its schema when it starts: until it has, no port calls (asked again each batch).
+const portCallsSeen = new WeakSet<object>();
+async function portCallsTable(db: Queryable): Promise<boolean> {
+  if (portCallsSeen.has(db)) return true;
+  const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok");
+  if (rows[0].ok) portCallsSeen.add(db);
+  return rows[0].ok;
+}
+
+/** Takes the sea chart's lock (shared) and reads what the batch's checks look up: one statement. */
+async function lockAndLookUp(
+  tx: Queryable,
   ids: { imos: number[]; mmsis: number[] },
+  portCalls: boolean,
 ): Promise<PositionLookups> {
-  let row: LookupRow;
-  try {
-    row = (await db.query<LookupRow>(LOOKUPS_SQL(true), [ids.imos, ids.mmsis])).rows[0];
-  } catch (error) {
-    // The projector creates its schema when it starts; until then there are no port calls.
-    if ((error as { code?: string }).code !== '42P01') throw error;
-    row = (await db.query<LookupRow>(LOOKUPS_SQL(false), [ids.imos, ids.mmsis])).rows[0];
-  }
+  const row = (await tx.query<LookupRow>(LOOKUPS_SQL(portCalls), [ids.imos, ids.mmsis])).rows[0];
   const fixedByMmsi = new Map<number, { imo: number | null; vessel_name: string }>();
   const fixedByImo = new Map<number, string>();
   for (const [imo, mmsi, name] of row.fixed) {
@@ -224,27 +230,32 @@ async function upsertPositions(tx: Queryable, events: readonly PositionEvent[]):
 }
 
 /**
- * Appends the batch's positions (one multi-stream append, with the batch's signal on seachart-changes) and
- * upserts the rows of the new ones, in one transaction. Returns how many were new (the rest were stored before).
+ * A batch in one transaction: the lock (shared) with the checks' lookups, the decision on them, then the accepted
+ * positions appended (one multi-stream append, with the batch's signal on seachart-changes) and the rows of the
+ * new ones upserted. Five round trips whatever the batch's size. `fresh`: how many were new (the rest were stored
+ * before).
  */
-export async function recordPositions(
+export async function recordPositions<D extends { events: readonly PositionEvent[] }>(
   db: Db,
   store: EventStore,
-  events: readonly PositionEvent[],
+  ids: { imos: number[]; mmsis: number[] },
+  decide: (lookups: PositionLookups) => D,
   metadata: EventMetadata,
-): Promise<number> {
-  if (events.length === 0) return 0;
-  const entries: StreamAppend[] = events.map((e) => ({
-    streamId: e.streamId,
-    events: [{ id: e.id, type: e.type, data: e.data, metadata }],
-  }));
-  entries.push({ streamId: SEA_CHART_CHANGES_STREAM, events: [{ ...positionsSignal(events), metadata }] });
+): Promise<D & { fresh: number }> {
+  const portCalls = await portCallsTable(db);
   return db.transaction(async (tx) => {
-    await tx.query(`SELECT pg_advisory_xact_lock_shared(${SEA_CHART_LOCK_KEY})`);
+    const decision = decide(await lockAndLookUp(tx, ids, portCalls));
+    const { events } = decision;
+    if (events.length === 0) return { ...decision, fresh: 0 };
+    const entries: StreamAppend[] = events.map((e) => ({
+      streamId: e.streamId,
+      events: [{ id: e.id, type: e.type, data: e.data, metadata }],
+    }));
+    entries.push({ streamId: SEA_CHART_CHANGES_STREAM, events: [{ ...positionsSignal(events), metadata }] });
     const results = await store.appendMany(entries, { tx });
     const fresh = events.filter((_, i) => !results[i].events[0]?.duplicate);
     if (fresh.length > 0) await upsertPositions(tx, newestPerVessel(fresh));
-    return fresh.length;
+    return { ...decision, fresh: fresh.length };
   });
 }
 

@@ -25,7 +25,7 @@ import {
   readMmsiImoPairs,
   saveFixedVesselChange,
 } from '../adapters/fixed-vessels.ts';
-import { compactPositions, readPositionLookups, recordPositions } from '../adapters/positions.ts';
+import { compactPositions, recordPositions } from '../adapters/positions.ts';
 import {
   decideAddFixedVessel,
   decideChangeFixedVessel,
@@ -81,9 +81,13 @@ export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOpt
     if (items.length > MAX_POSITION_BATCH) {
       throw ApiError.badRequest(`Too many locations: at most ${MAX_POSITION_BATCH} in one request`);
     }
-    const lookups = await readPositionLookups(db, identitiesOf(items));
-    const { events, reply } = decidePositions(items, lookups);
-    const fresh = await recordPositions(db, store, events, eventMetadata(actor, headers));
+    const { events, reply, fresh } = await recordPositions(
+      db,
+      store,
+      identitiesOf(items),
+      (lookups) => decidePositions(items, lookups),
+      eventMetadata(actor, headers),
+    );
     log.debug({ accepted: events.length, fresh, failed: reply.failed.length }, 'vessel positions');
     return reply;
   }
