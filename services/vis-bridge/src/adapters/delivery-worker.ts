@@ -44,6 +44,12 @@ export interface DelivererOptions {
   backoff?: BackoffPolicy;
   /** How long a deliverer holds a peer before another may take over (renewed each batch). */
   leaseMs?: number;
+  /**
+   * After a batch that was not full, the next one leaves no sooner than this after it (default 50 ms): under a
+   * steady flow the messages of that moment go together, in one request and one transaction at the peer, rather
+   * than one or two at a time. A backlog (full batches) goes without waiting; a lone message goes at once.
+   */
+  batchGapMs?: number;
 }
 
 export interface Deliverer {
@@ -60,6 +66,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const limits = options.limits ?? DEFAULT_BATCH_LIMITS;
   const backoff = options.backoff ?? DEFAULT_BACKOFF;
   const leaseMs = options.leaseMs ?? 30_000;
+  const batchGapMs = options.batchGapMs ?? 50;
 
   const schedule = (peer: string) => jobs().schedule(deliveryJobId(peer), new Date(), { peer } satisfies DeliveryJob);
   // Kicks for one peer are coalesced: the first goes at once, the ones within the next KICK_WINDOW_MS become one
@@ -85,7 +92,10 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   /** One turn holding the lease; answers whether the queue was emptied (so the caller looks once more). */
   async function deliverHolding(peer: string, owner: string): Promise<'emptied' | 'stopped'> {
     let maxMessages = limits.maxMessages;
+    let gapUntil = 0;
     for (;;) {
+      const wait = gapUntil - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
       const link = await peerFor(db, peer);
       if (!link) {
         log.warn({ peer }, 'VIS messages queued for a service without a peer link; kept until one is set');
@@ -95,6 +105,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       const batch = nextBatch(queued, { ...limits, maxMessages });
       if (batch.length === 0) return 'emptied';
       const ids = batch.map((m) => m.message_id);
+      const full = batch.length >= maxMessages || queued.length > batch.length;
+      gapUntil = full ? 0 : Date.now() + batchGapMs;
       const decision = decideDelivery(ids, await post(link, batch));
       if (decision.kind === 'split') {
         maxMessages = Math.max(1, Math.floor(batch.length / 2));
