@@ -7,7 +7,7 @@ import { type FixedVesselData, fixedVesselStream } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import type { FixedVesselContext, FixedVesselEvent } from '../domain/fixed-vessels.ts';
-import { refreshSeaChartFeatures, SEA_CHART_LOCK_KEY } from './positions.ts';
+import { lockSeaChart, refreshSeaChartFeatures } from './positions.ts';
 
 /**
  * ingest.fixed_vessels: one row per fixed vessel, shaped like GET /sea-chart/fixed-vessel(s) (the gateway adds
@@ -31,9 +31,7 @@ export const FIXED_VESSELS_DDL = [
 ];
 
 /** Every fixed-vessel change holds this lock for its transaction (also the sea chart's, see positions.ts). */
-export async function lockFixedVessels(tx: Queryable): Promise<void> {
-  await tx.query(`SELECT pg_advisory_xact_lock(${SEA_CHART_LOCK_KEY})`);
-}
+export const lockFixedVessels: (tx: Queryable) => Promise<void> = lockSeaChart;
 
 export async function nextFixedVesselId(tx: Queryable): Promise<number> {
   const { rows } = await tx.query<{ id: string }>("SELECT nextval('ingest.fixed_vessel_ids') AS id");
@@ -70,7 +68,10 @@ export async function readFixedVesselContext(
   };
 }
 
-/** Appends the change to its vessel's stream and writes the row, in the caller's transaction (lock held). */
+/**
+ * Appends the change to its vessel's stream and writes the row, in the caller's transaction (lock held), and makes
+ * the sea chart's Features of the vessels it names (`previous`: the row before, if any) again.
+ */
 export async function saveFixedVesselChange(
   tx: Queryable,
   store: EventStore,
@@ -78,12 +79,9 @@ export async function saveFixedVesselChange(
   events: readonly FixedVesselEvent[],
   metadata: EventMetadata,
   userId: number | null,
+  previous: { imo: number | null; mmsi: number | null } | null,
 ): Promise<void> {
   if (events.length === 0) return;
-  const before = await tx.query<{ imo: number | null; mmsi: number | null }>(
-    'SELECT imo, mmsi FROM ingest.fixed_vessels WHERE id = $1',
-    [id],
-  );
   await store.append(
     fixedVesselStream(id),
     events.map((e) => ({ ...e, metadata })),
@@ -103,7 +101,10 @@ export async function saveFixedVesselChange(
       [id, v.imo, v.mmsi, v.vessel_type, v.vessel_name, userId],
     );
   }
-  const named = [...before.rows, ...events.flatMap((e) => (e.type === 'FixedVesselRemoved' ? [] : [e.data]))];
+  const named = [
+    ...(previous ? [previous] : []),
+    ...events.flatMap((e) => (e.type === 'FixedVesselRemoved' ? [] : [e.data])),
+  ];
   await refreshSeaChartFeatures(tx, { imos: named.map((v) => v.imo), mmsis: named.map((v) => v.mmsi) });
 }
 

@@ -116,9 +116,14 @@ const refreshSql = (where: string) => `
  */
 export const SEA_CHART_LOCK_KEY = "hashtext('pcas.ingest.fixed-vessels')";
 
+/** Takes the sea chart's lock exclusively until the transaction ends: before refreshSeaChartFeatures. */
+export async function lockSeaChart(tx: Queryable): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(${SEA_CHART_LOCK_KEY})`);
+}
+
 /**
- * In the transaction of a change to fixed vessels or vessels, after its rows are written: the Feature of every row
- * of these IMOs or MMSIs made again (the lock held exclusively until the transaction ends).
+ * In the transaction of a change to fixed vessels or vessels, after its rows are written and with lockSeaChart
+ * held: the Feature of every row of these IMOs or MMSIs made again.
  */
 export async function refreshSeaChartFeatures(
   tx: Queryable,
@@ -127,7 +132,6 @@ export async function refreshSeaChartFeatures(
   const imos = ids.imos.filter((n): n is number => n !== null);
   const mmsis = ids.mmsis.filter((n): n is number => n !== null);
   if (imos.length === 0 && mmsis.length === 0) return;
-  await tx.query(`SELECT pg_advisory_xact_lock(${SEA_CHART_LOCK_KEY})`);
   await tx.query(refreshSql('l.imo = ANY($1::bigint[]) OR l.mmsi = ANY($2::bigint[])'), [imos, mmsis]);
 }
 

@@ -4,7 +4,7 @@
 import type { Queryable } from '@pcas/sql';
 import { fakeImo } from '../domain/imo.ts';
 import type { Vessel } from '../domain/vessel.ts';
-import { refreshSeaChartFeatures } from './positions.ts';
+import { lockSeaChart, refreshSeaChartFeatures } from './positions.ts';
 
 /** The first vessel whose name matches case-insensitively (oldest first, as the original's lookup). */
 export async function findVesselByName(q: Queryable, name: string): Promise<Vessel | undefined> {
@@ -47,6 +47,7 @@ export async function saveVessel(tx: Queryable, vessel: Vessel, userId: number |
      ON CONFLICT (imo) DO UPDATE SET vessel_name = EXCLUDED.vessel_name, modified_at = now(), modified_by = EXCLUDED.modified_by`,
     [vessel.imo, vessel.vessel_name, userId],
   );
+  await lockSeaChart(tx);
   await refreshSeaChartFeatures(tx, { imos: [vessel.imo], mmsis: [] });
 }
 
@@ -82,5 +83,6 @@ export async function saveVesselType(
     vesselType,
     userId,
   ]);
+  await lockSeaChart(tx);
   await refreshSeaChartFeatures(tx, { imos: [imo], mmsis: [] });
 }

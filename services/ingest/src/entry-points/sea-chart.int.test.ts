@@ -13,7 +13,7 @@ import { vesselMarkerClass, vesselTypeById } from '@pcas/s211';
 import { type Db, openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compactPositions, refreshSeaChartFeatures } from '../adapters/positions.ts';
+import { compactPositions, lockSeaChart, refreshSeaChartFeatures } from '../adapters/positions.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { createIngestCommands } from './commands.ts';
 import { armRetention, retentionJob, seaChartCommands } from './sea-chart.ts';
@@ -349,7 +349,10 @@ describe("each row's Feature (what GET /sea-chart/vessels serves)", () => {
       ).rows[0].feature;
     const kept = await featureText();
     expect(JSON.parse(kept).properties).toMatchObject({ name: 'After', latitude: 62 });
-    await db.transaction((tx) => refreshSeaChartFeatures(tx, { imos: [], mmsis: [mmsi] }));
+    await db.transaction(async (tx) => {
+      await lockSeaChart(tx);
+      await refreshSeaChartFeatures(tx, { imos: [], mmsis: [mmsi] });
+    });
     expect(await featureText()).toBe(kept);
   });
 });

@@ -114,7 +114,7 @@ export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOpt
       const context = await readFixedVesselContext(tx, null, vessel);
       const id = await nextFixedVesselId(tx);
       const events = decideAddFixedVessel(id, vessel, context);
-      await saveFixedVesselChange(tx, store, id, events, eventMetadata(actor, headers), actor.user_id);
+      await saveFixedVesselChange(tx, store, id, events, eventMetadata(actor, headers), actor.user_id, null);
     });
   }
 
@@ -124,7 +124,8 @@ export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOpt
       const vessel = readFixedVessel(input);
       const context = await readFixedVesselContext(tx, input.id, vessel);
       const events = decideChangeFixedVessel(input.id, vessel, context);
-      await saveFixedVesselChange(tx, store, input.id, events, eventMetadata(actor, headers), actor.user_id);
+      const metadata = eventMetadata(actor, headers);
+      await saveFixedVesselChange(tx, store, input.id, events, metadata, actor.user_id, context.current);
     });
   }
 
@@ -133,7 +134,8 @@ export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOpt
     return fixedVesselChange(async (tx) => {
       const context = await readFixedVesselContext(tx, input.id, { imo: null, mmsi: null });
       const events = decideRemoveFixedVessel(input.id, context.current);
-      await saveFixedVesselChange(tx, store, input.id, events, eventMetadata(actor, headers), actor.user_id);
+      const metadata = eventMetadata(actor, headers);
+      await saveFixedVesselChange(tx, store, input.id, events, metadata, actor.user_id, context.current);
     });
   }
 
