@@ -87,6 +87,26 @@ describe('GET /sea-chart/vessels bodies', () => {
     expect(s.started).toEqual([0, 600, 601]);
   });
 
+  it('starts the next body at a change while the map is being read, and not when nobody reads it', async () => {
+    const s = standIn();
+    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+    const first = text(vessels.read());
+    await s.finish();
+    await first;
+    s.advance(100);
+    s.write();
+    vessels.changed();
+    expect(s.started).toEqual([0, 100]);
+    await s.finish();
+    s.advance(10);
+    expect(await text(vessels.read())).toBe('[{"v":1}]');
+    expect(s.started).toEqual([0, 100]);
+    // Nobody has read for over a second: a change starts nothing.
+    s.advance(1500);
+    vessels.changed();
+    expect(s.started).toEqual([0, 100]);
+  });
+
   it('keeps the gzip of a body that did not change', async () => {
     const s = standIn();
     const vessels = createSeaChartVessels(s.db, 120, { now: s.now });

@@ -54,8 +54,8 @@ export interface SeaChartVessels {
  * body older than half that is made again in the background, so readers seldom wait. Every change through this
  * gateway shows in the next answer; others (another gateway's, a vessel's type, port calls, the age limit) within
  * `reuseMs`, as the real-time channel announces them (at most once a second). Calls that must wait share one
- * query, so 16 map views reading while AIS positions pour in cost a query per change, not one per view. (The
- * original cached the answer for 60 s.)
+ * query, and while the map is being read a change starts that query at once, so 16 map views reading while AIS
+ * positions pour in cost at most a query per change, not one per view. (The original cached the answer for 60 s.)
  */
 export function createSeaChartVessels(
   db: Queryable,
@@ -99,23 +99,35 @@ export function createSeaChartVessels(
     return running;
   };
 
+  /** A body whose query started at or after `floor`: the current one, else the next query's. */
+  const answer = async (floor: number): Promise<SeaChartVesselsBody> => {
+    if (current && current.startedAt >= floor) {
+      // A failure here shows to the next caller that waits for a query.
+      if (now() - current.startedAt >= reuseMs / 2) refresh().done.catch(() => {});
+      return current.body;
+    }
+    // At most two queries: one started before the floor is followed by one started after it.
+    for (;;) {
+      const pending = refresh();
+      const body = await pending.done;
+      if (pending.startedAt >= floor) return body;
+    }
+  };
+  let readAt = Number.NEGATIVE_INFINITY;
+
   return {
-    async read() {
-      const floor = Math.max(now() - reuseMs, changedAt);
-      if (current && current.startedAt >= floor) {
-        // A failure here shows to the next caller that waits for a query.
-        if (now() - current.startedAt >= reuseMs / 2) refresh().done.catch(() => {});
-        return current.body;
-      }
-      // At most two queries: one started before the floor is followed by one started after this call arrived.
-      for (;;) {
-        const pending = refresh();
-        const body = await pending.done;
-        if (pending.startedAt >= floor) return body;
-      }
+    read() {
+      readAt = now();
+      return answer(Math.max(readAt - reuseMs, changedAt));
     },
     changed() {
       changedAt = now();
+      // Someone is reading: start the next body now, so the next reader waits less (or not at all).
+      if (readAt >= changedAt - reuseMs)
+        answer(changedAt).then(
+          (body) => body.gzipped(),
+          () => {},
+        );
     },
   };
 }
