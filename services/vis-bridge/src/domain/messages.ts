@@ -62,6 +62,24 @@ export function readVisVessel(input: RecordVisVesselCommand): VisVesselRecorded 
   };
 }
 
+/**
+ * The IMO a VIS vessel is recorded under (the original's rule for IMO 0): a given IMO stays; IMO 0 takes the IMO
+ * already recorded for the same service id, else that of the vessel register's vessel of the same name (its
+ * case-insensitive match, `namedImo`), else stays 0.
+ */
+export function resolveVisVesselImo(
+  vessel: VisVesselRecorded,
+  known: { current?: VisVesselRecorded; namedImo?: number },
+): VisVesselRecorded {
+  if (vessel.imo !== 0) return vessel;
+  if (known.current && known.current.imo > 0) return { ...vessel, imo: known.current.imo };
+  if (known.namedImo !== undefined && known.namedImo > 0) return { ...vessel, imo: known.namedImo };
+  return vessel;
+}
+
+/** Whether resolveVisVesselImo may need the vessel register's vessel of the same name. */
+export const needsImoByName = (vessel: VisVesselRecorded): boolean => vessel.imo === 0 && vessel.vessel_name !== '';
+
 /** A VIS vessel's event: its id is of the whole record, so an unchanged one posted again stores nothing. */
 export function decideVisVessel(
   vessel: VisVesselRecorded,

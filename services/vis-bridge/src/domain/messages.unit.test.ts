@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   acknowledges,
   decideVisVessel,
+  needsImoByName,
   parseResultsOf,
   readNotification,
   readTextMessage,
   readVoyagePlan,
+  resolveVisVesselImo,
   textMessageEventId,
   voyagePlanEventId,
 } from './messages.ts';
@@ -102,5 +104,34 @@ describe('incoming VIS messages', () => {
     expect(decideVisVessel(v, undefined)).toHaveLength(1);
     expect(decideVisVessel(v, { ...v })).toEqual([]);
     expect(decideVisVessel(v, { ...v, service_url: 'https://old' })).toHaveLength(1);
+  });
+});
+
+describe('the IMO of a VIS vessel (IMO 0 resolved as the original did)', () => {
+  const vessel = { imo: 0, vessel_name: 'Aurora', service_id: 'urn:mrn:stm:service:instance:aurora', service_url: 'u' };
+
+  it('keeps a given IMO, whatever is known', () => {
+    const given = { ...vessel, imo: 9074729 };
+    expect(resolveVisVesselImo(given, { current: { ...vessel, imo: 9000001 }, namedImo: 9000002 })).toEqual(given);
+    expect(needsImoByName(given)).toBe(false);
+  });
+
+  it('takes the IMO already recorded for the service id first, then the named vessel’s', () => {
+    expect(resolveVisVesselImo(vessel, { current: { ...vessel, imo: 9074729 }, namedImo: 9000002 }).imo).toBe(9074729);
+    expect(resolveVisVesselImo(vessel, { current: vessel, namedImo: 9000002 }).imo).toBe(9000002);
+    expect(resolveVisVesselImo(vessel, { namedImo: 100000007 }).imo).toBe(100000007);
+  });
+
+  it('stays 0 when neither knows it, and looks a name up only for IMO 0 with a name', () => {
+    expect(resolveVisVesselImo(vessel, { current: vessel })).toEqual(vessel);
+    expect(needsImoByName(vessel)).toBe(true);
+    expect(needsImoByName({ ...vessel, vessel_name: '' })).toBe(false);
+  });
+
+  it('records a resolved IMO as a change of the stored record, and the same again as none', () => {
+    const current = { ...vessel };
+    const resolved = resolveVisVesselImo(vessel, { current, namedImo: 9074729 });
+    expect(decideVisVessel(resolved, current).map((e) => e.data.imo)).toEqual([9074729]);
+    expect(decideVisVessel(resolved, resolved)).toEqual([]);
   });
 });

@@ -48,6 +48,7 @@ import {
   portByServiceId,
   type StreamEvents,
   type VisEvent,
+  vesselImoByName,
   visVesselByImo,
   visVesselByServiceId,
   visVesselsByServiceIds,
@@ -56,6 +57,7 @@ import {
 import { nameBasedId } from '../domain/ids.ts';
 import {
   decideVisVessel,
+  needsImoByName,
   notificationEventId,
   parseJsonObject,
   parseResultsOf,
@@ -63,6 +65,7 @@ import {
   readTextMessage,
   readVisVessel,
   readVoyagePlan,
+  resolveVisVesselImo,
   stmMessageOf,
   textMessageEventId,
   voyagePlanEventId,
@@ -142,8 +145,12 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
 
   async function recordVisVessel(input: RecordVisVesselCommand, metadata: EventMetadata): Promise<void> {
     const vessel = readVisVessel(input);
+    // Read before the transaction (a register not made yet must not abort it); used only when the service id
+    // gives no IMO.
+    const namedImo = needsImoByName(vessel) ? await vesselImoByName(db, vessel.vessel_name) : undefined;
     await withStreamLock(db, visVesselStream(vessel.service_id), async (tx) => {
-      const events = decideVisVessel(vessel, await visVesselByServiceId(tx, vessel.service_id));
+      const current = await visVesselByServiceId(tx, vessel.service_id);
+      const events = decideVisVessel(resolveVisVesselImo(vessel, { current, namedImo }), current);
       await appendAndProject(tx, store, visVesselStream(vessel.service_id), events, metadata);
     });
   }
