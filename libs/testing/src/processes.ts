@@ -3,13 +3,15 @@
 // see each other's events or queues.
 
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { cp, mkdtemp, rename, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { DEFAULT_URLS, freshPostgres, rabbitmq, redis, uniqueName } from './infra.ts';
+import { openDb } from '@pcas/sql';
+import { freshPostgres, rabbitmq, redis, uniqueName } from './infra.ts';
 
 const run = promisify(execFile);
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -89,9 +91,51 @@ async function terminate(child: ChildProcess): Promise<void> {
 
 const quietEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', INVALID_ACCESS_DELAY_MS: '0' };
 
+/** The PGlite the service runs (libs/sql's), by version; undefined when its files are not where pnpm puts them. */
+function pgliteVersion(): string | undefined {
+  try {
+    const manifest = path.join(repoRoot, 'libs/sql/node_modules/@electric-sql/pglite/package.json');
+    return (JSON.parse(readFileSync(manifest, 'utf8')) as { version: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+let template: Promise<string | undefined> | undefined;
+
+/**
+ * An empty PGlite cluster (initdb'd by libs/sql's openDb, nothing of ours in it), made once per machine and PGlite
+ * version and copied into each embedded system's data folder: PGlite's initdb is most of an embedded start, and
+ * each test file starts its own. The service still finds no schema, no events and no users, and runs its whole
+ * first start. Where it cannot be made, the system starts on an empty folder as before.
+ */
+function pgliteTemplate(): Promise<string | undefined> {
+  template ??= (async () => {
+    const version = pgliteVersion();
+    if (!version) return undefined;
+    const dir = path.join(tmpdir(), `pcas-pglite-template-${version}`);
+    if (existsSync(dir)) return dir;
+    const building = await mkdtemp(`${dir}-building-`);
+    try {
+      const db = await openDb({ dataDir: building });
+      await db.close();
+      // Atomic: another test process making the same template at the same time loses the race harmlessly.
+      await rename(building, dir).catch(() => rm(building, { recursive: true, force: true }));
+      return dir;
+    } catch {
+      await rm(building, { recursive: true, force: true });
+      return undefined;
+    }
+  })();
+  return template;
+}
+
 /** `pnpm start`: everything in one process on PGlite in a temporary data folder. */
 export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
   const dataDir = await mkdtemp(path.join(tmpdir(), 'pcas-embedded-'));
+  // The launcher keeps PGlite in DATA_DIR/pglite (launcher/src/embedded.ts).
+  const cluster = extraEnv.DATA_DIR ? undefined : await pgliteTemplate();
+  if (cluster) await cp(cluster, path.join(dataDir, 'pglite'), { recursive: true });
   const port = await freePort();
   const env = { ...quietEnv, PORT: String(port), DATA_DIR: dataDir, ...extraEnv };
   const { child, output } = launch('launcher/src/embedded.ts', env);
@@ -120,14 +164,26 @@ export async function withVhost(amqpUrl: string): Promise<{ url: string; drop():
   return { url: url.toString(), drop: () => run('rabbitmqctl', ['delete_vhost', vhost]).then(() => undefined) };
 }
 
+const settledValue = <T>(made: PromiseSettledResult<T>): T | undefined =>
+  made.status === 'fulfilled' ? made.value : undefined;
+
 /** `pnpm start:fleet`: each service its own process against real PostgreSQL, RabbitMQ and Redis. */
 export async function startFleet(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
-  const database = await freshPostgres('pcas_fleet');
-  if (!database.url) throw new Error('the fleet needs a real PostgreSQL server');
-  const amqp = await rabbitmq();
-  const cache = await redis();
-  if (!amqp || !cache) throw new Error('the fleet needs RabbitMQ and Redis');
-  const vhost = await withVhost(amqp.url ?? DEFAULT_URLS.amqp);
+  // The database and the virtual host (rabbitmqctl: a second or so a call) are made side by side.
+  const [pgMade, vhostMade, redisMade] = await Promise.allSettled([
+    freshPostgres('pcas_fleet'),
+    rabbitmq().then((amqp) => (amqp ? withVhost(amqp.url) : undefined)),
+    redis(),
+  ]);
+  const database = settledValue(pgMade);
+  const vhost = settledValue(vhostMade);
+  const cache = settledValue(redisMade);
+  if (!database?.url || !vhost || !cache) {
+    await Promise.all([database?.drop().catch(() => {}), vhost?.drop().catch(() => {})]);
+    const failed = [pgMade, vhostMade, redisMade].find((made) => made.status === 'rejected');
+    if (failed) throw failed.reason;
+    throw new Error(database?.url ? 'the fleet needs RabbitMQ and Redis' : 'the fleet needs a real PostgreSQL server');
+  }
   const port = await freePort();
   const env = {
     ...quietEnv,
@@ -143,8 +199,7 @@ export async function startFleet(extraEnv: Record<string, string> = {}): Promise
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await terminate(child);
-    await vhost.drop().catch(() => {});
-    await database.drop().catch(() => {});
+    await Promise.all([vhost.drop().catch(() => {}), database.drop().catch(() => {})]);
   };
   try {
     await waitForHealth(baseUrl, 120_000, child);
