@@ -36,6 +36,7 @@ import {
   visVesselStream,
 } from '@pcas/contracts';
 import type { EventMetadata } from '@pcas/eventstore';
+import { RPC_ID_HEADER } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import { buildTextMessage, parseTextMessage, textMessageId } from '@pcas/stm';
 import type { InboxItem, SendOptions, VisInbox, VisTransport } from '../adapters/transport.ts';
@@ -85,6 +86,14 @@ import {
 
 const SYSTEM: Actor = { user_id: null, api_key_id: null };
 
+/**
+ * The unique part of a message id we send: from the RPC request's id when the send is a request's (the same on a
+ * broker redelivery, so a send delivered twice is one message, stored and queued once: the event and the outbox
+ * row are keyed by the message id), else random.
+ */
+const uniquePart = (requestId: string | undefined): string =>
+  requestId === undefined ? randomUUID() : nameBasedId(['VisSend', requestId]);
+
 export interface VisCommandSet {
   commands: Record<string, CommandFunction>;
   /** The receiving side, for a transport that delivers in process (direct mode). */
@@ -95,6 +104,7 @@ export interface VisCommandSet {
     text: AutomaticText,
     reason: SendReason,
     metadata: EventMetadata,
+    requestId?: string,
   ): Promise<string>;
   /** Records a port (used when departures find the services of a UN/LOCODE). */
   savePort(
@@ -384,9 +394,10 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     text: AutomaticText,
     reason: SendReason,
     metadata: EventMetadata,
+    requestId?: string,
   ): Promise<string> {
     const t = transport();
-    const messageId = textMessageId(settings.portUnlocode || 'port', randomUUID());
+    const messageId = textMessageId(settings.portUnlocode || 'port', uniquePart(requestId));
     const time = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
     const xml = buildTextMessage({
       id: messageId,
@@ -427,7 +438,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     return service;
   }
 
-  async function sendTextMessage(input: SendVisTextMessageCommand, metadata: EventMetadata) {
+  async function sendTextMessage(input: SendVisTextMessageCommand, metadata: EventMetadata, requestId?: string) {
     const to = await knownService(input.vis_service_id);
     const text: AutomaticText = { author: input.author, subject: input.subject, body: input.body };
     if (input.informationObjectReferenceId) text.information_object_reference_id = input.informationObjectReferenceId;
@@ -435,20 +446,25 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       text.information_object_reference_type = input.informationObjectReferenceType;
     }
     if (input.area) text.area = input.area;
-    await sendText(to, text, 'user', metadata);
+    await sendText(to, text, 'user', metadata, requestId);
     return { result: 'OK' };
   }
 
-  async function sendTextMessageWithImo(input: SendVisTextMessageWithImoCommand, metadata: EventMetadata) {
+  async function sendTextMessageWithImo(
+    input: SendVisTextMessageWithImoCommand,
+    metadata: EventMetadata,
+    requestId?: string,
+  ) {
     const vessel = await visVesselByImo(db, input.imo);
     if (!vessel) throw ApiError.badRequest("Can't send message since no service_id known");
     return sendTextMessage(
       { vis_service_id: vessel.service_id, author: input.author, subject: input.subject, body: input.body },
       metadata,
+      requestId,
     );
   }
 
-  async function sendRta(input: SendVisRtaCommand, actor: Actor, metadata: EventMetadata) {
+  async function sendRta(input: SendVisRtaCommand, actor: Actor, metadata: EventMetadata, requestId?: string) {
     const rta = readRtaTime('rta', input.rta);
     const etaMin = input.eta_min.trim() === '' ? '' : readRtaTime('eta_min', input.eta_min);
     const etaMax = input.eta_max.trim() === '' ? '' : readRtaTime('eta_max', input.eta_max);
@@ -467,7 +483,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       throw ApiError.badRequest(`Cannot find voyage plan message for VIS service ID: ${serviceId}`);
     const to = await knownService(serviceId);
     const t = transport();
-    const messageId = `urn:mrn:stm:rtz:${settings.portUnlocode || 'port'}:${randomUUID()}`;
+    const messageId = `urn:mrn:stm:rtz:${settings.portUnlocode || 'port'}:${uniquePart(requestId)}`;
     const time = new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
     const outgoing = {
       message_id: messageId,
@@ -569,10 +585,13 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       return ok;
     };
   };
-  const withActor = <P>(fn: (input: P, metadata: EventMetadata, actor: Actor) => Promise<unknown>): CommandFunction => {
+  const withActor = <P>(
+    fn: (input: P, metadata: EventMetadata, actor: Actor, requestId?: string) => Promise<unknown>,
+  ): CommandFunction => {
     return async (payload, headers) => {
       const { actor, input } = decodeCommand<P>(payload);
-      return fn(input, eventMetadata(actor, headers), actor);
+      const requestId = typeof headers[RPC_ID_HEADER] === 'string' ? headers[RPC_ID_HEADER] : undefined;
+      return fn(input, eventMetadata(actor, headers), actor, requestId);
     };
   };
 
@@ -582,10 +601,15 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
     [VisBridgeCommands.receiveNotification]: incoming(receiveNotification),
     [VisBridgeCommands.receiveVoyagePlan]: incoming(receiveVoyagePlan),
     [VisBridgeCommands.recordInboundVessel]: incoming(recordInboundVessel),
-    [VisBridgeCommands.sendTextMessage]: withActor(sendTextMessage),
-    [VisBridgeCommands.sendTextMessageWithImo]: withActor(sendTextMessageWithImo),
-    [VisBridgeCommands.sendRta]: withActor((input: SendVisRtaCommand, metadata, actor) =>
-      sendRta(input, actor, metadata),
+    [VisBridgeCommands.sendTextMessage]: withActor((input: SendVisTextMessageCommand, metadata, _actor, requestId) =>
+      sendTextMessage(input, metadata, requestId),
+    ),
+    [VisBridgeCommands.sendTextMessageWithImo]: withActor(
+      (input: SendVisTextMessageWithImoCommand, metadata, _actor, requestId) =>
+        sendTextMessageWithImo(input, metadata, requestId),
+    ),
+    [VisBridgeCommands.sendRta]: withActor((input: SendVisRtaCommand, metadata, actor, requestId) =>
+      sendRta(input, actor, metadata, requestId),
     ),
     [VisBridgeCommands.findServices]: withActor(async (input: FindVisServicesCommand) => {
       await transport().findServices({ imo: input.imo, service_id: input.service_id });
