@@ -5,7 +5,10 @@
 // of one berth (port blocks, a slot's update or cancellation) take that berth's lock first, so they take turns.
 // The generated timestamps to post or remove through ingest are recorded in the decision's transaction
 // (queue.timestamp_outbox) and done after the commit and the reply, in order per slot request, with the e-mail hook
-// and the jobs; what a crash left undone is done at the next start (sweepTimestampWork).
+// and the jobs: the rows of concurrent decisions are claimed (a lease, the oldest row of a slot request first), posted
+// in one RPC and deleted together; what a crash left undone is done at the next start and every minute
+// (sweepTimestampWork), by whichever process claims it. The create commands are decided once per RPC request
+// (decideOnce): a redelivery answers the first reply.
 
 import { randomUUID } from 'node:crypto';
 import { createBatcher } from '@pcas/batching';
