@@ -5,6 +5,9 @@ import { defineConfig } from 'vitest/config';
 // starts a private node of its own (@pcas/testing's startPrivateRabbitNode).
 export default defineConfig({
   test: {
+    // Unit and component test files run two at a time, also on a two-core machine, where Vitest's default (one less
+    // worker than cores) would run them one by one. Int and e2e files still run one at a time, after them.
+    maxWorkers: 2,
     projects: [
       {
         test: {
