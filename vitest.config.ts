@@ -5,8 +5,8 @@ import { defineConfig } from 'vitest/config';
 // starts a private node of its own (@pcas/testing's startPrivateRabbitNode).
 export default defineConfig({
   test: {
-    // Unit and component test files run two at a time, also on a two-core machine, where Vitest's default (one less
-    // worker than cores) would run them one by one. Int and e2e files still run one at a time, after them.
+    // Unit, component and int test files run two at a time, also on a two-core machine, where Vitest's default (one
+    // less worker than cores) would run them one by one. E2e files (whole fleets) still run one at a time, after them.
     maxWorkers: 2,
     projects: [
       {
@@ -38,7 +38,7 @@ export default defineConfig({
           include: ['libs/*/src/**/*.int.test.ts', 'services/*/src/**/*.int.test.ts', 'launcher/src/**/*.int.test.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Two files at a time (the root's maxWorkers): each has its own database, queues and ports (@pcas/testing).
         },
       },
       {
