@@ -4,7 +4,7 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { loadConfig } from '@pcas/config';
-import { type ServiceDeps, upcastEvent } from '@pcas/contracts';
+import { RELAY_POLICY, type ServiceDeps } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createSqlSessionStore, EMBEDDED_ADMIN_PASSWORD, startGateway } from '@pcas/gateway';
 import { startIngest } from '@pcas/ingest';
@@ -37,7 +37,7 @@ async function main() {
   const logistics = await startLogistics(deps('logistics'));
   const queueScheduler = await startQueueScheduler(deps('queue-scheduler'));
   const visBridge = await startVisBridge(deps('vis-bridge'));
-  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), upcast: upcastEvent });
+  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), ...RELAY_POLICY });
   const sessions = await createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
   const gateway = await startGateway({ ...deps('gateway'), sessions });
 

@@ -18,6 +18,14 @@ export const VESSEL_POSITION_RECORDED_ROUTING_KEY = 'position.VesselPositionReco
  */
 export const SEA_CHART_CHANGES_STREAM = 'seachart-changes';
 export const VESSEL_POSITIONS_RECORDED_ROUTING_KEY = 'seachart.VesselPositionsRecorded';
+/**
+ * The batch signals go to one of this many streams, `seachart-batches-<n>` (category `seachart`, so the same routing
+ * key), chosen by the batch: a stream's lock is held until its append's transaction commits, so on one stream two
+ * agents' batches would queue whole behind each other's append, upsert and commit.
+ */
+export const POSITION_SIGNAL_STREAMS = 16;
+export const POSITION_SIGNAL_STREAM_PREFIX = 'seachart-batches-';
+export const positionSignalStream = (n: number): string => `${POSITION_SIGNAL_STREAM_PREFIX}${n}`;
 
 /** A fixed vessel ("port actor": tug, pilot boat…), one stream each. */
 export const fixedVesselStream = (id: number): string => `fixedvessel-${id}`;

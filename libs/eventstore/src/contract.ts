@@ -259,6 +259,51 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       }
     });
 
+    it('passes over the streams it is told to skip, moving the checkpoint past them', async () => {
+      const prefix = unique('skip');
+      const kept = `${prefix}-kept`;
+      // `_` is a LIKE wildcard: a stream that matches the prefix only through it must not be skipped.
+      const skippedPrefix = `${prefix}_pos-`;
+      const lookalike = `${prefix}xpos-1`;
+      const before = await lastCheckpoint(store);
+      await store.append(kept, [{ type: 'A', data: 1 }]);
+      await store.appendMany(
+        Array.from({ length: 5 }, (_, i) => ({ streamId: `${skippedPrefix}${i}`, events: [{ type: 'P', data: i }] })),
+      );
+      await store.append(lookalike, [{ type: 'L', data: 2 }]);
+      await store.append(`${skippedPrefix}9`, [{ type: 'P', data: 9 }]);
+
+      const seen: RecordedEvent[] = [];
+      const pages: number[] = [];
+      let checkpoint = before;
+      const until = Date.now() + 10_000;
+      while (Date.now() < until) {
+        const page = await store.readAll(checkpoint, 3, { skipStreamPrefixes: [skippedPrefix] });
+        const all = await store.readAll(checkpoint, 1_000);
+        if (page.events.length === 0 && !all.events.some((e) => e.streamId.startsWith(prefix))) break;
+        if (page.checkpoint === checkpoint) {
+          await new Promise((r) => setTimeout(r, 20));
+          continue;
+        }
+        pages.push(page.events.length);
+        seen.push(...page.events);
+        expect(
+          compareCheckpoints(checkpoint ?? { transactionId: '0', globalPosition: 0 }, page.checkpoint!),
+        ).toBeLessThan(0);
+        checkpoint = page.checkpoint;
+      }
+      const ours = seen.filter((e) => e.streamId.startsWith(prefix));
+      expect(ours.map((e) => [e.streamId, e.type, e.data])).toEqual([
+        [kept, 'A', 1],
+        [lookalike, 'L', 2],
+      ]);
+      // The checkpoint ends past the last skipped event: nothing of ours is left after it.
+      const rest = await store.readAll(checkpoint, 1_000);
+      expect(rest.events.filter((e) => e.streamId.startsWith(prefix))).toEqual([]);
+      // Some page held skipped events only: it still moved the checkpoint.
+      expect(pages).toContain(0);
+    });
+
     it('rolls back an append made in a caller transaction together with it', async () => {
       const stream = unique('vessel');
       await expect(

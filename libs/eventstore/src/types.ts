@@ -91,8 +91,16 @@ export interface EventStore {
   readStream(streamId: string, options?: { fromPosition?: number; tx?: Queryable }): Promise<RecordedEvent[]>;
   /** The event with this global position, if any. */
   readByGlobalPosition(globalPosition: number, tx?: Queryable): Promise<RecordedEvent | undefined>;
-  /** Events committed after `after` (null: from the start), in commit order, only from settled transactions. */
-  readAll(after: Checkpoint | null, limit: number): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint | null }>;
+  /**
+   * Events committed after `after` (null: from the start), in commit order, only from settled transactions: at
+   * most `limit` read. Streams starting with one of `skipStreamPrefixes` are passed over (not returned, but the
+   * checkpoint moves past them).
+   */
+  readAll(
+    after: Checkpoint | null,
+    limit: number,
+    options?: { skipStreamPrefixes?: readonly string[] },
+  ): Promise<{ events: RecordedEvent[]; checkpoint: Checkpoint | null }>;
   /**
    * Catch-up subscription: handler gets batches in commit order inside a transaction; the consumer's checkpoint
    * is written in that same transaction. Woken by LISTEN/NOTIFY, polls as a fallback.

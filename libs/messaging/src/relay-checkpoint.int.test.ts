@@ -72,4 +72,56 @@ describe.skipIf(!broker)('relay checkpoint', () => {
       await projection.stop();
     }
   });
+
+  it('passes over the streams it is told to skip, and its checkpoint moves past them', async () => {
+    const { db, store, bus } = flow;
+    const seen: string[] = [];
+    const consumer = await bus.consume(
+      `${name}_skip`,
+      async (messages) => {
+        for (const m of messages) seen.push(String((m.body as { streamId: string }).streamId));
+      },
+      { bindings: ['position.*', 'vessel.*'] },
+    );
+    const relayName = `relay_skip_${name}`;
+    const before = (await store.readAll(null, 100_000)).events.at(-1) ?? null;
+    await store.appendMany([
+      { streamId: 'vessel-9200001', events: [{ type: 'TimestampAdded', data: { n: 1 } }] },
+      ...Array.from({ length: 30 }, (_, s) => ({
+        streamId: `position-mmsi-${230_000_000 + s}`,
+        events: [{ type: 'VesselPositionRecorded', data: { s } }],
+      })),
+      { streamId: 'vessel-9200002', events: [{ type: 'TimestampAdded', data: { n: 2 } }] },
+    ]);
+    const after = (await store.readAll(null, 100_000)).events;
+    const head = after.at(-1)!;
+    expect(head.streamId).toBe('vessel-9200002');
+    const relay = await startRelay({
+      store,
+      db,
+      bus,
+      log,
+      name: relayName,
+      batchSize: 10,
+      skipStreamPrefixes: ['position-'],
+    });
+    try {
+      await waitFor(async () => seen.includes('vessel-9200002'), 20_000, 'the second vessel event published');
+      // Idle: the checkpoint is saved at the last event, past every position.
+      await waitFor(
+        async () => (await store.readCheckpoint(relayName))?.globalPosition === head.globalPosition,
+        5_000,
+        'checkpoint at the head',
+      );
+      expect(seen.filter((s) => s.startsWith('position-'))).toEqual([]);
+      expect(seen.filter((s) => s === 'vessel-9200001' || s === 'vessel-9200002')).toEqual([
+        'vessel-9200001',
+        'vessel-9200002',
+      ]);
+      expect(before === null || before.globalPosition < head.globalPosition).toBe(true);
+    } finally {
+      await relay.stop();
+      await consumer.stop();
+    }
+  });
 });

@@ -1,5 +1,5 @@
 // The relay (docs/architecture.md#events-out): tails the event log in commit order and publishes every event to
-// the bus, routing key `<stream category>.<event type>`, message id = event id. The checkpoint moves past a batch only
+// the bus (but those of streams it is told to pass over), routing key `<stream category>.<event type>`, message id = event id. The checkpoint moves past a batch only
 // after every publish of it was confirmed, and is saved at most every checkpointIntervalMs while events flow (a
 // save per round was a transaction per round), so a crash republishes what came after the last save (consumers
 // dedupe on the id) and never skips. One relay is active across processes (a PostgreSQL advisory lock); the
@@ -36,6 +36,11 @@ export interface RelayOptions {
    * which drops the secrets older events still carry, so none reaches the broker (libs/contracts/src/legacy-secrets.ts).
    */
   upcast?: (event: RecordedEvent) => RecordedEvent;
+  /**
+   * Streams no bus consumer needs, by id prefix: they stay in the log and are passed over (vessel positions,
+   * thousands a second, travel as one signal per batch instead).
+   */
+  skipStreamPrefixes?: readonly string[];
 }
 
 export interface Relay {
@@ -156,7 +161,15 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     };
     let failures = 0;
     while (!stopping.signal.aborted && !lost.aborted) {
-      const { events, checkpoint: next } = await store.readAll(checkpoint, batchSize);
+      const { events, checkpoint: next } = await store.readAll(checkpoint, batchSize, {
+        skipStreamPrefixes: options.skipStreamPrefixes,
+      });
+      if (events.length === 0 && next !== checkpoint) {
+        // Only passed-over events: nothing to publish, but the checkpoint moves past them.
+        checkpoint = next;
+        if (performance.now() - savedAt >= checkpointIntervalMs) await save();
+        continue;
+      }
       if (events.length === 0) {
         await save();
         await waiter.wait(pollIntervalMs, stopping.signal, lost);

@@ -2,7 +2,7 @@
 // RabbitMQ, a relay, the service, and a graceful stop on SIGTERM/SIGINT. Each service's `main.ts` is one call.
 
 import { loadConfig } from '@pcas/config';
-import { type RunningService, type ServiceDeps, upcastEvent } from '@pcas/contracts';
+import { RELAY_POLICY, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createAmqpBus, startRelay } from '@pcas/messaging';
 import { createLogger, startTracing, stopTracing } from '@pcas/observability';
@@ -17,7 +17,7 @@ export async function runInFleet(name: string, start: (deps: ServiceDeps) => Pro
   await store.init();
   const bus = await createAmqpBus({ url: config.amqpUrl!, log: log.child({ component: 'bus' }) });
   // Every fleet process offers a relay; an advisory lock keeps exactly one publishing.
-  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), upcast: upcastEvent });
+  const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), ...RELAY_POLICY });
   const service = await start({ config, db, store, bus, log });
 
   let stopping = false;

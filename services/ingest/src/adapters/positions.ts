@@ -5,6 +5,7 @@
 // positions a few times a second.
 
 import {
+  POSITION_SIGNAL_STREAM_PREFIX,
   POSITION_STREAM_PREFIX,
   SEA_CHART_CHANGES_STREAM,
   type VesselPositionRecorded,
@@ -240,7 +241,7 @@ async function upsertPositions(tx: Queryable, events: readonly PositionEvent[]):
 
 /**
  * A batch in one transaction: the lock (shared) with the checks' lookups, the decision on them, then the accepted
- * positions appended (one multi-stream append, with the batch's signal on seachart-changes) and the rows of the
+ * positions appended (one multi-stream append, with the batch's signal on its seachart-batches-<n> stream) and the rows of the
  * new ones upserted. Five round trips whatever the batch's size. `fresh`: how many were new (the rest were stored
  * before).
  */
@@ -260,7 +261,8 @@ export async function recordPositions<D extends { events: readonly PositionEvent
       streamId: e.streamId,
       events: [{ id: e.id, type: e.type, data: e.data, metadata }],
     }));
-    entries.push({ streamId: SEA_CHART_CHANGES_STREAM, events: [{ ...positionsSignal(events), metadata }] });
+    const { streamId, ...signal } = positionsSignal(events);
+    entries.push({ streamId, events: [{ ...signal, metadata }] });
     const results = await store.appendMany(entries, { tx });
     const fresh = events.filter((_, i) => !results[i].events[0]?.duplicate);
     if (fresh.length > 0) await upsertPositions(tx, newestPerVessel(fresh));
@@ -276,7 +278,8 @@ export const COMPACTION_CHUNK = 5000;
 /**
  * Removes position events recorded before `before`, except each stream's newest (the read model's row stays
  * rebuildable and a stream's version never goes back), a chunk per transaction, and records what it removed as
- * VesselPositionsCompacted on seachart-changes; the batch signals older than `before` go too. Returns the count.
+ * VesselPositionsCompacted on seachart-changes; the batch signals older than `before` go too (each signal
+ * stream's newest stays, as a position stream's). Returns the count.
  */
 export async function compactPositions(
   db: Db,
@@ -289,14 +292,14 @@ export async function compactPositions(
     const { rows } = await db.query<{ n: number }>(
       `WITH doomed AS (
          SELECT e.stream_id, e.stream_position FROM eventstore.events e
-          WHERE (e.stream_id LIKE $1 OR (e.stream_id = $2 AND e.event_type = 'VesselPositionsRecorded'))
+          WHERE (e.stream_id LIKE $1 OR e.stream_id LIKE $2)
             AND e.created < $3
             AND e.stream_position < (SELECT max(l.stream_position) FROM eventstore.events l WHERE l.stream_id = e.stream_id)
           LIMIT $4)
        DELETE FROM eventstore.events e USING doomed d
         WHERE e.stream_id = d.stream_id AND e.stream_position = d.stream_position
        RETURNING 1 AS n`,
-      [`${POSITION_STREAM_PREFIX}%`, SEA_CHART_CHANGES_STREAM, before, chunk],
+      [`${POSITION_STREAM_PREFIX}%`, `${POSITION_SIGNAL_STREAM_PREFIX}%`, before, chunk],
     );
     removed += rows.length;
     if (rows.length < chunk) break;

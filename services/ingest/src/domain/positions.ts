@@ -5,7 +5,9 @@
 // location time, so the same position posted again (a retry, a redelivered command) is stored once.
 
 import {
+  POSITION_SIGNAL_STREAMS,
   parseAgentTime,
+  positionSignalStream,
   positionStream,
   type RecordVesselPositionsReply,
   type VesselPositionRecorded,
@@ -178,14 +180,20 @@ export function newestPerVessel(events: readonly PositionEvent[]): PositionEvent
   return [...newest.values()].sort((a, b) => (a.streamId < b.streamId ? -1 : a.streamId > b.streamId ? 1 : 0));
 }
 
-/** The batch's signal for the real-time feed; its id derives from the batch's events (a redelivery repeats it). */
+/**
+ * The batch's signal for the real-time feed and the stream it goes to; its id derives from the batch's events (a
+ * redelivery repeats it), and so does its stream, one of POSITION_SIGNAL_STREAMS.
+ */
 export function positionsSignal(events: readonly PositionEvent[]): {
+  streamId: string;
   id: string;
   type: 'VesselPositionsRecorded';
   data: VesselPositionsRecorded;
 } {
+  const id = uuidV5(`positions:${events.map((e) => e.id).join(',')}`);
   return {
-    id: uuidV5(`positions:${events.map((e) => e.id).join(',')}`),
+    streamId: positionSignalStream(Number.parseInt(id.slice(0, 8), 16) % POSITION_SIGNAL_STREAMS),
+    id,
     type: 'VesselPositionsRecorded',
     data: { count: events.length },
   };

@@ -128,6 +128,15 @@ describe('ids and order', () => {
     expect(positionsSignal(events)).toEqual(positionsSignal(events));
     expect(positionsSignal(events).data).toEqual({ count: 4 });
     expect(positionsSignal(events.slice(1)).id).not.toBe(positionsSignal(events).id);
+    // Batches spread over the signal streams, each batch's always the same one.
+    expect(positionsSignal(events).streamId).toMatch(/^seachart-batches-([0-9]|1[0-5])$/);
+    const streams = new Set(
+      Array.from(
+        { length: 64 },
+        (_, i) => positionsSignal(events.slice(i % 4, 1 + (i % 4)).map((e) => ({ ...e, id: `${e.id}-${i}` }))).streamId,
+      ),
+    );
+    expect(streams.size).toBeGreaterThan(8);
   });
 
   it('collects the identities to look up', () => {
