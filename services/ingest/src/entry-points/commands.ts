@@ -374,12 +374,24 @@ export function createIngestCommands(deps: IngestCommandDeps) {
       });
     }
 
+    // The posts of one vessel that took the single path (e.g. the first posts for a vessel new here) go one after
+    // another, in the batch's order: the first registers the vessel and caches it, so the next are plain appends.
+    // Run at once they would race to register it, and each loser roll back, catch up and decide again.
+    const byVessel = new Map<string, typeof slow>();
+    for (const item of slow) {
+      const key = item.post.ts.imo === 0 ? `name:${item.post.ts.vessel_name}` : `imo:${item.post.ts.imo}`;
+      const group = byVessel.get(key);
+      if (group) group.push(item);
+      else byVessel.set(key, [item]);
+    }
     await Promise.all(
-      slow.map(async ({ index, post }) => {
-        try {
-          replies[index] = { ok: true, result: await postAdmitted(post) };
-        } catch (error) {
-          fail(index, error);
+      [...byVessel.values()].map(async (group) => {
+        for (const { index, post } of group.sort((a, b) => a.index - b.index)) {
+          try {
+            replies[index] = { ok: true, result: await postAdmitted(post) };
+          } catch (error) {
+            fail(index, error);
+          }
         }
       }),
     );

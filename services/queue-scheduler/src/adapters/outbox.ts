@@ -33,8 +33,10 @@ const SCHEMA = [
 ];
 
 const CLAIM_SECONDS = 120;
-// Mails sent at once right after their commit; more wait for a job. A failed send is left to a job too.
-const DIRECT_SENDS = 8;
+// Mails sent at once right after their commit, in batches of at most this many (one claim and one "sent" statement
+// each) while at most DIRECT_BATCHES are on their way; more wait for a job. A failed send is left to a job too.
+const DIRECT_BATCH = 32;
+const DIRECT_BATCHES = 4;
 const RETRY_AFTER_MS = 2_000;
 
 /**
@@ -50,13 +52,26 @@ export async function ensureOutboxSchema(db: Db, extra: readonly string[] = []):
 
 /** Records a mail to send (nothing when `id` is already there); true when it is new. */
 export async function recordMail(tx: Queryable, id: string, mail: Mail): Promise<boolean> {
-  if (mail.to.length === 0) return false;
-  const { rows } = await tx.query<{ id: string }>(
-    `INSERT INTO queue.mail_outbox (id, to_addresses, subject, text_body, html_body) VALUES ($1, $2, $3, $4, $5)
+  return (await recordMails(tx, [{ id, mail }])).length > 0;
+}
+
+/** Records mails to send in one statement (those whose id is there already, or without recipient, are not); the new ids. */
+export async function recordMails(tx: Queryable, mails: readonly { id: string; mail: Mail }[]): Promise<string[]> {
+  const rows = mails.filter((m) => m.mail.to.length > 0);
+  if (rows.length === 0) return [];
+  const { rows: inserted } = await tx.query<{ id: string }>(
+    `INSERT INTO queue.mail_outbox (id, to_addresses, subject, text_body, html_body)
+     SELECT m->>'id', ARRAY(SELECT jsonb_array_elements_text(m->'to')), m->>'subject', m->>'text', m->>'html'
+       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(m, n) ORDER BY n
      ON CONFLICT (id) DO NOTHING RETURNING id`,
-    [id, mail.to, mail.subject, mail.text, mail.html],
+    [
+      JSON.stringify(
+        rows.map(({ id, mail }) => ({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })),
+      ),
+    ],
   );
-  return rows.length > 0;
+  const fresh = new Set(inserted.map((r) => r.id));
+  return rows.filter((r) => fresh.has(r.id)).map((r) => r.id);
 }
 
 /** Job ids: BullMQ takes no `:` in a custom id. */
@@ -84,54 +99,78 @@ export function mailDelivery(options: {
   const sending = new Set<Promise<void>>();
   const arm = (id: string, at: Date) => options.jobs().schedule(deliveryJobId(id), at, { id });
 
+  /**
+   * Sends the mails `ids` that are unsent and unclaimed: claimed in one statement, sent, and the sent ones marked in
+   * one statement; a failure is noted on its row. Returns the ids that failed.
+   */
+  async function sendBatch(ids: readonly string[]): Promise<{ id: string; error: unknown }[]> {
+    const { rows } = await db.query<{
+      id: string;
+      to_addresses: string[];
+      subject: string;
+      text_body: string;
+      html_body: string;
+    }>(
+      `UPDATE queue.mail_outbox SET claimed_until = now() + make_interval(secs => $2)
+        WHERE id = ANY($1::text[]) AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
+        RETURNING id, to_addresses, subject, text_body, html_body`,
+      [ids, CLAIM_SECONDS],
+    );
+    // Sent already, or another run has it now: not in rows.
+    const failed: { id: string; error: unknown }[] = [];
+    const sent: string[] = [];
+    await Promise.all(
+      rows.map(async (row) => {
+        try {
+          await mailer.send({ to: row.to_addresses, subject: row.subject, text: row.text_body, html: row.html_body });
+          sent.push(row.id);
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          await db.query(
+            'UPDATE queue.mail_outbox SET attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1',
+            [row.id, message.slice(0, 500)],
+          );
+          log.warn({ mail: row.id, subject: row.subject, err: message }, 'queue mail not sent yet; retrying later');
+          failed.push({ id: row.id, error });
+        }
+      }),
+    );
+    if (sent.length > 0) {
+      await db.query(
+        `UPDATE queue.mail_outbox SET sent_at = now(), attempts = attempts + 1, claimed_until = NULL
+          WHERE id = ANY($1::text[])`,
+        [sent],
+      );
+    }
+    return failed;
+  }
+
   const delivery: MailDelivery = {
-    // Sent now, in this process, while few are on their way (no job queue round trips for the common case);
-    // a refusal or a busy moment leaves it to a delivery job. A crash meanwhile loses nothing: the row is unsent
-    // and the sweep (at start, then every minute) arms it again; the claim keeps a sweep from sending it twice.
+    // Sent now, in this process, while few batches are on their way (no job queue round trips for the common
+    // case); a refusal or a busy moment leaves it to a delivery job. A crash meanwhile loses nothing: the row is
+    // unsent and the sweep (at start, then every minute) arms it again; the claim keeps a sweep from sending it twice.
     async deliver(ids) {
-      for (const id of ids) {
-        if (sending.size >= DIRECT_SENDS) {
-          await arm(id, new Date());
+      for (let at = 0; at < ids.length; at += DIRECT_BATCH) {
+        const batch = ids.slice(at, at + DIRECT_BATCH);
+        if (sending.size >= DIRECT_BATCHES) {
+          for (const id of batch) await arm(id, new Date());
           continue;
         }
-        const run = delivery
-          .sendNow(id)
-          .catch(() => arm(id, new Date(Date.now() + RETRY_AFTER_MS)))
-          .catch((error) => log.warn({ err: error, mail: id }, 'queue mail delivery not armed; the sweep will'))
+        const retry = (id: string) =>
+          arm(id, new Date(Date.now() + RETRY_AFTER_MS)).catch((error) =>
+            log.warn({ err: error, mail: id }, 'queue mail delivery not armed; the sweep will'),
+          );
+        const run = sendBatch(batch)
+          .then((failed) => Promise.all(failed.map((f) => retry(f.id))))
+          .catch(() => Promise.all(batch.map(retry)))
+          .then(() => {})
           .finally(() => sending.delete(run));
         sending.add(run);
       }
     },
     async sendNow(id) {
-      const { rows } = await db.query<{
-        to_addresses: string[];
-        subject: string;
-        text_body: string;
-        html_body: string;
-      }>(
-        `UPDATE queue.mail_outbox SET claimed_until = now() + make_interval(secs => $2)
-          WHERE id = $1 AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
-          RETURNING to_addresses, subject, text_body, html_body`,
-        [id, CLAIM_SECONDS],
-      );
-      const row = rows[0];
-      // Sent already, or another run has it now.
-      if (!row) return;
-      try {
-        await mailer.send({ to: row.to_addresses, subject: row.subject, text: row.text_body, html: row.html_body });
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        await db.query(
-          'UPDATE queue.mail_outbox SET attempts = attempts + 1, last_error = $2, claimed_until = NULL WHERE id = $1',
-          [id, message.slice(0, 500)],
-        );
-        log.warn({ mail: id, subject: row.subject, err: message }, 'queue mail not sent yet; retrying later');
-        throw error;
-      }
-      await db.query(
-        'UPDATE queue.mail_outbox SET sent_at = now(), attempts = attempts + 1, claimed_until = NULL WHERE id = $1',
-        [id],
-      );
+      const failed = await sendBatch([id]);
+      if (failed[0]) throw failed[0].error;
     },
     async sweep() {
       const { rows } = await db.query<{ id: string }>(

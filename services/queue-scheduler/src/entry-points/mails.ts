@@ -12,7 +12,7 @@ import { createMailer, type Mailer } from '@pcas/mail';
 import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import { mailTranslations, portOperatorEmails } from '../adapters/mails.ts';
-import { ensureOutboxSchema, type MailDelivery, mailDelivery, recordMail } from '../adapters/outbox.ts';
+import { ensureOutboxSchema, type MailDelivery, mailDelivery, recordMail, recordMails } from '../adapters/outbox.ts';
 import { LINK_KEYS_SCHEMA, loadLinkKeys, type SignedLinks, signedLinks } from '../adapters/signed-link.ts';
 import { berthBlockShiftedMail, type Mail, mailsStatus, operatorEmails, slotRequestMail } from '../domain/mails.ts';
 import type { QueueNotifications } from '../domain/notifications.ts';
@@ -106,47 +106,62 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
   const timeZone = config.portDefaultTimeZone;
 
   /**
-   * The slot request mail for one event, recorded in the projection's transaction. `portTexts` reads the port's
-   * texts once for the whole batch of events.
+   * The slot request mails of a batch of events, recorded in the projection's transaction: the addresses of the
+   * requests received, then the mails, each in one statement, and the addresses the other events need read in one.
    */
-  async function slotRequestEventMail(
-    tx: Queryable,
-    event: RecordedEvent,
-    portTexts: () => Promise<Parameters<typeof slotRequestMail>[1]>,
-  ): Promise<string | undefined> {
-    const data = event.data as { id: number; email?: string };
-    const received = event.type === 'SlotRequestReceived' && data.email ? data.email : undefined;
-    if (received) {
-      await tx.query('INSERT INTO queue.mail_slot_requests (id, email) VALUES ($1, $2) ON CONFLICT (id) DO NOTHING', [
-        data.id,
-        received,
-      ]);
+  async function slotRequestEventMails(tx: Queryable, events: readonly RecordedEvent[]): Promise<string[]> {
+    const received = new Map<number, string>();
+    for (const event of events) {
+      const data = event.data as { id: number; email?: string };
+      if (event.type === 'SlotRequestReceived' && data.email && !received.has(data.id))
+        received.set(data.id, data.email);
     }
-    const status = mailedStatus(event);
-    if (!status) return undefined;
-    // The address the request was received with (its first event, so the one the table holds).
-    const email =
-      received ??
-      (await tx.query<{ email: string }>('SELECT email FROM queue.mail_slot_requests WHERE id = $1', [data.id])).rows[0]
-        ?.email;
-    if (!email) {
-      log.warn({ slot_request_id: data.id, event: event.type }, 'slot request mail without an address; not sent');
-      return undefined;
+    if (received.size > 0) {
+      await tx.query(
+        `INSERT INTO queue.mail_slot_requests (id, email) SELECT * FROM unnest($1::int[], $2::text[])
+         ON CONFLICT (id) DO NOTHING`,
+        [[...received.keys()], [...received.values()]],
+      );
     }
-    const link = links.slotRequest(data.id, event.created.getTime());
-    const mail = slotRequestMail(
-      {
-        slot_request_id: data.id,
-        status,
-        email,
-        link: `${config.jitEtaFormUrl}?token=${link.token}`,
-        linkExpires: link.expires,
-      },
-      await portTexts(),
-      timeZone,
-    );
-    const id = `slotrequest-${event.id}`;
-    return mail && (await recordMail(tx, id, mail)) ? id : undefined;
+    const mailed = events.flatMap((event) => {
+      const status = mailedStatus(event);
+      return status ? [{ event, status, id: (event.data as { id: number }).id }] : [];
+    });
+    if (mailed.length === 0) return [];
+    // The address each request was received with (its first event, so the one the table holds).
+    const addresses = new Map<number, string>();
+    const unknown = [...new Set(mailed.map((m) => m.id).filter((id) => !received.has(id)))];
+    if (unknown.length > 0) {
+      const { rows } = await tx.query<{ id: number; email: string }>(
+        'SELECT id, email FROM queue.mail_slot_requests WHERE id = ANY($1::int[])',
+        [unknown],
+      );
+      for (const row of rows) addresses.set(row.id, row.email);
+    }
+    const portTexts = await texts(tx);
+    const mails: { id: string; mail: Mail }[] = [];
+    for (const { event, status, id } of mailed) {
+      // A request received in this batch: the address it was received with, as the table then holds.
+      const email = addresses.get(id) ?? received.get(id);
+      if (!email) {
+        log.warn({ slot_request_id: id, event: event.type }, 'slot request mail without an address; not sent');
+        continue;
+      }
+      const link = links.slotRequest(id, event.created.getTime());
+      const mail = slotRequestMail(
+        {
+          slot_request_id: id,
+          status,
+          email,
+          link: `${config.jitEtaFormUrl}?token=${link.token}`,
+          linkExpires: link.expires,
+        },
+        portTexts,
+        timeZone,
+      );
+      if (mail) mails.push({ id: `slotrequest-${event.id}`, mail });
+    }
+    return recordMails(tx, mails);
   }
 
   let pending: string[] = [];
@@ -157,15 +172,7 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
     bindings: ['slotrequest.#'],
     log: log.child({ projection: 'queue-mails' }),
     async apply(tx, events) {
-      let portTexts: Promise<Parameters<typeof slotRequestMail>[1]> | undefined;
-      const once = () => {
-        portTexts ??= texts(tx);
-        return portTexts;
-      };
-      for (const event of events) {
-        const id = await slotRequestEventMail(tx, event, once);
-        if (id) pending.push(id);
-      }
+      pending.push(...(await slotRequestEventMails(tx, events)));
     },
     async afterCommit() {
       const ids = pending;
