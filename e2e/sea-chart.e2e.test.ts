@@ -94,6 +94,16 @@ describe('sea chart (fleet)', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     return res.body as any[];
   };
+  /**
+   * Posts positions, then waits for the map's real-time message sent after the post was answered: a map that
+   * reloads on it must see the batch (positions show no sooner for everyone: a body is reused up to a second).
+   */
+  const postPositions = async (locations: unknown[]) => {
+    const res = await ais.post(PATH, { locations });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    await socket!.next('sea-chart-vessels-changed', 5_000, Date.now());
+    return res;
+  };
 
   it('answers each bad item with the original reason and stores none of them', async () => {
     const cases: [Record<string, unknown>, string][] = [
@@ -136,9 +146,9 @@ describe('sea chart (fleet)', () => {
     expect((await socket.next('sea-chart-vessels-changed', 5_000, posted)).data).toEqual([]);
     expect((await socket.next('sea-chart-markers-changed', 5_000, posted)).data).toEqual([]);
     // An older position arriving later, and a vessel without a port call or a fixed vessel: stored, not shown.
-    const late = await ais.post(PATH, { locations: [position({ latitude: 60.1 }), position({ imo: NO_CALL })] });
+    const late = await postPositions([position({ latitude: 60.1 }), position({ imo: NO_CALL })]);
     expect(late.body.failed).toEqual([]);
-    // A change made through the sea chart's routes shows in the very next answer.
+    // The map's message came: its next read has the batches.
     const shown = await vessels();
     expect(shown).toEqual([
       {
@@ -179,7 +189,7 @@ describe('sea chart (fleet)', () => {
   });
 
   it('shows only positions younger than MAP_VESSEL_LOCATION_MAX_AGE_MINUTES (120)', async () => {
-    const res = await ais.post(PATH, { locations: [position({ locationTimestamp: isoSecondsAgo(121 * 60) })] });
+    const res = await postPositions([position({ locationTimestamp: isoSecondsAgo(121 * 60) })]);
     expect(res.body.failed).toEqual([]);
     // Older than the row's: the row keeps the recent one.
     expect((await vessels()).map((f) => f.properties.imo)).toEqual([IMO]);
@@ -187,14 +197,12 @@ describe('sea chart (fleet)', () => {
     expect(
       (await admin.post('/sea-chart/fixed-vessel', { vesselType: 37, vesselName: 'Old Tug', mmsi: 230000100 })).body,
     ).toEqual({ result: 'OK' });
-    const old = await ais.post(PATH, {
-      locations: [position({ imo: undefined, mmsi: 230000100, locationTimestamp: isoSecondsAgo(121 * 60) })],
-    });
+    const old = await postPositions([
+      position({ imo: undefined, mmsi: 230000100, locationTimestamp: isoSecondsAgo(121 * 60) }),
+    ]);
     expect(old.body.successful).toEqual([{ imo: null, mmsi: 230000100 }]);
     expect((await vessels()).map((f) => f.properties.imo)).toEqual([IMO]);
-    await ais.post(PATH, {
-      locations: [position({ imo: undefined, mmsi: 230000100, locationTimestamp: isoSecondsAgo(119 * 60) })],
-    });
+    await postPositions([position({ imo: undefined, mmsi: 230000100, locationTimestamp: isoSecondsAgo(119 * 60) })]);
     expect((await vessels()).map((f) => [f.properties.name, f.properties.marker_class])).toEqual([
       ['Aurora', 'vessel_red'],
       ['Old Tug', 'vessel_cyan'],

@@ -27,6 +27,12 @@ export const POSITION_SIGNAL_STREAMS = 16;
 export const POSITION_SIGNAL_STREAM_PREFIX = 'seachart-batches-';
 export const positionSignalStream = (n: number): string => `${POSITION_SIGNAL_STREAM_PREFIX}${n}`;
 
+/**
+ * The real-time channel a map reloads its vessels on. The gateway hears of each message before its sockets do,
+ * to serve the change to the map's next read (services/gateway/src/entry-points/realtime.ts).
+ */
+export const SEA_CHART_VESSELS_CHANNEL = 'sea-chart-vessels-changed';
+
 /** A fixed vessel ("port actor": tug, pilot boat…), one stream each. */
 export const fixedVesselStream = (id: number): string => `fixedvessel-${id}`;
 

@@ -2,10 +2,13 @@
 
 import type { ServiceDeps } from '@pcas/contracts';
 import type { Mailer } from '@pcas/mail';
+import type { SeaChartVessels } from '../adapters/read-models/sea-chart.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
 
 export interface GatewayDeps extends ServiceDeps {
   sessions: SessionStore;
   /** Outgoing e-mail (password reset links): SMTP when SMTP_URL is set, else the outbox folder. */
   mailer: Mailer;
+  /** GET /sea-chart/vessels' bodies, told of changes by the sea-chart routes and the real-time edge. */
+  seaChartVessels: SeaChartVessels;
 }

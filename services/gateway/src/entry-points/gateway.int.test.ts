@@ -88,7 +88,7 @@ async function login(email: string, password: string): Promise<string> {
   return res.body.session_id;
 }
 
-const deps = (): Omit<GatewayDeps, 'mailer'> => ({ config, db, store, bus, log, sessions });
+const deps = (): Omit<GatewayDeps, 'mailer' | 'seaChartVessels'> => ({ config, db, store, bus, log, sessions });
 
 beforeAll(async () => {
   pg = await freshPostgres('gateway_it');

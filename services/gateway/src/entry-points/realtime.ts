@@ -39,9 +39,14 @@ const socketUserId = (authToken: unknown): number | null => {
 };
 
 export async function startRealtime(
-  deps: Pick<ServiceDeps, 'db' | 'bus' | 'log'> & { server: Server; signingKeys: () => Promise<SigningKeys> },
+  deps: Pick<ServiceDeps, 'db' | 'bus' | 'log'> & {
+    server: Server;
+    signingKeys: () => Promise<SigningKeys>;
+    /** Called with each channel message's channel before it goes to the sockets. */
+    beforeSending?: (channel: string) => void;
+  },
 ): Promise<RealtimeEdge> {
-  const { db, bus, log, server, signingKeys } = deps;
+  const { db, bus, log, server, signingKeys, beforeSending } = deps;
   const authEngine = {
     // Only our own session JWTs: RS256 with the gateway's key (loaded on first use). What this returns becomes the
     // socket's authToken (the token's payload; the package's types call it a Jwt).
@@ -94,6 +99,7 @@ export async function startRealtime(
 
   const receiver: Consumer = await bus.receiveBroadcasts((_key, body) => {
     if (!isChannelMessage(body)) return;
+    beforeSending?.(body.channel);
     agServer.exchange.transmitPublish(body.channel, body.data);
   });
 

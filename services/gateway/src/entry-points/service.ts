@@ -3,9 +3,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import type { RunningService, ServiceDeps } from '@pcas/contracts';
+import { type RunningService, SEA_CHART_VESSELS_CHANNEL, type ServiceDeps } from '@pcas/contracts';
 import { answerParserErrors, createHttpApp } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
+import { createSeaChartVessels } from '../adapters/read-models/sea-chart.ts';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
 import { isModuleEnabled } from '../adapters/settings.ts';
@@ -33,7 +34,8 @@ export async function startGateway(
       outboxDir: path.resolve(config.dataDir, 'outbox'),
       log: log.child({ component: 'mail' }),
     });
-  const deps = { ...input, mailer };
+  const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
+  const deps = { ...input, mailer, seaChartVessels };
   await ensureGatewaySchema(db);
   await seedFirstAdmin(deps);
   const access = createAccess(deps);
@@ -50,7 +52,14 @@ export async function startGateway(
   });
   const server = createServer(app);
   answerParserErrors(server);
-  const realtime = await startRealtime({ ...deps, server, signingKeys: signingKeyLoader(deps) });
+  const realtime = await startRealtime({
+    ...deps,
+    server,
+    signingKeys: signingKeyLoader(deps),
+    beforeSending: (channel) => {
+      if (channel === SEA_CHART_VESSELS_CHANNEL) seaChartVessels.changed();
+    },
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, () => {

@@ -1,6 +1,7 @@
 // GET /sea-chart/vessels' reuse of bodies (sea-chart.ts): at most `reuseMs` old, never from before a change made
 // through this gateway, waiting callers sharing one query. A stand-in database and clock, no I/O.
 
+import { gunzipSync } from 'node:zlib';
 import type { Queryable } from '@pcas/sql';
 import { describe, expect, it } from 'vitest';
 import { createSeaChartVessels } from './sea-chart.ts';
@@ -112,11 +113,19 @@ describe('GET /sea-chart/vessels bodies', () => {
     const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
     const first = vessels.read();
     await s.finish();
-    const zipped = (await first).gzipped();
+    const zipped = await (await first).gzipped();
+    expect(gunzipSync(zipped).toString()).toBe('[{"v":0}]');
     vessels.changed();
     s.advance(1);
     const again = vessels.read();
     await s.finish();
-    expect((await again).gzipped()).toBe(zipped);
+    expect(await (await again).gzipped()).toBe(zipped);
+    // A body that changed gets its own.
+    s.write();
+    vessels.changed();
+    s.advance(1);
+    const changed = vessels.read();
+    await s.finish();
+    expect(gunzipSync(await (await changed).gzipped()).toString()).toBe('[{"v":1}]');
   });
 });

@@ -2,7 +2,8 @@
 // (ingest.sea_chart_positions, each row with its Feature) and the projector's ongoing port calls, and the
 // fixed-vessel lists from ingest.fixed_vessels. Read-only.
 
-import { gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import zlib from 'node:zlib';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import { VESSEL_TYPES } from '@pcas/s211';
 import type { Queryable } from '@pcas/sql';
@@ -31,18 +32,25 @@ const VESSELS_SQL = (portCalls: boolean) => `
           ${portCalls ? `OR (l.imo IS NOT NULL AND EXISTS (SELECT 1 FROM portcall.port_calls pc WHERE pc.imo = l.imo AND ${ONGOING}))` : ''})
    ORDER BY l.id`;
 
-/** GET /sea-chart/vessels' body: the JSON bytes, gzipped once when a caller first asks for it. */
+const gzip = promisify(zlib.gzip);
+
+/** GET /sea-chart/vessels' body: the JSON bytes, gzipped once (off the event loop) when first asked for. */
 export class SeaChartVesselsBody {
-  #gzip: Buffer | undefined;
+  #gzip: Promise<Buffer> | undefined;
   constructor(readonly json: Buffer) {}
-  gzipped(): Buffer {
-    // The fastest level: rebuilt whenever positions arrive, on cores the writers share.
-    this.#gzip ??= gzipSync(this.json, { level: 1 });
+  gzipped(): Promise<Buffer> {
+    // The fastest level: rebuilt as positions arrive, on cores the writers share. In the thread pool: some 700 kB
+    // compressed on the event loop stalled every request of the process meanwhile.
+    this.#gzip ??= gzip(this.json, { level: 1 });
     return this.#gzip;
   }
 }
 
-/** GET /sea-chart/vessels' answers: `read` the body, `changed` after a sea-chart change went through this process. */
+/**
+ * GET /sea-chart/vessels' answers: `read` the body; `changed` when the next answer must show a change: a fixed
+ * vessel changed through this process (ingest has answered), or `sea-chart-vessels-changed` is on its way to this
+ * process's sockets.
+ */
 export interface SeaChartVessels {
   read(): Promise<SeaChartVesselsBody>;
   changed(): void;
@@ -50,12 +58,13 @@ export interface SeaChartVessels {
 
 /**
  * GET /sea-chart/vessels. A body is served while its query started at most `reuseMs` (1 s) before the call and
- * after the last sea-chart change made through this process (`changed`, called when ingest has answered one); a
- * body older than half that is made again in the background, so readers seldom wait. Every change through this
- * gateway shows in the next answer; others (another gateway's, a vessel's type, port calls, the age limit) within
- * `reuseMs`, as the real-time channel announces them (at most once a second). Calls that must wait share one
- * query, and while the map is being read a change starts that query at once, so 16 map views reading while AIS
- * positions pour in cost at most a query per change, not one per view. (The original cached the answer for 60 s.)
+ * after the last `changed`; a body older than half that is made again in the background, so readers seldom wait.
+ * The real-time channel announces a change (at most once a second) only after this process has heard of it
+ * (entry-points/realtime.ts), so a map that reloads on the message gets the change; anything else (positions
+ * posted but not announced yet, the age limit) shows within `reuseMs`. Not every position batch: AIS agents post
+ * several a second, and a fresh query for each kept the map's readers waiting. Calls that must wait share one
+ * query, and while the map is being read a change starts that query at once, so 16 map views reading cost at
+ * most a query per change, not one per view. (The original cached the answer for 60 s.)
  */
 export function createSeaChartVessels(
   db: Queryable,
@@ -88,6 +97,8 @@ export function createSeaChartVessels(
       (body) => {
         if (!current || startedAt >= current.startedAt) current = { body, startedAt };
         running = undefined;
+        // Compressed now, so the first reader asking for gzip (browsers all do) seldom waits for it.
+        body.gzipped().catch(() => {});
         return body;
       },
       (error) => {
@@ -123,11 +134,7 @@ export function createSeaChartVessels(
     changed() {
       changedAt = now();
       // Someone is reading: start the next body now, so the next reader waits less (or not at all).
-      if (readAt >= changedAt - reuseMs)
-        answer(changedAt).then(
-          (body) => body.gzipped(),
-          () => {},
-        );
+      if (readAt >= changedAt - reuseMs) answer(changedAt).catch(() => {});
     },
   };
 }

@@ -14,7 +14,7 @@ import {
 import { HttpResponse, type Route } from '@pcas/http-kit';
 import { loadSeaChartMarkers } from '@pcas/s211/sea-chart-markers';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
-import { createSeaChartVessels, fixedVesselById, listFixedVessels } from '../../adapters/read-models/sea-chart.ts';
+import { fixedVesselById, listFixedVessels } from '../../adapters/read-models/sea-chart.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -22,12 +22,14 @@ import type { GatewayDeps } from '../deps.ts';
 const identity = { type: 'mixed', optional: true } as const;
 
 export function seaChartRoutes(deps: GatewayDeps): Route[] {
-  const { bus, db, config } = deps;
+  const { bus, db, config, seaChartVessels: vessels } = deps;
   const markers = loadSeaChartMarkers(config.seaChart.markers);
-  const vessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
-  // A change through this gateway shows in the next GET /sea-chart/vessels (its reply comes after the commit).
   const send = <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) =>
-    bus.rpc(INGEST, command, { actor: actorOf(auth), input } satisfies CommandBody<I>).finally(vessels.changed);
+    bus.rpc(INGEST, command, { actor: actorOf(auth), input } satisfies CommandBody<I>);
+  // A fixed vessel changed through this gateway shows in the next GET /sea-chart/vessels (the reply comes after
+  // the commit). Positions show as the real-time channel announces them (adapters/read-models/sea-chart.ts).
+  const change = <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) =>
+    send(command, auth, input).finally(vessels.changed);
 
   return [
     {
@@ -41,7 +43,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
         const body = await vessels.read();
         // Two thousand vessels are some 700 kB of JSON, a tenth of it gzipped; browsers ask for gzip.
         if (acceptsGzip(headers['accept-encoding'])) {
-          return new HttpResponse(200, body.gzipped(), {
+          return new HttpResponse(200, await body.gzipped(), {
             'Content-Type': 'application/json; charset=utf-8',
             'Content-Encoding': 'gzip',
             Vary: 'Accept-Encoding',
@@ -121,7 +123,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
         mmsi: identity,
       },
       handle: ({ params, auth }) =>
-        send<AddFixedVesselCommand>(SeaChartCommands.addFixedVessel, auth, {
+        change<AddFixedVesselCommand>(SeaChartCommands.addFixedVessel, auth, {
           vesselType: params.vesselType,
           vesselName: params.vesselName,
           imo: params.imo ?? null,
@@ -142,7 +144,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
         mmsi: { type: 'mixed' },
       },
       handle: ({ params, auth }) =>
-        send<ChangeFixedVesselCommand>(SeaChartCommands.changeFixedVessel, auth, {
+        change<ChangeFixedVesselCommand>(SeaChartCommands.changeFixedVessel, auth, {
           id: params.id,
           vesselType: params.vesselType,
           vesselName: params.vesselName,
@@ -157,7 +159,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
       module: 'map',
       params: { id: { type: 'int' } },
       handle: ({ params, auth }) =>
-        send<RemoveFixedVesselCommand>(SeaChartCommands.removeFixedVessel, auth, { id: params.id }),
+        change<RemoveFixedVesselCommand>(SeaChartCommands.removeFixedVessel, auth, { id: params.id }),
     },
   ];
 }

@@ -16,6 +16,7 @@ import { type Db, openDb } from '@pcas/sql';
 import { ApiClient, freshPostgres, type PostgresForTest, redis as redisForTest } from '@pcas/testing';
 import { Redis } from 'ioredis';
 import { createApiKey } from '../../adapters/api-keys.ts';
+import { createSeaChartVessels } from '../../adapters/read-models/sea-chart.ts';
 import { createRedisSessionStore, createSqlSessionStore, type SessionStore } from '../../adapters/session-store.ts';
 import { createUser } from '../../adapters/users.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -93,7 +94,8 @@ export async function startTestGateway(
     outboxDir: path.join(dataDir, 'outbox'),
     log,
   });
-  const deps: GatewayDeps = { config, db, store, bus, log, sessions, mailer };
+  const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
+  const deps: GatewayDeps = { config, db, store, bus, log, sessions, mailer, seaChartVessels };
   const gateway = await startGateway(deps);
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
   const admin = await db.query<{ id: number }>('SELECT id FROM gateway.users WHERE lower(email) = lower($1)', [
