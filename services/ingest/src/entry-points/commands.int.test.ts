@@ -405,6 +405,40 @@ describe('postTimestamps (a batch of posts)', () => {
     expect(one.map((e) => e.streamPosition)).toEqual(one.map((_, i) => i + 1));
   });
 
+  it("a new vessel's posts in one batch: the first registers it, the others follow in one append, in order", async () => {
+    // Counting the store's calls: run at once, each post would try to register the vessel (one append each, the
+    // losers again after catching up).
+    const calls = { append: 0, appendMany: 0 };
+    const counted: EventStore = {
+      ...store,
+      append: (...args) => {
+        calls.append++;
+        return store.append(...args);
+      },
+      appendMany: (...args) => {
+        calls.appendMany++;
+        return store.appendMany(...args);
+      },
+    };
+    const h = createIngestCommands({ db, store: counted, log, namespace: 'gavle', now: () => NOW });
+    const replies = await h.postTimestamps({
+      items: [1, 2, 3].map((n) => item(agent, timestamp({ imo: 9310020, vessel_name: 'Batch New', payload: { n } }))),
+    });
+    expect(replies.map((r) => r.ok)).toEqual([true, true, true]);
+    const stream = await streamOf(9310020);
+    expect(stream.map((e) => e.type)).toEqual([
+      'VesselRegistered',
+      'TimestampReceived',
+      'TimestampReceived',
+      'TimestampReceived',
+    ]);
+    expect(stream.slice(1).map((e) => (e.data as { payload: { n: number } }).payload.n)).toEqual([1, 2, 3]);
+    expect(replies.map((r) => (r as { result: { id: number } }).result.id)).toEqual(
+      stream.slice(1).map((e) => e.globalPosition),
+    );
+    expect(calls).toEqual({ append: 1, appendMany: 1 });
+  });
+
   it('refuses a malformed batch as a whole and stores nothing', async () => {
     const h = handlers();
     const before = await eventCount();

@@ -315,41 +315,55 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         .map((v) => ({ time_type: v.ts.time_type, state: v.ts.state, api_key_id: v.actor.api_key_id! })),
     );
 
-    const fast: { index: number; imo: number; post: AdmittedPost; events: NewEvent[]; vessel: Vessel }[] = [];
-    const slow: { index: number; post: AdmittedPost }[] = [];
+    const admitted: { index: number; post: AdmittedPost }[] = [];
     for (const v of valid) {
-      let post: AdmittedPost;
       try {
         const keyWeight =
           v.actor.api_key_id === null
             ? undefined
             : weights.get(weightKey(v.ts.time_type, v.ts.state, v.actor.api_key_id));
         const weight = admitTimestamp({ manual: v.input.manual === true, actor: v.actor }, keyWeight);
-        post = { input: v.input, ts: v.ts, actor: v.actor, at, metadata: eventMetadata(v.actor, v.headers), weight };
+        const post = {
+          input: v.input,
+          ts: v.ts,
+          actor: v.actor,
+          at,
+          metadata: eventMetadata(v.actor, v.headers),
+          weight,
+        };
+        admitted.push({ index: v.index, post });
       } catch (error) {
         fail(v.index, error);
-        continue;
       }
-      const snapshot = v.ts.imo === 0 ? undefined : cache.get(v.ts.imo);
-      if (snapshot?.vessel) {
-        const decision = decidePostTimestamp(post.input, {
-          now: at,
-          actor: post.actor,
-          manual: post.input.manual === true,
-          knownVessel: snapshot.vessel,
-          assignedImo: v.ts.imo,
-          weight: post.weight,
-        });
-        if (decision.vesselChange === 'none') {
-          const events = decision.events.map((e) => ({ ...e, metadata: post.metadata }));
-          fast.push({ index: v.index, imo: v.ts.imo, post, events, vessel: decision.vessel });
-          continue;
-        }
-      }
-      slow.push({ index: v.index, post });
     }
 
-    if (fast.length > 0) {
+    /**
+     * Every post for a cached vessel under its current name goes into ONE appendMany; the others are returned for
+     * the single path.
+     */
+    async function appendCached(posts: { index: number; post: AdmittedPost }[]) {
+      const fast: { index: number; imo: number; post: AdmittedPost; events: NewEvent[]; vessel: Vessel }[] = [];
+      const slow: { index: number; post: AdmittedPost }[] = [];
+      for (const { index, post } of posts) {
+        const snapshot = post.ts.imo === 0 ? undefined : cache.get(post.ts.imo);
+        if (snapshot?.vessel) {
+          const decision = decidePostTimestamp(post.input, {
+            now: at,
+            actor: post.actor,
+            manual: post.input.manual === true,
+            knownVessel: snapshot.vessel,
+            assignedImo: post.ts.imo,
+            weight: post.weight,
+          });
+          if (decision.vesselChange === 'none') {
+            const events = decision.events.map((e) => ({ ...e, metadata: post.metadata }));
+            fast.push({ index, imo: post.ts.imo, post, events, vessel: decision.vessel });
+            continue;
+          }
+        }
+        slow.push({ index, post });
+      }
+      if (fast.length === 0) return slow;
       const versionsBefore = new Map(fast.map((f) => [f.imo, cache.get(f.imo)?.version ?? 0]));
       const results = await store.appendMany(fast.map((f) => ({ streamId: vesselStream(f.imo), events: f.events })));
       const added = new Map<number, number>();
@@ -372,27 +386,37 @@ export function createIngestCommands(deps: IngestCommandDeps) {
           slow.push({ index: f.index, post: f.post });
         }
       });
+      return slow;
     }
 
-    // The posts of one vessel that took the single path (e.g. the first posts for a vessel new here) go one after
-    // another, in the batch's order: the first registers the vessel and caches it, so the next are plain appends.
-    // Run at once they would race to register it, and each loser roll back, catch up and decide again.
-    const byVessel = new Map<string, typeof slow>();
-    for (const item of slow) {
-      const key = item.post.ts.imo === 0 ? `name:${item.post.ts.vessel_name}` : `imo:${item.post.ts.imo}`;
-      const group = byVessel.get(key);
-      if (group) group.push(item);
-      else byVessel.set(key, [item]);
-    }
+    const single = async ({ index, post }: { index: number; post: AdmittedPost }) => {
+      try {
+        replies[index] = { ok: true, result: await postAdmitted(post) };
+      } catch (error) {
+        fail(index, error);
+      }
+    };
+    const byVessel = (posts: { index: number; post: AdmittedPost }[]) => {
+      const groups = new Map<string, { index: number; post: AdmittedPost }[]>();
+      for (const item of posts.sort((a, b) => a.index - b.index)) {
+        const key = item.post.ts.imo === 0 ? `name:${item.post.ts.vessel_name}` : `imo:${item.post.ts.imo}`;
+        const group = groups.get(key);
+        if (group) group.push(item);
+        else groups.set(key, [item]);
+      }
+      return [...groups.values()];
+    };
+
+    // The posts that missed the cache (e.g. the first posts for a vessel new here): the first of each vessel takes
+    // the single path, which registers the vessel and caches it; the vessel's others then go together into one
+    // appendMany. Run at once they would race to register it, and each loser roll back, catch up and decide again.
+    const missed = byVessel(await appendCached(admitted));
+    await Promise.all(missed.map((group) => single(group[0]!)));
+    const left = await appendCached(missed.flatMap((group) => group.slice(1)));
+    // What still takes the single path: one vessel's posts one after another, in the batch's order.
     await Promise.all(
-      [...byVessel.values()].map(async (group) => {
-        for (const { index, post } of group.sort((a, b) => a.index - b.index)) {
-          try {
-            replies[index] = { ok: true, result: await postAdmitted(post) };
-          } catch (error) {
-            fail(index, error);
-          }
-        }
+      byVessel(left).map(async (group) => {
+        for (const item of group) await single(item);
       }),
     );
     return replies;
