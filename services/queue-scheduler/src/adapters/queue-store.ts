@@ -13,7 +13,7 @@ import type {
   SlotRequestEvent,
 } from '@pcas/contracts';
 import type { EventMetadata, EventStore, ExpectedVersion } from '@pcas/eventstore';
-import type { Queryable } from '@pcas/sql';
+import type { Queryable, QueryResult } from '@pcas/sql';
 import type { BerthState } from '../domain/berths.ts';
 import type { NominationState } from '../domain/nominations.ts';
 import { msToIsoDuration } from '../domain/queue-rules.ts';
@@ -704,16 +704,75 @@ export interface TimestampWork<T = unknown> {
   actor: unknown;
 }
 
-/** Records a decision's ingest work in its transaction (one statement, in the given order); returns the rows' seqs. */
-export async function recordTimestampWork(tx: Queryable, work: readonly TimestampWork[]): Promise<string[]> {
-  if (work.length === 0) return [];
-  const { rows } = await tx.query<{ seq: string }>(
-    `INSERT INTO queue.timestamp_outbox (slot_reservation_id, timestamps, actor)
+/**
+ * Read-model writes (the project* functions given this instead of the transaction) gathered to go to the database
+ * with the decision's ingest work as one statement (recordTimestampWork): one round trip instead of one per write.
+ * Only for writes to different rows: the parts of one statement see the snapshot it started with, in no order.
+ */
+export class GatheredWrites implements Queryable {
+  readonly statements: { text: string; values: unknown[] }[] = [];
+  async query<R>(text: string, values: unknown[] = []): Promise<QueryResult<R>> {
+    this.statements.push({ text, values });
+    return { rows: [], rowCount: 0 };
+  }
+}
+
+/**
+ * `statements` as data-modifying CTEs in front of `last` (a statement with no WITH of its own): their parameters
+ * renumbered after each other's, a statement's own leading `WITH name AS (...)` (SET_BERTH_VERSION) lifted beside
+ * it, since PostgreSQL takes data-modifying CTEs only at the top level.
+ */
+function together(
+  statements: readonly { text: string; values: unknown[] }[],
+  last: { text: string; values: unknown[] },
+) {
+  const ctes: string[] = [];
+  const values: unknown[] = [];
+  const renumbered = (text: string) => text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + values.length}`);
+  statements.forEach((statement, i) => {
+    let text = renumbered(statement.text).trim();
+    const own = /^WITH (\w+) AS \(/.exec(text);
+    if (own) {
+      // The CTE's body ends at the parenthesis that closes the one it opens.
+      let depth = 1;
+      let at = own[0].length;
+      for (; depth > 0; at++) depth += text[at] === '(' ? 1 : text[at] === ')' ? -1 : 0;
+      ctes.push(`${own[1]}_${i} AS (${text.slice(own[0].length, at - 1)})`);
+      text = text.slice(at).trim();
+    }
+    ctes.push(`write_${i} AS (${text})`);
+    values.push(...statement.values);
+  });
+  const text = renumbered(last.text);
+  values.push(...last.values);
+  return { text: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${text}` : text, values };
+}
+
+/**
+ * Records a decision's ingest work in its transaction (one statement, in the given order), with the read-model
+ * writes `gathered` (if any) in the same statement; returns the rows' seqs.
+ */
+export async function recordTimestampWork(
+  tx: Queryable,
+  work: readonly TimestampWork[],
+  gathered?: GatheredWrites,
+): Promise<string[]> {
+  const writes = gathered?.statements ?? [];
+  if (work.length === 0) {
+    if (writes.length > 0) {
+      const statement = together(writes, { text: 'SELECT 1', values: [] });
+      await tx.query(statement.text, statement.values);
+    }
+    return [];
+  }
+  const statement = together(writes, {
+    text: `INSERT INTO queue.timestamp_outbox (slot_reservation_id, timestamps, actor)
      SELECT (w->>'slot_reservation_id')::int, w->'timestamps', w->'actor'
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n
      RETURNING seq::text AS seq`,
-    [JSON.stringify(work)],
-  );
+    values: [JSON.stringify(work)],
+  });
+  const { rows } = await tx.query<{ seq: string }>(statement.text, statement.values);
   return rows.map((r) => r.seq).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
 }
 

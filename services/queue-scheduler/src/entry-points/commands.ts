@@ -44,6 +44,7 @@ import {
   claimableTimestampWork,
   claimTimestampWork,
   forgetGeneratedTimestamp,
+  GatheredWrites,
   generatedTimestampIds,
   loadBerth,
   loadNomination,
@@ -158,7 +159,12 @@ export function createQueueCommands(deps: QueueCommandDeps) {
    * changed slot request generates, fixed now with the decision's own key as `dummy` (a re-post after a crash or a
    * lost answer is then the same timestamp, which ingest stores once).
    */
-  async function recordIngestWork(tx: Queryable, after: AfterCommit, actor: Actor): Promise<void> {
+  async function recordIngestWork(
+    tx: Queryable,
+    after: AfterCommit,
+    actor: Actor,
+    gathered?: GatheredWrites,
+  ): Promise<void> {
     const work: TimestampWork[] = after.removeTimestampsOf.map((id) => ({
       slot_reservation_id: id,
       timestamps: null,
@@ -188,7 +194,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       );
       if (list.length > 0) work.push({ slot_reservation_id: state.id, timestamps: list, actor });
     }
-    after.work = await recordTimestampWork(tx, work);
+    after.work = await recordTimestampWork(tx, work, gathered);
   }
 
   /** A post of one generated timestamp as ingest takes it: the port's own (manual), whatever the key's priorities. */
@@ -430,37 +436,44 @@ export function createQueueCommands(deps: QueueCommandDeps) {
 
   // ---- shared steps inside a transaction ----
 
+  /** Appends to a slot request's stream; its row is written in `tx`, or gathered in `writes` to go later. */
   async function appendSlot(
     tx: Queryable,
     id: number,
     events: SlotRequestEvent[],
     version: number | 'no_stream',
     metadata: EventMetadata,
+    writes: Queryable = tx,
   ) {
     const next = await appendTo(tx, store, slotRequestStream(id), events, version, metadata);
-    await projectSlotRequest(tx, events, next, metadata.user_id ?? null);
+    await projectSlotRequest(writes, events, next, metadata.user_id ?? null);
   }
 
-  /** Appends a placement's berth and nomination events with the versions they were read at. */
+  /**
+   * Appends a placement's berth and nomination events with the versions they were read at; their rows are written
+   * in `tx`, or gathered in `writes` (a placement writes one row each of the slot request, berth, reservation and
+   * nomination, so they can go in one statement).
+   */
   async function appendPlacement(
     tx: Queryable,
     placed: Placement,
     berths: Map<number, Versioned<BerthState>>,
     nominations: Versioned<NominationState>[],
     metadata: EventMetadata,
+    writes: Queryable = tx,
   ) {
     const actor = metadata.user_id ?? null;
     if (placed.berthEvent) {
       const berthId = placed.berthEvent.data.berth_id;
       const at = berths.get(berthId) as Versioned<BerthState>;
       const next = await appendTo(tx, store, berthStream(berthId), [placed.berthEvent], at.version, metadata);
-      await projectBerth(tx, berthId, [placed.berthEvent], next, actor);
+      await projectBerth(writes, berthId, [placed.berthEvent], next, actor);
     }
     if (placed.nominationEvent) {
       const id = placed.nominationEvent.data.id;
       const at = nominations.find((n) => n.state.nomination?.id === id) as Versioned<NominationState>;
       const next = await appendTo(tx, store, nominationStream(id), [placed.nominationEvent], at.version, metadata);
-      await projectNomination(tx, [placed.nominationEvent], next, actor);
+      await projectNomination(writes, [placed.nominationEvent], next, actor);
     }
   }
 
@@ -489,10 +502,11 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         });
         if (!placed) return;
         const event: SlotRequestEvent = { type: 'SlotRequestResolved', data: { id, ...placed.placement } };
-        await appendSlot(tx, id, [event], loaded.version, metadata);
-        await appendPlacement(tx, placed, berths, nominations, metadata);
+        const writes = new GatheredWrites();
+        await appendSlot(tx, id, [event], loaded.version, metadata, writes);
+        await appendPlacement(tx, placed, berths, nominations, metadata, writes);
         after.slots.push({ state: { ...slot, ...placed.placement }, event, firstEta: true });
-        await recordIngestWork(tx, after, actor);
+        await recordIngestWork(tx, after, actor, writes);
       });
       finishLater(after);
     }
@@ -690,10 +704,12 @@ export function createQueueCommands(deps: QueueCommandDeps) {
           },
         );
         const event = receivedEvent(id, request, placed);
-        await appendSlot(tx, id, [event], 'no_stream', metadata);
-        await appendPlacement(tx, placed, berths, nominations, metadata);
+        // The rows go with the ingest work in one statement.
+        const writes = new GatheredWrites();
+        await appendSlot(tx, id, [event], 'no_stream', metadata, writes);
+        await appendPlacement(tx, placed, berths, nominations, metadata, writes);
         after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
-        await recordIngestWork(tx, after, actor);
+        await recordIngestWork(tx, after, actor, writes);
         return OK;
       });
     });
@@ -730,20 +746,25 @@ export function createQueueCommands(deps: QueueCommandDeps) {
           slotRequests: (id) => others.get(id)?.state,
         },
       );
-      await appendSlot(tx, slot.id, update.slotEvents, loaded.version, metadata);
+      // The slot requests' rows (one write each) go with the ingest work in one statement; the berth's, which may
+      // be written several times, at once.
+      const shifted = update.shiftedSlotEvents.map((e) => e.data.id);
+      const oncePerRow = update.slotEvents.length <= 1 && new Set(shifted).size === shifted.length;
+      const writes = oncePerRow ? new GatheredWrites() : undefined;
+      await appendSlot(tx, slot.id, update.slotEvents, loaded.version, metadata, writes);
       if (update.berthEvents.length > 0 && berth && slot.berth_id !== null) {
         const next = await appendTo(tx, store, berthStream(slot.berth_id), update.berthEvents, berth.version, metadata);
         await projectBerth(tx, slot.berth_id, update.berthEvents, next, actor.user_id);
       }
       for (const event of update.shiftedSlotEvents) {
         const other = others.get(event.data.id) as Versioned<SlotRequestData>;
-        await appendSlot(tx, other.state.id, [event], other.version, metadata);
+        await appendSlot(tx, other.state.id, [event], other.version, metadata, writes);
         after.slots.push({ state: { ...other.state, ...event.data } as SlotRequestData, event, firstEta: false });
       }
       const own = update.slotEvents[0];
       after.slots.unshift({ state: { ...slot, ...own.data } as SlotRequestData, event: own, firstEta: false });
       after.blocks.push(...update.shiftedBlocks);
-      await recordIngestWork(tx, after, actor);
+      await recordIngestWork(tx, after, actor, writes);
     });
     finishLater(after);
     return OK;
