@@ -5,13 +5,15 @@
 // GET /sea-chart/vessels (gzip, as a browser asks) over 16 connections. A read's time runs until its last byte.
 // First, in the same run, bench:append's baseline: bare single-row INSERTs/s at 16 writers on the same server.
 // Before the load, the same 16 readers alone (`get_idle_*`). Prints one JSON line: positions accepted per second,
-// GET p50/p99 ms, and the baseline.
+// GET p50/p99 ms, the baseline, and `cpu_ms_per_1000_positions`: each fleet process's CPU time during the load per
+// thousand accepted positions (the readers' work included; /proc, Linux), comparable on a shared machine, with the
+// fleet database's PostgreSQL backends as `postgres`.
 
 import { parseArgs } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { insertBaseline, percentile, round } from './support.ts';
+import { cpuMsPer, fleetCpu, insertBaseline, percentile, round } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -128,6 +130,9 @@ async function main() {
     );
     const idle = latencies.splice(0).sort((a, b) => a - b);
 
+    const database = new URL(fleet.env.DATABASE_URL).pathname.slice(1);
+    const cpuBefore = fleetCpu(database);
+    const benchCpu = process.cpuUsage();
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
     const writers = Array.from({ length: WRITERS }, async () => {
@@ -142,6 +147,9 @@ async function main() {
     });
     await Promise.all(writers);
     const elapsed = (performance.now() - started) / 1000;
+    const cpu = cpuMsPer(cpuBefore, fleetCpu(database), accepted, 1000);
+    const benchUsed = process.cpuUsage(benchCpu);
+    if (Object.keys(cpu).length > 0) cpu.bench_client = round((benchUsed.user + benchUsed.system) / accepted);
     stop = true;
     await Promise.all(readers);
     const last = await readOnce();
@@ -171,6 +179,7 @@ async function main() {
         get_idle_p99_ms: round(percentile(idle, 99)),
         features,
         response_bytes_gzip: responseBytes,
+        cpu_ms_per_1000_positions: cpu,
         insert_16: insert16,
       }),
     );

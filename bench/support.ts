@@ -2,6 +2,7 @@
 // source that posts timestamps (bench:ingest's load, also the traffic under bench:realtime).
 
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { type ApiClient, repoRoot } from '@pcas/testing';
 import { Pool } from 'undici';
 
@@ -104,4 +105,64 @@ export function insertBaseline(): Promise<number> {
       }
     });
   });
+}
+
+/**
+ * CPU seconds so far of each fleet process below this one, by service name (`services/<name>/`), read from /proc
+ * (Linux; empty elsewhere), and with `database`, of each PostgreSQL backend connected to it (`postgres:<pid>`,
+ * summed by cpuMsPer as `postgres`). Differences over a run give each one's CPU cost per operation, which stays
+ * comparable when the machine is shared (RabbitMQ and Redis are not included).
+ */
+export function fleetCpu(database?: string): Map<string, number> {
+  const out = new Map<string, number>();
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const ticks = 100; // USER_HZ on Linux
+  const stack = [process.pid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    const children = read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
+    stack.push(...children);
+    if (pid === process.pid) continue;
+    const stat = read(`/proc/${pid}/stat`);
+    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
+    const name = /services\/([a-z-]+)\//.exec(cmdline)?.[1];
+    if (!stat || !name) continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
+  }
+  if (database) {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      const cmdline = read(`/proc/${entry}/cmdline`) ?? '';
+      if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${database} `)) continue;
+      const stat = read(`/proc/${entry}/stat`);
+      if (!stat) continue;
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(`postgres:${entry}`, (Number(fields[11]) + Number(fields[12])) / ticks);
+    }
+  }
+  return out;
+}
+
+/** Each service's CPU milliseconds per `per` operations between two fleetCpu readings. */
+export function cpuMsPer(before: Map<string, number>, after: Map<string, number>, operations: number, per = 1) {
+  const seconds = new Map<string, number>();
+  for (const [key, value] of after) {
+    // A backend counts when it ran at both readings (one that came and went between them is missed).
+    const [name, pid] = key.split(':');
+    if (pid !== undefined && !before.has(key)) continue;
+    seconds.set(name, (seconds.get(name) ?? 0) + value - (before.get(key) ?? 0));
+  }
+  const out: Record<string, number | null> = {};
+  for (const [name, used] of [...seconds].sort(([a], [b]) => a.localeCompare(b))) {
+    out[name] = round((used * 1000 * per) / operations);
+  }
+  if (after.size > 0) out.all_services = round(Object.values(out).reduce((a: number, b) => a + (b ?? 0), 0));
+  return out;
 }
