@@ -1,6 +1,7 @@
 // Roles, permissions and the role → permission matrix. Changes are events on `rolepermissions-<role>`, and
 // gateway.role_permissions (the read model every request's permission check reads) is written in the same
-// transaction: a change holds for the next request in every gateway process, with no cache to invalidate.
+// transaction: a change holds for the next request in the gateway process that made it, and within about a second in
+// the others (entry-points/caller-cache.ts).
 
 import {
   type Actor,

@@ -29,6 +29,14 @@ function contract(name: string, make: (ttlSeconds: number) => SessionStore) {
       expect(await store.get('')).toBeNull();
     });
 
+    it('answers reads made together each with its own session', async () => {
+      const store = make(60);
+      const ids = await Promise.all([11, 12, 13, 14].map((user) => store.create(user)));
+      const unknown = `${ids[0].slice(0, -1)}${ids[0].endsWith('A') ? 'B' : 'A'}`;
+      const read = await Promise.all([...ids, unknown, ids[2], ...[...ids].reverse()].map((id) => store.get(id)));
+      expect(read.map((session) => session?.userId ?? null)).toEqual([11, 12, 13, 14, null, 13, 14, 13, 12, 11]);
+    });
+
     it('destroy ends the session', async () => {
       const store = make(60);
       const id = await store.create(5);

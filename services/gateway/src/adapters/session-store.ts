@@ -2,6 +2,7 @@
 // every gateway process sees the same sessions; a table in the embedded mode.
 
 import { randomBytes } from 'node:crypto';
+import { createBatcher } from '@pcas/batching';
 import type { Db } from '@pcas/sql';
 import type { Redis } from 'ioredis';
 
@@ -36,6 +37,20 @@ export interface RedisSessionStoreOptions {
 export function createRedisSessionStore(redis: Redis, options: RedisSessionStoreOptions): SessionStore {
   const { ttlSeconds } = options;
   const prefix = options.prefix ?? 'pcas:session:';
+  // Every API request reads its session: reads arriving while one pipeline is on its way leave together in the
+  // next (one write, one round trip), each still a GETEX of its own, so each slides only its own session.
+  const readAndSlide = createBatcher<string, string | null>(
+    async (keys) => {
+      const pipeline = redis.pipeline();
+      for (const key of keys) pipeline.getex(key, 'EX', ttlSeconds);
+      const results = (await pipeline.exec()) ?? [];
+      return keys.map((_, i) => {
+        const [error, value] = results[i] ?? [new Error('no reply from Redis'), null];
+        return error ? { ok: false, error } : { ok: true, value: value as string | null };
+      });
+    },
+    { maxInFlight: 1 },
+  );
   return {
     async create(userId) {
       const id = newSessionId();
@@ -44,8 +59,8 @@ export function createRedisSessionStore(redis: Redis, options: RedisSessionStore
     },
     async get(id) {
       if (!SESSION_ID.test(id)) return null;
-      // GETEX reads and slides in one round trip (Redis ≥ 6.2).
-      const value = await redis.getex(prefix + id, 'EX', ttlSeconds);
+      // GETEX reads and slides in one command (Redis ≥ 6.2).
+      const value = await readAndSlide(prefix + id);
       if (value === null) return null;
       const userId = Number(value);
       return Number.isInteger(userId) ? { userId, ttl: ttlSeconds } : null;

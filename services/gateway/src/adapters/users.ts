@@ -68,11 +68,20 @@ export async function findActiveUserByEmail(db: Queryable, email: string): Promi
 }
 
 export async function loadUser(db: Queryable, id: number): Promise<UserWithPermissions | null> {
+  return (await loadUsers(db, [id])).get(id) ?? null;
+}
+
+/**
+ * The users with these ids (those that exist), with their roles' permissions, in one query by primary key: what
+ * every session request reads, so requests arriving together share it (entry-points/auth.ts).
+ */
+export async function loadUsers(db: Queryable, ids: readonly number[]): Promise<Map<number, UserWithPermissions>> {
   const { rows } = await db.query<UserWithPermissions>(
-    `SELECT ${USER_COLUMNS} FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id WHERE u.id = $1`,
-    [id],
+    `SELECT ${USER_COLUMNS} FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+     WHERE u.id = ANY($1::int[])`,
+    [ids],
   );
-  return rows[0] ?? null;
+  return new Map(rows.map((row) => [Number(row.id), row]));
 }
 
 /** The read-model row as user management sees it (role by name; dates in PostgreSQL's text form). */

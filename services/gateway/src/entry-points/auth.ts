@@ -6,9 +6,10 @@ import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import type { AuthContext, Route } from '@pcas/http-kit';
 import { type ActiveApiKey, findActiveApiKeys } from '../adapters/api-keys.ts';
-import { changeTimeZone, findActiveUserByEmail, loadUser } from '../adapters/users.ts';
+import { changeTimeZone, findActiveUserByEmail, loadUsers, type UserWithPermissions } from '../adapters/users.ts';
 import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
 import { canonicalTimeZone } from '../domain/users.ts';
+import type { CallerCache } from './caller-cache.ts';
 import type { GatewayDeps } from './deps.ts';
 
 /** The original sleeps a random 0–2 s before "Invalid access", to slow down guessing. */
@@ -25,18 +26,46 @@ export interface Access {
   authorize(auth: AuthContext, route: Route, params: Record<string, unknown>): Promise<void>;
 }
 
-export function createAccess(deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions' | 'config' | 'log'>): Access {
+/** What a Bearer session resolves to, kept briefly per process (caller-cache.ts). */
+export interface SessionCaller {
+  user: UserWithPermissions;
+  permissions: ReadonlySet<string>;
+}
+
+export function createAccess(
+  deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions' | 'config' | 'log'>,
+  /** Sessions already resolved, reused for at most a second (absent: every request reads Redis and the user). */
+  callers?: CallerCache<SessionCaller>,
+): Access {
   const { db, store, sessions, config, log } = deps;
 
-  async function fromSession(sessionId: string, headers: IncomingHttpHeaders): Promise<AuthContext> {
+  // Requests arriving while one query is on its way share the next (by primary key, one round trip), as API keys
+  // do below.
+  const lookUpUser = createBatcher<number, UserWithPermissions | null>(
+    async (ids) => {
+      const found = await loadUsers(db, [...new Set(ids)]);
+      return ids.map((id) => ({ ok: true, value: found.get(id) ?? null }));
+    },
+    { maxInFlight: 1 },
+  );
+
+  async function lookUpCaller(sessionId: string): Promise<SessionCaller> {
+    const startedAt = callers?.now() ?? 0;
     const session = await sessions.get(sessionId);
     // Unknown or expired: 440 on every route, even /login (the UI then logs out silently).
     if (!session) throw ApiError.sessionExpired();
-    const user = await loadUser(db, session.userId);
+    const user = await lookUpUser(session.userId);
     if (user?.status !== 'active') {
       await sessions.destroy(sessionId);
       throw ApiError.sessionExpired();
     }
+    const caller = { user, permissions: new Set(user.permissions) };
+    callers?.set(sessionId, user.id, caller, startedAt);
+    return caller;
+  }
+
+  async function fromSession(sessionId: string, headers: IncomingHttpHeaders): Promise<AuthContext> {
+    const { user, permissions } = callers?.get(sessionId) ?? (await lookUpCaller(sessionId));
     const header = headers.clienttimezone;
     const zone = typeof header === 'string' ? canonicalTimeZone(header.trim()) : null;
     // Compared with the zone just loaded, so an unchanged zone costs no write.
@@ -47,14 +76,7 @@ export function createAccess(deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions'
         log.warn({ err: error, user_id: user.id }, 'could not store the client time zone');
       }
     }
-    return {
-      kind: 'session',
-      sessionId,
-      userId: user.id,
-      apiKeyId: null,
-      role: user.role,
-      permissions: new Set(user.permissions),
-    };
+    return { kind: 'session', sessionId, userId: user.id, apiKeyId: null, role: user.role, permissions };
   }
 
   const lookUpApiKey = createBatcher<string, ActiveApiKey | null>(

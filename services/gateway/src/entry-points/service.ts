@@ -3,21 +3,26 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { createBatcher } from '@pcas/batching';
 import { type RunningService, SEA_CHART_VESSELS_CHANNEL, type ServiceDeps } from '@pcas/contracts';
-import { answerParserErrors, createHttpApp } from '@pcas/http-kit';
+import { answerParserErrors, createHttpApp, type ModuleName } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
 import { createSeaChartVessels } from '../adapters/read-models/sea-chart.ts';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
-import { isModuleEnabled } from '../adapters/settings.ts';
+import { readSettings } from '../adapters/settings.ts';
 import { seedFirstAdmin } from '../adapters/users.ts';
 import { unknownRuleRoles } from '../domain/passwords.ts';
 import { ROLE_NAMES } from '../domain/roles.ts';
-import { createAccess } from './auth.ts';
+import { createAccess, type SessionCaller } from './auth.ts';
+import { createCallerCache, sessionsTellingCache, storeTellingCache } from './caller-cache.ts';
 import { startRealtime } from './realtime.ts';
 import { allRoutes } from './routes/index.ts';
 import { signingKeyLoader } from './sign-in.ts';
 import { webUiOf } from './web-ui.ts';
+
+/** How long a resolved session is reused by one gateway process (docs/domain.md#sessions). */
+export const SESSION_CALLER_MAX_AGE_MS = 1_000;
 
 export async function startGateway(
   input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
@@ -35,10 +40,29 @@ export async function startGateway(
       log: log.child({ component: 'mail' }),
     });
   const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
-  const deps = { ...input, mailer, seaChartVessels };
+  // Sessions resolved by this process are reused for a second; whatever ends a session or changes a user or a
+  // role's permissions through this process tells the cache at once (caller-cache.ts, docs/domain.md#sessions).
+  const callers = createCallerCache<SessionCaller>({ maxAgeMs: SESSION_CALLER_MAX_AGE_MS });
+  const deps = {
+    ...input,
+    sessions: sessionsTellingCache(input.sessions, callers),
+    store: storeTellingCache(input.store, callers),
+    mailer,
+    seaChartVessels,
+  };
   await ensureGatewaySchema(db);
   await seedFirstAdmin(deps);
-  const access = createAccess(deps);
+  const access = createAccess(deps, callers);
+  // A module's switch is read for every request of its routes (never cached, so switching a module off holds for
+  // the next request in every gateway process); requests arriving while one read is on its way share the next.
+  const moduleEnabled = createBatcher<ModuleName, boolean>(
+    async (modules) => {
+      const names = [...new Set(modules)].map((module) => `${module}_module`);
+      const values = await readSettings(db, names);
+      return modules.map((module) => ({ ok: true, value: values[`${module}_module`] === 'enabled' }));
+    },
+    { maxInFlight: 1 },
+  );
   const webUi = webUiOf(config);
   if (!webUi) log.warn('the web UI is not built (pnpm install builds it): / shows the status page');
   else if (config.webUiDir) log.info({ dir: webUi.dir }, 'serving the web UI of WEB_UI_DIR');
@@ -48,7 +72,7 @@ export async function startGateway(
     logger: log,
     authenticate: access.authenticate,
     authorize: access.authorize,
-    isModuleEnabled: (module) => isModuleEnabled(db, module),
+    isModuleEnabled: moduleEnabled,
   });
   const server = createServer(app);
   answerParserErrors(server);
