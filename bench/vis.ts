@@ -10,9 +10,16 @@
 // 2. Outage: messages sent at RATE/s while B cannot be reached for OUTAGE seconds (the forwarder refuses
 //    connections); the outbox's draining time from B's return until every message sent before it is delivered.
 //    Traffic keeps flowing meanwhile. At the end B holds each message exactly once (duplicates and lost counted).
+// `cpu_ms_per_message`: the CPU time each fleet process of A and of B spent per message of phase 1 (from the first
+// send to the last acknowledgement and the 3 s after it), less what it spends idle (measured over 3 s before)
+// (Linux: read from /proc, as bench:queue does; `postgres` is the backends serving the fleet's database, RabbitMQ and
+// Redis are not included), so the cost of a message can be followed process by process on a shared machine.
+// `--cpu-prof DIR`: every fleet process writes a V8 CPU profile into DIR when the fleets stop.
 // Prints one JSON line.
 
+import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDb } from '@pcas/sql';
 import { ApiClient, freePort, startFleet } from '@pcas/testing';
@@ -27,6 +34,8 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '100' },
     outage: { type: 'string', default: '60' },
     warmup: { type: 'string', default: '300' },
+    // A folder: each fleet process writes its V8 CPU profile there when the fleets stop (bench/cpu-profile-hook.mjs).
+    'cpu-prof': { type: 'string' },
   },
 });
 const N = Number(values.n);
@@ -34,11 +43,60 @@ const C = Number(values.c);
 const RATE = Number(values.rate);
 const OUTAGE_S = Number(values.outage);
 const WARMUP = Number(values.warmup);
+const IDLE_MS = 3_000;
 
 const A = 'urn:mrn:stm:service:instance:bench:port-a';
 const B = 'urn:mrn:stm:service:instance:bench:port-b';
 const SECRET = 'bench-port-a-and-port-b-secret';
 const ADMIN = { email: 'admin@port.local', password: 'e2e-admin-password' };
+
+/**
+ * CPU seconds so far of each process below this one, by fleet and service name (`a.gateway`, `b.vis-bridge`; the
+ * fleet told by the VIS service id in its environment). Empty where /proc is not there.
+ */
+function fleetCpu(databases: Record<'a' | 'b', string>): Map<string, number> {
+  const out = new Map<string, number>();
+  const read = (path: string) => {
+    try {
+      return readFileSync(path, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+  const ticks = 100; // USER_HZ on Linux
+  const seconds = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticks;
+  };
+  const add = (key: string, stat: string) => out.set(key, (out.get(key) ?? 0) + seconds(stat));
+  // The PostgreSQL backends serving each fleet's database (not below this process): `postgres: … <database> …`.
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+  } catch {}
+  for (const pid of pids) {
+    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
+    if (!cmdline.startsWith('postgres:')) continue;
+    const fleet = (['a', 'b'] as const).find((f) => cmdline.includes(` ${databases[f]} `));
+    const stat = fleet && read(`/proc/${pid}/stat`);
+    if (fleet && stat) add(`${fleet}.postgres`, stat);
+  }
+  const stack = [process.pid];
+  while (stack.length > 0) {
+    const pid = stack.pop() as number;
+    const children = read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
+    stack.push(...children);
+    if (pid === process.pid) continue;
+    const stat = read(`/proc/${pid}/stat`);
+    const name = /services\/([a-z-]+)\//.exec(read(`/proc/${pid}/cmdline`) ?? '')?.[1];
+    const urn = /(?:^|\0)VIS_SERVICE_INSTANCE_URN=([^\0]*)/.exec(read(`/proc/${pid}/environ`) ?? '')?.[1];
+    const fleet = urn === A ? 'a' : urn === B ? 'b' : undefined;
+    if (stat && name && fleet) add(`${fleet}.${name}`, stat);
+  }
+  return out;
+}
+
+const databaseOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
 
 /** A loopback port forwarding to B's gateway; `cut()` refuses every connection until `restore()`. */
 async function forwarder(targetPort: number) {
@@ -77,6 +135,12 @@ async function main() {
     VIS_SERVICE_INSTANCE_URN: urn,
     VIS_PORT_NAME: name,
     VIS_PORT_UNLOCODE: locode,
+    ...(values['cpu-prof']
+      ? {
+          NODE_OPTIONS: `--import ${path.resolve(import.meta.dirname, 'cpu-profile-hook.mjs')}`,
+          BENCH_CPU_PROF_DIR: path.resolve(values['cpu-prof']),
+        }
+      : {}),
   });
   const [a, b] = await Promise.all([startFleet(vis(A, 'Port A', 'FIRAU')), startFleet(vis(B, 'Port B', 'SEGVX'))]);
   const toB = await forwarder(b.port);
@@ -154,12 +218,31 @@ async function main() {
     await until('warm-up acknowledged', async () => Number((await outbox(warm)).unacked) === 0, 120_000);
 
     // 1. Throughput and latency.
+    const databases = { a: databaseOf(a.env.DATABASE_URL), b: databaseOf(b.env.DATABASE_URL) };
+    const idleFrom = fleetCpu(databases);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const cpuBefore = fleetCpu(databases);
     const since = new Date();
     const burstStarted = performance.now();
     await burst(N);
     const sendPerS = N / ((performance.now() - burstStarted) / 1000);
     await until('every message acknowledged', async () => Number((await outbox(since)).unacked) === 0, 600_000);
     const measured = await outbox(since);
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const cpuAfter = fleetCpu(databases);
+    const measuredS = (performance.now() - burstStarted) / 1000;
+    const cpu: Record<string, number | null> = {};
+    for (const [name, seconds] of [...cpuAfter].sort(([x], [y]) => x.localeCompare(y))) {
+      const before = cpuBefore.get(name) ?? 0;
+      const idlePerS = (before - (idleFrom.get(name) ?? before)) / (IDLE_MS / 1000);
+      cpu[name] = round((Math.max(0, seconds - before - idlePerS * measuredS) * 1000) / N);
+    }
+    if (cpuAfter.size > 0) {
+      const sum = (fleet: string) =>
+        round(Object.entries(cpu).reduce((s, [k, v]) => s + (k.startsWith(`${fleet}.`) ? (v ?? 0) : 0), 0));
+      cpu.a_all = sum('a');
+      cpu.b_all = sum('b');
+    }
 
     // 2. Outage with traffic flowing.
     let flowing = true;
@@ -224,6 +307,7 @@ async function main() {
         delivery_p50_ms: round(measured.p50),
         delivery_p99_ms: round(measured.p99),
         ack_p99_ms: round(measured.ack_p99),
+        cpu_ms_per_message: cpu,
         outage_s: OUTAGE_S,
         outage_rate_per_s: RATE,
         queued_during_outage: queuedDuringOutage,
