@@ -95,6 +95,11 @@ const VIS_LIST_EVENTS: ReadonlyArray<readonly [string, readonly (keyof VisEvents
   [categoryOf(visInboundStream(0)), ['InboundVesselRecorded']],
 ];
 const VIS_ROUTING_KEYS = VIS_LIST_EVENTS.flatMap(([category, types]) => types.map((type) => `${category}.${type}`));
+/**
+ * The VIS events of FEED_BINDINGS: each makes only `vis-changed` (a refetch), several per message a port sends or
+ * receives, so they have a queue of their own without an inbox (entry-points/vis-changes.ts).
+ */
+export const VIS_BINDINGS: readonly string[] = VIS_ROUTING_KEYS;
 
 /** The routing keys of the events the mapping handles: what the feed's queue binds. */
 export const FEED_BINDINGS = [

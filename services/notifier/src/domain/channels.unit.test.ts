@@ -1,6 +1,6 @@
 import { visInboundStream, visMessageStream, visPortStream, visVesselStream } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
-import { COALESCE_WINDOW_MS, COALESCED_CHANNELS, FEED_BINDINGS, feedItems } from './channels.ts';
+import { COALESCE_WINDOW_MS, COALESCED_CHANNELS, FEED_BINDINGS, feedItems, VIS_BINDINGS } from './channels.ts';
 
 describe('events to channel messages (the original web UI and mobile app channels)', () => {
   it('a port call change: portcalls-changed and queue-portcalls-changed, data []', () => {
@@ -65,6 +65,9 @@ describe('events to channel messages (the original web UI and mobile app channel
     ];
     for (const [key, data] of changes)
       expect(feedItems(key, data), key).toEqual([{ channel: 'vis-changed', data: [] }]);
+    // Exactly these have their own queue (vis-changes.ts), which reads no data: the message is the same without it.
+    expect([...VIS_BINDINGS].sort()).toEqual(changes.map(([key]) => key).sort());
+    for (const key of VIS_BINDINGS) expect(feedItems(key, null), key).toEqual([{ channel: 'vis-changed', data: [] }]);
     // The routing keys are the contract's stream categories.
     expect(
       [visVesselStream('s'), visMessageStream('m'), visPortStream('p'), visInboundStream(1)].map(

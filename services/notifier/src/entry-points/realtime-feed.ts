@@ -1,7 +1,7 @@
 // The real-time feed (docs/architecture.md#real-time): consumes the events the channels follow, turns each into its
 // channel messages (domain/channels.ts) and broadcasts them to every gateway process, which forwards them to its
-// sockets; portcall.PortCallChanged comes instead through the notifier's one consumer of it (port-call-changes.ts),
-// which hands its signals to `send`. Coalescing happens here, before the broadcast, because each queue has one
+// sockets; portcall.PortCallChanged and the VIS list events come instead through consumers of their own
+// (port-call-changes.ts, vis-changes.ts), which hand their signals to `send`. Coalescing happens here, before the broadcast, because each queue has one
 // active consumer: one window per channel for the whole fleet, so the "at most one per 250 ms" holds for every
 // socket whichever gateway it is on, and a burst costs the broker and the gateways one message per window instead
 // of one per change.
@@ -15,8 +15,12 @@ import {
   COALESCED_CHANNELS,
   FEED_BINDINGS,
   feedItems,
+  VIS_BINDINGS,
 } from '../domain/channels.ts';
 import { createCoalescer } from '../domain/coalesce.ts';
+
+/** Events the notifier consumes on queues of their own (port-call-changes.ts, vis-changes.ts). */
+const OWN_QUEUE: ReadonlySet<string> = new Set([PORTCALL_CHANGED_ROUTING_KEY, ...VIS_BINDINGS]);
 
 export interface RealtimeFeedOptions {
   /** The coalescing window of the refetch-only channels (default 250 ms). */
@@ -58,11 +62,15 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
     log,
     name: 'notifier-realtime',
     // Low volume, and a duplicate notification message would show twice in a UI: idempotent, hence the projection.
-    bindings: FEED_BINDINGS.filter((key) => key !== PORTCALL_CHANGED_ROUTING_KEY),
+    bindings: FEED_BINDINGS.filter((key) => !OWN_QUEUE.has(key)),
     async apply(tx, events) {
       const messages: ChannelMessage[] = [];
       for (const event of events) {
-        for (const item of feedItems(eventRoutingKey(event), event.data)) {
+        const key = eventRoutingKey(event);
+        // A queue declared before VIS events had their own keeps their bindings (RabbitMQ keeps a binding until
+        // it is removed): those deliveries are notifier-vis's to signal.
+        if (OWN_QUEUE.has(key)) continue;
+        for (const item of feedItems(key, event.data)) {
           if ('data' in item) messages.push(item);
           else {
             const notification = await options.readNotification(tx, item.notificationId);

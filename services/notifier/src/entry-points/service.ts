@@ -11,6 +11,7 @@ import { startPortCallChanges } from './port-call-changes.ts';
 import { startPush } from './push.ts';
 import { pushTokenCommands } from './push-tokens.ts';
 import { startRealtimeFeed } from './realtime-feed.ts';
+import { startVisChanges } from './vis-changes.ts';
 
 export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
@@ -20,12 +21,14 @@ export async function startNotifier(deps: ServiceDeps): Promise<RunningService> 
   );
   const realtime = await startRealtimeFeed(deps, { readNotification: notificationObject });
   const portCalls = await startPortCallChanges(deps, { send: realtime.send });
+  const vis = await startVisChanges(deps, { send: realtime.send });
   const push = await startPush(deps);
   deps.log.info('notifier serving cmd.notifier');
   return {
     async stop() {
       await rpc.stop();
       await portCalls.stop();
+      await vis.stop();
       await realtime.stop();
       await push.stop();
     },
