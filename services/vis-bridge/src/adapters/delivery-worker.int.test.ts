@@ -116,4 +116,80 @@ describe('the deliverer (PostgreSQL)', () => {
     // The two failures in a row were counted, and forgotten once the peer answered.
     expect(state.rows[0]).toEqual({ failures: 0, last_error: null });
   }, 30_000);
+
+  it('takes the acknowledgements an answer carried before recording the batch delivered; if that fails, sends it again', async () => {
+    const peer = 'urn:mrn:stm:service:instance:test:answering-peer';
+    await linkPeer(
+      db,
+      createEventStore(db),
+      { service_id: peer, url: 'http://answering.invalid/vis', secret: 'y'.repeat(20) },
+      {},
+    );
+    const posted: string[][] = [];
+    const post: PostBatch = async (_peer, batch) => {
+      posted.push(batch.map((m) => m.message_id));
+      const results = batch.map((m) => ({
+        message_id: m.message_id,
+        status: posted.length > 1 ? 'duplicate' : 'stored',
+      }));
+      const acknowledgements = batch.map((m) => ({ message_id: `ack:${m.message_id}`, operation: 'acknowledgement' }));
+      return { kind: 'answered', status: 200, body: { results, acknowledgements } };
+    };
+    const taken: { delivered: boolean[]; answer: unknown }[] = [];
+    let failOnce = true;
+    const deliverer = createDeliverer({
+      db,
+      log,
+      post,
+      jobs: () => answeringJobs,
+      takeAcknowledgements: async (link, answer) => {
+        expect(link.service_id).toBe(peer);
+        const { rows } = await db.query<{ delivered: boolean }>(
+          'SELECT delivered_at IS NOT NULL AS delivered FROM vis.outbox WHERE peer_service_id = $1 ORDER BY seq',
+          [peer],
+        );
+        taken.push({ delivered: rows.map((r) => r.delivered), answer });
+        if (failOnce) {
+          failOnce = false;
+          throw new Error('database away');
+        }
+      },
+    });
+    const answeringJobs = createInProcessJobs({
+      queue: 'vis-delivery-answering',
+      handler: async (job) => deliverer.deliver((job.data as DeliveryJob).peer),
+      log,
+    });
+    try {
+      await enqueueMany(db, peer, [
+        { message_id: 'a1', operation: 'textMessage', body: { message: '<x/>' } },
+        { message_id: 'a2', operation: 'textMessage', body: { message: '<x/>' } },
+      ]);
+      // The first try fails while taking the acknowledgements: nothing is recorded delivered.
+      await expect(deliverer.deliver(peer)).rejects.toThrow('database away');
+      const pending = await db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM vis.outbox WHERE peer_service_id = $1 AND delivered_at IS NULL',
+        [peer],
+      );
+      expect(Number(pending.rows[0].n)).toBe(2);
+      await deliverer.deliver(peer);
+      const done = await db.query<{ n: string }>(
+        'SELECT count(*) AS n FROM vis.outbox WHERE peer_service_id = $1 AND delivered_at IS NOT NULL',
+        [peer],
+      );
+      expect(Number(done.rows[0].n)).toBe(2);
+      expect(posted).toEqual([
+        ['a1', 'a2'],
+        ['a1', 'a2'],
+      ]);
+      // Each time before the batch was recorded delivered, with the answer as the peer gave it.
+      expect(taken.map((t) => t.delivered)).toEqual([
+        [false, false],
+        [false, false],
+      ]);
+      expect(taken[1].answer).toMatchObject({ acknowledgements: [{ message_id: 'ack:a1' }, { message_id: 'ack:a2' }] });
+    } finally {
+      await answeringJobs.close();
+    }
+  }, 30_000);
 });

@@ -1,7 +1,7 @@
 // Delivery to peers (docs/architecture.md#vis-direct-mode): at least once, in order per peer. A queued message
 // kicks a delivery job for its peer (@pcas/jobs: BullMQ in the fleet, an in-process timer embedded); the job takes
-// the peer's lease (one deliverer per peer across processes), sends the oldest messages as one signed batch, and
-// records what the peer said of each. A peer that does not answer is tried again after a growing wait; a sweep
+// the peer's lease (one deliverer per peer across processes), sends the oldest messages as one signed batch, takes
+// the acknowledgements the peer's answer carried and records what it said of each. A peer that does not answer is tried again after a growing wait; a sweep
 // every few seconds picks up anything a lost job or a restart left behind.
 
 import { createHash, randomUUID } from 'node:crypto';
@@ -21,7 +21,7 @@ import {
   takeLease,
 } from './outbox-store.ts';
 import type { PostBatch } from './peer-client.ts';
-import { peerFor } from './peer-store.ts';
+import { type Peer, peerFor } from './peer-store.ts';
 
 const KICK_WINDOW_MS = 25;
 
@@ -50,6 +50,11 @@ export interface DelivererOptions {
    * than one or two at a time. A backlog (full batches) goes without waiting; a lone message goes at once.
    */
   batchGapMs?: number;
+  /**
+   * Takes the acknowledgements a peer's answer carried (peer-client.ts BATCH_ANSWER), before the batch is
+   * recorded as delivered: should this process stop in between, the batch goes again and is acknowledged again.
+   */
+  takeAcknowledgements?: (peer: Peer, answer: unknown) => Promise<void>;
 }
 
 export interface Deliverer {
@@ -73,7 +78,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   // more at its end (so a message queued just after a delivery looked is still kicked). A burst of sends costs a
   // few jobs, not one each.
   const windows = new Map<string, { again: boolean }>();
+  // Peers this process is delivering to now: their delivery reads the queue again before it ends, so a kick
+  // meanwhile needs no job (under a steady flow that was a job, and its Redis round trips, every 25 ms); it is
+  // noted, and kicked once when that delivery ends, for what it might have missed at its very end.
+  const delivering = new Map<string, { again: boolean }>();
   const kick = async (peer: string) => {
+    const running = delivering.get(peer);
+    if (running) {
+      running.again = true;
+      return;
+    }
     const open = windows.get(peer);
     if (open) {
       open.again = true;
@@ -107,7 +121,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       const ids = batch.map((m) => m.message_id);
       const full = batch.length >= maxMessages || queued.length > batch.length;
       gapUntil = full ? 0 : Date.now() + batchGapMs;
-      const decision = decideDelivery(ids, await post(link, batch));
+      const outcome = await post(link, batch);
+      if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
+        await options.takeAcknowledgements?.(link, outcome.body);
+      }
+      const decision = decideDelivery(ids, outcome);
       if (decision.kind === 'split') {
         maxMessages = Math.max(1, Math.floor(batch.length / 2));
         continue;
@@ -131,6 +149,18 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   }
 
   async function deliver(peer: string): Promise<void> {
+    if (delivering.has(peer)) return deliverTurns(peer);
+    const running = { again: false };
+    delivering.set(peer, running);
+    try {
+      await deliverTurns(peer);
+    } finally {
+      delivering.delete(peer);
+      if (running.again) void kick(peer).catch((error) => log.warn({ err: error, peer }, 'delivery not kicked'));
+    }
+  }
+
+  async function deliverTurns(peer: string): Promise<void> {
     const owner = randomUUID();
     // A message queued while the previous holder was finishing is found by the look after the release.
     for (let turn = 0; turn < 100; turn++) {

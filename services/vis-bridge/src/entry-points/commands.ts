@@ -85,6 +85,8 @@ import {
 } from '../domain/outgoing.ts';
 
 const SYSTEM: Actor = { user_id: null, api_key_id: null };
+/** How long a VIS service found stays remembered (see serviceById). */
+const KNOWN_SERVICE_TTL_MS = 1_000;
 
 /**
  * The unique part of a message id we send: from the RPC request's id when the send is a request's (the same on a
@@ -133,13 +135,25 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
 
   // The VIS service of an id, read outside a transaction: lookups made at the same moment (concurrent sends) share
   // one query.
-  const serviceById = createBatcher<string, VisVesselRecorded | undefined>(
+  const lookUpServices = createBatcher<string, VisVesselRecorded | undefined>(
     async (ids) => {
       const found = await visVesselsByServiceIds(db, [...new Set(ids)]);
       return ids.map((id) => ({ ok: true, value: found.get(id) }));
     },
     { maxItems: 64, maxInFlight: 1 },
   );
+  // A service found is remembered for a moment: a busy port sends to the same few services, and the lookup was a
+  // round trip in every send's path. VIS services are never removed; a change recorded by this process forgets
+  // its entry at once, one recorded by another process is seen within KNOWN_SERVICE_TTL_MS.
+  const knownServices = new Map<string, { service: VisVesselRecorded; until: number }>();
+  const serviceById = async (id: string): Promise<VisVesselRecorded | undefined> => {
+    const cached = knownServices.get(id);
+    if (cached && cached.until > Date.now()) return cached.service;
+    const service = await lookUpServices(id);
+    if (service) knownServices.set(id, { service, until: Date.now() + KNOWN_SERVICE_TTL_MS });
+    else knownServices.delete(id);
+    return service;
+  };
 
   /** A sender not known as a VIS service is looked up, as the original did; a failure there is only logged. */
   async function lookUpUnknown(serviceId: string): Promise<void> {
@@ -163,6 +177,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       const events = decideVisVessel(resolveVisVesselImo(vessel, { current, namedImo }), current);
       await appendAndProject(tx, store, visVesselStream(vessel.service_id), events, metadata);
     });
+    knownServices.delete(vessel.service_id);
   }
 
   /** The author, subject and body of a TXT payload's textMessage XML (malformed XML: 400, nothing stored). */
@@ -384,9 +399,10 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       if (together.ok) return items.map(() => together);
       return Promise.all(items.map((item) => settle(() => recordSends([item]))));
     },
-    // One transaction on its way at a time: the sends arriving meanwhile wait for it and share the next (the
-    // CPU, not the database's latency, bounds a busy port: fewer, larger transactions do more with it).
-    { maxItems: 64, maxInFlight: 1 },
+    // Two transactions on their way at most: the sends arriving meanwhile wait and share the next. With one, a
+    // steady load settled into alternating batches (one send, then the fifteen that came back meanwhile), each
+    // waiting out the other's commit: half the throughput a commit's latency allows.
+    { maxItems: 64, maxInFlight: 2 },
   );
 
   async function sendText(

@@ -9,7 +9,7 @@ import { createDeliverer, type Deliverer, type DeliveryJob } from '../adapters/d
 import { createDirectTransport, type DirectTransport } from '../adapters/direct-transport.ts';
 import { httpPostBatch, type PostBatch } from '../adapters/peer-client.ts';
 import type { VisInbox } from '../adapters/transport.ts';
-import { peerCommands } from './peer-commands.ts';
+import { type PeerSide, peerCommands } from './peer-commands.ts';
 
 export interface DirectMode {
   transport: DirectTransport;
@@ -33,11 +33,14 @@ export async function startDirectMode(
   const vis = config.vis;
   const jobsLog = log.child({ component: 'vis-delivery' });
   let jobs: DelayedJobs | undefined;
+  let peers: PeerSide | undefined;
   const deliverer = createDeliverer({
     db,
     log: jobsLog,
     post: options.post ?? httpPostBatch(vis.serviceInstanceUrn, vis.peerTimeoutMs),
     jobs: () => jobs!,
+    // The peer side exists before any job runs (it is made below, before this function returns).
+    takeAcknowledgements: (peer, answer) => peers!.takeAnsweredAcknowledgements(peer, answer),
   });
   const handler: JobHandler = async (job) => deliverer.deliver((job.data as DeliveryJob).peer);
   // The deliverer retries on its own schedule; a job that throws (the database away) is run again a few times.
@@ -60,7 +63,7 @@ export async function startDirectMode(
     serviceId: vis.serviceInstanceUrn,
     portName: vis.portName,
   });
-  const commands = peerCommands(deps, {
+  peers = peerCommands(deps, {
     inbox,
     deliverer,
     serviceId: vis.serviceInstanceUrn,
@@ -90,7 +93,7 @@ export async function startDirectMode(
   return {
     transport,
     deliverer,
-    commands,
+    commands: peers.commands,
     async stop() {
       clearInterval(timer);
       await jobs?.close();

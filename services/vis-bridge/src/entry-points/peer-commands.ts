@@ -16,6 +16,7 @@ import {
   receivedAmong,
   recordReceivedMany,
 } from '../adapters/outbox-store.ts';
+import { BATCH_ANSWER } from '../adapters/peer-client.ts';
 import { linkPeer, type Peer, peerFor, unsealSecret } from '../adapters/peer-store.ts';
 import type { InboxItem, VisInbox } from '../adapters/transport.ts';
 import type { PeerResult } from '../domain/delivery.ts';
@@ -45,7 +46,10 @@ export interface LinkVisPeerInput {
 
 /** What the gateway passes on from a request to a /vis/* endpoint: the operation, the signature headers, the body. */
 export interface ReceiveFromPeerInput {
-  /** `messages` (a batch) or one of the single operations. */
+  /**
+   * `messages` (a batch; the acknowledgements go back through the outbox), `batch` (a batch whose answer carries
+   * the acknowledgements, see BATCH_ANSWER) or one of the single operations.
+   */
   operation: string;
   /** The signed path, e.g. `/messages`. */
   path: string;
@@ -72,7 +76,18 @@ export interface PeerCommandOptions {
   now?: () => number;
 }
 
-export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Record<string, CommandFunction> {
+export interface PeerSide {
+  /** linkVisPeer and receiveFromPeer, served on cmd.vis-bridge. */
+  commands: Record<string, CommandFunction>;
+  /**
+   * Takes the acknowledgements a peer's answer to one of our `batch` posts carried (its `acknowledgements`), as
+   * if the peer had delivered them: stored once each, the sent messages marked. Throws when they could not be
+   * stored (the batch then goes again, and the peer acknowledges it again).
+   */
+  takeAnsweredAcknowledgements(peer: Peer, answer: unknown): Promise<void>;
+}
+
+export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): PeerSide {
   const { db, store, log } = deps;
   const { inbox, deliverer } = options;
   const now = options.now ?? Date.now;
@@ -111,21 +126,40 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     const { input } = decodeCommand<Partial<ReceiveFromPeerInput>>(payload);
     const body = (input.body ?? {}) as Record<string, unknown>;
     const peer = await authenticate(input, body);
+    if (input.operation === BATCH_ANSWER.operation) {
+      // Nothing is queued for the sender: its acknowledgements go back in this answer.
+      const { results, acknowledgements } = await takeAll(peer, batchOf(body.messages), 'answer');
+      return { results, acknowledgements };
+    }
     try {
       if (input.operation === 'messages') {
-        return { results: await takeAll(peer, batchOf(body.messages)) };
+        return { results: (await takeAll(peer, batchOf(body.messages), 'queue')).results };
       }
       if (!isPeerOperation(input.operation)) {
         throw ApiError.badRequest(`Unknown VIS operation: ${String(input.operation)}`);
       }
       const message = { message_id: singleMessageId(input.operation, body), operation: input.operation, body };
-      const [result] = await takeAll(peer, [message]);
+      const [result] = (await takeAll(peer, [message], 'queue')).results;
       if (result.status === 'refused') throw new ApiError(result.status_code ?? 400, result.error ?? 'Refused');
       return { result: 'OK', message_id: result.message_id, status: result.status };
     } finally {
       // The acknowledgements queued for the sender go in one delivery, after the whole request.
       await deliverer.kick(peer.service_id).catch(() => {});
     }
+  }
+
+  async function takeAnsweredAcknowledgements(peer: Peer, answer: unknown): Promise<void> {
+    const carried = (answer as { acknowledgements?: unknown } | null)?.acknowledgements;
+    if (carried === undefined) return;
+    let acknowledgements: PeerMessage[];
+    try {
+      acknowledgements = batchOf(carried).filter((m) => m.operation === 'acknowledgement');
+    } catch {
+      // Not ours to retry: the batch is delivered all the same; only its acknowledgements are missing.
+      log.warn({ peer: peer.service_id }, 'VIS peer answered with malformed acknowledgements; ignored');
+      return;
+    }
+    if (acknowledgements.length > 0) await takeAll(peer, acknowledgements, 'queue');
   }
 
   async function authenticate(input: Partial<ReceiveFromPeerInput>, body: Record<string, unknown>): Promise<Peer> {
@@ -155,9 +189,15 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
    * stored. Text messages and acknowledgements (the bulk of the traffic) are stored together in one transaction,
    * with the record of what was received; the other operations in lanes side by side (a vessel's departures in
    * the order sent; each message keeps its time of sending). Should the common transaction fail, its messages go
-   * one by one as the others do. The acknowledgements for the sender are queued in one statement.
+   * one by one as the others do. The acknowledgements for the sender are queued in one statement, or, for a
+   * `batch`, answered (a lost answer makes the sender post the batch again: answered "duplicate" and acknowledged
+   * again, with the same acknowledgement ids).
    */
-  async function takeAll(peer: Peer, messages: readonly PeerMessage[]): Promise<PeerResult[]> {
+  async function takeAll(
+    peer: Peer,
+    messages: readonly PeerMessage[],
+    acknowledge: 'queue' | 'answer',
+  ): Promise<{ results: PeerResult[]; acknowledgements: PeerMessage[] }> {
     const known = await receivedAmong(
       db,
       peer.service_id,
@@ -203,18 +243,18 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     );
     await recordReceivedMany(db, peer.service_id, storedAlone);
     const deliveredAt = new Date(now());
-    await enqueueMany(
-      db,
-      peer.service_id,
-      [...new Set(toAcknowledge)].map((message_id) =>
-        acknowledgementOf(
-          { message_id, from_service_id: peer.service_id, from_name: peer.name ?? peer.service_id },
-          { service_id: options.serviceId, name: options.portName },
-          deliveredAt,
-        ),
+    const acknowledgements = [...new Set(toAcknowledge)].map((message_id) =>
+      acknowledgementOf(
+        { message_id, from_service_id: peer.service_id, from_name: peer.name ?? peer.service_id },
+        { service_id: options.serviceId, name: options.portName },
+        deliveredAt,
       ),
     );
-    return messages.map((m) => results.get(m.message_id) as PeerResult);
+    if (acknowledge === 'queue') await enqueueMany(db, peer.service_id, acknowledgements);
+    return {
+      results: messages.map((m) => results.get(m.message_id) as PeerResult),
+      acknowledgements: acknowledge === 'answer' ? acknowledgements : [],
+    };
   }
 
   /**
@@ -390,7 +430,10 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Re
     }
   }
 
-  return { [PeerCommands.linkVisPeer]: link, [PeerCommands.receiveFromPeer]: receive };
+  return {
+    commands: { [PeerCommands.linkVisPeer]: link, [PeerCommands.receiveFromPeer]: receive },
+    takeAnsweredAcknowledgements,
+  };
 }
 
 const whitelistsOf = (peer: Peer) =>

@@ -3,7 +3,8 @@
 // signature headers, where the sender is authenticated (401/403), its whitelist checked and each message stored
 // once. The operations are those of the STM VIS interface the API uses (upload a text message, upload a voyage
 // plan with its RTA, delivery acknowledgements) plus the departure notice, one at a time or as a batch
-// (`/vis/messages`, how our outbox sends). Each body is signed as the route hands it on (its declared fields).
+// (`/vis/batch`, how our outbox sends, whose answer carries the acknowledgements; `/vis/messages`, whose come back
+// later as messages, as earlier versions sent). Each body is signed as the route hands it on (its declared fields).
 
 import {
   createCipheriv,
@@ -32,6 +33,8 @@ const optionalText = (maxLength = 4096): ParamSpec => ({ type: 'string', optiona
 /** The peer operations: path under /vis and the fields of each body. */
 const OPERATIONS: { operation: string; path: string; params: Record<string, ParamSpec> }[] = [
   { operation: 'messages', path: '/messages', params: { messages: { type: 'array' } } },
+  // A batch whose answer carries the acknowledgements (services/vis-bridge/src/adapters/peer-client.ts).
+  { operation: 'batch', path: '/batch', params: { messages: { type: 'array' } } },
   {
     operation: 'textMessage',
     path: '/textMessage',
