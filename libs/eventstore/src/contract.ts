@@ -554,6 +554,69 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       expect(await store.readStream(c)).toEqual([]);
     });
 
+    it("appends one event to each of many streams in a caller's transaction: retries, stream ends, a racing appender", async () => {
+      const [fresh, old, retried, raced] = ['fresh', 'old', 'retried', 'raced'].map((n) => unique(`distinct-${n}`));
+      await store.append(old, [{ type: 'Before', data: 0 }]);
+      const retry = { id: randomUUID(), type: 'R', data: 1 };
+      await store.append(retried, [{ type: 'Before', data: 0 }, retry]);
+      // Another appender holds the raced stream's lock until it commits: the batch waits for it, then goes after.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const racer = db.transaction(async (tx) => {
+        await store.append(raced, [{ type: 'Racer', data: 0 }], { tx });
+        locked();
+        await held;
+      });
+      await lockTaken;
+      const batch = db.transaction((tx) =>
+        store.appendMany(
+          [
+            { streamId: fresh, events: [{ type: 'F', data: 1 }] },
+            { streamId: old, events: [{ type: 'O', data: 2 }] },
+            { streamId: retried, events: [retry] },
+            { streamId: raced, events: [{ type: 'X', data: 3 }] },
+          ],
+          { tx },
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      release();
+      await racer;
+      const results = await batch;
+      expect(results.map((r) => [r.events.map((e) => [e.streamPosition, e.duplicate]), r.nextExpectedVersion])).toEqual(
+        [
+          [[[1, false]], 1],
+          [[[2, false]], 2],
+          [[[2, true]], 2],
+          [[[2, false]], 2],
+        ],
+      );
+      expect((await store.readStream(raced)).map((e) => e.type)).toEqual(['Racer', 'X']);
+      expect((await store.readStream(retried)).map((e) => e.type)).toEqual(['Before', 'R']);
+      // Rolled back with the caller's transaction.
+      const gone = unique('distinct-gone');
+      await expect(
+        db.transaction(async (tx) => {
+          await store.appendMany(
+            [
+              { streamId: gone, events: [{ type: 'G', data: 1 }] },
+              { streamId: fresh, events: [{ type: 'G', data: 2 }] },
+            ],
+            { tx },
+          );
+          throw new Error('rolled back');
+        }),
+      ).rejects.toThrow('rolled back');
+      expect(await store.readStream(gone)).toEqual([]);
+      expect(await store.readStream(fresh)).toHaveLength(1);
+    });
+
     it('commits concurrent appends together, each caller getting its own positions, ids and trace', async () => {
       const streams = [unique('group-a'), unique('group-b'), unique('group-c')];
       const calls = Array.from({ length: 60 }, (_, i) => ({

@@ -4,7 +4,7 @@ import { freshPostgres } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.ts';
 import { createEventStore } from './store.ts';
-import type { EventStore } from './types.ts';
+import type { EventStore, RecordedEvent } from './types.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -95,8 +95,12 @@ describe('one-event appends waiting for a stream lock (PostgreSQL)', () => {
     const stored = await store.readStream(stream);
     expect(stored.map((e) => e.streamPosition)).toEqual([1, 2, 3]);
     expect(stored.map((e) => e.type).slice(0, 1)).toEqual(['A']);
-    // Commit order follows stream order.
-    const all = (await store.readAll(null, 100)).events.filter((e) => e.streamId === stream);
+    // Commit order follows stream order. A transaction open anywhere on the server (another test file's) holds
+    // reads back for a moment: read until all three have come.
+    let all: RecordedEvent[] = [];
+    for (const until = Date.now() + 10_000; all.length < 3 && Date.now() < until; await sleep(20)) {
+      all = (await store.readAll(null, 100)).events.filter((e) => e.streamId === stream);
+    }
     expect(all.map((e) => e.streamPosition)).toEqual([1, 2, 3]);
     await expect(store.append(stream, [{ type: 'D', data: {} }], { expectedVersion: 2 })).rejects.toMatchObject({
       name: 'WrongExpectedVersionError',

@@ -68,6 +68,27 @@ const COLUMNS = `event_id, stream_id, stream_position, global_position, transact
 const APPEND_MANY_SQL = `SELECT event_id, stream_id, stream_position, global_position, duplicate, stream_version
   FROM eventstore.append_many($1::text[], $2::text[]::uuid[], $3::text[], $4::text[]::jsonb[], $5::text[]::jsonb[],
     $6::boolean)`;
+// One event for each of many streams (an AIS agent's batch of positions, one per vessel), in a caller's transaction,
+// as one plain statement: every stream's lock in one global order (as append_many) before the first row is
+// inserted (the `locks` row needs them all), then each event after its stream's end. As in APPEND_ONE_FAST_SQL the
+// snapshot predates the locks: an event whose place another appender took meanwhile, or whose id is stored already
+// (a retry), is left out (ON CONFLICT DO NOTHING) and goes through eventstore.append_many after it. Measured with
+// 500 streams: about a third of append_many's time (no id probes, version join, window sorts or PL/pgSQL).
+const APPEND_DISTINCT_FAST_SQL = `WITH locks AS MATERIALIZED (
+    SELECT count(*) AS n FROM (SELECT pg_advisory_xact_lock(k.key) FROM (SELECT DISTINCT hashtextextended(s, 0) AS key
+      FROM unnest($1::text[]) AS s ORDER BY key) k) l),
+  notified AS MATERIALIZED (SELECT CASE WHEN $6::boolean THEN pg_notify('${WAKE_CHANNEL}', '') END AS n)
+  INSERT INTO eventstore.events AS e (stream_id, stream_position, event_id, event_type, data, metadata)
+  SELECT i.stream_id,
+         COALESCE((SELECT max(x.stream_position) FROM eventstore.events x WHERE x.stream_id = i.stream_id), 0) + 1,
+         i.id, i.type, i.data, i.metadata
+    FROM locks, notified,
+         unnest($1::text[], $2::text[]::uuid[], $3::text[], $4::text[]::jsonb[], $5::text[]::jsonb[]) WITH ORDINALITY
+           AS i (stream_id, id, type, data, metadata, ord)
+   ORDER BY i.ord
+  ON CONFLICT DO NOTHING
+  RETURNING e.event_id, e.stream_id, e.stream_position, e.global_position, false AS duplicate,
+    e.stream_position AS stream_version`;
 // One event, the common case, as one plain statement: the stream's lock, its version and the insert. Its snapshot
 // predates the lock, so when another appender held the lock the version read may be stale; the position it gives
 // then exists already, the insert does nothing, and eventstore.append_one (which reads after the lock) decides.
@@ -207,7 +228,8 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
     }
   }
 
-  async function appendManyNow(q: Queryable, entries: StreamAppend[]): Promise<AppendResult[]> {
+  /** `callerTx`: q is the caller's transaction (what the fast path's second statement needs). */
+  async function appendManyNow(q: Queryable, entries: StreamAppend[], callerTx: boolean): Promise<AppendResult[]> {
     const plan = planAppendMany(entries, randomUUID, currentTraceCarrier());
     if (plan.rows.length === 0) {
       const versions = new Map<string, number>();
@@ -215,15 +237,25 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
       return entries.map(({ streamId }) => ({ nextExpectedVersion: versions.get(streamId) ?? 0, events: [] }));
     }
     const notify = wake.claim();
-    const params = [
-      plan.rows.map((r) => r.streamId),
-      plan.rows.map((r) => r.event.id),
-      plan.rows.map((r) => r.event.type),
-      plan.rows.map((r) => JSON.stringify(r.event.data ?? null)),
-      plan.rows.map((r) => JSON.stringify(r.event.metadata)),
-      notify,
+    const paramsOf = (rows: typeof plan.rows, notifyNow: boolean) => [
+      rows.map((r) => r.streamId),
+      rows.map((r) => r.event.id),
+      rows.map((r) => r.event.type),
+      rows.map((r) => JSON.stringify(r.event.data ?? null)),
+      rows.map((r) => JSON.stringify(r.event.metadata)),
+      notifyNow,
     ];
-    const { rows } = await q.query<AppendManyRow>(APPEND_MANY_SQL, params);
+    let rows: AppendManyRow[];
+    if (callerTx && plan.rows.length > 1 && new Set(plan.rows.map((r) => r.streamId)).size === plan.rows.length) {
+      rows = (await q.query<AppendManyRow>(APPEND_DISTINCT_FAST_SQL, paramsOf(plan.rows, notify))).rows;
+      if (rows.length < plan.rows.length) {
+        const inserted = new Set(rows.map((r) => r.stream_id));
+        const rest = plan.rows.filter((r) => !inserted.has(r.streamId));
+        rows = rows.concat((await q.query<AppendManyRow>(APPEND_MANY_SQL, paramsOf(rest, false))).rows);
+      }
+    } else {
+      rows = (await q.query<AppendManyRow>(APPEND_MANY_SQL, paramsOf(plan.rows, notify))).rows;
+    }
     if (!notify) wake.committedWithoutNotify();
     return appendManyResults(plan, rows);
   }
@@ -240,7 +272,7 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
           async (items) => {
             if (items.length === 1) return [await alone(items[0])];
             try {
-              return (await appendManyNow(db, items)).map((value) => ({ ok: true as const, value }));
+              return (await appendManyNow(db, items, false)).map((value) => ({ ok: true as const, value }));
             } catch {
               return Promise.all(items.map(alone));
             }
@@ -279,7 +311,7 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
       return withSpan(
         'eventstore.append_many',
         { attributes: { 'eventstore.stream_count': entries.length, 'eventstore.event_count': count } },
-        () => appendManyNow(appendOptions.tx ?? db, entries),
+        () => appendManyNow(appendOptions.tx ?? db, entries, appendOptions.tx !== undefined),
       );
     },
 
