@@ -2,14 +2,17 @@
 // processes on the real PostgreSQL, RabbitMQ and Redis) with 2,000 fixed vessels known by MMSI, while an AIS
 // agent posts batches of 500 positions (every vessel in turn, each round a second later in location time) to
 // POST /sea-chart/vessels over `c` keep-alive connections as fast as they are accepted, and 16 map views read
-// GET /sea-chart/vessels (gzip, as a browser asks) over 16 connections. A read's time runs until its last byte.
+// GET /sea-chart/vessels (gzip, as a browser asks) over 16 connections, from a worker thread of their own
+// (bench/map-readers.mjs). A read's time runs until its last byte.
 // First, in the same run, bench:append's baseline: bare single-row INSERTs/s at 16 writers on the same server.
 // Before the load, the same 16 readers alone (`get_idle_*`). Prints one JSON line: positions accepted per second,
 // GET p50/p99 ms, the baseline, and `cpu_ms_per_1000_positions`: each fleet process's CPU time during the load per
 // thousand accepted positions (the readers' work included; /proc, Linux), comparable on a shared machine, with the
 // fleet database's PostgreSQL backends as `postgres`.
 
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import { gunzipSync } from 'node:zlib';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
@@ -102,39 +105,35 @@ async function main() {
     // One round of every vessel first, so the map has them all from the start.
     for (let n = 0; n < Math.ceil(VESSELS / BATCH); n++) await post(nextBatch++);
 
-    const reader = new Pool(fleet.baseUrl, { connections: READERS, pipelining: 1 });
-    const readHeaders = { authorization: `Bearer ${login.body.session_id}`, 'accept-encoding': 'gzip' };
-    const latencies: number[] = [];
-    let readErrors = 0;
-    let features = 0;
-    let responseBytes = 0;
+    const readers = new Worker(new URL('./map-readers.mjs', import.meta.url), {
+      workerData: { baseUrl: fleet.baseUrl, sessionId: login.body.session_id, readers: READERS },
+    });
+    const ask = <T>(message: { type: string; runs?: number }) =>
+      new Promise<T>((resolve, reject) => {
+        const onMessage = (reply: { type: string } & T) => {
+          if (reply.type !== message.type) return;
+          readers.off('message', onMessage);
+          readers.off('error', reject);
+          resolve(reply);
+        };
+        readers.on('message', onMessage);
+        readers.once('error', reject);
+        readers.postMessage(message);
+      });
     let accepted = 0;
     let failed = 0;
-    let stop = false;
-    const readOnce = async () => {
-      const t0 = performance.now();
-      const res = await reader.request({ path: '/sea-chart/vessels', method: 'GET', headers: readHeaders });
-      const body = Buffer.from(await res.body.arrayBuffer());
-      latencies.push(performance.now() - t0);
-      if (res.statusCode !== 200) readErrors++;
-      responseBytes = body.byteLength;
-      return body;
-    };
 
     // The map alone first: 16 views reading while no position arrives.
-    const idleRuns = 1000;
-    await Promise.all(
-      Array.from({ length: READERS }, async () => {
-        while (latencies.length < idleRuns) await readOnce();
-      }),
-    );
-    const idle = latencies.splice(0).sort((a, b) => a - b);
+    const idle = (await ask<{ latencies: number[] }>({ type: 'idle', runs: 1000 })).latencies.sort((a, b) => a - b);
 
     const database = new URL(fleet.env.DATABASE_URL).pathname.slice(1);
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const cpuBefore = fleetCpu(database);
     const benchCpu = process.cpuUsage();
     const started = performance.now();
     const deadline = started + SECONDS * 1000;
+    const load = ask<{ latencies: number[]; errors: number; bytes: number }>({ type: 'load' });
     const writers = Array.from({ length: WRITERS }, async () => {
       while (performance.now() < deadline) {
         const r = await post(nextBatch++);
@@ -142,20 +141,17 @@ async function main() {
         failed += r.failed;
       }
     });
-    const readers = Array.from({ length: READERS }, async () => {
-      while (!stop) await readOnce();
-    });
     await Promise.all(writers);
     const elapsed = (performance.now() - started) / 1000;
     const cpu = cpuMsPer(cpuBefore, fleetCpu(database), accepted, 1000);
     const benchUsed = process.cpuUsage(benchCpu);
     if (Object.keys(cpu).length > 0) cpu.bench_client = round((benchUsed.user + benchUsed.system) / accepted);
-    stop = true;
-    await Promise.all(readers);
-    const last = await readOnce();
-    features = (JSON.parse(gunzipSync(last).toString('utf8')) as unknown[]).length;
+    readers.postMessage({ type: 'stop' });
+    const { latencies, errors: readErrors, bytes: responseBytes } = await load;
+    const last = Buffer.from((await ask<{ body: Uint8Array }>({ type: 'last' })).body);
+    const features = (JSON.parse(gunzipSync(last).toString('utf8')) as unknown[]).length;
     await agent.close();
-    await reader.close();
+    await readers.terminate();
 
     latencies.sort((a, b) => a - b);
     console.log(
@@ -180,6 +176,8 @@ async function main() {
         features,
         response_bytes_gzip: responseBytes,
         cpu_ms_per_1000_positions: cpu,
+        bench_loop_delay_p99_ms: round(loopDelay.percentile(99) / 1e6),
+        bench_loop_delay_max_ms: round(loopDelay.max / 1e6),
         insert_16: insert16,
       }),
     );
