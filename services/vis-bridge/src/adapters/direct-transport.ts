@@ -130,17 +130,20 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
     },
 
     async uploadTextMessage(message, send) {
-      const xml = buildTextMessage({
-        id: message.message_id,
-        informationObjectReferenceId: message.information_object_reference_id,
-        informationObjectReferenceType: message.information_object_reference_type,
-        author: message.author,
-        from: serviceId,
-        createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'),
-        subject: message.subject,
-        body: message.body,
-        area: message.area ? areaOf(message.area, log) : undefined,
-      });
+      const built = message.area === undefined ? message.xml : undefined;
+      const xml =
+        built ??
+        buildTextMessage({
+          id: message.message_id,
+          informationObjectReferenceId: message.information_object_reference_id,
+          informationObjectReferenceType: message.information_object_reference_type,
+          author: message.author,
+          from: serviceId,
+          createdAt: new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00'),
+          subject: message.subject,
+          body: message.body,
+          area: message.area ? areaOf(message.area, log) : undefined,
+        });
       await queue(
         message.to_service_id,
         { message_id: message.message_id, operation: 'textMessage', body: { message: xml } },

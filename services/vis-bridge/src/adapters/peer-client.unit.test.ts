@@ -53,6 +53,17 @@ describe('httpPostBatch', () => {
     expect(seen).toEqual([{ path: '/batch', verified: true }]);
   });
 
+  it('reports a peer that cannot be reached, or answers too late, as unreachable', async () => {
+    const { link } = await peer(['/batch']);
+    await new Promise<void>((resolve) => server!.close(() => resolve()));
+    server = undefined;
+    expect(await httpPostBatch('urn:us', 5_000)(link, batch)).toEqual({ kind: 'unreachable', error: 'ECONNREFUSED' });
+    server = createServer(() => {});
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const silent = { ...link, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/vis` };
+    expect(await httpPostBatch('urn:us', 200)(silent, batch)).toMatchObject({ kind: 'unreachable' });
+  });
+
   it('falls back to /messages for a peer without /batch, and keeps to it', async () => {
     const { seen, link } = await peer(['/messages']);
     const post = httpPostBatch('urn:us', 5_000);

@@ -40,6 +40,11 @@ export interface OutgoingTextMessage {
   information_object_reference_id?: string;
   information_object_reference_type?: string;
   area?: string;
+  /**
+   * The textMessage XML of these fields as the sender recorded it (sent as is when there is no area; direct mode
+   * builds its own otherwise).
+   */
+  xml?: string;
 }
 
 /** A recommended time of arrival sent back with the voyage plan it answers. */

@@ -425,7 +425,7 @@ export function visCommands(deps: ServiceDeps, transport: () => VisTransport): V
       subject: text.subject,
       body: text.body,
     });
-    const outgoing = { message_id: messageId, to_service_id: to.service_id, to_url: to.service_url, ...text };
+    const outgoing = { message_id: messageId, to_service_id: to.service_id, to_url: to.service_url, ...text, xml };
     const stream = visMessageStream(messageId);
     const event: VisEvent = {
       id: nameBasedId(['VisTextMessageSent', messageId]),
