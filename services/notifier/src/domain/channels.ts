@@ -101,6 +101,12 @@ const VIS_ROUTING_KEYS = VIS_LIST_EVENTS.flatMap(([category, types]) => types.ma
  */
 export const VIS_BINDINGS: readonly string[] = VIS_ROUTING_KEYS;
 
+/**
+ * The slot-request events of FEED_BINDINGS: each makes only `queue-portcalls-changed` (a refetch), several per slot
+ * request, so they share the port-call changes' queue without an inbox (entry-points/port-call-changes.ts).
+ */
+export const SLOT_REQUEST_BINDINGS: readonly string[] = SLOT_REQUEST_ROUTING_KEYS;
+
 /** The routing keys of the events the mapping handles: what the feed's queue binds. */
 export const FEED_BINDINGS = [
   'portcall.PortCallChanged',

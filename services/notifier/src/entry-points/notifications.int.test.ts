@@ -361,6 +361,13 @@ describe('notifications and decisions', () => {
       expect([await status(a), await status(b)]).toEqual(['closed', 'closed']);
       expect([await closings(a), await closings(b)]).toEqual([1, 1]);
       expect(signals).toHaveLength(2 * 5);
+
+      // A slot request's decision on the same queue: the JIT dashboard's refetch only, once for the batch.
+      signals.length = 0;
+      const resolved = { ...signal(), streamId: 'slotrequest-1', type: 'SlotRequestResolved' };
+      await bus.publish('slotrequest.SlotRequestResolved', resolved, { messageId: resolved.id });
+      expect(signals).toEqual(['queue-portcalls-changed']);
+      expect([await closings(a), await closings(b)]).toEqual([1, 1]);
     } finally {
       await autoClose.stop();
     }

@@ -1,7 +1,7 @@
 // The real-time feed (docs/architecture.md#real-time): consumes the events the channels follow, turns each into its
 // channel messages (domain/channels.ts) and broadcasts them to every gateway process, which forwards them to its
-// sockets; portcall.PortCallChanged and the VIS list events come instead through consumers of their own
-// (port-call-changes.ts, vis-changes.ts), which hand their signals to `send`. Coalescing happens here, before the broadcast, because each queue has one
+// sockets; portcall.PortCallChanged, the slot-request events and the VIS list events come instead through consumers
+// of their own (port-call-changes.ts, vis-changes.ts), which hand their signals to `send`. Coalescing happens here, before the broadcast, because each queue has one
 // active consumer: one window per channel for the whole fleet, so the "at most one per 250 ms" holds for every
 // socket whichever gateway it is on, and a burst costs the broker and the gateways one message per window instead
 // of one per change.
@@ -15,12 +15,17 @@ import {
   COALESCED_CHANNELS,
   FEED_BINDINGS,
   feedItems,
+  SLOT_REQUEST_BINDINGS,
   VIS_BINDINGS,
 } from '../domain/channels.ts';
 import { createCoalescer } from '../domain/coalesce.ts';
 
 /** Events the notifier consumes on queues of their own (port-call-changes.ts, vis-changes.ts). */
-const OWN_QUEUE: ReadonlySet<string> = new Set([PORTCALL_CHANGED_ROUTING_KEY, ...VIS_BINDINGS]);
+const OWN_QUEUE: ReadonlySet<string> = new Set([
+  PORTCALL_CHANGED_ROUTING_KEY,
+  ...SLOT_REQUEST_BINDINGS,
+  ...VIS_BINDINGS,
+]);
 
 export interface RealtimeFeedOptions {
   /** The coalescing window of the refetch-only channels (default 250 ms). */
@@ -67,8 +72,8 @@ export async function startRealtimeFeed(deps: ServiceDeps, options: RealtimeFeed
       const messages: ChannelMessage[] = [];
       for (const event of events) {
         const key = eventRoutingKey(event);
-        // A queue declared before VIS events had their own keeps their bindings (RabbitMQ keeps a binding until
-        // it is removed): those deliveries are notifier-vis's to signal.
+        // A queue declared before VIS and slot-request events had their own keeps their bindings (RabbitMQ keeps a
+        // binding until it is removed): those deliveries are notifier-vis's and notifier-portcalls' to signal.
         if (OWN_QUEUE.has(key)) continue;
         for (const item of feedItems(key, event.data)) {
           if ('data' in item) messages.push(item);

@@ -29,9 +29,32 @@ export function nameUuid(name: string): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
-/** Arms the jobs of moved timers (after the transaction that moved them committed). */
+/**
+ * How far ahead a timer's previous due time must lie for its job to be trusted as still waiting: the job that has
+ * just fired (and appended the tick that moved the timer) lies behind it.
+ */
+export const ARMED_AHEAD_MS = 60_000;
+
+/**
+ * Whether a moved timer needs its jobs touched. A timer moved later while its previous due time is still ahead
+ * does not: a job at or before that time is waiting, and when it fires early fireTimer arms the vessel's next due
+ * time then. Every timestamp moves the force-depart rule (30 days after the last known time) later, so this
+ * spares two Redis scripts and a worker wake-up per projected batch and vessel.
+ */
+export function needsArming(change: TimerChange, nowMs: number): boolean {
+  if (change.previous === null || change.next === null) return true;
+  const previous = Date.parse(change.previous);
+  return Date.parse(change.next) < previous || previous <= nowMs + ARMED_AHEAD_MS;
+}
+
+/**
+ * Arms the jobs of moved timers (after the transaction that moved them committed). A job whose arming fails is
+ * fired by the sweep (due times are recorded) or re-armed at the next start.
+ */
 export async function armTimers(jobs: DelayedJobs, changes: readonly TimerChange[], log: Logger): Promise<void> {
+  const now = Date.now();
   for (const change of changes) {
+    if (!needsArming(change, now)) continue;
     try {
       if (change.previous !== null) await jobs.cancel(timerJobId(change.imo, change.previous));
       if (change.next !== null) {
@@ -39,7 +62,7 @@ export async function armTimers(jobs: DelayedJobs, changes: readonly TimerChange
         await jobs.schedule(timerJobId(change.imo, change.next), new Date(change.next), job);
       }
     } catch (error) {
-      // The timer is re-armed at the next start (or by the vessel's next event); nothing is lost in the log.
+      // The sweep fires it once due (the due time is recorded), or the next start re-arms it; nothing is lost.
       log.warn({ err: error, imo: change.imo }, 'could not arm the port-call timer');
     }
   }
