@@ -30,11 +30,17 @@ function standIn() {
     write: () => {
       version++;
     },
+    /** Lets every query on its way answer, and gives promises a few turns (not the thread pool). */
+    answer: async () => {
+      for (const resolve of pending.splice(0)) resolve();
+      for (let i = 0; i < 10; i++) await Promise.resolve();
+    },
     /** Lets every query on its way answer. */
     finish: async () => {
       for (let i = 0; i < 5; i++) await Promise.resolve();
       for (const resolve of pending.splice(0)) resolve();
-      for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r));
+      // A new body's gzip is made in the thread pool before the body is served.
+      await new Promise((r) => setTimeout(r, 30));
     },
   };
 }
@@ -127,5 +133,24 @@ describe('GET /sea-chart/vessels bodies', () => {
     const changed = vessels.read();
     await s.finish();
     expect(gunzipSync(await (await changed).gzipped()).toString()).toBe('[{"v":1}]');
+  });
+
+  it('serves a new body once its gzip is made, the body before it meanwhile', async () => {
+    const s = standIn();
+    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+    const first = vessels.read();
+    await s.finish();
+    const firstBody = await first;
+    s.write();
+    s.advance(600);
+    // Older than half the reuse time: the current body is served and a new one made in the background.
+    expect(await vessels.read()).toBe(firstBody);
+    // Its query has answered, its gzip is not made yet: still the body before it.
+    await s.answer();
+    expect(await vessels.read()).toBe(firstBody);
+    await s.finish();
+    const next = await vessels.read();
+    expect(next).not.toBe(firstBody);
+    expect(gunzipSync(await next.gzipped()).toString()).toBe('[{"v":1}]');
   });
 });

@@ -86,8 +86,12 @@ export function createSeaChartVessels(
     }
     const rows = await rowsOrNone(db.query<{ feature: string }>(VESSELS_SQL(portCallsTable), [maxAgeMinutes]));
     const json = Buffer.from(`[${rows.map((r) => r.feature).join(',')}]`);
-    // The same answer keeps its gzip.
-    return current && json.equals(current.body.json) ? current.body : new SeaChartVesselsBody(json);
+    // The same answer keeps its gzip. A new one is served once its gzip is made (browsers all ask for it): until
+    // then the body before it is.
+    if (current && json.equals(current.body.json)) return current.body;
+    const body = new SeaChartVesselsBody(json);
+    await body.gzipped();
+    return body;
   };
   /** The query on its way, else a new one. */
   const refresh = () => {
@@ -97,8 +101,6 @@ export function createSeaChartVessels(
       (body) => {
         if (!current || startedAt >= current.startedAt) current = { body, startedAt };
         running = undefined;
-        // Compressed now, so the first reader asking for gzip (browsers all do) seldom waits for it.
-        body.gzipped().catch(() => {});
         return body;
       },
       (error) => {
