@@ -243,54 +243,24 @@ export interface VesselWrite {
   fresh?: boolean;
 }
 
-const PORT_CALL_COLUMNS = `id bigint, imo bigint, seq int, vessel_name text, status text, first_eta timestamptz,
+// The row's columns that copy a PortCall field of the same name (read from its `doc`), and the ones of its own.
+const PORT_CALL_FIELDS = `id bigint, imo bigint, seq int, vessel_name text, status text, first_eta timestamptz,
   current_eta timestamptz, first_etd timestamptz, current_etd timestamptz, rta timestamptz, ata timestamptz,
   atd timestamptz, next_event_title text, next_event_ts timestamptz, from_port text, to_port text, next_port text,
   berth text, berth_name text, mmsi bigint, call_sign text, nationality text, loa real, beam real, draft real,
   net_weight real, gross_weight real, is_vis boolean, master_id text, master_start timestamptz,
-  master_end timestamptz, master_manual boolean, shown boolean, doc jsonb, ship jsonb, timeline jsonb`;
-const PORT_CALL_NAMES = PORT_CALL_COLUMNS.split(',').map((c) => c.trim().split(/\s+/)[0]);
+  master_end timestamptz, master_manual boolean`;
+const OWN_COLUMNS = 'shown boolean, doc jsonb, ship jsonb, timeline jsonb';
+const namesOf = (columns: string) => columns.split(',').map((c) => c.trim().split(/\s+/)[0]);
+const FIELD_NAMES = namesOf(PORT_CALL_FIELDS);
+const PORT_CALL_NAMES = [...FIELD_NAMES, ...namesOf(OWN_COLUMNS)];
 
+/**
+ * A port call's row as sent: the field columns are taken from `doc` in SQL, so each field goes over the wire once
+ * (the row was the projector's largest write).
+ */
 function portCallRow(rm: PortCallReadModel): Record<string, unknown> {
-  const pc = rm.pc;
-  return {
-    id: pc.id,
-    imo: pc.imo,
-    seq: pc.seq,
-    vessel_name: pc.vessel_name ?? '',
-    status: pc.status,
-    first_eta: pc.first_eta,
-    current_eta: pc.current_eta,
-    first_etd: pc.first_etd,
-    current_etd: pc.current_etd,
-    rta: pc.rta,
-    ata: pc.ata,
-    atd: pc.atd,
-    next_event_title: pc.next_event_title,
-    next_event_ts: pc.next_event_ts,
-    from_port: pc.from_port,
-    to_port: pc.to_port,
-    next_port: pc.next_port,
-    berth: pc.berth,
-    berth_name: pc.berth_name,
-    mmsi: pc.mmsi,
-    call_sign: pc.call_sign,
-    nationality: pc.nationality,
-    loa: pc.loa,
-    beam: pc.beam,
-    draft: pc.draft,
-    net_weight: pc.net_weight,
-    gross_weight: pc.gross_weight,
-    is_vis: pc.is_vis,
-    master_id: pc.master_id,
-    master_start: pc.master_start,
-    master_end: pc.master_end,
-    master_manual: pc.master_manual,
-    shown: rm.shown,
-    doc: pc,
-    ship: rm.ship,
-    timeline: rm.timeline,
-  };
+  return { shown: rm.shown, doc: rm.pc, ship: rm.ship, timeline: rm.timeline };
 }
 
 /** `ON CONFLICT (id)` replacing every column but the id (and what `extra` sets). */
@@ -300,9 +270,13 @@ const onConflictReplace = (names: readonly string[], extra = '') =>
     .map((n) => `${n} = EXCLUDED.${n}`)
     .join(', ')}${extra}`;
 
+// A vessel name the port call does not know is stored as ''.
 const INSERT_PORT_CALLS = `
   INSERT INTO portcall.port_calls AS t (${PORT_CALL_NAMES.join(', ')})
-  SELECT ${PORT_CALL_NAMES.join(', ')} FROM jsonb_to_recordset($1::jsonb) AS r(${PORT_CALL_COLUMNS})`;
+  SELECT ${FIELD_NAMES.map((n) => (n === 'vessel_name' ? "COALESCE(d.vessel_name, '')" : `d.${n}`)).join(', ')},
+         r.shown, r.doc, r.ship, r.timeline
+    FROM jsonb_to_recordset($1::jsonb) AS r(${OWN_COLUMNS}),
+         jsonb_to_record(r.doc) AS d(${PORT_CALL_FIELDS})`;
 const UPSERT_PORT_CALLS = INSERT_PORT_CALLS + onConflictReplace(PORT_CALL_NAMES, ', updated_at = now()');
 
 // Timestamp rows go column by column (pg-arrays.ts): a rebuild writes one per event. A placement is where the
