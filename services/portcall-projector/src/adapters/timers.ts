@@ -1,6 +1,7 @@
 // The clock rules without traffic (docs/domain.md#timers): departed → done 180 minutes after ATD, force-depart 30 days
 // after the last known time. The projection records each vessel's next due time (portcall.vessels.next_timer_at)
-// and arms one delayed job per vessel and due time; when it fires, `PortCallTimersElapsed` is appended to the
+// and arms one delayed job per vessel and due time once it is near (the service's sweep arms the others as they come
+// near); when it fires, `PortCallTimersElapsed` is appended to the
 // vessel's stream and the projection applies the rules at that event's time. As an event, the tick sits at a fixed
 // place in the stream, so a rebuild applies it exactly where the live projection did.
 
@@ -30,53 +31,71 @@ export function nameUuid(name: string): string {
 }
 
 /**
- * How far ahead a timer's previous due time must lie for its job to be trusted as still waiting: the job that has
- * just fired (and appended the tick that moved the timer) lies behind it.
+ * How close a due time must be for its job to be armed (default; at least twice the sweep's interval, see
+ * armHorizonMs). Later ones are armed by the sweep as they come this close: every timestamp moves a vessel's
+ * force-depart rule (30 days after its last known time), and arming each move cost two Redis scripts and a worker
+ * wake-up per projected batch and vessel.
  */
-export const ARMED_AHEAD_MS = 60_000;
+export const ARM_AHEAD_MS = 10 * 60_000;
+
+/** The arming horizon for a sweep every `sweepMs`: a due time is armed at least one sweep before it. */
+export const armHorizonMs = (sweepMs: number): number => Math.max(ARM_AHEAD_MS, 2 * sweepMs);
 
 /**
- * Whether a moved timer needs its jobs touched. A timer moved later while its previous due time is still ahead
- * does not: a job at or before that time is waiting, and when it fires early fireTimer arms the vessel's next due
- * time then. Every timestamp moves the force-depart rule (30 days after the last known time) later, so this
- * spares two Redis scripts and a worker wake-up per projected batch and vessel.
+ * The job operations of a moved timer at `nowMs`: the previous due time's job goes when it can have been armed
+ * (it was within the horizon), the next one is armed when it is within the horizon.
  */
-export function needsArming(change: TimerChange, nowMs: number): boolean {
-  if (change.previous === null || change.next === null) return true;
-  const previous = Date.parse(change.previous);
-  return Date.parse(change.next) < previous || previous <= nowMs + ARMED_AHEAD_MS;
+export function timerJobs(
+  change: TimerChange,
+  nowMs: number,
+  horizonMs = ARM_AHEAD_MS,
+): { cancel: string | null; arm: string | null } {
+  const near = (iso: string | null): iso is string => iso !== null && Date.parse(iso) <= nowMs + horizonMs;
+  return { cancel: near(change.previous) ? change.previous : null, arm: near(change.next) ? change.next : null };
 }
 
 /**
  * Arms the jobs of moved timers (after the transaction that moved them committed). A job whose arming fails is
- * fired by the sweep (due times are recorded) or re-armed at the next start.
+ * armed again by the sweep, or fired by it once due (due times are recorded); nothing is lost.
  */
-export async function armTimers(jobs: DelayedJobs, changes: readonly TimerChange[], log: Logger): Promise<void> {
+export async function armTimers(
+  jobs: DelayedJobs,
+  changes: readonly TimerChange[],
+  log: Logger,
+  horizonMs = ARM_AHEAD_MS,
+): Promise<void> {
   const now = Date.now();
   for (const change of changes) {
-    if (!needsArming(change, now)) continue;
+    const { cancel, arm } = timerJobs(change, now, horizonMs);
     try {
-      if (change.previous !== null) await jobs.cancel(timerJobId(change.imo, change.previous));
-      if (change.next !== null) {
-        const job: TimerJob = { imo: change.imo, due: Date.parse(change.next) };
-        await jobs.schedule(timerJobId(change.imo, change.next), new Date(change.next), job);
+      if (cancel !== null) await jobs.cancel(timerJobId(change.imo, cancel));
+      if (arm !== null) {
+        const job: TimerJob = { imo: change.imo, due: Date.parse(arm) };
+        await jobs.schedule(timerJobId(change.imo, arm), new Date(arm), job);
       }
     } catch (error) {
-      // The sweep fires it once due (the due time is recorded), or the next start re-arms it; nothing is lost.
       log.warn({ err: error, imo: change.imo }, 'could not arm the port-call timer');
     }
   }
 }
 
-/** Arms every recorded timer (at start: in-process timers do not survive a restart, and a crash may miss one). */
-export async function armAllTimers(db: Db, jobs: DelayedJobs, log: Logger): Promise<number> {
+/**
+ * Arms the recorded timers due within the horizon and not yet overdue (the sweep fires those): at start
+ * (in-process timers do not survive a restart, and a crash may miss one) and by the sweep. Arming an id already
+ * waiting changes nothing.
+ */
+export async function armNearTimers(db: Db, jobs: DelayedJobs, log: Logger, horizonMs = ARM_AHEAD_MS): Promise<number> {
   const { rows } = await db.query<{ imo: number; next_timer_at: Date }>(
-    'SELECT imo, next_timer_at FROM portcall.vessels WHERE next_timer_at IS NOT NULL ORDER BY next_timer_at',
+    `SELECT imo, next_timer_at FROM portcall.vessels
+      WHERE next_timer_at <= now() + $1 * interval '1 millisecond' AND next_timer_at > now() - interval '5 seconds'
+      ORDER BY next_timer_at`,
+    [horizonMs],
   );
   await armTimers(
     jobs,
     rows.map((r) => ({ imo: Number(r.imo), previous: null, next: r.next_timer_at.toISOString() })),
     log,
+    horizonMs,
   );
   return rows.length;
 }
@@ -94,11 +113,13 @@ export interface FireTimerDeps {
   rules: ProjectorRules;
   jobs: DelayedJobs;
   log: Logger;
+  /** Arming horizon (default ARM_AHEAD_MS): a next due time beyond it is left to the sweep. */
+  horizonMs?: number;
 }
 
 /**
  * The job: if a clock rule of the vessel is due by the database's clock (which stamps the event's `created`, the
- * fold's "now"), append PortCallTimersElapsed; if the next one is still ahead, arm it again.
+ * fold's "now"), append PortCallTimersElapsed; if the next one is still ahead, arm it again when it is near.
  */
 export async function fireTimer(
   deps: FireTimerDeps,
@@ -124,6 +145,7 @@ export async function fireTimer(
       // Fired a little before the database's clock reached it: this job runs again (its retry), as the same id
       // cannot be armed while it runs.
       if (armedFor !== undefined && outcome.next.getTime() <= armedFor) throw new TimerNotDueError(imo);
+      if (outcome.next.getTime() > Date.now() + (deps.horizonMs ?? ARM_AHEAD_MS)) return 'nothing';
       const job: TimerJob = { imo, due: outcome.next.getTime() };
       await jobs.schedule(timerJobId(imo, outcome.next.toISOString()), outcome.next, job);
       return 'rearmed';

@@ -18,7 +18,7 @@ import type { Db } from '@pcas/sql';
 import { type ProjectorRules, projectBatch, type TimerChange } from '../adapters/projection.ts';
 import { rebuildAll } from '../adapters/rebuild.ts';
 import { ensureSchema } from '../adapters/schema.ts';
-import { armAllTimers, armTimers, fireTimer, type TimerJob } from '../adapters/timers.ts';
+import { armHorizonMs, armNearTimers, armTimers, fireTimer, type TimerJob } from '../adapters/timers.ts';
 import { VesselCache } from '../adapters/vessel-state.ts';
 import type { ClusteringRule } from '../domain/port-calls.ts';
 import { parsePortCallSettings } from '../domain/port-calls.ts';
@@ -31,7 +31,7 @@ export interface PortcallProjectorOptions {
   createJobs?: (handler: JobHandler) => DelayedJobs | Promise<DelayedJobs>;
   /** BullMQ key prefix (default `bull-<database name>`). */
   jobsPrefix?: string;
-  /** How often recorded timers that are due are fired anyway (a job lost between commit and arming; default 60 s). */
+  /** How often timers coming near are armed and due ones fired anyway (a job lost; default 60 s). */
   timerSweepMs?: number;
   /** Vessel states kept in memory between batches (default 1000). */
   cacheSize?: number;
@@ -83,9 +83,12 @@ export async function startPortcallProjector(
   await ensureSchema(db);
 
   let jobs: DelayedJobs;
+  const sweepMs = options.timerSweepMs ?? 60_000;
+  // Jobs are armed only for due times this close; the sweep arms the later ones as they come near.
+  const horizonMs = armHorizonMs(sweepMs);
   const onJob = async (job: DueJob) => {
     const { imo, due } = job.data as TimerJob;
-    const outcome = await fireTimer({ db, store, rules, jobs, log }, imo, due);
+    const outcome = await fireTimer({ db, store, rules, jobs, log, horizonMs }, imo, due);
     log.debug({ imo, outcome }, 'port-call timer');
   };
   const jobsLog = log.child({ component: 'jobs' });
@@ -99,7 +102,7 @@ export async function startPortcallProjector(
       log: jobsLog,
     });
   } else jobs = createInProcessJobs({ queue: 'portcall-timers', handler: onJob, log: jobsLog });
-  const arm = (changes: TimerChange[]) => armTimers(jobs, changes, log);
+  const arm = (changes: TimerChange[]) => armTimers(jobs, changes, log, horizonMs);
 
   const afterCommit = new AsyncLocalStorage<(() => Promise<void>)[]>();
   const cache = new VesselCache(options.cacheSize);
@@ -127,7 +130,7 @@ export async function startPortcallProjector(
   const rpc = await bus.serveRpc(options.rpcService ?? PORTCALL_PROJECTOR, commands.handle);
 
   // Vessels with timestamp rows but no port-call state (read models from before port calls, or dropped): rebuilt
-  // in the background, then every recorded timer is armed.
+  // in the background, then every recorded timer that is near is armed.
   const background = (async () => {
     try {
       const { rows } = await db.query<{ imo: number }>(
@@ -138,24 +141,26 @@ export async function startPortcallProjector(
         const summary = await rebuildAll({ db, store, rules, log, imos: rows.map((r) => Number(r.imo)) });
         log.info({ vessels: summary.vessels }, 'port calls built for vessels that had none');
       }
-      await armAllTimers(db, jobs, log);
+      await armNearTimers(db, jobs, log, horizonMs);
     } catch (error) {
       log.error({ err: error }, 'could not restore port-call timers');
     }
   })();
 
-  // Safety net: a timer whose job was lost (a crash between a commit and arming it) still fires.
+  // Arms the timers coming near; and as a safety net, a timer whose job was lost (a crash between a commit and
+  // arming it) still fires.
   let sweeping = false;
   const sweep = setInterval(async () => {
     if (sweeping) return;
     sweeping = true;
     try {
+      await armNearTimers(db, jobs, log, horizonMs);
       const { rows } = await db.query<{ imo: number }>(
         `SELECT imo FROM portcall.vessels WHERE next_timer_at <= now() - interval '5 seconds'
           ORDER BY next_timer_at LIMIT 500`,
       );
       for (const r of rows) {
-        await fireTimer({ db, store, rules, jobs, log }, Number(r.imo)).catch((error) =>
+        await fireTimer({ db, store, rules, jobs, log, horizonMs }, Number(r.imo)).catch((error) =>
           log.warn({ err: error, imo: r.imo }, 'port-call timer failed'),
         );
       }
@@ -164,7 +169,7 @@ export async function startPortcallProjector(
     } finally {
       sweeping = false;
     }
-  }, options.timerSweepMs ?? 60_000);
+  }, sweepMs);
   sweep.unref?.();
 
   log.info({ jobs: jobs.kind, clustering: rules.clustering }, 'portcall-projector started');
