@@ -42,8 +42,8 @@ export async function startRealtime(
   deps: Pick<ServiceDeps, 'db' | 'bus' | 'log'> & {
     server: Server;
     signingKeys: () => Promise<SigningKeys>;
-    /** Called with each channel message's channel before it goes to the sockets. */
-    beforeSending?: (channel: string) => void;
+    /** Called with each channel message's channel; the message goes to the sockets once what it returns settles. */
+    beforeSending?: (channel: string) => Promise<void> | undefined;
   },
 ): Promise<RealtimeEdge> {
   const { db, bus, log, server, signingKeys, beforeSending } = deps;
@@ -99,8 +99,13 @@ export async function startRealtime(
 
   const receiver: Consumer = await bus.receiveBroadcasts((_key, body) => {
     if (!isChannelMessage(body)) return;
-    beforeSending?.(body.channel);
-    agServer.exchange.transmitPublish(body.channel, body.data);
+    const send = () => agServer.exchange.transmitPublish(body.channel, body.data);
+    const ready = beforeSending?.(body.channel);
+    if (!ready) return send();
+    ready.then(send, (error) => {
+      log.warn({ err: error, channel: body.channel }, 'preparing for a channel message failed; sent anyway');
+      send();
+    });
   });
 
   return {

@@ -80,9 +80,8 @@ export async function startGateway(
     ...deps,
     server,
     signingKeys: signingKeyLoader(deps),
-    beforeSending: (channel) => {
-      if (channel === SEA_CHART_VESSELS_CHANNEL) seaChartVessels.changed();
-    },
+    // The map's message goes out once a body with the change is served (none of its readers waits for it).
+    beforeSending: (channel) => (channel === SEA_CHART_VESSELS_CHANNEL ? seaChartVessels.fresh() : undefined),
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

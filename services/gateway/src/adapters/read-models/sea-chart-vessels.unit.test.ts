@@ -153,4 +153,26 @@ describe('GET /sea-chart/vessels bodies', () => {
     expect(next).not.toBe(firstBody);
     expect(gunzipSync(await next.gzipped()).toString()).toBe('[{"v":1}]');
   });
+
+  it('fresh: resolves once a body made after the call is served, readers meanwhile getting the one before', async () => {
+    const s = standIn();
+    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+    const first = vessels.read();
+    await s.finish();
+    expect((await first).json.toString()).toBe('[{"v":0}]');
+    s.advance(100);
+    s.write();
+    let resolved = false;
+    const fresh = vessels.fresh().then(() => {
+      resolved = true;
+    });
+    // A reader does not wait for it: the body before.
+    expect((await vessels.read()).json.toString()).toBe('[{"v":0}]');
+    expect(resolved).toBe(false);
+    expect(s.started).toEqual([0, 100]);
+    await s.finish();
+    await fresh;
+    expect((await vessels.read()).json.toString()).toBe('[{"v":1}]');
+    expect(s.started).toEqual([0, 100]);
+  });
 });

@@ -47,24 +47,25 @@ export class SeaChartVesselsBody {
 }
 
 /**
- * GET /sea-chart/vessels' answers: `read` the body; `changed` when the next answer must show a change: a fixed
- * vessel changed through this process (ingest has answered), or `sea-chart-vessels-changed` is on its way to this
- * process's sockets.
+ * GET /sea-chart/vessels' answers: `read` the body; `changed` when the next answer must show a change (a fixed
+ * vessel changed through this process, ingest has answered); `fresh` resolves once the body served is one whose
+ * query started after the call, readers meanwhile served the one before.
  */
 export interface SeaChartVessels {
   read(): Promise<SeaChartVesselsBody>;
   changed(): void;
+  fresh(): Promise<void>;
 }
 
 /**
  * GET /sea-chart/vessels. A body is served while its query started at most `reuseMs` (1 s) before the call and
  * after the last `changed`; a body older than half that is made again in the background, so readers seldom wait.
- * The real-time channel announces a change (at most once a second) only after this process has heard of it
- * (entry-points/realtime.ts), so a map that reloads on the message gets the change; anything else (positions
- * posted but not announced yet, the age limit) shows within `reuseMs`. Not every position batch: AIS agents post
- * several a second, and a fresh query for each kept the map's readers waiting. Calls that must wait share one
- * query, and while the map is being read a change starts that query at once, so 16 map views reading cost at
- * most a query per change, not one per view. (The original cached the answer for 60 s.)
+ * This process passes `sea-chart-vessels-changed` (at most once a second) to its sockets only once `fresh` has
+ * resolved (entry-points/service.ts), so a map that reloads on the message gets the change without any reader
+ * waiting for it; anything else (positions posted but not announced yet, the age limit) shows within `reuseMs`.
+ * Not every position batch: AIS agents post several a second, and a fresh query for each kept the map's readers
+ * waiting. Calls that must wait share one query, so 16 map views reading cost a query or two a second, not one per
+ * view. (The original cached the answer for 60 s.)
  */
 export function createSeaChartVessels(
   db: Queryable,
@@ -137,6 +138,9 @@ export function createSeaChartVessels(
       changedAt = now();
       // Someone is reading: start the next body now, so the next reader waits less (or not at all).
       if (readAt >= changedAt - reuseMs) answer(changedAt).catch(() => {});
+    },
+    async fresh() {
+      await answer(now());
     },
   };
 }
