@@ -117,6 +117,57 @@ describe('the deliverer (PostgreSQL)', () => {
     expect(state.rows[0]).toEqual({ failures: 0, last_error: null });
   }, 30_000);
 
+  it('posts the next batch while the last one is recorded, and records them in order', async () => {
+    const peer = 'urn:mrn:stm:service:instance:test:pipelined-peer';
+    await linkPeer(
+      db,
+      createEventStore(db),
+      { service_id: peer, url: 'http://p.invalid/vis', secret: 'z'.repeat(20) },
+      {},
+    );
+    const posted: string[][] = [];
+    let secondPosted: () => void = () => {};
+    const second = new Promise<void>((resolve) => {
+      secondPosted = resolve;
+    });
+    const post: PostBatch = async (_peer, batch) => {
+      posted.push(batch.map((m) => m.message_id));
+      if (posted.length === 2) secondPosted();
+      const results = batch.map((m) => ({ message_id: m.message_id, status: 'stored' }));
+      return { kind: 'answered', status: 200, body: { results } };
+    };
+    const recordedIn: string[][] = [];
+    const deliverer = createDeliverer({
+      db,
+      log,
+      post,
+      jobs: () => jobs!,
+      limits: { maxMessages: 2, maxBytes: 100_000 },
+      takeAcknowledgements: async (_link, answer) => {
+        const ids = (answer as { results: { message_id: string }[] }).results.map((r) => r.message_id);
+        // The first batch's recording waits for the second batch's post: without the overlap, never.
+        if (recordedIn.length === 0) await second;
+        recordedIn.push(ids);
+      },
+    });
+    await enqueueMany(
+      db,
+      peer,
+      ['p1', 'p2', 'p3', 'p4'].map((message_id) => ({ message_id, operation: 'textMessage' as const, body: {} })),
+    );
+    await deliverer.deliver(peer);
+    expect(posted).toEqual([
+      ['p1', 'p2'],
+      ['p3', 'p4'],
+    ]);
+    expect(recordedIn).toEqual(posted);
+    const { rows } = await db.query<{ n: string }>(
+      'SELECT count(*) AS n FROM vis.outbox WHERE peer_service_id = $1 AND delivered_at IS NOT NULL',
+      [peer],
+    );
+    expect(Number(rows[0].n)).toBe(4);
+  }, 30_000);
+
   it('takes the acknowledgements an answer carried before recording the batch delivered; if that fails, sends it again', async () => {
     const peer = 'urn:mrn:stm:service:instance:test:answering-peer';
     await linkPeer(

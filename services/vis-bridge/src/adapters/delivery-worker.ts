@@ -8,7 +8,14 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DelayedJobs } from '@pcas/jobs';
 import type { Logger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
-import { type BackoffPolicy, DEFAULT_BACKOFF, decideDelivery, retryDelayMs } from '../domain/delivery.ts';
+import {
+  type BackoffPolicy,
+  type BatchOutcome,
+  DEFAULT_BACKOFF,
+  type DeliveryDecision,
+  decideDelivery,
+  retryDelayMs,
+} from '../domain/delivery.ts';
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, nextBatch } from '../domain/outbox.ts';
 import {
   hasPending,
@@ -107,44 +114,86 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   async function deliverHolding(peer: string, owner: string): Promise<'emptied' | 'stopped'> {
     let maxMessages = limits.maxMessages;
     let gapUntil = 0;
-    for (;;) {
-      const wait = gapUntil - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const link = await peerFor(db, peer);
-      if (!link) {
-        log.warn({ peer }, 'VIS messages queued for a service without a peer link; kept until one is set');
-        return 'stopped';
-      }
-      const queued = await pendingMessages(db, peer, maxMessages);
-      const batch = nextBatch(queued, { ...limits, maxMessages });
-      if (batch.length === 0) return 'emptied';
-      const ids = batch.map((m) => m.message_id);
-      const full = batch.length >= maxMessages || queued.length > batch.length;
-      gapUntil = full ? 0 : Date.now() + batchGapMs;
-      const outcome = await post(link, batch);
-      if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
-        await options.takeAcknowledgements?.(link, outcome.body);
-      }
-      const decision = decideDelivery(ids, outcome);
-      if (decision.kind === 'split') {
-        maxMessages = Math.max(1, Math.floor(batch.length / 2));
-        continue;
-      }
-      if (decision.kind === 'settled' && (decision.delivered.length > 0 || decision.refused.length > 0)) {
-        const held = await settleBatch(db, peer, decision, { owner, ms: leaseMs });
+    // A batch's recording (the acknowledgements its answer carried taken, then what the peer said of each) runs
+    // while the next batch is read and posted: that one holds only later messages (`after`), which the peer
+    // stores after the first. Each recording waits for the one before, and a failed one fails those after it and
+    // the job: what was not recorded goes again, answered "duplicate" and acknowledged again.
+    let recording: Promise<void> = Promise.resolve();
+    let after = 0;
+    let held = true;
+    const record = (link: Peer, outcome: BatchOutcome, decision: Extract<DeliveryDecision, { kind: 'settled' }>) => {
+      const before = recording;
+      recording = (async () => {
+        await before;
+        if (outcome.kind === 'answered' && outcome.status >= 200 && outcome.status < 300) {
+          await options.takeAcknowledgements?.(link, outcome.body);
+        }
+        if (!(await settleBatch(db, peer, decision, { owner, ms: leaseMs }))) held = false;
         for (const r of decision.refused) {
           log.warn({ peer, message_id: r.message_id, error: r.error }, 'VIS peer refused a message; not sent again');
         }
-        if (!held) return 'stopped';
-        continue;
+      })();
+      // Awaited later (a rejection surfaces there), not left unhandled meanwhile.
+      recording.catch(() => {});
+    };
+    /** Waits for the recordings on their way; answers whether this deliverer still holds the peer. */
+    const recorded = async () => {
+      await recording;
+      return held;
+    };
+    try {
+      return await deliverBatches();
+    } finally {
+      // Nothing of this turn is left writing once the caller releases the lease (a late settle would renew it).
+      await recording.catch(() => {});
+    }
+
+    async function deliverBatches(): Promise<'emptied' | 'stopped'> {
+      for (;;) {
+        const wait = gapUntil - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (!held) {
+          await recording;
+          return 'stopped';
+        }
+        const link = await peerFor(db, peer);
+        if (!link) {
+          log.warn({ peer }, 'VIS messages queued for a service without a peer link; kept until one is set');
+          await recording;
+          return 'stopped';
+        }
+        const queued = await pendingMessages(db, peer, maxMessages, after);
+        const batch = nextBatch(queued, { ...limits, maxMessages });
+        if (batch.length === 0) return (await recorded()) ? 'emptied' : 'stopped';
+        const ids = batch.map((m) => m.message_id);
+        const full = batch.length >= maxMessages || queued.length > batch.length;
+        gapUntil = full ? 0 : Date.now() + batchGapMs;
+        const outcome = await post(link, batch);
+        const decision = decideDelivery(ids, outcome);
+        if (decision.kind === 'split') {
+          if (!(await recorded())) return 'stopped';
+          maxMessages = Math.max(1, Math.floor(batch.length / 2));
+          continue;
+        }
+        if (decision.kind === 'settled' && (decision.delivered.length > 0 || decision.refused.length > 0)) {
+          record(link, outcome, decision);
+          if (decision.pending.length === 0) after = batch[batch.length - 1].seq;
+          else {
+            // What the peer did not answer for goes first in the next batch.
+            if (!(await recorded())) return 'stopped';
+            after = 0;
+          }
+          continue;
+        }
+        if (!(await recorded())) return 'stopped';
+        const error = decision.kind === 'retry' ? decision.error : 'the peer answered for none of the batch';
+        const failures = await recordFailure(db, peer, error);
+        const at = new Date(Date.now() + retryDelayMs(failures, backoff));
+        await setNextAttempt(db, peer, at);
+        await jobs().schedule(deliveryJobId(peer, at.getTime()), at, { peer } satisfies DeliveryJob);
+        log.warn({ peer, failures, retry_at: at.toISOString(), error }, 'VIS peer delivery failed; will retry');
+        return 'stopped';
       }
-      const error = decision.kind === 'retry' ? decision.error : 'the peer answered for none of the batch';
-      const failures = await recordFailure(db, peer, error);
-      const at = new Date(Date.now() + retryDelayMs(failures, backoff));
-      await setNextAttempt(db, peer, at);
-      await jobs().schedule(deliveryJobId(peer, at.getTime()), at, { peer } satisfies DeliveryJob);
-      log.warn({ peer, failures, retry_at: at.toISOString(), error }, 'VIS peer delivery failed; will retry');
-      return 'stopped';
     }
   }
 

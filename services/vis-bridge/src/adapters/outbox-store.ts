@@ -15,7 +15,13 @@ export async function enqueue(q: Queryable, peerServiceId: string, message: Peer
   return rowCount > 0;
 }
 
-export async function pendingMessages(q: Queryable, peerServiceId: string, limit: number): Promise<QueuedMessage[]> {
+/** The peer's next messages in queue order (after `afterSeq`: those of a batch still being recorded are skipped). */
+export async function pendingMessages(
+  q: Queryable,
+  peerServiceId: string,
+  limit: number,
+  afterSeq = 0,
+): Promise<QueuedMessage[]> {
   const { rows } = await q.query<{
     seq: string;
     message_id: string;
@@ -24,8 +30,8 @@ export async function pendingMessages(q: Queryable, peerServiceId: string, limit
     bytes: number;
   }>(
     `SELECT seq, message_id, operation, body, bytes FROM vis.outbox
-     WHERE peer_service_id = $1 AND delivered_at IS NULL AND failed_at IS NULL ORDER BY seq LIMIT $2`,
-    [peerServiceId, limit],
+     WHERE peer_service_id = $1 AND delivered_at IS NULL AND failed_at IS NULL AND seq > $3 ORDER BY seq LIMIT $2`,
+    [peerServiceId, limit, afterSeq],
   );
   return rows.map((r) => ({
     seq: Number(r.seq),
