@@ -74,6 +74,8 @@ const DEFAULTS = {
   prefetch: 256,
   maxBatch: 100,
   maxAttempts: 5,
+  /** A handled batch's ack waits this long for the next ones' (consumer-loop.ts). */
+  ackDelayMs: 50,
   rpcPrefetch: 64,
   rpcTimeoutMs: 10_000,
   waitMs: 30_000,
@@ -432,6 +434,8 @@ class QueueConsumer extends ChannelPart<Channel> implements Consumer {
       log: bus.log,
       retryBaseMs: bus.retryBaseMs,
       ackBatch: (batch) => (batch[batch.length - 1] as AmqpPending).ackUpTo(),
+      ackDelayMs: DEFAULTS.ackDelayMs,
+      maxUnacked: Math.floor((options.prefetch ?? DEFAULTS.prefetch) / 2),
       invoke: (messages) =>
         withSpan(
           'amqp.consume',

@@ -21,10 +21,19 @@ export interface ConsumerLoopOptions {
   maxAttempts: number;
   /** Calls the user's handler (the AMQP bus wraps it in a span). */
   invoke(messages: BusMessage[]): Promise<void>;
-  /** Settles a whole successful batch at once (AMQP: one ack with `multiple`). */
+  /** Settles a whole successful batch at once (AMQP: one ack with `multiple`, which also settles the ones before). */
   ackBatch(batch: Pending[]): void;
   log: Logger;
   retryBaseMs?: number;
+  /**
+   * How long a successful batch's ack may wait for the next batch's (default 0: at once). With `ackBatch` settling
+   * everything before too, the batches of a window cost one ack: at a few messages a batch, each ack was a socket
+   * write costing the consumer about as much as its handler. Only the moment of the ack moves: a crash in the
+   * window redelivers batches already handled, which at-least-once handlers take anyway.
+   */
+  ackDelayMs?: number;
+  /** Unacked messages at which a waiting ack goes at once (default maxBatch): below the broker's prefetch. */
+  maxUnacked?: number;
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -35,6 +44,10 @@ export class ConsumerLoop {
   private stopping = false;
   private scheduled = false;
   private idleWaiters: (() => void)[] = [];
+  /** The last successful batch whose ack waits (ackDelayMs), and how many messages it settles with those before. */
+  private unacked: Pending[] | null = null;
+  private unackedCount = 0;
+  private ackTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: ConsumerLoopOptions) {}
 
@@ -57,11 +70,40 @@ export class ConsumerLoop {
     return this.buffer.length;
   }
 
-  /** Stops after the batch in progress; resolves when no handler runs any more. */
+  /** Stops after the batch in progress; resolves when no handler runs any more (and every handled batch is acked). */
   async stop(): Promise<void> {
     this.stopping = true;
-    if (!this.running) return;
-    await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    if (this.running) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+    this.flushAck();
+  }
+
+  /** Acks a successful batch now or, with ackDelayMs, together with the ones after it within the window. */
+  private ackLater(batch: Pending[]): void {
+    const delay = this.opts.ackDelayMs ?? 0;
+    this.unacked = batch;
+    this.unackedCount += batch.length;
+    // A window's worth of a full batch is acked at once, so the broker's prefetch never waits on the timer.
+    if (delay <= 0 || this.stopping || this.unackedCount >= (this.opts.maxUnacked ?? this.opts.maxBatch)) {
+      this.flushAck();
+      return;
+    }
+    if (!this.ackTimer) {
+      this.ackTimer = setTimeout(() => {
+        this.ackTimer = null;
+        this.flushAck();
+      }, delay);
+      this.ackTimer.unref?.();
+    }
+  }
+
+  private flushAck(): void {
+    if (this.ackTimer) clearTimeout(this.ackTimer);
+    this.ackTimer = null;
+    const batch = this.unacked;
+    this.unacked = null;
+    this.unackedCount = 0;
+    // A batch of a closed channel is not settled any more: the broker redelivers it.
+    if (batch?.[0].live()) this.opts.ackBatch(batch);
   }
 
   private schedule(): void {
@@ -98,13 +140,15 @@ export class ConsumerLoop {
     if (decodable) {
       try {
         await this.opts.invoke(batch.map((p) => p.message!));
-        if (batch[0].live()) this.opts.ackBatch(batch);
+        if (batch[0].live()) this.ackLater(batch);
         return;
       } catch (error) {
         if (batch.length > 1) log.warn({ err: error, queue, size: batch.length }, 'batch failed; retrying one by one');
         else log.warn({ err: error, queue, id: batch[0].message?.id }, 'handler failed');
       }
     }
+    // The batches before are settled first: the acks and dead-letterings below are one message each.
+    this.flushAck();
     // A single message that just failed has used its first attempt already.
     const usedFirst = decodable && batch.length === 1;
     for (let index = 0; index < batch.length; index++) {
