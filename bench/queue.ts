@@ -9,12 +9,11 @@
 //    window start (`accepted`). Checked afterwards: every request accepted, no two reservations of a berth overlap.
 //    `cpu_ms_per_request`: the CPU time each fleet process spent per slot request during that run and the 3 s after
 //    it, less what it spends idle (measured over 3 s before) (Linux: read from /proc for the bench's child
-//    processes; PostgreSQL, RabbitMQ and Redis not included), so the cost of a request can be followed service by
-//    service even when the machine is shared.
+//    processes, and as `postgres` the fleet database's backends; RabbitMQ and Redis not included), so the cost of a
+//    request can be followed service by service even when the machine is shared.
 //  - insert_16: a bare single-row INSERT's rate at 16 writers on the same PostgreSQL just before (bench:append's
 //    baseline), so figures from different machines can be compared.
 
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { MINUTE_MS, queueSettings } from '../services/queue-scheduler/src/domain/queue-rules.ts';
@@ -24,7 +23,7 @@ import {
   type CalendarEntry,
   findBestSlot,
 } from '../services/queue-scheduler/src/domain/slot-search.ts';
-import { insertBaseline, percentile, round, validImo } from './support.ts';
+import { cpuMsPer, fleetCpu, insertBaseline, percentile, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -128,33 +127,6 @@ const GENERATED = [
 
 const isoUtc = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
-/** CPU seconds so far of each process below this one, by service name (empty where /proc is not there). */
-function fleetCpu(): Map<string, number> {
-  const out = new Map<string, number>();
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
-  const ticks = 100; // USER_HZ on Linux
-  const stack = [process.pid];
-  while (stack.length > 0) {
-    const pid = stack.pop() as number;
-    const children = read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
-    stack.push(...children);
-    if (pid === process.pid) continue;
-    const stat = read(`/proc/${pid}/stat`);
-    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
-    const name = /services\/([a-z-]+)\//.exec(cmdline)?.[1];
-    if (!stat || !name) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
-  }
-  return out;
-}
-
 async function expectOk(what: string, answer: Promise<{ status: number; body: any }>) {
   const res = await answer;
   if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
@@ -222,9 +194,10 @@ async function endToEnd() {
     const accept: number[] = [];
     // What the services spend idle (polling, timers) is measured first and taken off, so the figure is the
     // requests' own cost whatever the run's length; the run's trailing work (posts to ingest, mails) is counted.
-    const idleFrom = fleetCpu();
+    const database = new URL(fleet.env.DATABASE_URL).pathname.slice(1);
+    const idleFrom = fleetCpu(database);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const cpuBefore = fleetCpu();
+    const cpuBefore = fleetCpu(database);
     const benchCpu = process.cpuUsage();
     const started = performance.now();
     await runPool(C, vessels, async (v) => {
@@ -264,18 +237,14 @@ async function endToEnd() {
     const elapsed = (performance.now() - started) / 1000;
     const benchUsed = process.cpuUsage(benchCpu);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const cpuAfter = fleetCpu();
+    const cpuAfter = fleetCpu(database);
     const measuredS = (performance.now() - started) / 1000;
-    const cpu: Record<string, number | null> = {};
-    for (const [name, seconds] of [...cpuAfter].sort(([a], [b]) => a.localeCompare(b))) {
-      const before = cpuBefore.get(name) ?? 0;
-      const idlePerS = (before - (idleFrom.get(name) ?? before)) / (IDLE_MS / 1000);
-      cpu[name] = round((Math.max(0, seconds - before - idlePerS * measuredS) * 1000) / N);
-    }
-    if (cpuAfter.size > 0) {
-      cpu.all_services = round(Object.values(cpu).reduce((a: number, b) => a + (b ?? 0), 0));
-      cpu.bench_client = round((benchUsed.user + benchUsed.system) / 1000 / N);
-    }
+    const cpu = cpuMsPer(cpuBefore, cpuAfter, N, 1, {
+      from: idleFrom,
+      seconds: IDLE_MS / 1000,
+      measuredSeconds: measuredS,
+    });
+    if (cpuAfter.size > 0) cpu.bench_client = round((benchUsed.user + benchUsed.system) / 1000 / N);
 
     const all = await allRows<{ slot_reservation_status: string }>(admin, '/slot-reservations', {});
     const accepted = all.filter((r) => r.slot_reservation_status === 'accepted').length;

@@ -150,18 +150,35 @@ export function fleetCpu(database?: string): Map<string, number> {
   return out;
 }
 
-/** Each service's CPU milliseconds per `per` operations between two fleetCpu readings. */
-export function cpuMsPer(before: Map<string, number>, after: Map<string, number>, operations: number, per = 1) {
+/** Per name (a `name:pid` key counted under its name, when it ran at both readings), seconds between two readings. */
+function secondsBetween(before: Map<string, number>, after: Map<string, number>): Map<string, number> {
   const seconds = new Map<string, number>();
   for (const [key, value] of after) {
-    // A backend counts when it ran at both readings (one that came and went between them is missed).
     const [name, pid] = key.split(':');
     if (pid !== undefined && !before.has(key)) continue;
     seconds.set(name, (seconds.get(name) ?? 0) + value - (before.get(key) ?? 0));
   }
+  return seconds;
+}
+
+/**
+ * Each service's CPU milliseconds per `per` operations between two fleetCpu readings. With `idle` (a reading
+ * `seconds` before `before`, with no load), what each spends idle (polling, timers) over the `measuredSeconds`
+ * is taken off, so the figure is the operations' own cost.
+ */
+export function cpuMsPer(
+  before: Map<string, number>,
+  after: Map<string, number>,
+  operations: number,
+  per = 1,
+  idle?: { from: Map<string, number>; seconds: number; measuredSeconds: number },
+) {
+  const seconds = secondsBetween(before, after);
+  const idleSeconds = idle ? secondsBetween(idle.from, before) : new Map<string, number>();
   const out: Record<string, number | null> = {};
   for (const [name, used] of [...seconds].sort(([a], [b]) => a.localeCompare(b))) {
-    out[name] = round((used * 1000 * per) / operations);
+    const idleCost = idle ? ((idleSeconds.get(name) ?? 0) / idle.seconds) * idle.measuredSeconds : 0;
+    out[name] = round((Math.max(0, used - idleCost) * 1000 * per) / operations);
   }
   if (after.size > 0) out.all_services = round(Object.values(out).reduce((a: number, b) => a + (b ?? 0), 0));
   return out;
