@@ -29,8 +29,22 @@ const LOAD_PRIORITIES = `SELECT
             'weight', weight) ORDER BY payload_key, api_key_id), '[]')
      FROM portcall.payload_key_weights) AS payload_key_weights`;
 
+// The same after taking the vessels' locks (portcall.lock_vessels), one round trip for both: the projection's batch
+// needs them together. The priorities are not under those locks, so reading them in the same statement changes
+// nothing.
+const LOCK_AND_LOAD_PRIORITIES = LOAD_PRIORITIES.replace(
+  'SELECT',
+  'SELECT portcall.lock_vessels($1::bigint[]) IS NULL AS locked,',
+);
+
 export async function loadPriorities(q: Queryable): Promise<Priorities> {
   const { rows } = await q.query<Priorities>(LOAD_PRIORITIES);
+  return { timestamp_weights: rows[0].timestamp_weights, payload_key_weights: rows[0].payload_key_weights };
+}
+
+/** Takes the vessels' advisory locks (ascending IMO, as lockVessels) and reads the priorities. */
+export async function lockVesselsLoadingPriorities(q: Queryable, imos: readonly number[]): Promise<Priorities> {
+  const { rows } = await q.query<Priorities>(LOCK_AND_LOAD_PRIORITIES, [imos]);
   return { timestamp_weights: rows[0].timestamp_weights, payload_key_weights: rows[0].payload_key_weights };
 }
 

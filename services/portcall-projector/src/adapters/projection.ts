@@ -24,7 +24,7 @@ import {
 } from '../domain/port-calls.ts';
 import { placementOf, type ReadModelContext, vesselWrites } from '../domain/read-model.ts';
 import { evolveBatch, rowsToLoad, type TimestampRow } from '../domain/timestamp-rows.ts';
-import { applyPriorityEvents, isPriorityEvent, loadPriorities } from './priorities.ts';
+import { applyPriorityEvents, isPriorityEvent, loadPriorities, lockVesselsLoadingPriorities } from './priorities.ts';
 import {
   loadStoredRows,
   loadTimestampRows,
@@ -159,15 +159,18 @@ function timerChanges(entries: readonly VesselWrite[], before: ReadonlyMap<numbe
   return out;
 }
 
-/** Folds vessel events (any vessels, stream order per vessel) into the read models. */
+/**
+ * Folds vessel events (any vessels, stream order per vessel) into the read models. Priorities not given are read
+ * with the vessels' locks (one round trip); the outcome says which were applied.
+ */
 async function projectVesselEvents(
   tx: Queryable,
   store: EventStore,
   rules: ProjectorRules,
   events: readonly RecordedEvent[],
-  priorities: Priorities,
+  given: Priorities | undefined,
   cache: VesselCache | undefined,
-): Promise<ProjectionOutcome> {
+): Promise<ProjectionOutcome & { priorities?: Priorities }> {
   const byImo = new Map<number, RecordedEvent[]>();
   for (const event of events) {
     const imo = imoOfStream(event.streamId);
@@ -177,8 +180,10 @@ async function projectVesselEvents(
     else byImo.set(imo, [event]);
   }
   const imos = [...byImo.keys()].sort((a, b) => a - b);
-  if (imos.length === 0) return { vessels: 0, events: 0, signals: 0, timers: [] };
-  await lockVessels(tx, imos);
+  if (imos.length === 0) return { vessels: 0, events: 0, signals: 0, timers: [], priorities: given };
+  let priorities = given;
+  if (priorities) await lockVessels(tx, imos);
+  else priorities = await lockVesselsLoadingPriorities(tx, imos);
   const stored = await loadVessels(tx, imos, { cache });
   const ctx = contextOf(rules, priorities);
   const entries: VesselWrite[] = [];
@@ -196,7 +201,13 @@ async function projectVesselEvents(
   // the next batch loads the vessel again.
   for (const e of entries) cache?.set(storedAfter(e));
   const before = new Map([...stored].map(([imo, s]) => [imo, s.nextTimerAt]));
-  return { vessels: entries.length, events: events.length, signals, timers: timerChanges(entries, before) };
+  return {
+    vessels: entries.length,
+    events: events.length,
+    signals,
+    timers: timerChanges(entries, before),
+    priorities,
+  };
 }
 
 const storedAfter = (e: VesselWrite): StoredVessel => ({
@@ -223,8 +234,8 @@ export async function projectBatch(
   let segment: RecordedEvent[] = [];
   const flush = async () => {
     if (segment.length === 0) return;
-    priorities ??= await loadPriorities(tx);
     const outcome = await projectVesselEvents(tx, store, rules, segment, priorities, cache);
+    priorities = outcome.priorities;
     total.vessels += outcome.vessels;
     total.events += outcome.events;
     total.signals += outcome.signals;
