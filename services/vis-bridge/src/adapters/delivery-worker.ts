@@ -114,9 +114,9 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   async function deliverHolding(peer: string, owner: string): Promise<'emptied' | 'stopped'> {
     let maxMessages = limits.maxMessages;
     let gapUntil = 0;
-    // A batch's recording (the acknowledgements its answer carried taken, then what the peer said of each) runs
-    // while the next batch is read and posted: that one holds only later messages (`after`), which the peer
-    // stores after the first. Each recording waits for the one before, and a failed one fails those after it and
+    // In a backlog, a batch's recording (the acknowledgements its answer carried taken, then what the peer said of
+    // each) runs while the next batch is read and posted: that one holds only later messages (`after`), which the
+    // peer stores after the first. Each recording waits for the one before, and a failed one fails those after it and
     // the job: what was not recorded goes again, answered "duplicate" and acknowledged again.
     let recording: Promise<void> = Promise.resolve();
     let after = 0;
@@ -177,8 +177,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         }
         if (decision.kind === 'settled' && (decision.delivered.length > 0 || decision.refused.length > 0)) {
           record(link, outcome, decision);
-          if (decision.pending.length === 0) after = batch[batch.length - 1].seq;
-          else {
+          if (decision.pending.length === 0) {
+            after = batch[batch.length - 1].seq;
+            // Only a backlog (full batches) goes on at once: under a steady flow the next batch waits for this
+            // one's recording, so that it gathers more (each batch costs both ports a transaction or more).
+            if (!full && !(await recorded())) return 'stopped';
+          } else {
             // What the peer did not answer for goes first in the next batch.
             if (!(await recorded())) return 'stopped';
             after = 0;
