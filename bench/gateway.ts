@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { insertBaseline, percentile, round, validImo } from './support.ts';
+import { fleetCpu, insertBaseline, percentile, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -29,33 +29,6 @@ const N = Number(values.n);
 const C = Number(values.c);
 const IDLE_MS = 2_000;
 const TAIL_MS = 1_000;
-
-/** CPU seconds so far of each process below this one, by service name (empty where /proc is not there). */
-function fleetCpu(): Map<string, number> {
-  const out = new Map<string, number>();
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
-  const ticks = 100; // USER_HZ on Linux
-  const stack = [process.pid];
-  while (stack.length > 0) {
-    const pid = stack.pop() as number;
-    const children = read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
-    stack.push(...children);
-    if (pid === process.pid) continue;
-    const stat = read(`/proc/${pid}/stat`);
-    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
-    const name = /services\/([a-z-]+)\//.exec(cmdline)?.[1];
-    if (!stat || !name) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
-  }
-  return out;
-}
 
 /** Read and write system calls so far of the fleet's gateway process(es) (/proc/<pid>/io: syscr + syscw). */
 function gatewaySyscalls(): number {
