@@ -209,6 +209,7 @@ const ROUTES = `
   # This project's own: the VIS endpoint other ports reach in direct mode (a peer's signature is the credential,
   # checked by the vis-bridge), and the link to each peer
   POST   /vis/messages                                           public                         vis
+  POST   /vis/batch                                              public                         vis
   POST   /vis/textMessage                                        public                         vis
   POST   /vis/voyagePlans                                        public                         vis
   POST   /vis/departure                                          public                         vis
