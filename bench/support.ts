@@ -109,11 +109,16 @@ export function insertBaseline(): Promise<number> {
 
 /**
  * CPU seconds so far of each fleet process below this one, by service name (`services/<name>/`), read from /proc
- * (Linux; empty elsewhere), and with `database`, of each PostgreSQL backend connected to it (`postgres:<pid>`,
- * summed by cpuMsPer as `postgres`). Differences over a run give each one's CPU cost per operation, which stays
- * comparable when the machine is shared (RabbitMQ and Redis are not included).
+ * (Linux; empty elsewhere), and of each PostgreSQL backend connected to `databases` (`postgres:<pid>`, summed by
+ * cpuMsPer as `postgres`). Several fleets at once (bench:vis's two ports): `databases` by fleet name and
+ * `fleetOf` telling a process's fleet from its environment; names then are `<fleet>.<service>`, `<fleet>.postgres`.
+ * Differences over a run give each one's CPU cost per operation, which stays comparable when the machine is shared
+ * (RabbitMQ and Redis are not included).
  */
-export function fleetCpu(database?: string): Map<string, number> {
+export function fleetCpu(
+  databases?: string | Record<string, string>,
+  fleetOf?: (environ: string) => string | undefined,
+): Map<string, number> {
   const out = new Map<string, number>();
   const read = (path: string) => {
     try {
@@ -123,6 +128,10 @@ export function fleetCpu(database?: string): Map<string, number> {
     }
   };
   const ticks = 100; // USER_HZ on Linux
+  const seconds = (stat: string) => {
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticks;
+  };
   const stack = [process.pid];
   while (stack.length > 0) {
     const pid = stack.pop() as number;
@@ -130,21 +139,22 @@ export function fleetCpu(database?: string): Map<string, number> {
     stack.push(...children);
     if (pid === process.pid) continue;
     const stat = read(`/proc/${pid}/stat`);
-    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
-    const name = /services\/([a-z-]+)\//.exec(cmdline)?.[1];
+    const name = /services\/([a-z-]+)\//.exec(read(`/proc/${pid}/cmdline`) ?? '')?.[1];
     if (!stat || !name) continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) / ticks);
+    const fleet = fleetOf ? fleetOf(read(`/proc/${pid}/environ`) ?? '') : '';
+    if (fleet === undefined) continue;
+    const key = fleet ? `${fleet}.${name}` : name;
+    out.set(key, (out.get(key) ?? 0) + seconds(stat));
   }
-  if (database) {
+  const byFleet = typeof databases === 'string' ? { '': databases } : (databases ?? {});
+  if (Object.keys(byFleet).length > 0) {
     for (const entry of readdirSync('/proc')) {
       if (!/^\d+$/.test(entry)) continue;
       const cmdline = read(`/proc/${entry}/cmdline`) ?? '';
-      if (!cmdline.startsWith('postgres: ') || !cmdline.includes(` ${database} `)) continue;
-      const stat = read(`/proc/${entry}/stat`);
-      if (!stat) continue;
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(`postgres:${entry}`, (Number(fields[11]) + Number(fields[12])) / ticks);
+      if (!cmdline.startsWith('postgres: ')) continue;
+      const fleet = Object.keys(byFleet).find((f) => cmdline.includes(` ${byFleet[f]} `));
+      const stat = fleet !== undefined && read(`/proc/${entry}/stat`);
+      if (stat) out.set(`${fleet ? `${fleet}.` : ''}postgres:${entry}`, seconds(stat));
     }
   }
   return out;

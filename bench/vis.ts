@@ -17,14 +17,13 @@
 // `--cpu-prof DIR`: every fleet process writes a V8 CPU profile into DIR when the fleets stop.
 // Prints one JSON line.
 
-import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDb } from '@pcas/sql';
 import { ApiClient, freePort, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { insertBaseline, round } from './support.ts';
+import { cpuMsPer, fleetCpu, insertBaseline, round } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -50,51 +49,11 @@ const B = 'urn:mrn:stm:service:instance:bench:port-b';
 const SECRET = 'bench-port-a-and-port-b-secret';
 const ADMIN = { email: 'admin@port.local', password: 'e2e-admin-password' };
 
-/**
- * CPU seconds so far of each process below this one, by fleet and service name (`a.gateway`, `b.vis-bridge`; the
- * fleet told by the VIS service id in its environment). Empty where /proc is not there.
- */
-function fleetCpu(databases: Record<'a' | 'b', string>): Map<string, number> {
-  const out = new Map<string, number>();
-  const read = (path: string) => {
-    try {
-      return readFileSync(path, 'utf8');
-    } catch {
-      return undefined;
-    }
-  };
-  const ticks = 100; // USER_HZ on Linux
-  const seconds = (stat: string) => {
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / ticks;
-  };
-  const add = (key: string, stat: string) => out.set(key, (out.get(key) ?? 0) + seconds(stat));
-  // The PostgreSQL backends serving each fleet's database (not below this process): `postgres: … <database> …`.
-  let pids: string[] = [];
-  try {
-    pids = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
-  } catch {}
-  for (const pid of pids) {
-    const cmdline = read(`/proc/${pid}/cmdline`) ?? '';
-    if (!cmdline.startsWith('postgres:')) continue;
-    const fleet = (['a', 'b'] as const).find((f) => cmdline.includes(` ${databases[f]} `));
-    const stat = fleet && read(`/proc/${pid}/stat`);
-    if (fleet && stat) add(`${fleet}.postgres`, stat);
-  }
-  const stack = [process.pid];
-  while (stack.length > 0) {
-    const pid = stack.pop() as number;
-    const children = read(`/proc/${pid}/task/${pid}/children`)?.trim().split(/\s+/).filter(Boolean).map(Number) ?? [];
-    stack.push(...children);
-    if (pid === process.pid) continue;
-    const stat = read(`/proc/${pid}/stat`);
-    const name = /services\/([a-z-]+)\//.exec(read(`/proc/${pid}/cmdline`) ?? '')?.[1];
-    const urn = /(?:^|\0)VIS_SERVICE_INSTANCE_URN=([^\0]*)/.exec(read(`/proc/${pid}/environ`) ?? '')?.[1];
-    const fleet = urn === A ? 'a' : urn === B ? 'b' : undefined;
-    if (stat && name && fleet) add(`${fleet}.${name}`, stat);
-  }
-  return out;
-}
+/** A fleet process's port, told by the VIS service id in its environment. */
+const fleetOf = (environ: string) => {
+  const urn = /(?:^|\0)VIS_SERVICE_INSTANCE_URN=([^\0]*)/.exec(environ)?.[1];
+  return urn === A ? 'a' : urn === B ? 'b' : undefined;
+};
 
 const databaseOf = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
 
@@ -219,9 +178,9 @@ async function main() {
 
     // 1. Throughput and latency.
     const databases = { a: databaseOf(a.env.DATABASE_URL), b: databaseOf(b.env.DATABASE_URL) };
-    const idleFrom = fleetCpu(databases);
+    const idleFrom = fleetCpu(databases, fleetOf);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const cpuBefore = fleetCpu(databases);
+    const cpuBefore = fleetCpu(databases, fleetOf);
     const since = new Date();
     const burstStarted = performance.now();
     await burst(N);
@@ -229,14 +188,14 @@ async function main() {
     await until('every message acknowledged', async () => Number((await outbox(since)).unacked) === 0, 600_000);
     const measured = await outbox(since);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
-    const cpuAfter = fleetCpu(databases);
+    const cpuAfter = fleetCpu(databases, fleetOf);
     const measuredS = (performance.now() - burstStarted) / 1000;
-    const cpu: Record<string, number | null> = {};
-    for (const [name, seconds] of [...cpuAfter].sort(([x], [y]) => x.localeCompare(y))) {
-      const before = cpuBefore.get(name) ?? 0;
-      const idlePerS = (before - (idleFrom.get(name) ?? before)) / (IDLE_MS / 1000);
-      cpu[name] = round((Math.max(0, seconds - before - idlePerS * measuredS) * 1000) / N);
-    }
+    const cpu = cpuMsPer(cpuBefore, cpuAfter, N, 1, {
+      from: idleFrom,
+      seconds: IDLE_MS / 1000,
+      measuredSeconds: measuredS,
+    });
+    delete cpu.all_services;
     if (cpuAfter.size > 0) {
       const sum = (fleet: string) =>
         round(Object.entries(cpu).reduce((s, [k, v]) => s + (k.startsWith(`${fleet}.`) ? (v ?? 0) : 0), 0));
