@@ -120,14 +120,18 @@ const READ_ALL_AFTER = `SELECT ${COLUMNS} FROM eventstore.events e
   ORDER BY e.transaction_id, e.global_position LIMIT $3`;
 // The same with some streams passed over ($4: LIKE patterns): their rows still come, to move the checkpoint past
 // them, but as their place only, without the data to send and parse (thousands of vessel positions a second).
-const SKIPPED = `e.stream_id LIKE ANY ($4::text[])`;
-const READ_ALL_SKIPPING = `SELECT e.event_id, e.stream_id, e.stream_position, e.global_position,
+// Two statements, from the start and after a checkpoint, as above: one with `$1 IS NULL OR …` was planned as a
+// scan of the whole log and a sort, for every read.
+const SKIPPED = `e.stream_id LIKE ANY ($2::text[])`;
+const readAllSkipping = (after: boolean) => `SELECT e.event_id, e.stream_id, e.stream_position, e.global_position,
     e.transaction_id::text AS transaction_id, e.event_type,
     CASE WHEN ${SKIPPED} THEN NULL ELSE e.data END AS data,
     CASE WHEN ${SKIPPED} THEN NULL ELSE e.metadata END AS metadata, e.created, ${SKIPPED} AS skipped
   FROM eventstore.events e
-  WHERE ($1::xid8 IS NULL OR (e.transaction_id, e.global_position) > ($1::xid8, $2::bigint)) AND ${SETTLED}
-  ORDER BY e.transaction_id, e.global_position LIMIT $3`;
+  WHERE ${after ? '(e.transaction_id, e.global_position) > ($3::xid8, $4::bigint) AND ' : ''}${SETTLED}
+  ORDER BY e.transaction_id, e.global_position LIMIT $1`;
+const READ_ALL_SKIPPING_FROM_START = readAllSkipping(false);
+const READ_ALL_SKIPPING_AFTER = readAllSkipping(true);
 const likePrefix = (prefix: string) => `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const toEvent = (row: EventRow): RecordedEvent => ({
@@ -335,12 +339,15 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
     async readAll(after, limit, readOptions = {}) {
       const skip = readOptions.skipStreamPrefixes ?? [];
       if (skip.length > 0) {
-        const { rows } = await db.query<EventRow & { skipped: boolean }>(READ_ALL_SKIPPING, [
-          after?.transactionId ?? null,
-          after?.globalPosition ?? 0,
-          limit,
-          skip.map(likePrefix),
-        ]);
+        const patterns = skip.map(likePrefix);
+        const { rows } = after
+          ? await db.query<EventRow & { skipped: boolean }>(READ_ALL_SKIPPING_AFTER, [
+              limit,
+              patterns,
+              after.transactionId,
+              after.globalPosition,
+            ])
+          : await db.query<EventRow & { skipped: boolean }>(READ_ALL_SKIPPING_FROM_START, [limit, patterns]);
         const last = rows.at(-1);
         return {
           events: rows.filter((r) => !r.skipped).map(toEvent),

@@ -84,8 +84,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
       { bindings: ['position.*', 'vessel.*'] },
     );
     const relayName = `relay_skip_${name}`;
-    const before = (await store.readAll(null, 100_000)).events.at(-1) ?? null;
-    await store.appendMany([
+    const appended = await store.appendMany([
       { streamId: 'vessel-9200001', events: [{ type: 'TimestampAdded', data: { n: 1 } }] },
       ...Array.from({ length: 30 }, (_, s) => ({
         streamId: `position-mmsi-${230_000_000 + s}`,
@@ -93,9 +92,9 @@ describe.skipIf(!broker)('relay checkpoint', () => {
       })),
       { streamId: 'vessel-9200002', events: [{ type: 'TimestampAdded', data: { n: 2 } }] },
     ]);
-    const after = (await store.readAll(null, 100_000)).events;
-    const head = after.at(-1)!;
-    expect(head.streamId).toBe('vessel-9200002');
+    // The last event appended (read from the append's answer: a transaction open elsewhere on the server can hold
+    // a read of the log back for a moment).
+    const head = appended.at(-1)!.events[0];
     const relay = await startRelay({
       store,
       db,
@@ -118,7 +117,6 @@ describe.skipIf(!broker)('relay checkpoint', () => {
         'vessel-9200001',
         'vessel-9200002',
       ]);
-      expect(before === null || before.globalPosition < head.globalPosition).toBe(true);
     } finally {
       await relay.stop();
       await consumer.stop();
