@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { fleetCpu, insertBaseline, percentile, round, validImo } from './support.ts';
+import { fleetCpu, insertBaseline, percentile, printFleetErrors, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -139,11 +139,7 @@ async function main() {
     );
     console.log(JSON.stringify({ bench: 'gateway', insert_16: insert16, read, write }));
   } catch (error) {
-    const logged = fleet
-      .output()
-      .split('\n')
-      .filter((line) => /"level":(50|60)|error/i.test(line));
-    console.error(logged.slice(-20).join('\n'));
+    printFleetErrors(fleet);
     throw error;
   } finally {
     await pool.close();

@@ -23,7 +23,7 @@ import {
   type CalendarEntry,
   findBestSlot,
 } from '../services/queue-scheduler/src/domain/slot-search.ts';
-import { cpuMsPer, fleetCpu, insertBaseline, percentile, round, validImo } from './support.ts';
+import { cpuMsPer, fleetCpu, insertBaseline, percentile, printFleetErrors, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -275,12 +275,7 @@ async function endToEnd() {
       },
     };
   } catch (error) {
-    // What the fleet logged says why a request failed (its answer only says "Internal error").
-    const logged = fleet
-      .output()
-      .split('\n')
-      .filter((line) => /"level":(50|60)|error/i.test(line));
-    console.error(logged.slice(-20).join('\n'));
+    printFleetErrors(fleet);
     throw error;
   } finally {
     await fleet.stop();

@@ -193,3 +193,12 @@ export function cpuMsPer(
   if (after.size > 0) out.all_services = round(Object.values(out).reduce((a: number, b) => a + (b ?? 0), 0));
   return out;
 }
+
+/** Prints the last error lines the fleet logged: they say why a request failed (its answer only says "Internal error"). */
+export function printFleetErrors(fleet: { output(): string }): void {
+  const logged = fleet
+    .output()
+    .split('\n')
+    .filter((line) => /"level":(50|60)|error/i.test(line));
+  console.error(logged.slice(-20).join('\n'));
+}
