@@ -3,7 +3,14 @@
 // (entry-points/realtime-feed.ts) reads what a message needs from the read models and broadcasts it to every
 // gateway process, which hands it to the sockets subscribed to that channel.
 
-import { type VisEvents, visInboundStream, visMessageStream, visPortStream, visVesselStream } from '@pcas/contracts';
+import {
+  SEA_CHART_VESSELS_CHANNEL,
+  type VisEvents,
+  visInboundStream,
+  visMessageStream,
+  visPortStream,
+  visVesselStream,
+} from '@pcas/contracts';
 
 /** A message for one channel: `data` as the sockets receive it. */
 export interface ChannelMessage {
@@ -26,7 +33,7 @@ export const PORTCALLS_CHANGED = 'portcalls-changed';
 export const QUEUE_PORTCALLS_CHANGED = 'queue-portcalls-changed';
 export const NOTIFICATIONS_CHANGED = 'notifications-changed';
 export const LOGISTICS_CHANGED = 'logistics-changed';
-export const SEA_CHART_VESSELS_CHANGED = 'sea-chart-vessels-changed';
+export const SEA_CHART_VESSELS_CHANGED = SEA_CHART_VESSELS_CHANNEL;
 export const SEA_CHART_MARKERS_CHANGED = 'sea-chart-markers-changed';
 /** Ours (the original had no VIS channel): anything the STM/VIS views list changed; `[]`, refetch. */
 export const VIS_CHANGED = 'vis-changed';
