@@ -47,7 +47,8 @@ let store: EventStore;
 let ingest: IngestCommandHandlers;
 
 const streamOf = (id: string) => store.readStream(id);
-const eventCount = async () => (await store.readAll(null, 100_000)).events.length;
+// Counted in the table: readAll holds back what is younger than any running transaction in the cluster.
+const eventCount = async () => Number((await db.query('SELECT count(*) AS n FROM eventstore.events')).rows[0].n);
 const timestampWeights = async () =>
   (
     await db.query(
