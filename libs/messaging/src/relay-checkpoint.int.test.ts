@@ -122,4 +122,57 @@ describe.skipIf(!broker)('relay checkpoint', () => {
       await consumer.stop();
     }
   });
+
+  it('reads the log once for a commit that it has read all of, not again at once', async () => {
+    const { db, store, bus } = flow;
+    const seen: string[] = [];
+    const consumer = await bus.consume(
+      `${name}_once`,
+      async (messages) => {
+        for (const m of messages) seen.push(String((m.body as { streamId: string }).streamId));
+      },
+      { bindings: ['vessel.*'] },
+    );
+    // What each read of the log found: the stream ids of its events.
+    const reads: string[][] = [];
+    const counted: typeof store = {
+      ...store,
+      readAll: async (...args) => {
+        const page = await store.readAll(...args);
+        reads.push(page.events.map((e) => e.streamId));
+        return page;
+      },
+    };
+    const wakeChannel = (store as { wakeChannel?: string }).wakeChannel ?? 'eventstore_events';
+    // Appends and waits until a read found the event. No poll in the test's time, so a read comes only from a
+    // NOTIFY; a read held back by a transaction running elsewhere in the cluster is retried by a nudge, sent only
+    // after half a second so that it does not race the append's own NOTIFY.
+    const appendAndRead = async (streamId: string) => {
+      await store.appendMany([{ streamId, events: [{ type: 'TimestampAdded', data: {} }] }]);
+      for (let waited = 0; !reads.some((r) => r.includes(streamId)); waited += 50) {
+        if (waited > 20_000) throw new Error(`${streamId} never read`);
+        if (waited > 0 && waited % 500 === 0) await db.query('SELECT pg_notify($1, $2)', [wakeChannel, '']);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await waitFor(async () => seen.includes(streamId), 20_000, `${streamId} published`);
+    };
+    const relay = await startRelay({
+      store: counted,
+      db,
+      bus,
+      log,
+      name: `relay_once_${name}`,
+      pollIntervalMs: 60_000,
+    });
+    try {
+      await appendAndRead('vessel-9300001');
+      await appendAndRead('vessel-9300002');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The read that found the event was the last: before, a second read followed at once and found nothing.
+      expect(reads.at(-1)).toEqual(['vessel-9300002']);
+    } finally {
+      await relay.stop();
+      await consumer.stop();
+    }
+  });
 });

@@ -25,8 +25,8 @@ export interface RelayOptions {
   /** How often a standby instance tries to take over (default 3 s). */
   standbyRetryMs?: number;
   /**
-   * Least time between two checkpoint saves while events keep coming (default 100 ms); an idle relay and a
-   * stopping one save at once. A restart republishes at most what was published since the last save.
+   * Least time between two checkpoint saves while events keep coming (default 100 ms); an idle relay saves at its
+   * next read that finds nothing (a NOTIFY or the poll), a stopping one at once. A restart republishes at most what was published since the last save.
    */
   checkpointIntervalMs?: number;
   /**
