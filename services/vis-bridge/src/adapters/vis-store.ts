@@ -100,6 +100,7 @@ async function projectMany(tx: Queryable, items: readonly { event: VisEvent; by:
   const notifications: { id: string; n: VisNotificationReceived; by: number | null }[] = [];
   const acknowledgedTexts: string[] = [];
   const acknowledgedPlans: string[] = [];
+  const voyagePlansRequested = new Set<number>();
   const rest: { event: VisEvent; by: number | null }[] = [];
   for (const { event, by } of items) {
     if (event.type === 'VisTextMessageReceived') {
@@ -113,9 +114,22 @@ async function projectMany(tx: Queryable, items: readonly { event: VisEvent; by:
       else if (kind) acknowledgedPlans.push(event.data.message_id);
     } else if (event.type === 'VisMessageAcknowledged' && event.data.message_type === 'TXT') {
       acknowledgedTexts.push(event.data.message_id);
+    } else if (event.type === 'VoyagePlanRequested') {
+      voyagePlansRequested.add(event.data.port_call_id);
     } else rest.push({ event, by });
   }
   await insertMessages(tx, messages);
+  if (voyagePlansRequested.size > 0) {
+    // The markers of a batch of port calls (port-calls.ts) as one upsert: a row once (an upsert may not touch a row
+    // twice), in id order so two batches lock shared rows in the same order. Their rows have no other writer that
+    // reads voyage_plan_requested, so the place among the rest does not matter.
+    await tx.query(
+      `INSERT INTO vis.port_calls (port_call_id, voyage_plan_requested)
+       SELECT id, true FROM unnest($1::bigint[]) AS id ORDER BY id
+       ON CONFLICT (port_call_id) DO UPDATE SET voyage_plan_requested = true`,
+      [[...voyagePlansRequested].sort((a, b) => a - b)],
+    );
+  }
   if (notifications.length > 0) {
     await tx.query(
       `INSERT INTO vis.notifications (event_id, time, from_service_id, message_id, message_type, notification_type,

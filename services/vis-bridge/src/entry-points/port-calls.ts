@@ -3,6 +3,10 @@
 // yet is asked for it (once per port call), and when the ETD changes with a next port named, the departure goes to
 // every whitelisted service of that UN/LOCODE. What was sent is recorded on `visportcall-<id>`, so a redelivered
 // signal sends nothing twice. A failed send is only logged, as the original.
+//
+// A delivery batch is handled together: its port calls (each once, however often it changed) are read with what
+// was sent for them and their vessels' VIS services in one query, and the voyage-plan requests' markers of all of
+// them are recorded in one transaction (one multi-stream append). The sends stay outside any transaction.
 
 import { randomUUID } from 'node:crypto';
 import { eventMetadata } from '@pcas/commands';
@@ -10,6 +14,7 @@ import {
   PORTCALL_CHANGED_ROUTING_KEY,
   type PortCallChanged,
   type ServiceDeps,
+  type VisVesselRecorded,
   visPortCallStream,
 } from '@pcas/contracts';
 import { type Consumer, toRecordedEvent } from '@pcas/messaging';
@@ -17,8 +22,9 @@ import type { VisTransport } from '../adapters/transport.ts';
 import { locodeCoordinates } from '../adapters/unlocode.ts';
 import {
   appendAndProject,
+  appendManyAndProject,
   portsByLocode,
-  visVesselByImo,
+  type StreamEvents,
   visVesselByServiceId,
   withStreamLock,
 } from '../adapters/vis-store.ts';
@@ -45,31 +51,60 @@ export function startPortCallWatch(
   const name = options.name ?? 'vis-bridge-portcalls';
   const log = deps.log.child({ consumer: name });
 
-  async function load(id: number): Promise<{ pc: WatchedPortCall; sent: PortCallSent } | undefined> {
-    const { rows } = await db.query<WatchedPortCall>(
-      `SELECT id::int AS id, imo::int AS imo, vessel_name, status,
-              to_char(current_eta AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_eta,
-              to_char(current_etd AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_etd,
-              next_port, is_vis
-         FROM portcall.port_calls WHERE id = $1`,
-      [id],
+  /**
+   * The port calls still there (in the order of `ids`), each with what was sent for it and the newest VIS service
+   * of its IMO, in one query.
+   */
+  async function loadAll(ids: readonly number[]): Promise<Loaded[]> {
+    const { rows } = await db.query<
+      WatchedPortCall &
+        PortCallSent & { service_imo: number | null; service_name: string; service_id: string; service_url: string }
+    >(
+      `SELECT p.id::int AS id, p.imo::int AS imo, p.vessel_name, p.status,
+              to_char(p.current_eta AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_eta,
+              to_char(p.current_etd AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_etd,
+              p.next_port, p.is_vis,
+              COALESCE(s.voyage_plan_requested, false) AS voyage_plan_requested, s.last_etd,
+              v.imo::int AS service_imo, v.vessel_name AS service_name, v.service_id, v.service_url
+         FROM portcall.port_calls p
+         LEFT JOIN vis.port_calls s ON s.port_call_id = p.id
+         LEFT JOIN LATERAL (
+           SELECT imo, vessel_name, service_id, service_url FROM vis.vessels WHERE imo = p.imo
+            ORDER BY modified_at DESC, id DESC LIMIT 1) v ON true
+        WHERE p.id = ANY($1::bigint[])`,
+      [ids],
     );
-    if (!rows[0]) return undefined;
-    const sent = await db.query<PortCallSent>(
-      'SELECT voyage_plan_requested, last_etd FROM vis.port_calls WHERE port_call_id = $1',
-      [id],
-    );
-    return { pc: rows[0], sent: sent.rows[0] ?? { voyage_plan_requested: false, last_etd: null } };
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => {
+      const r = byId.get(id);
+      if (!r) return [];
+      const pc: WatchedPortCall = {
+        id: r.id,
+        imo: r.imo,
+        vessel_name: r.vessel_name,
+        status: r.status,
+        current_eta: r.current_eta,
+        current_etd: r.current_etd,
+        next_port: r.next_port,
+        is_vis: r.is_vis,
+      };
+      const vessel: VisVesselRecorded | undefined =
+        r.service_imo === null
+          ? undefined
+          : { imo: r.service_imo, vessel_name: r.service_name, service_id: r.service_id, service_url: r.service_url };
+      return [{ pc, sent: { voyage_plan_requested: r.voyage_plan_requested, last_etd: r.last_etd }, vessel }];
+    });
   }
 
-  async function requestVoyagePlan(pc: WatchedPortCall): Promise<void> {
-    if (pc.is_vis && !(await visVesselByImo(db, pc.imo))) {
+  /** Sends one port call's voyage-plan request (when its vessel has a service) and answers its marker. */
+  async function requestVoyagePlan({ pc, vessel: known }: Loaded): Promise<StreamEvents> {
+    if (pc.is_vis && !known) {
       // A vessel reporting through VIS (a `source: vis` timestamp) whose service is not known yet: look it up.
       await transport()
         .findServices({ imo: pc.imo })
         .catch((error: unknown) => log.warn({ imo: pc.imo, err: error }, 'VIS service lookup failed'));
     }
-    const vessel = pc.is_vis ? undefined : await visVesselByImo(db, pc.imo);
+    const vessel = pc.is_vis ? undefined : known;
     let messageId: string | null = null;
     if (vessel && vessel.service_url !== '') {
       try {
@@ -78,22 +113,45 @@ export function startPortCallWatch(
         log.warn({ port_call_id: pc.id, err: error }, 'voyage-plan request not sent');
       }
     }
-    const stream = visPortCallStream(pc.id);
-    await withStreamLock(db, stream, (tx) =>
-      appendAndProject(
-        tx,
-        store,
-        stream,
-        [
-          {
-            id: nameBasedId(['VoyagePlanRequested', pc.id]),
-            type: 'VoyagePlanRequested',
-            data: { port_call_id: pc.id, imo: pc.imo, service_id: vessel?.service_id ?? null, message_id: messageId },
-          },
-        ],
-        SYSTEM,
-      ),
-    );
+    return {
+      streamId: visPortCallStream(pc.id),
+      events: [
+        {
+          id: nameBasedId(['VoyagePlanRequested', pc.id]),
+          type: 'VoyagePlanRequested',
+          data: { port_call_id: pc.id, imo: pc.imo, service_id: vessel?.service_id ?? null, message_id: messageId },
+        },
+      ],
+      metadata: SYSTEM,
+    };
+  }
+
+  /**
+   * Records the markers in one transaction. The event id is name-based and unique in its stream, so a redelivery or
+   * another consumer's copy is stored once (a duplicate, not projected again). Should that transaction fail, each
+   * goes alone, so one port call's failure does not lose the others' (their requests are sent already); the
+   * errors are returned for the batch to fail with, and the consumer tries its messages again one by one.
+   */
+  async function recordMarkers(markers: readonly StreamEvents[]): Promise<unknown[]> {
+    if (markers.length === 0) return [];
+    try {
+      await db.transaction((tx) => appendManyAndProject(tx, store, markers));
+      return [];
+    } catch (error) {
+      if (markers.length === 1) return [error];
+      log.warn({ err: error, count: markers.length }, 'voyage-plan markers failed together; recording one by one');
+    }
+    const errors: unknown[] = [];
+    for (const marker of markers) {
+      try {
+        await withStreamLock(db, marker.streamId, (tx) =>
+          appendAndProject(tx, store, marker.streamId, marker.events, marker.metadata),
+        );
+      } catch (error) {
+        errors.push(error);
+      }
+    }
+    return errors;
   }
 
   async function sendDeparture(pc: WatchedPortCall): Promise<void> {
@@ -170,13 +228,34 @@ export function startPortCallWatch(
           .filter((e) => e.type === 'PortCallChanged' && !(e.data as PortCallChanged).deleted)
           .map((e) => (e.data as PortCallChanged).port_call_id),
       );
-      for (const id of ids) {
-        const loaded = await load(id);
-        if (!loaded) continue;
-        if (voyagePlanRequestDue(loaded.pc, loaded.sent)) await requestVoyagePlan(loaded.pc);
-        if (departureDue(loaded.pc, loaded.sent)) await sendDeparture(loaded.pc);
+      if (ids.size === 0) return;
+      const loaded = await loadAll([...ids]);
+      // The sends run together (the sends' own records then share transactions); a port call whose send failed
+      // unexpectedly does not keep the others' markers from being recorded.
+      const requested = await Promise.allSettled(
+        loaded.filter((l) => voyagePlanRequestDue(l.pc, l.sent)).map((l) => requestVoyagePlan(l)),
+      );
+      const errors = requested.flatMap((r) => (r.status === 'rejected' ? [r.reason] : []));
+      const markers = requested.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []));
+      errors.push(...(await recordMarkers(markers)));
+      for (const l of loaded.filter((x) => departureDue(x.pc, x.sent))) {
+        try {
+          await sendDeparture(l.pc);
+        } catch (error) {
+          errors.push(error);
+        }
       }
+      // What succeeded is recorded and is not done again when the consumer retries the messages one by one.
+      if (errors.length === 1) throw errors[0];
+      if (errors.length > 1) throw new AggregateError(errors, `${errors.length} port calls failed`);
     },
     { bindings: [PORTCALL_CHANGED_ROUTING_KEY], maxBatch: 200, prefetch: 500 },
   );
+}
+
+interface Loaded {
+  pc: WatchedPortCall;
+  sent: PortCallSent;
+  /** The newest VIS service of the port call's IMO, if any. */
+  vessel: VisVesselRecorded | undefined;
 }
