@@ -12,7 +12,7 @@ import type {
   SlotRequestData,
   SlotRequestEvent,
 } from '@pcas/contracts';
-import type { EventMetadata, EventStore, ExpectedVersion } from '@pcas/eventstore';
+import { type EventMetadata, type EventStore, type ExpectedVersion, WrongExpectedVersionError } from '@pcas/eventstore';
 import type { Queryable, QueryResult } from '@pcas/sql';
 import type { BerthState } from '../domain/berths.ts';
 import type { NominationState } from '../domain/nominations.ts';
@@ -141,6 +141,56 @@ export async function appendTo(
     { tx, expectedVersion },
   );
   return result.nextExpectedVersion;
+}
+
+/** One stream's part of a decision: its events and the version the decision read it at. */
+export interface StreamWrite {
+  streamId: string;
+  events: readonly { type: string; data: unknown }[];
+  expectedVersion: number | 'no_stream';
+}
+
+/**
+ * Appends a decision's events to all its streams inside `tx` in one statement (the event store's appendMany; a
+ * single stream goes through append); returns each stream's new version, in the given order. appendMany takes no
+ * expected versions (it appends at each stream's end, under the stream's lock), so they are checked on what it
+ * stored: a stream's first new event must sit right after the version read (1 for 'no_stream'). A stream another
+ * writer moved on meanwhile gets a later position and the decision is refused (WrongExpectedVersionError, the
+ * transaction rolled back with what was appended), as append's own check refuses it.
+ */
+export async function appendStreams(
+  tx: Queryable,
+  store: EventStore,
+  writes: readonly StreamWrite[],
+  metadata: EventMetadata,
+): Promise<number[]> {
+  const parts = writes.filter((w) => w.events.length > 0);
+  const versions = new Map<string, number>();
+  const versionOf = (w: StreamWrite) =>
+    versions.get(w.streamId) ?? (w.expectedVersion === 'no_stream' ? 0 : w.expectedVersion);
+  if (new Set(parts.map((w) => w.streamId)).size !== parts.length) throw new Error('appendStreams: each stream once');
+  if (parts.length <= 1) {
+    for (const w of parts) {
+      versions.set(w.streamId, await appendTo(tx, store, w.streamId, w.events, w.expectedVersion, metadata));
+    }
+    return writes.map(versionOf);
+  }
+  const results = await store.appendMany(
+    parts.map((w) => ({
+      streamId: w.streamId,
+      events: w.events.map((e) => ({ type: e.type, data: e.data, metadata })),
+    })),
+    { tx },
+  );
+  parts.forEach((w, i) => {
+    const expected = w.expectedVersion === 'no_stream' ? 0 : w.expectedVersion;
+    const first = results[i].events[0];
+    if (first.duplicate || first.streamPosition !== expected + 1) {
+      throw new WrongExpectedVersionError(w.streamId, w.expectedVersion, first.streamPosition - 1);
+    }
+    versions.set(w.streamId, results[i].nextExpectedVersion);
+  });
+  return writes.map(versionOf);
 }
 
 const iso = (column: string) => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"')`;
@@ -283,6 +333,8 @@ const NO_BERTH: Versioned<BerthState> = { state: { berth: null, reservations: ne
 
 /** What a placement decides on: the nominations, every berth they name (with its calendar) and the settings. */
 export interface PlacementInputs {
+  /** False when the request's RPC id was decided before (claimPlacement): nothing is to be decided. */
+  claimed: boolean;
   /** A fresh slot request id (when asked for) and a fresh berth reservation id. */
   slotId: number | null;
   reservationId: number;
@@ -291,18 +343,33 @@ export interface PlacementInputs {
   settings: Record<string, string>;
 }
 
+/** How long a decided request is remembered: far longer than any request waits in its queue (as libs/commands). */
+const REMEMBERED = '1 day';
+/** One claim in this many also forgets the requests older than that. */
+const PRUNE_EVERY = 1000;
+let claims = 0;
+
 /**
  * A placement's inputs in one statement: the open nominations of `imo` (or the nomination `nominationId`, whatever
- * its status), their berths with their calendars at the berths' versions, the settings and the new ids.
+ * its status), their berths with their calendars at the berths' versions, the settings and the new ids. With
+ * `claim`, the statement also claims the request's RPC id in queue.decided_commands with its reply, as decideOnce
+ * (libs/commands) does in a statement of its own: `claimed` false means it was decided before (a redelivery), and a
+ * concurrent delivery of it waits on this row until this transaction ends.
  */
 export async function loadPlacementInputs(
   q: Queryable,
   imo: number,
   nominationId: number | null,
   withSlotId: boolean,
+  claim?: { rpcId: string; reply: unknown },
 ): Promise<PlacementInputs> {
   const settings = await settingsSubquery(q);
+  const claimCte = claim
+    ? `claim AS (INSERT INTO queue.decided_commands (rpc_id, reply) VALUES ($2, $3::jsonb) ON CONFLICT DO NOTHING
+                  RETURNING 1),`
+    : '';
   const { rows } = await q.query<{
+    claimed: boolean;
     slot_id: number | null;
     reservation_id: number;
     nominations: NominationRow[];
@@ -310,19 +377,24 @@ export async function loadPlacementInputs(
     reservations: BerthReservationData[];
     settings: Record<string, string>;
   }>(
-    `WITH noms AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations
+    `WITH ${claimCte}
+          noms AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations
                     WHERE ${nominationId === null ? "imo = $1 AND nomination_status = 'open'" : 'id = $1'}),
           bs AS (SELECT ${BERTH_COLUMNS} FROM queue.berths WHERE id IN (SELECT unnest(berth_ids) FROM noms)),
           rs AS (SELECT ${RESERVATION_COLUMNS} FROM queue.berth_reservations WHERE berth_id IN (SELECT id FROM bs))
-     SELECT ${withSlotId ? "nextval('queue.slot_reservation_ids')::int" : 'NULL::int'} AS slot_id,
+     SELECT ${claim ? 'EXISTS (SELECT 1 FROM claim)' : 'true'} AS claimed,
+            ${withSlotId ? "nextval('queue.slot_reservation_ids')::int" : 'NULL::int'} AS slot_id,
             nextval('queue.berth_reservation_ids')::int AS reservation_id,
             (SELECT coalesce(json_agg(noms ORDER BY id), '[]') FROM noms) AS nominations,
             (SELECT coalesce(json_agg(bs), '[]') FROM bs) AS berths,
             (SELECT coalesce(json_agg(rs), '[]') FROM rs) AS reservations,
             ${settings} AS settings`,
-    [nominationId ?? imo],
+    claim ? [nominationId ?? imo, claim.rpcId, JSON.stringify(claim.reply ?? null)] : [nominationId ?? imo],
   );
   const row = rows[0];
+  if (claim && row.claimed && ++claims % PRUNE_EVERY === 0) {
+    await q.query(`DELETE FROM queue.decided_commands WHERE decided_at < now() - interval '${REMEMBERED}'`);
+  }
   const nominations = row.nominations.map(nominationState);
   const berths = new Map<number, Versioned<BerthState>>();
   for (const b of row.berths) {
@@ -336,7 +408,14 @@ export async function loadPlacementInputs(
   }
   for (const n of nominations)
     for (const id of n.state.nomination?.berth_ids ?? []) if (!berths.has(id)) berths.set(id, NO_BERTH);
-  return { slotId: row.slot_id, reservationId: row.reservation_id, nominations, berths, settings: row.settings };
+  return {
+    claimed: row.claimed,
+    slotId: row.slot_id,
+    reservationId: row.reservation_id,
+    nominations,
+    berths,
+    settings: row.settings,
+  };
 }
 
 /**

@@ -16,6 +16,7 @@ import { type CommandFunction, decideOnce, decodeCommand, eventMetadata, retryOn
 import {
   type Actor,
   ApiError,
+  type BerthEvent,
   type BerthInput,
   type BerthReservationData,
   type BerthReservationInput,
@@ -26,6 +27,7 @@ import {
   IngestCommands,
   type ItemReply,
   MAX_TIMESTAMP_BATCH,
+  type NominationEvent,
   type NominationInput,
   nominationStream,
   QueueCommands,
@@ -36,8 +38,10 @@ import {
   slotRequestStream,
 } from '@pcas/contracts';
 import type { EventMetadata } from '@pcas/eventstore';
+import { RPC_ID_HEADER } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import {
+  appendStreams,
   appendTo,
   berthOfReservation,
   type ClaimedWork,
@@ -62,6 +66,7 @@ import {
   projectSlotRequest,
   recordTimestampWork,
   releaseTimestampWork,
+  type StreamWrite,
   saveGeneratedTimestamps,
   type TimestampWork,
   timestampWorkDone,
@@ -436,45 +441,80 @@ export function createQueueCommands(deps: QueueCommandDeps) {
 
   // ---- shared steps inside a transaction ----
 
-  /** Appends to a slot request's stream; its row is written in `tx`, or gathered in `writes` to go later. */
-  async function appendSlot(
+  /**
+   * A decision's part on one stream: its events, the version it read the stream at, and how its rows follow (given
+   * the stream's new version and where to write: the transaction, or GatheredWrites to go in one later statement).
+   */
+  interface StreamPart extends StreamWrite {
+    project(writes: Queryable, version: number): Promise<void>;
+    /** Its rows go to the transaction at once, not gathered (a row written more than once). */
+    direct?: boolean;
+  }
+
+  const slotPart = (id: number, events: SlotRequestEvent[], version: number | 'no_stream', actor: number | null) =>
+    ({
+      streamId: slotRequestStream(id),
+      events,
+      expectedVersion: version,
+      project: (writes, next) => projectSlotRequest(writes, events, next, actor),
+    }) satisfies StreamPart;
+
+  // Each calendar event also sets the berth's version on its row: more than one goes straight to the transaction.
+  const berthPart = (berthId: number, events: BerthEvent[], version: number, actor: number | null) =>
+    ({
+      streamId: berthStream(berthId),
+      events,
+      expectedVersion: version,
+      project: (writes, next) => projectBerth(writes, berthId, events, next, actor),
+      direct: events.length > 1,
+    }) satisfies StreamPart;
+
+  const nominationPart = (id: number, events: NominationEvent[], version: number, actor: number | null) =>
+    ({
+      streamId: nominationStream(id),
+      events,
+      expectedVersion: version,
+      project: (writes, next) => projectNomination(writes, events, next, actor),
+    }) satisfies StreamPart;
+
+  /**
+   * Appends every stream of a decision in one statement (each with the version it was read at: a lost race on any
+   * refuses all), then writes their rows: in `tx`, or gathered in `writes` to go with the ingest work.
+   */
+  async function appendParts(
     tx: Queryable,
-    id: number,
-    events: SlotRequestEvent[],
-    version: number | 'no_stream',
+    parts: readonly StreamPart[],
     metadata: EventMetadata,
     writes: Queryable = tx,
-  ) {
-    const next = await appendTo(tx, store, slotRequestStream(id), events, version, metadata);
-    await projectSlotRequest(writes, events, next, metadata.user_id ?? null);
+  ): Promise<void> {
+    const versions = await appendStreams(tx, store, parts, metadata);
+    for (const [i, part] of parts.entries()) {
+      if (part.events.length > 0) await part.project(part.direct ? tx : writes, versions[i] as number);
+    }
   }
 
   /**
-   * Appends a placement's berth and nomination events with the versions they were read at; their rows are written
-   * in `tx`, or gathered in `writes` (a placement writes one row each of the slot request, berth, reservation and
-   * nomination, so they can go in one statement).
+   * A placement's berth and nomination parts, with the versions they were read at (a placement writes one row each
+   * of the slot request, berth, reservation and nomination, so they can go in one statement).
    */
-  async function appendPlacement(
-    tx: Queryable,
+  function placementParts(
     placed: Placement,
     berths: Map<number, Versioned<BerthState>>,
     nominations: Versioned<NominationState>[],
-    metadata: EventMetadata,
-    writes: Queryable = tx,
-  ) {
-    const actor = metadata.user_id ?? null;
+    actor: number | null,
+  ): StreamPart[] {
+    const parts: StreamPart[] = [];
     if (placed.berthEvent) {
       const berthId = placed.berthEvent.data.berth_id;
       const at = berths.get(berthId) as Versioned<BerthState>;
-      const next = await appendTo(tx, store, berthStream(berthId), [placed.berthEvent], at.version, metadata);
-      await projectBerth(writes, berthId, [placed.berthEvent], next, actor);
+      parts.push(berthPart(berthId, [placed.berthEvent], at.version, actor));
     }
     if (placed.nominationEvent) {
       const id = placed.nominationEvent.data.id;
       const at = nominations.find((n) => n.state.nomination?.id === id) as Versioned<NominationState>;
-      const next = await appendTo(tx, store, nominationStream(id), [placed.nominationEvent], at.version, metadata);
-      await projectNomination(writes, [placed.nominationEvent], next, actor);
+      parts.push(nominationPart(id, [placed.nominationEvent], at.version, actor));
     }
+    return parts;
   }
 
   /** Every pending slot request (or those of one IMO) placed again, each in its own transaction. */
@@ -503,8 +543,13 @@ export function createQueueCommands(deps: QueueCommandDeps) {
         if (!placed) return;
         const event: SlotRequestEvent = { type: 'SlotRequestResolved', data: { id, ...placed.placement } };
         const writes = new GatheredWrites();
-        await appendSlot(tx, id, [event], loaded.version, metadata, writes);
-        await appendPlacement(tx, placed, berths, nominations, metadata, writes);
+        const actorId = metadata.user_id ?? null;
+        await appendParts(
+          tx,
+          [slotPart(id, [event], loaded.version, actorId), ...placementParts(placed, berths, nominations, actorId)],
+          metadata,
+          writes,
+        );
         after.slots.push({ state: { ...slot, ...placed.placement }, event, firstEta: true });
         await recordIngestWork(tx, after, actor, writes);
       });
@@ -681,37 +726,44 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const metadata = eventMetadata(actor, headers);
     const after = afterCommit();
     // A request delivered again (its reply lost in a crash) answers OK and creates nothing more: no second slot
-    // request, reservation or nomination taken, nothing left to do after the commit.
-    await transact((tx) => {
+    // request, reservation or nomination taken, nothing left to do after the commit. As decideOnce (libs/commands)
+    // does, the request's RPC id is claimed in the decision's transaction, here in its first statement and with its
+    // reply (always OK) at once: a rollback takes both back, a concurrent delivery waits for the claim's outcome.
+    const rpcId = headers[RPC_ID_HEADER];
+    const claim = typeof rpcId === 'string' && rpcId !== '' ? { rpcId, reply: OK } : undefined;
+    await transact(async (tx) => {
       after.slots = [];
       after.work = [];
-      return decideOnce(tx, 'queue', headers, async () => {
-        // One statement: the ids, the IMO's open nominations, their berths' calendars and the settings. No lock (see
-        // resolve): the berth's expected version keeps two placements off one gap.
-        const inputs = await loadPlacementInputs(tx, request.imo, null, true);
-        const { nominations, berths, reservationId } = inputs;
-        const id = inputs.slotId as number;
-        after.settings = queueSettings(inputs.settings);
-        const placed = place(
-          id,
-          { ...request, nomination_id: null },
-          {
-            settings: after.settings,
-            now: now(),
-            nominations: nominations.map((n) => n.state),
-            berths: (berthId) => berths.get(berthId)?.state,
-            reservationId,
-          },
-        );
-        const event = receivedEvent(id, request, placed);
-        // The rows go with the ingest work in one statement.
-        const writes = new GatheredWrites();
-        await appendSlot(tx, id, [event], 'no_stream', metadata, writes);
-        await appendPlacement(tx, placed, berths, nominations, metadata, writes);
-        after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
-        await recordIngestWork(tx, after, actor, writes);
-        return OK;
-      });
+      // One statement: the claim, the ids, the IMO's open nominations, their berths' calendars and the settings.
+      // No lock (see resolve): the berth's expected version keeps two placements off one gap.
+      const inputs = await loadPlacementInputs(tx, request.imo, null, true, claim);
+      if (!inputs.claimed) return;
+      const { nominations, berths, reservationId } = inputs;
+      const id = inputs.slotId as number;
+      after.settings = queueSettings(inputs.settings);
+      const placed = place(
+        id,
+        { ...request, nomination_id: null },
+        {
+          settings: after.settings,
+          now: now(),
+          nominations: nominations.map((n) => n.state),
+          berths: (berthId) => berths.get(berthId)?.state,
+          reservationId,
+        },
+      );
+      const event = receivedEvent(id, request, placed);
+      // The three streams in one append; the rows go with the ingest work in one statement.
+      const writes = new GatheredWrites();
+      const actorId = metadata.user_id ?? null;
+      await appendParts(
+        tx,
+        [slotPart(id, [event], 'no_stream', actorId), ...placementParts(placed, berths, nominations, actorId)],
+        metadata,
+        writes,
+      );
+      after.slots.push({ state: event.data as SlotRequestData, event, firstEta: true });
+      await recordIngestWork(tx, after, actor, writes);
     });
     finishLater(after);
     return OK;
@@ -746,21 +798,22 @@ export function createQueueCommands(deps: QueueCommandDeps) {
           slotRequests: (id) => others.get(id)?.state,
         },
       );
-      // The slot requests' rows (one write each) go with the ingest work in one statement; the berth's, which may
-      // be written several times, at once.
+      // Every stream in one append. The slot requests' rows (one write each) go with the ingest work in one
+      // statement; the berth's, when written several times, at once.
       const shifted = update.shiftedSlotEvents.map((e) => e.data.id);
       const oncePerRow = update.slotEvents.length <= 1 && new Set(shifted).size === shifted.length;
       const writes = oncePerRow ? new GatheredWrites() : undefined;
-      await appendSlot(tx, slot.id, update.slotEvents, loaded.version, metadata, writes);
+      const actorId = metadata.user_id ?? null;
+      const parts: StreamPart[] = [slotPart(slot.id, update.slotEvents, loaded.version, actorId)];
       if (update.berthEvents.length > 0 && berth && slot.berth_id !== null) {
-        const next = await appendTo(tx, store, berthStream(slot.berth_id), update.berthEvents, berth.version, metadata);
-        await projectBerth(tx, slot.berth_id, update.berthEvents, next, actor.user_id);
+        parts.push(berthPart(slot.berth_id, update.berthEvents, berth.version, actor.user_id));
       }
       for (const event of update.shiftedSlotEvents) {
         const other = others.get(event.data.id) as Versioned<SlotRequestData>;
-        await appendSlot(tx, other.state.id, [event], other.version, metadata, writes);
+        parts.push(slotPart(other.state.id, [event], other.version, actorId));
         after.slots.push({ state: { ...other.state, ...event.data } as SlotRequestData, event, firstEta: false });
       }
+      await appendParts(tx, parts, metadata, writes);
       const own = update.slotEvents[0];
       after.slots.unshift({ state: { ...slot, ...own.data } as SlotRequestData, event: own, firstEta: false });
       after.blocks.push(...update.shiftedBlocks);
@@ -781,34 +834,21 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       const slot = loaded.state;
       const { berth, nomination } = await loadSlotRequestContext(tx, slot);
       const cancel = decideCancel(slot, input.by_vessel === true, berth?.state, nomination?.state);
-      await appendSlot(tx, slot.id, [cancel.slotEvent], loaded.version, metadata);
+      // Every stream in one append; the rows (one each of the slot request, berth, reservation and nomination)
+      // go with the ingest work in one statement.
+      const parts: StreamPart[] = [slotPart(slot.id, [cancel.slotEvent], loaded.version, metadata.user_id ?? null)];
       if (cancel.berthEvent && berth && slot.berth_id !== null) {
-        const next = await appendTo(
-          tx,
-          store,
-          berthStream(slot.berth_id),
-          [cancel.berthEvent],
-          berth.version,
-          metadata,
-        );
-        await projectBerth(tx, slot.berth_id, [cancel.berthEvent], next, actor.user_id);
+        parts.push(berthPart(slot.berth_id, [cancel.berthEvent], berth.version, actor.user_id));
       }
       if (cancel.nominationEvent && nomination && slot.nomination_id !== null) {
-        const id = slot.nomination_id;
-        const next = await appendTo(
-          tx,
-          store,
-          nominationStream(id),
-          [cancel.nominationEvent],
-          nomination.version,
-          metadata,
-        );
-        await projectNomination(tx, [cancel.nominationEvent], next, actor.user_id);
+        parts.push(nominationPart(slot.nomination_id, [cancel.nominationEvent], nomination.version, actor.user_id));
       }
+      const writes = new GatheredWrites();
+      await appendParts(tx, parts, metadata, writes);
       const status = (cancel.slotEvent.data as { status: SlotRequestData['status'] }).status;
       after.slots.push({ state: { ...slot, status }, event: cancel.slotEvent, firstEta: false });
       after.removeTimestampsOf = [slot.id];
-      await recordIngestWork(tx, after, actor);
+      await recordIngestWork(tx, after, actor, writes);
     });
     finishLater(after);
     return OK;
@@ -821,7 +861,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       if (!loaded) return;
       const events = decideComplete(loaded.state, await settingsOf(tx), now());
       if (events.length === 0) return;
-      await appendSlot(tx, id, events, loaded.version, {});
+      await appendParts(tx, [slotPart(id, events, loaded.version, null)], {});
     });
   }
 

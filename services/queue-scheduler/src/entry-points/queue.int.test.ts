@@ -18,7 +18,7 @@ import {
 import { createEventStore } from '@pcas/eventstore';
 import { createInProcessBus, RPC_ID_HEADER } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { openDb } from '@pcas/sql';
+import { openDb, type Queryable } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBerth, loadNomination, loadSlotRequest, recordTimestampWork } from '../adapters/queue-store.ts';
@@ -77,6 +77,38 @@ const send = async (command: string, input: Record<string, unknown>, actor: Acto
   const reply = await deps.bus.rpc(QUEUE_SCHEDULER, command, { actor, input });
   await commands.settled();
   return reply;
+};
+/**
+ * The Db with each transaction's statements after its placement read held until `n` transactions have read (or 5 s
+ * passed): that many decide on the same calendar, as requests arriving together do on a busy server.
+ */
+const readingTogether = (n: number) => {
+  let reads = 0;
+  let open = () => {};
+  const allRead = new Promise<void>((resolve) => {
+    open = resolve;
+    setTimeout(resolve, 5_000).unref();
+  });
+  return new Proxy(deps.db, {
+    get(target, key) {
+      if (key !== 'transaction') return Reflect.get(target, key);
+      return <T>(fn: (tx: Queryable) => Promise<T>) =>
+        target.transaction((tx) => {
+          let read = false;
+          return fn({
+            async query(text, params) {
+              if (read) await allRead;
+              const result = await tx.query(text, params);
+              if (!read && text.includes('noms AS')) {
+                read = true;
+                if (++reads >= n) open();
+              }
+              return result as never;
+            },
+          });
+        });
+    },
+  });
 };
 const query = async <R>(sql: string, params: unknown[] = []) => (await deps.db.query<R>(sql, params)).rows;
 
@@ -145,21 +177,31 @@ describe('slot requests racing for one gap', () => {
         berth_ids: [berthId],
       });
     }
+    // Their writes held until 6 of them have read the calendar (fewer than the pool's connections), so at least
+    // 6 decide on the same free gap and all but one must lose the race on the berth's version.
+    const racing = createQueueCommands({ ...deps, db: readingTogether(6) });
     const replies = await Promise.all(
       imos.map((n) =>
-        send(QueueCommands.createSlotRequest, {
-          email: 'master@vessel.example',
-          imo: n,
-          vessel_name: `Racer ${n}`,
-          loa: '120.5',
-          beam: '20',
-          draft: '7.5',
-          laytime: '02:00',
-          eta: isoUtc(W0 + HOUR),
-          agent: true,
-        }),
+        racing.handlers[QueueCommands.createSlotRequest](
+          {
+            actor: PORT,
+            input: {
+              email: 'master@vessel.example',
+              imo: n,
+              vessel_name: `Racer ${n}`,
+              loa: '120.5',
+              beam: '20',
+              draft: '7.5',
+              laytime: '02:00',
+              eta: isoUtc(W0 + HOUR),
+              agent: true,
+            },
+          },
+          {},
+        ),
       ),
     );
+    await racing.settled();
     expect(replies).toEqual(imos.map(() => ({ result: 'OK' })));
     const statuses = await query<{ status: string; n: number }>(
       `SELECT slot_reservation_status AS status, count(*)::int AS n FROM queue.slot_reservations GROUP BY 1 ORDER BY 1`,
@@ -506,5 +548,120 @@ describe('a create request the broker delivers twice (its first reply lost)', ()
     expect(
       received.filter((p) => (p.payload as { slot_reservation_id: number }).slot_reservation_id === slots[0].id),
     ).toHaveLength(3);
+  }, 60_000);
+});
+
+describe('the round trips of a slot request', () => {
+  const shown = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, 80);
+  /** The Db with every statement counted, each transaction's apart (BEGIN and COMMIT not among them). */
+  const counting = () => {
+    const log = { transactions: [] as string[][], outside: [] as string[] };
+    const db = new Proxy(deps.db, {
+      get(target, key) {
+        if (key === 'query')
+          return (text: string, params?: unknown[]) => {
+            log.outside.push(shown(text));
+            return target.query(text, params);
+          };
+        if (key === 'transaction')
+          return <T>(fn: (tx: Queryable) => Promise<T>) => {
+            const statements: string[] = [];
+            log.transactions.push(statements);
+            return target.transaction((tx) =>
+              fn({
+                query: (text, params) => {
+                  // Whether the gateway's settings table exists yet: asked until it does (this test has no gateway).
+                  if (!text.includes("to_regclass('gateway.settings')")) statements.push(shown(text));
+                  return tx.query(text, params);
+                },
+              }),
+            );
+          };
+        return Reflect.get(target, key);
+      },
+    });
+    return { db, log };
+  };
+
+  it('a create is one transaction of 3 statements (reads, one append for 3 streams, writes); an accept of 4', async () => {
+    await send(QueueCommands.createBerth, { code: 'RT', name: 'Round trip berth', nominatable: true });
+    const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RT'");
+    const vessel = imo(950_001);
+    await send(QueueCommands.createNomination, {
+      company_name: 'Cargo Oy',
+      email: 'consignee@cargo.example',
+      imo: vessel,
+      vessel_name: 'Counted',
+      window_start: isoUtc(W0),
+      window_end: isoUtc(W0 + 10 * HOUR),
+      berth_ids: [berthId],
+    });
+    const { db, log } = counting();
+    const counted = createQueueCommands({ ...deps, db });
+
+    const input = {
+      email: 'master@vessel.example',
+      imo: vessel,
+      vessel_name: 'Counted',
+      loa: '120.5',
+      beam: '20',
+      draft: '7.5',
+      laytime: '02:00',
+      eta: isoUtc(W0 + HOUR),
+      agent: true,
+    };
+    await counted.handlers[QueueCommands.createSlotRequest]({ actor: PORT, input }, { [RPC_ID_HEADER]: 'rt-1' });
+    expect(log.transactions).toHaveLength(1);
+    expect(log.transactions[0]).toEqual([
+      expect.stringMatching(/^WITH claim AS \(INSERT INTO queue\.decided_commands/),
+      expect.stringMatching(/^WITH locks AS MATERIALIZED/),
+      expect.stringMatching(/^WITH write_0 AS \(INSERT INTO queue\.slot_reservations/),
+    ]);
+    const [slot] = await query<{ id: number; status: string; rta: string }>(
+      `SELECT id, slot_reservation_status AS status,
+              to_char(rta_window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS rta
+         FROM queue.slot_reservations WHERE imo = $1`,
+      [vessel],
+    );
+    expect(slot.status).toBe('offered');
+    // The three streams at the versions their rows record.
+    const versions = await query<{ stream: string; version: number; row: number }>(
+      `SELECT s.stream, (SELECT max(stream_position) FROM eventstore.events WHERE stream_id = s.stream)::int AS version,
+              s.row FROM (VALUES
+                ('slotrequest-' || $1::int, (SELECT version FROM queue.slot_reservations WHERE id = $1)),
+                ('berth-' || $2::int, (SELECT version FROM queue.berths WHERE id = $2)),
+                ('nomination-' || $3::int, (SELECT version FROM queue.nominations WHERE imo = $4))
+              ) AS s(stream, row)`,
+      [
+        slot.id,
+        berthId,
+        (await query<{ id: number }>('SELECT id FROM queue.nominations WHERE imo = $1', [vessel]))[0].id,
+        vessel,
+      ],
+    );
+    for (const v of versions) expect(v.row).toBe(v.version);
+    // Delivered again: the claim finds it decided, and nothing more is appended or written.
+    log.transactions.length = 0;
+    await counted.handlers[QueueCommands.createSlotRequest]({ actor: PORT, input }, { [RPC_ID_HEADER]: 'rt-1' });
+    expect(log.transactions.map((t) => t.length)).toEqual([1]);
+    expect(await query('SELECT id FROM queue.slot_reservations WHERE imo = $1', [vessel])).toHaveLength(1);
+
+    await counted.settled();
+    log.transactions.length = 0;
+    await counted.handlers[QueueCommands.updateSlotRequest](
+      {
+        actor: PORT,
+        input: { id: slot.id, laytime: '02:00', jit_eta: slot.rta, agent: true },
+      },
+      {},
+    );
+    expect(log.transactions).toHaveLength(1);
+    expect(log.transactions[0]).toHaveLength(4);
+    await counted.settled();
+    const [accepted] = await query<{ status: string }>(
+      'SELECT slot_reservation_status AS status FROM queue.slot_reservations WHERE id = $1',
+      [slot.id],
+    );
+    expect(accepted.status).toBe('accepted');
   }, 60_000);
 });
