@@ -51,6 +51,35 @@ export async function saveVessel(tx: Queryable, vessel: Vessel, userId: number |
   await refreshSeaChartFeatures(tx, { imos: [vessel.imo], mmsis: [] });
 }
 
+/**
+ * Registers several vessels new here at once (their streams appended in the same transaction): one insert of the
+ * rows, one lock and one refresh of the sea chart, instead of three statements per vessel.
+ */
+export async function saveNewVessels(
+  tx: Queryable,
+  vessels: readonly { vessel: Vessel; userId: number | null }[],
+): Promise<void> {
+  if (vessels.length === 0) return;
+  await tx.query(
+    `INSERT INTO ingest.vessels (imo, vessel_name, created_by, modified_by)
+     SELECT v.imo, v.vessel_name, v.user_id, v.user_id
+       FROM unnest($1::bigint[], $2::text[], $3::int[]) AS v(imo, vessel_name, user_id)
+     ON CONFLICT (imo) DO UPDATE SET vessel_name = EXCLUDED.vessel_name, modified_at = now(), modified_by = EXCLUDED.modified_by`,
+    [vessels.map((v) => v.vessel.imo), vessels.map((v) => v.vessel.vessel_name), vessels.map((v) => v.userId)],
+  );
+  await lockSeaChart(tx);
+  await refreshSeaChartFeatures(tx, { imos: vessels.map((v) => v.vessel.imo), mmsis: [] });
+}
+
+/** Of these IMOs, those with a row here (a vessel registered: its row is written with its first events). */
+export async function knownImos(q: Queryable, imos: readonly number[]): Promise<Set<number>> {
+  const { rows } = await q.query<{ imo: string | number }>(
+    'SELECT imo FROM ingest.vessels WHERE imo = ANY($1::bigint[])',
+    [imos],
+  );
+  return new Set(rows.map((r) => Number(r.imo)));
+}
+
 /** A vessel's row by its row id (PUT /vessel) or its IMO (a data source): its IMO and type. */
 export async function findVesselType(
   q: Queryable,

@@ -441,6 +441,52 @@ describe('postTimestamps (a batch of posts)', () => {
     expect(calls).toEqual({ append: 1, appendMany: 1 });
   });
 
+  it('registers the new vessels of one batch in one transaction, each with its timestamps in order', async () => {
+    const h = handlers();
+    const imos = [9310056, 9310032, 9310044];
+    const replies = await h.postTimestamps({
+      items: [
+        ...imos.map((imo) => item(agent, timestamp({ imo, vessel_name: `Fleet ${imo}`, payload: { n: 1 } }))),
+        item(agent, timestamp({ imo: 9310032, vessel_name: 'Fleet 9310032', payload: { n: 2 } })),
+      ],
+    });
+    expect(replies.map((r) => r.ok)).toEqual([true, true, true, true]);
+    const streams = await Promise.all(imos.map(streamOf));
+    for (const [i, stream] of streams.entries()) {
+      expect(stream.map((e) => e.type)).toEqual(
+        imos[i] === 9310032
+          ? ['VesselRegistered', 'TimestampReceived', 'TimestampReceived']
+          : ['VesselRegistered', 'TimestampReceived'],
+      );
+      expect((replies[i] as { result: { id: number } }).result.id).toBe(stream[1].globalPosition);
+    }
+    // One transaction wrote the three registrations.
+    expect(new Set(streams.map((stream) => stream[0].transactionId)).size).toBe(1);
+    const rows = await db.query('SELECT imo, vessel_name FROM ingest.vessels WHERE imo = ANY($1) ORDER BY imo', [imos]);
+    expect(rows.rows.map((r) => [Number(r.imo), r.vessel_name])).toEqual([
+      [9310032, 'Fleet 9310032'],
+      [9310044, 'Fleet 9310044'],
+      [9310056, 'Fleet 9310056'],
+    ]);
+  });
+
+  it('falls back to one by one when a vessel of the batch was registered meanwhile, registering none twice', async () => {
+    // A stream whose row is not there yet: the batch's "no stream" append meets it and the transaction rolls back.
+    await store.append(
+      vesselStream(9310068),
+      [{ type: 'VesselRegistered', data: { imo: 9310068, vessel_name: 'Early' } }],
+      {
+        expectedVersion: 'no_stream',
+      },
+    );
+    const replies = await handlers().postTimestamps({
+      items: [9310068, 9310070].map((imo) => item(agent, timestamp({ imo, vessel_name: `Late ${imo}` }))),
+    });
+    expect(replies.map((r) => r.ok)).toEqual([true, true]);
+    expect((await streamOf(9310068)).filter((e) => e.type === 'VesselRegistered')).toHaveLength(1);
+    expect((await streamOf(9310070)).map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived']);
+  });
+
   it('refuses a malformed batch as a whole and stores nothing', async () => {
     const h = handlers();
     const before = await eventCount();

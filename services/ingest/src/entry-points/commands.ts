@@ -52,8 +52,10 @@ import {
   findVesselByName,
   findVesselType,
   insertFakeImoVessel,
+  knownImos,
   lockVesselName,
   lockVesselType,
+  saveNewVessels,
   saveVessel,
   saveVesselType,
 } from '../adapters/vessels.ts';
@@ -389,6 +391,68 @@ export function createIngestCommands(deps: IngestCommandDeps) {
       return slow;
     }
 
+    /**
+     * The first posts of vessels new here (an IMO without a row), registered together: their streams appended in
+     * one transaction (in IMO order, so two such batches take the stream locks in the same order), each expecting
+     * no stream, then their rows. Returns the posts for the single path: the others, or all of them when the
+     * transaction fails (a vessel registered meanwhile is a version conflict), which then decide again one by one.
+     */
+    async function registerNewVessels(firsts: { index: number; post: AdmittedPost }[]) {
+      const candidates = firsts.filter(({ post }) => post.ts.imo !== 0 && !cache.get(post.ts.imo));
+      if (candidates.length < 2) return firsts;
+      const known = await knownImos(
+        db,
+        candidates.map(({ post }) => post.ts.imo),
+      );
+      const fresh: { index: number; post: AdmittedPost; events: NewEvent[]; vessel: Vessel }[] = [];
+      for (const { index, post } of candidates) {
+        if (known.has(post.ts.imo)) continue;
+        let decision: ReturnType<typeof decidePostTimestamp>;
+        try {
+          decision = decidePostTimestamp(post.input, {
+            now: at,
+            actor: post.actor,
+            manual: post.input.manual === true,
+            assignedImo: post.ts.imo,
+            weight: post.weight,
+          });
+        } catch {
+          continue; // Refused: the single path answers it.
+        }
+        if (decision.vesselChange !== 'registered') continue;
+        const events: NewEvent[] = decision.events.map((e) => ({ ...e, metadata: post.metadata }));
+        fresh.push({ index, post, events, vessel: decision.vessel });
+      }
+      fresh.sort((a, b) => a.post.ts.imo - b.post.ts.imo);
+      if (fresh.length < 2) return firsts;
+      let results: AppendResult[];
+      try {
+        results = await db.transaction(async (tx) => {
+          const appended: AppendResult[] = [];
+          for (const f of fresh) {
+            appended.push(
+              await store.append(vesselStream(f.post.ts.imo), f.events, { expectedVersion: 'no_stream', tx }),
+            );
+          }
+          await saveNewVessels(
+            tx,
+            fresh.map((f) => ({ vessel: f.vessel, userId: f.post.actor.user_id })),
+          );
+          return appended;
+        });
+      } catch (error) {
+        if (!isConflict(error)) log.warn({ err: error }, 'registering new vessels together failed; one by one');
+        return firsts;
+      }
+      fresh.forEach((f, i) => {
+        const result = results[i]!;
+        cache.set(f.post.ts.imo, { vessel: f.vessel, version: result.nextExpectedVersion });
+        replies[f.index] = { ok: true, result: { result: 'OK', id: result.events.at(-1)!.globalPosition } };
+      });
+      const taken = new Set(fresh.map((f) => f.index));
+      return firsts.filter(({ index }) => !taken.has(index));
+    }
+
     const single = async ({ index, post }: { index: number; post: AdmittedPost }) => {
       try {
         replies[index] = { ok: true, result: await postAdmitted(post) };
@@ -411,7 +475,8 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     // the single path, which registers the vessel and caches it; the vessel's others then go together into one
     // appendMany. Run at once they would race to register it, and each loser roll back, catch up and decide again.
     const missed = byVessel(await appendCached(admitted));
-    await Promise.all(missed.map((group) => single(group[0]!)));
+    const firsts = await registerNewVessels(missed.map((group) => group[0]!));
+    await Promise.all(firsts.map(single));
     const left = await appendCached(missed.flatMap((group) => group.slice(1)));
     // What still takes the single path: one vessel's posts one after another, in the batch's order.
     await Promise.all(
