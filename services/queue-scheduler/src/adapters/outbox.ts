@@ -33,6 +33,15 @@ const SCHEMA = [
 ];
 
 const CLAIM_SECONDS = 120;
+
+/** A mail as the outbox holds it, claimed by this process. */
+interface ClaimedMail {
+  id: string;
+  to_addresses: string[];
+  subject: string;
+  text_body: string;
+  html_body: string;
+}
 // Mails sent at once right after their commit, in batches of at most this many (one claim and one "sent" statement
 // each) while at most DIRECT_BATCHES are on their way; more wait for a job. A failed send is left to a job too.
 const DIRECT_BATCH = 32;
@@ -55,19 +64,30 @@ export async function recordMail(tx: Queryable, id: string, mail: Mail): Promise
   return (await recordMails(tx, [{ id, mail }])).length > 0;
 }
 
-/** Records mails to send in one statement (those whose id is there already, or without recipient, are not); the new ids. */
-export async function recordMails(tx: Queryable, mails: readonly { id: string; mail: Mail }[]): Promise<string[]> {
+/**
+ * Records mails to send in one statement (those whose id is there already, or without recipient, are not); the new
+ * ids. `claimed`: the rows are recorded claimed by this process (see MailDelivery.deliverClaimed), so delivering them
+ * right after the commit needs no claim statement of its own.
+ */
+export async function recordMails(
+  tx: Queryable,
+  mails: readonly { id: string; mail: Mail }[],
+  claimed = false,
+): Promise<string[]> {
   const rows = mails.filter((m) => m.mail.to.length > 0);
   if (rows.length === 0) return [];
   const { rows: inserted } = await tx.query<{ id: string }>(
-    `INSERT INTO queue.mail_outbox (id, to_addresses, subject, text_body, html_body)
-     SELECT m->>'id', ARRAY(SELECT jsonb_array_elements_text(m->'to')), m->>'subject', m->>'text', m->>'html'
+    `INSERT INTO queue.mail_outbox (id, to_addresses, subject, text_body, html_body, claimed_until)
+     SELECT m->>'id', ARRAY(SELECT jsonb_array_elements_text(m->'to')), m->>'subject', m->>'text', m->>'html',
+            CASE WHEN $2::boolean THEN now() + make_interval(secs => $3) END
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(m, n) ORDER BY n
      ON CONFLICT (id) DO NOTHING RETURNING id`,
     [
       JSON.stringify(
         rows.map(({ id, mail }) => ({ id, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html })),
       ),
+      claimed,
+      CLAIM_SECONDS,
     ],
   );
   const fresh = new Set(inserted.map((r) => r.id));
@@ -80,6 +100,8 @@ export const deliveryJobId = (mailId: string): string => `mail-${mailId.replace(
 export interface MailDelivery {
   /** Arms delivery of recorded mails (after their transaction committed). */
   deliver(ids: readonly string[]): Promise<void>;
+  /** The same for mails recorded claimed (recordMails), given with what they say: sent with no claim statement. */
+  deliverClaimed(mails: readonly { id: string; mail: Mail }[]): Promise<void>;
   /** Sends one mail now if it is still unsent (the job's handler). */
   sendNow(id: string): Promise<void>;
   /** Arms every unsent mail (at start and every minute, for jobs given up or lost). */
@@ -104,19 +126,18 @@ export function mailDelivery(options: {
    * one statement; a failure is noted on its row. Returns the ids that failed.
    */
   async function sendBatch(ids: readonly string[]): Promise<{ id: string; error: unknown }[]> {
-    const { rows } = await db.query<{
-      id: string;
-      to_addresses: string[];
-      subject: string;
-      text_body: string;
-      html_body: string;
-    }>(
+    const { rows } = await db.query<ClaimedMail>(
       `UPDATE queue.mail_outbox SET claimed_until = now() + make_interval(secs => $2)
         WHERE id = ANY($1::text[]) AND sent_at IS NULL AND (claimed_until IS NULL OR claimed_until < now())
         RETURNING id, to_addresses, subject, text_body, html_body`,
       [ids, CLAIM_SECONDS],
     );
     // Sent already, or another run has it now: not in rows.
+    return sendClaimed(rows);
+  }
+
+  /** Sends mails this process holds the claim of; the sent ones marked in one statement. Returns those that failed. */
+  async function sendClaimed(rows: readonly ClaimedMail[]): Promise<{ id: string; error: unknown }[]> {
     const failed: { id: string; error: unknown }[] = [];
     const sent: string[] = [];
     await Promise.all(
@@ -145,6 +166,20 @@ export function mailDelivery(options: {
     return failed;
   }
 
+  const retry = (id: string) =>
+    arm(id, new Date(Date.now() + RETRY_AFTER_MS)).catch((error) =>
+      log.warn({ err: error, mail: id }, 'queue mail delivery not armed; the sweep will'),
+    );
+  /** Sends a batch in the background (its failures left to delivery jobs). */
+  const sendInBackground = (ids: readonly string[], send: () => Promise<{ id: string; error: unknown }[]>) => {
+    const run = send()
+      .then((failed) => Promise.all(failed.map((f) => retry(f.id))))
+      .catch(() => Promise.all(ids.map(retry)))
+      .then(() => {})
+      .finally(() => sending.delete(run));
+    sending.add(run);
+  };
+
   const delivery: MailDelivery = {
     // Sent now, in this process, while few batches are on their way (no job queue round trips for the common
     // case); a refusal or a busy moment leaves it to a delivery job. A crash meanwhile loses nothing: the row is
@@ -156,16 +191,29 @@ export function mailDelivery(options: {
           for (const id of batch) await arm(id, new Date());
           continue;
         }
-        const retry = (id: string) =>
-          arm(id, new Date(Date.now() + RETRY_AFTER_MS)).catch((error) =>
-            log.warn({ err: error, mail: id }, 'queue mail delivery not armed; the sweep will'),
-          );
-        const run = sendBatch(batch)
-          .then((failed) => Promise.all(failed.map((f) => retry(f.id))))
-          .catch(() => Promise.all(batch.map(retry)))
-          .then(() => {})
-          .finally(() => sending.delete(run));
-        sending.add(run);
+        sendInBackground(batch, () => sendBatch(batch));
+      }
+    },
+    // The rows are this process's already (recorded claimed): sent as they are. In a busy moment the claim is given
+    // back and a job armed, as deliver does. A crash before the send leaves them claimed: the sweep sends them once
+    // the claim has run out (CLAIM_SECONDS), so nothing is lost, only later.
+    async deliverClaimed(mails) {
+      for (let at = 0; at < mails.length; at += DIRECT_BATCH) {
+        const batch = mails.slice(at, at + DIRECT_BATCH);
+        const ids = batch.map((m) => m.id);
+        if (sending.size >= DIRECT_BATCHES) {
+          await db.query('UPDATE queue.mail_outbox SET claimed_until = NULL WHERE id = ANY($1::text[])', [ids]);
+          for (const id of ids) await arm(id, new Date());
+          continue;
+        }
+        const rows = batch.map(({ id, mail }) => ({
+          id,
+          to_addresses: mail.to,
+          subject: mail.subject,
+          text_body: mail.text,
+          html_body: mail.html,
+        }));
+        sendInBackground(ids, () => sendClaimed(rows));
       }
     },
     async sendNow(id) {

@@ -11,7 +11,7 @@ import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mailDelivery, recordMail } from '../adapters/outbox.ts';
+import { mailDelivery, recordMail, recordMails } from '../adapters/outbox.ts';
 import { type QueueMails, startQueueMails } from './mails.ts';
 
 let pg: PostgresForTest;
@@ -120,5 +120,47 @@ describe('slot request mails', () => {
     await Promise.all([delivery.sendNow('twice'), delivery.sendNow('twice'), delivery.sendNow('twice')]);
     await delivery.sendNow('twice');
     expect(sent).toEqual(['Once']);
+  });
+
+  it('a mail recorded claimed by a process that died before sending it goes out once the claim has run out', async () => {
+    const sent: string[] = [];
+    const mailer = {
+      async send(message: { subject: string }) {
+        sent.push(message.subject);
+      },
+      async close() {},
+    };
+    const delivery = mailDelivery({
+      db: deps.db,
+      mailer,
+      jobs: () => {
+        throw new Error('not used');
+      },
+      log: deps.log,
+      sweepEveryMs: 0,
+    });
+    const mail = { to: ['a@b.example'], subject: 'Orphan', text: 'x', html: '<p>x</p>' };
+    expect(await recordMails(deps.db, [{ id: 'orphan', mail }], true)).toEqual(['orphan']);
+    // Its process is gone: a sweep meanwhile leaves it to the claim's holder.
+    await delivery.deliver(['orphan']);
+    await delivery.stop();
+    expect(sent).toEqual([]);
+    await deps.db.query("UPDATE queue.mail_outbox SET claimed_until = now() - interval '1 second' WHERE id = 'orphan'");
+    await delivery.deliver(['orphan']);
+    await delivery.stop();
+    expect(sent).toEqual(['Orphan']);
+    // The live process's own delivery of a mail it recorded claimed: sent without a claim of its own, once.
+    expect(await recordMails(deps.db, [{ id: 'own', mail: { ...mail, subject: 'Own' } }], true)).toEqual(['own']);
+    await delivery.deliverClaimed([{ id: 'own', mail: { ...mail, subject: 'Own' } }]);
+    await delivery.stop();
+    expect(sent).toEqual(['Orphan', 'Own']);
+    const rows = await deps.db.query<{ id: string; sent: boolean; claimed: boolean }>(
+      `SELECT id, sent_at IS NOT NULL AS sent, claimed_until IS NOT NULL AS claimed FROM queue.mail_outbox
+        WHERE id IN ('orphan', 'own') ORDER BY id`,
+    );
+    expect(rows.rows).toEqual([
+      { id: 'orphan', sent: true, claimed: false },
+      { id: 'own', sent: true, claimed: false },
+    ]);
   });
 });

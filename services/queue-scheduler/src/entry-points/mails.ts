@@ -11,7 +11,7 @@ import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler,
 import { createMailer, type Mailer } from '@pcas/mail';
 import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
-import { mailTranslations, portOperatorEmails } from '../adapters/mails.ts';
+import { mailTextsSql, mailTranslations, portOperatorEmails, translationsOf } from '../adapters/mails.ts';
 import { ensureOutboxSchema, type MailDelivery, mailDelivery, recordMail, recordMails } from '../adapters/outbox.ts';
 import { LINK_KEYS_SCHEMA, loadLinkKeys, type SignedLinks, signedLinks } from '../adapters/signed-link.ts';
 import { berthBlockShiftedMail, type Mail, mailsStatus, operatorEmails, slotRequestMail } from '../domain/mails.ts';
@@ -106,39 +106,44 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
   const timeZone = config.portDefaultTimeZone;
 
   /**
-   * The slot request mails of a batch of events, recorded in the projection's transaction: the addresses of the
-   * requests received, then the mails, each in one statement, and the addresses the other events need read in one.
+   * The slot request mails of a batch of events, recorded in the projection's transaction in two statements: the
+   * addresses of the requests received recorded, those the other events need and the port's texts read (as they
+   * are now, no cache to go stale), then the mails recorded, claimed for the delivery right after the commit.
    */
-  async function slotRequestEventMails(tx: Queryable, events: readonly RecordedEvent[]): Promise<string[]> {
+  async function slotRequestEventMails(
+    tx: Queryable,
+    events: readonly RecordedEvent[],
+  ): Promise<{ id: string; mail: Mail }[]> {
     const received = new Map<number, string>();
     for (const event of events) {
       const data = event.data as { id: number; email?: string };
       if (event.type === 'SlotRequestReceived' && data.email && !received.has(data.id))
         received.set(data.id, data.email);
     }
-    if (received.size > 0) {
-      await tx.query(
-        `INSERT INTO queue.mail_slot_requests (id, email) SELECT * FROM unnest($1::int[], $2::text[])
-         ON CONFLICT (id) DO NOTHING`,
-        [[...received.keys()], [...received.values()]],
-      );
-    }
     const mailed = events.flatMap((event) => {
       const status = mailedStatus(event);
       return status ? [{ event, status, id: (event.data as { id: number }).id }] : [];
     });
-    if (mailed.length === 0) return [];
+    if (received.size === 0 && mailed.length === 0) return [];
     // The address each request was received with (its first event, so the one the table holds).
-    const addresses = new Map<number, string>();
     const unknown = [...new Set(mailed.map((m) => m.id).filter((id) => !received.has(id)))];
-    if (unknown.length > 0) {
-      const { rows } = await tx.query<{ id: number; email: string }>(
-        'SELECT id, email FROM queue.mail_slot_requests WHERE id = ANY($1::int[])',
-        [unknown],
-      );
-      for (const row of rows) addresses.set(row.id, row.email);
+    const params: unknown[] = [[...received.keys()], [...received.values()], unknown];
+    let textsSql = "'{}'::json";
+    if (mailed.length > 0) {
+      textsSql = await mailTextsSql(tx, '$4');
+      if (textsSql.includes('$4')) params.push(config.namespace);
     }
-    const portTexts = await texts(tx);
+    const { rows } = await tx.query<{ addresses: { id: number; email: string }[]; texts: Record<string, string> }>(
+      `WITH recorded AS (INSERT INTO queue.mail_slot_requests (id, email) SELECT * FROM unnest($1::int[], $2::text[])
+                          ON CONFLICT (id) DO NOTHING)
+       SELECT (SELECT coalesce(json_agg(json_build_object('id', id, 'email', email)), '[]')
+                 FROM queue.mail_slot_requests WHERE id = ANY($3::int[])) AS addresses,
+              ${textsSql} AS texts`,
+      params,
+    );
+    if (mailed.length === 0) return [];
+    const addresses = new Map(rows[0].addresses.map((row) => [row.id, row.email]));
+    const portTexts = translationsOf(rows[0].texts);
     const mails: { id: string; mail: Mail }[] = [];
     for (const { event, status, id } of mailed) {
       // A request received in this batch: the address it was received with, as the table then holds.
@@ -161,10 +166,11 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
       );
       if (mail) mails.push({ id: `slotrequest-${event.id}`, mail });
     }
-    return recordMails(tx, mails);
+    const fresh = new Set(await recordMails(tx, mails, true));
+    return mails.filter((m) => fresh.has(m.id));
   }
 
-  let pending: string[] = [];
+  let pending: { id: string; mail: Mail }[] = [];
   const projection = await startProjection({
     bus,
     db,
@@ -175,9 +181,9 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
       pending.push(...(await slotRequestEventMails(tx, events)));
     },
     async afterCommit() {
-      const ids = pending;
+      const recorded = pending;
       pending = [];
-      await deliver(ids);
+      await delivery!.deliverClaimed(recorded);
     },
   });
 
