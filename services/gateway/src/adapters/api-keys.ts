@@ -1,7 +1,8 @@
 // API keys: events on `apikey-<id>` (and `user-<id>` for the bound user), with gateway.api_keys updated in
 // the same transaction. The key itself is a credential (credentials.ts), never in an event. Lookups by key hit
-// the credentials' unique index: one cheap query per request, so a disabled key is refused at once by every
-// gateway process (no cache to invalidate).
+// the credentials' unique index; each gateway process reuses what a key resolved to for at most a second
+// (entry-points/caller-cache.ts): a key disabled through a process is refused by it at once, by the others
+// within a second.
 
 import { randomBytes } from 'node:crypto';
 import { type Actor, type ApiKeyCreated, apiKeyStream } from '@pcas/contracts';

@@ -1,10 +1,10 @@
 // gateway.settings: seeded by the schema, changed by PUT /settings/:name/:value. Every change is an event on
-// `setting-<name>` with the row (value, modified_by) written in the same transaction. Reads go to the row on
-// every request, so a module switched off is off at once in every gateway process.
+// `setting-<name>` with the row (value, modified_by) written in the same transaction. The module check reuses a
+// switch read for at most a second per gateway process (entry-points/caller-cache.ts, docs/domain.md#sessions):
+// a module switched off is off at once in the process that switched it, and within a second in the others.
 
 import { type Actor, type SettingChanged, settingStream } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
-import type { ModuleName } from '@pcas/http-kit';
 import type { Db, Queryable } from '@pcas/sql';
 import { lockStreamForDecision } from './decision-lock.ts';
 import { metadataOf } from './users.ts';
@@ -22,14 +22,6 @@ export async function readSettings(db: Queryable, names: readonly string[]): Pro
     [names],
   );
   return Object.fromEntries(rows.map((row) => [row.name, row.value]));
-}
-
-/** One indexed read per call, so toggling a module takes effect at once in every gateway process. */
-export async function isModuleEnabled(db: Queryable, module: ModuleName): Promise<boolean> {
-  const { rows } = await db.query<{ value: string }>('SELECT value FROM gateway.settings WHERE name = $1', [
-    `${module}_module`,
-  ]);
-  return rows[0]?.value === 'enabled';
 }
 
 export async function listSettings(db: Queryable): Promise<SettingRow[]> {

@@ -9,7 +9,7 @@ import { type ActiveApiKey, findActiveApiKeys } from '../adapters/api-keys.ts';
 import { changeTimeZone, findActiveUserByEmail, loadUsers, type UserWithPermissions } from '../adapters/users.ts';
 import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
 import { canonicalTimeZone } from '../domain/users.ts';
-import type { CallerCache } from './caller-cache.ts';
+import { type CallerCache, NO_OWNER, throughCache } from './caller-cache.ts';
 import type { GatewayDeps } from './deps.ts';
 
 /** The original sleeps a random 0–2 s before "Invalid access", to slow down guessing. */
@@ -32,10 +32,16 @@ export interface SessionCaller {
   permissions: ReadonlySet<string>;
 }
 
+/** Callers already resolved, reused for at most a second (caller-cache.ts); absent, every request looks them up. */
+export interface AccessCaches {
+  sessions?: CallerCache<SessionCaller>;
+  /** null: an unknown or disabled key. */
+  apiKeys?: CallerCache<ActiveApiKey | null>;
+}
+
 export function createAccess(
   deps: Pick<GatewayDeps, 'db' | 'store' | 'sessions' | 'config' | 'log'>,
-  /** Sessions already resolved, reused for at most a second (absent: every request reads Redis and the user). */
-  callers?: CallerCache<SessionCaller>,
+  caches: AccessCaches = {},
 ): Access {
   const { db, store, sessions, config, log } = deps;
 
@@ -50,7 +56,6 @@ export function createAccess(
   );
 
   async function lookUpCaller(sessionId: string): Promise<SessionCaller> {
-    const startedAt = callers?.now() ?? 0;
     const session = await sessions.get(sessionId);
     // Unknown or expired: 440 on every route, even /login (the UI then logs out silently).
     if (!session) throw ApiError.sessionExpired();
@@ -59,13 +64,14 @@ export function createAccess(
       await sessions.destroy(sessionId);
       throw ApiError.sessionExpired();
     }
-    const caller = { user, permissions: new Set(user.permissions) };
-    callers?.set(sessionId, user.id, caller, startedAt);
-    return caller;
+    return { user, permissions: new Set(user.permissions) };
   }
+  const sessionCaller = caches.sessions
+    ? throughCache(caches.sessions, lookUpCaller, (caller) => caller.user.id)
+    : lookUpCaller;
 
   async function fromSession(sessionId: string, headers: IncomingHttpHeaders): Promise<AuthContext> {
-    const { user, permissions } = callers?.get(sessionId) ?? (await lookUpCaller(sessionId));
+    const { user, permissions } = await sessionCaller(sessionId);
     const header = headers.clienttimezone;
     const zone = typeof header === 'string' ? canonicalTimeZone(header.trim()) : null;
     // Compared with the zone just loaded, so an unchanged zone costs no write.
@@ -86,13 +92,16 @@ export function createAccess(
     },
     { maxInFlight: 1 },
   );
+  // Kept like sessions: a key disabled through this process is refused by it at once, by the others within a
+  // second. Requests arriving together share one query; with one query on its way at a time, the requests
+  // arriving meanwhile share the next (measured under bench:ingest: a few percent more accepted/s than two).
+  const apiKeyCaller = caches.apiKeys
+    ? throughCache(caches.apiKeys, lookUpApiKey, (found) => found?.bound_user_id ?? NO_OWNER)
+    : lookUpApiKey;
 
   async function fromApiKey(key: string): Promise<AuthContext> {
     if (key === '' || key.length > MAX_API_KEY_LENGTH) return ANONYMOUS;
-    // Looked up on every request (never cached): a disabled key is refused at once by every gateway process.
-    // Requests arriving together share one query; with one query on its way at a time, the requests arriving
-    // meanwhile share the next (measured under bench:ingest: a few percent more accepted/s than two).
-    const found = await lookUpApiKey(key);
+    const found = await apiKeyCaller(key);
     if (!found) return ANONYMOUS;
     return {
       kind: 'api_key',

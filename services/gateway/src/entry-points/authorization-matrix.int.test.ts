@@ -25,7 +25,7 @@ import type { ModuleName, ParamSpec, Route } from '@pcas/http-kit';
 import { ApiClient, freePort, rabbitmq, repoRoot, uniqueName, waitForHealth } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allRoutes } from './routes/index.ts';
-import { SESSION_CALLER_MAX_AGE_MS } from './service.ts';
+import { CALLER_MAX_AGE_MS } from './service.ts';
 import { startTestGateway, type TestGateway } from './testing/gateway-harness.ts';
 import {
   API_CLIENT_ANSWERS,
@@ -457,7 +457,7 @@ async function msUntil(probe: () => Promise<{ status: number }>, status: number)
 }
 
 describe('another gateway process', () => {
-  // A process reuses a resolved session for up to SESSION_CALLER_MAX_AGE_MS (caller-cache.ts); half a second more
+  // A process reuses a resolved session for up to CALLER_MAX_AGE_MS (caller-cache.ts); half a second more
   // for a loaded machine.
   it('applies a role-permission change within about a second', async (ctx) => {
     if (!second) ctx.skip();
@@ -465,11 +465,11 @@ describe('another gateway process', () => {
     const onSecond = new ApiClient(second!.baseUrl).withSession(await gw.sessions.create(userId));
     expect((await onSecond.get('/roles')).status).toBe(200);
     await changeRole('DELETE', 'user', 'basic_user_action');
-    expect(await msUntil(() => onSecond.get('/roles'), 403)).toBeLessThan(SESSION_CALLER_MAX_AGE_MS + 500);
+    expect(await msUntil(() => onSecond.get('/roles'), 403)).toBeLessThan(CALLER_MAX_AGE_MS + 500);
     expect(await onSecond.get('/roles')).toMatchObject({ status: 403, body: { error: 'Invalid access' } });
     expect((await onSecond.get('/session')).body.user.permissions).not.toContain('basic_user_action');
     await changeRole('PUT', 'user', 'basic_user_action');
-    expect(await msUntil(() => onSecond.get('/roles'), 200)).toBeLessThan(SESSION_CALLER_MAX_AGE_MS + 500);
+    expect(await msUntil(() => onSecond.get('/roles'), 200)).toBeLessThan(CALLER_MAX_AGE_MS + 500);
   });
 });
 

@@ -1,12 +1,13 @@
-// Each gateway process reuses a resolved Bearer session for at most a second (caller-cache.ts): two gateways on the
-// same PostgreSQL, event store and sessions (Redis when there is one), each with its own cache. A logout, a removed
-// user or a role's revoked permission made through one is refused by that one at once and by the other within
-// about a second, even though the other had just served the session.
+// Each gateway process reuses a resolved Bearer session, API key and module switch for at most a second
+// (caller-cache.ts): two gateways on the same PostgreSQL, event store and sessions (Redis when there is one), each
+// with its own caches. A logout, a removed user, a role's revoked permission, a disabled key or a module switched
+// off made through one holds in that one for the very next request and in the other within about a second, even
+// though the other had just served the caller.
 
 import type { RunningService } from '@pcas/contracts';
 import { ApiClient } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SESSION_CALLER_MAX_AGE_MS, startGateway } from './service.ts';
+import { CALLER_MAX_AGE_MS, startGateway } from './service.ts';
 import { startTestGateway, type TestGateway } from './testing/gateway-harness.ts';
 
 let gw: TestGateway;
@@ -44,7 +45,7 @@ async function msUntil(probe: () => Promise<{ status: number }>, status: number)
 }
 
 // A second's reuse, plus what a loaded machine adds to a request.
-const PROMPTLY_MS = SESSION_CALLER_MAX_AGE_MS + 500;
+const PROMPTLY_MS = CALLER_MAX_AGE_MS + 500;
 
 describe('a session resolved by another gateway moments ago', () => {
   it('ends with a logout: at once where it was made, within about a second elsewhere', async () => {
@@ -89,5 +90,64 @@ describe('a session resolved by another gateway moments ago', () => {
     // Not through a gateway (as if its Redis key expired): only the second's reuse bounds how long it is served.
     await gw.sessions.destroy(session);
     expect(await msUntil(() => here.get('/settings'), 440)).toBeLessThan(PROMPTLY_MS);
+  });
+});
+
+describe('a module switch read by both gateways moments ago', () => {
+  it('switched off holds at once where it was switched, within about a second elsewhere; on again likewise', async () => {
+    const there = new ApiClient(`http://127.0.0.1:${other.port}`).withSession(await gw.sessions.create(gw.adminId));
+    const berths = (client: ApiClient) => client.get('/all-nominatable-berths');
+    const off = { status: 403, body: { error: 'Queue module is disabled' } };
+    try {
+      expect((await berths(there)).status).toBe(200);
+      expect((await berths(admin)).status).toBe(200);
+      expect((await admin.put('/settings/queue_module/disabled')).status).toBe(200);
+      expect(await berths(admin)).toMatchObject(off);
+      expect(await msUntil(() => berths(there), 403)).toBeLessThan(PROMPTLY_MS);
+      expect(await berths(there)).toMatchObject(off);
+      expect((await admin.put('/settings/queue_module/enabled')).status).toBe(200);
+      expect((await berths(admin)).status).toBe(200);
+      expect(await msUntil(() => berths(there), 200)).toBeLessThan(PROMPTLY_MS);
+    } finally {
+      await admin.put('/settings/queue_module/enabled');
+    }
+  });
+});
+
+describe('an API key resolved by both gateways moments ago', () => {
+  it('disabled is refused at once where it was disabled, within about a second elsewhere; enabled likewise', async () => {
+    const { id, key } = await gw.createApiKey('cached key');
+    const here = new ApiClient(gw.baseUrl).withApiKey(key);
+    const there = new ApiClient(`http://127.0.0.1:${other.port}`).withApiKey(key);
+    // A route of API keys (`timestamp`) that changes nothing.
+    const read = (client: ApiClient) => client.get('/agent/rest/slot-reservation-by-id', { id: 1 });
+    const refused = { status: 403, body: { error: 'Invalid access' } };
+    expect((await read(there)).status).toBe(200);
+    expect((await read(there)).status).toBe(200);
+    expect((await read(here)).status).toBe(200);
+    expect((await admin.put('/api-keys/disable', { id })).body).toBe(true);
+    expect(await read(here)).toMatchObject(refused);
+    expect(await msUntil(() => read(there), 403)).toBeLessThan(PROMPTLY_MS);
+    // Refused (and so known as refused) by both: enabled, it is accepted again at once where it was enabled.
+    expect(await read(here)).toMatchObject(refused);
+    expect((await admin.put('/api-keys/enable', { id })).body).toBe(true);
+    expect((await read(here)).status).toBe(200);
+    expect(await msUntil(() => read(there), 200)).toBeLessThan(PROMPTLY_MS);
+  });
+
+  it('loses a permission its bound user’s role loses, at once where the role changed', async () => {
+    const { key } = await gw.createApiKey('role key');
+    const here = new ApiClient(gw.baseUrl).withApiKey(key);
+    // `GET /api-keys` needs manage_api_key, which the bound user's role (inactive_user) gets only here.
+    const list = () => here.get('/api-keys', { limit: 1, offset: 0, sort: 'id' });
+    try {
+      expect((await list()).status).toBe(403);
+      expect((await admin.put('/role-permissions/inactive_user/manage_api_key')).body).toEqual({ result: 'OK' });
+      expect((await list()).status).toBe(200);
+      expect((await admin.delete('/role-permissions/inactive_user/manage_api_key')).body).toEqual({ result: 'OK' });
+      expect((await list()).status).toBe(403);
+    } finally {
+      await admin.delete('/role-permissions/inactive_user/manage_api_key');
+    }
   });
 });

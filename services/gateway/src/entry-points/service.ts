@@ -7,6 +7,7 @@ import { createBatcher } from '@pcas/batching';
 import { type RunningService, SEA_CHART_VESSELS_CHANNEL, type ServiceDeps } from '@pcas/contracts';
 import { answerParserErrors, createHttpApp, type ModuleName } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
+import type { ActiveApiKey } from '../adapters/api-keys.ts';
 import { createSeaChartVessels } from '../adapters/read-models/sea-chart.ts';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
@@ -15,14 +16,21 @@ import { seedFirstAdmin } from '../adapters/users.ts';
 import { unknownRuleRoles } from '../domain/passwords.ts';
 import { ROLE_NAMES } from '../domain/roles.ts';
 import { createAccess, type SessionCaller } from './auth.ts';
-import { createCallerCache, sessionsTellingCache, storeTellingCache } from './caller-cache.ts';
+import {
+  createCallerCache,
+  type GatewayCaches,
+  NO_OWNER,
+  sessionsTellingCache,
+  storeTellingCache,
+  throughCache,
+} from './caller-cache.ts';
 import { startRealtime } from './realtime.ts';
 import { allRoutes } from './routes/index.ts';
 import { signingKeyLoader } from './sign-in.ts';
 import { webUiOf } from './web-ui.ts';
 
-/** How long a resolved session is reused by one gateway process (docs/domain.md#sessions). */
-export const SESSION_CALLER_MAX_AGE_MS = 1_000;
+/** How long a resolved session, API key or module switch is reused by one gateway process (docs/domain.md#sessions). */
+export const CALLER_MAX_AGE_MS = 1_000;
 
 export async function startGateway(
   input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
@@ -40,29 +48,35 @@ export async function startGateway(
       log: log.child({ component: 'mail' }),
     });
   const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
-  // Sessions resolved by this process are reused for a second; whatever ends a session or changes a user or a
-  // role's permissions through this process tells the cache at once (caller-cache.ts, docs/domain.md#sessions).
-  const callers = createCallerCache<SessionCaller>({ maxAgeMs: SESSION_CALLER_MAX_AGE_MS });
+  // Sessions, API keys and module switches resolved by this process are reused for a second; whatever ends a
+  // session, changes a user, a key, a role's permissions or a setting through this process tells the caches at
+  // once (caller-cache.ts, docs/domain.md#sessions).
+  const caches = {
+    sessions: createCallerCache<SessionCaller>({ maxAgeMs: CALLER_MAX_AGE_MS }),
+    apiKeys: createCallerCache<ActiveApiKey | null>({ maxAgeMs: CALLER_MAX_AGE_MS }),
+    modules: createCallerCache<boolean>({ maxAgeMs: CALLER_MAX_AGE_MS }),
+  } satisfies GatewayCaches;
   const deps = {
     ...input,
-    sessions: sessionsTellingCache(input.sessions, callers),
-    store: storeTellingCache(input.store, callers),
+    sessions: sessionsTellingCache(input.sessions, caches.sessions),
+    store: storeTellingCache(input.store, caches),
     mailer,
     seaChartVessels,
   };
   await ensureGatewaySchema(db);
   await seedFirstAdmin(deps);
-  const access = createAccess(deps, callers);
-  // A module's switch is read for every request of its routes (never cached, so switching a module off holds for
-  // the next request in every gateway process); requests arriving while one read is on its way share the next.
-  const moduleEnabled = createBatcher<ModuleName, boolean>(
-    async (modules) => {
-      const names = [...new Set(modules)].map((module) => `${module}_module`);
-      const values = await readSettings(db, names);
-      return modules.map((module) => ({ ok: true, value: values[`${module}_module`] === 'enabled' }));
+  const access = createAccess(deps, caches);
+  // A module's switch, as its setting (`queue_module`) holds it; requests arriving while one read is on its way
+  // share the next.
+  const readSwitches = createBatcher<string, boolean>(
+    async (names) => {
+      const values = await readSettings(db, [...new Set(names)]);
+      return names.map((name) => ({ ok: true, value: values[name] === 'enabled' }));
     },
     { maxInFlight: 1 },
   );
+  const moduleSwitch = throughCache(caches.modules, readSwitches, () => NO_OWNER);
+  const moduleEnabled = (module: ModuleName) => moduleSwitch(`${module}_module`);
   const webUi = webUiOf(config);
   if (!webUi) log.warn('the web UI is not built (pnpm install builds it): / shows the status page');
   else if (config.webUiDir) log.info({ dir: webUi.dir }, 'serving the web UI of WEB_UI_DIR');

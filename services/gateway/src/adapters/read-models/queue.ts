@@ -7,6 +7,7 @@
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
+import { pageWithTotal } from '../paging.ts';
 import { pgTimestampText } from './pg-text.ts';
 import { rowsOrNone } from './port-calls.ts';
 
@@ -46,7 +47,7 @@ const TEXT_COLUMNS = new Set([
 const BERTH_ROW = `id, code, name, nominatable, ${pgTimestampText('created_at')} AS created_at, created_by,
   ${pgTimestampText('modified_at')} AS modified_at, modified_by`;
 
-async function list<R>(
+async function list<R extends object>(
   db: Queryable,
   from: string,
   select: string,
@@ -65,18 +66,19 @@ async function list<R>(
   const found = searchClause(query.search, { ...search, offset: where.params.length });
   const params = [...where.params, ...(found?.params ?? [])];
   const filter = `WHERE ${where.sql}${found ? ` AND ${found.sql}` : ''}`;
-  const n = params.length + 1;
-  const [total, rows] = await Promise.all([
-    rowsOrNone(db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${from} ${filter}`, params)),
-    rowsOrNone(
-      db.query<R>(`SELECT ${select} FROM ${from} ${filter} ORDER BY ${orderBy}, v.id LIMIT $${n} OFFSET $${n + 1}`, [
-        ...params,
-        query.limit,
-        query.offset,
-      ]),
-    ),
-  ]);
-  return paginated(rows, { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 });
+  const page = await pageWithTotal<R>(
+    db,
+    {
+      select,
+      from: `FROM ${from} ${filter}`,
+      params,
+      orderBy: `${orderBy}, v.id`,
+      limit: query.limit,
+      offset: query.offset,
+    },
+    rowsOrNone,
+  );
+  return paginated(page.rows, { start: query.offset, limit: query.limit, total: page.total });
 }
 
 const columns = (names: string[], prefix = 'v.') => Object.fromEntries(names.map((c) => [c, `${prefix}${c}`]));
