@@ -827,15 +827,29 @@ function together(
   return { text: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${text}` : text, values };
 }
 
+/** One recorded piece of ingest work, with its row's seq. */
+export type ClaimedWork<T> = TimestampWork<T> & { seq: string };
+
+/** A row of ingest work as its decision recorded it: `held` when recorded claimed by this process (its content). */
+export interface RecordedWork<T = unknown> {
+  seq: string;
+  held?: ClaimedWork<T>;
+}
+
 /**
  * Records a decision's ingest work in its transaction (one statement, in the given order), with the read-model
- * writes `gathered` (if any) in the same statement; returns the rows' seqs.
+ * writes `gathered` (if any) in the same statement; returns the rows in that order. With `claimSeconds`, a row that
+ * is the oldest of its slot request (none recorded before it is left) is recorded claimed by this process for that
+ * long, as claimTimestampWork would claim it: its poster right after the commit needs no claim statement. The
+ * oldest is known here: every row of a slot request comes with an append to its stream, and this decision holds
+ * that stream's lock, so an earlier decision's rows are committed and seen, a later one's wait.
  */
-export async function recordTimestampWork(
+export async function recordTimestampWork<T>(
   tx: Queryable,
-  work: readonly TimestampWork[],
+  work: readonly TimestampWork<T>[],
   gathered?: GatheredWrites,
-): Promise<string[]> {
+  claimSeconds = 0,
+): Promise<RecordedWork<T>[]> {
   const writes = gathered?.statements ?? [];
   if (work.length === 0) {
     if (writes.length > 0) {
@@ -844,19 +858,35 @@ export async function recordTimestampWork(
     }
     return [];
   }
-  const statement = together(writes, {
-    text: `INSERT INTO queue.timestamp_outbox (slot_reservation_id, timestamps, actor)
-     SELECT (w->>'slot_reservation_id')::int, w->'timestamps', w->'actor'
-       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n
-     RETURNING seq::text AS seq`,
-    values: [JSON.stringify(work)],
+  // Only a slot request's first row here may be its oldest.
+  const seen = new Set<number>();
+  const first = work.map((w) => {
+    if (seen.has(w.slot_reservation_id)) return false;
+    seen.add(w.slot_reservation_id);
+    return true;
   });
-  const { rows } = await tx.query<{ seq: string }>(statement.text, statement.values);
-  return rows.map((r) => r.seq).sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : 1));
+  const statement = together(writes, {
+    text: `INSERT INTO queue.timestamp_outbox (slot_reservation_id, timestamps, actor, claimed_until)
+     SELECT (w->>'slot_reservation_id')::int, w->'timestamps', w->'actor',
+            CASE WHEN $3::int > 0 AND ($2::boolean[])[n] AND NOT EXISTS (SELECT 1 FROM queue.timestamp_outbox p
+                       WHERE p.slot_reservation_id = (w->>'slot_reservation_id')::int)
+                 THEN now() + make_interval(secs => $3) END
+       FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n
+     RETURNING seq::text AS seq, slot_reservation_id, claimed_until IS NOT NULL AS claimed`,
+    values: [JSON.stringify(work), first, claimSeconds],
+  });
+  const { rows } = await tx.query<{ seq: string; slot_reservation_id: number; claimed: boolean }>(
+    statement.text,
+    statement.values,
+  );
+  // The rows' seqs were taken in the order inserted, the order given.
+  rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
+  return rows.map((row, i) => {
+    const given = work[i] as TimestampWork<T>;
+    if (row.slot_reservation_id !== given.slot_reservation_id) throw new Error('timestamp work recorded out of order');
+    return row.claimed ? { seq: row.seq, held: { ...given, seq: row.seq } } : { seq: row.seq };
+  });
 }
-
-/** One recorded piece of ingest work, with its row's seq. */
-export type ClaimedWork<T> = TimestampWork<T> & { seq: string };
 
 /**
  * Claims rows of ingest work for `leaseSeconds` (one statement): only rows nobody holds (or whose holder's claim

@@ -64,6 +64,7 @@ import {
   projectBerth,
   projectNomination,
   projectSlotRequest,
+  type RecordedWork,
   recordTimestampWork,
   releaseTimestampWork,
   type StreamWrite,
@@ -135,8 +136,8 @@ interface AfterCommit {
   removeTimestampsOf: number[];
   /** The settings the decision read (one query fewer for its timestamps and its completion job). */
   settings?: QueueSettings;
-  /** The seqs of the ingest work it recorded (queue.timestamp_outbox), in order. */
-  work: string[];
+  /** The ingest work it recorded (queue.timestamp_outbox), in order. */
+  work: RecordedWork<GeneratedTimestamp>[];
 }
 
 const afterCommit = (): AfterCommit => ({ slots: [], blocks: [], removeTimestampsOf: [], work: [] });
@@ -170,7 +171,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     actor: Actor,
     gathered?: GatheredWrites,
   ): Promise<void> {
-    const work: TimestampWork[] = after.removeTimestampsOf.map((id) => ({
+    const work: TimestampWork<GeneratedTimestamp>[] = after.removeTimestampsOf.map((id) => ({
       slot_reservation_id: id,
       timestamps: null,
       actor,
@@ -199,7 +200,8 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       );
       if (list.length > 0) work.push({ slot_reservation_id: state.id, timestamps: list, actor });
     }
-    after.work = await recordTimestampWork(tx, work, gathered);
+    // Recorded claimed by this process, which does it right after the commit (no claim statement then).
+    after.work = await recordTimestampWork(tx, work, gathered, CLAIM_SECONDS);
   }
 
   /** A post of one generated timestamp as ingest takes it: the port's own (manual), whatever the key's priorities. */
@@ -208,15 +210,21 @@ export function createQueueCommands(deps: QueueCommandDeps) {
   });
 
   /**
-   * Recorded ingest work done together: the rows of many slot requests claimed in one statement, their timestamps
-   * posted in one RPC (one commit in ingest) and the finished rows deleted, with the ids ingest gave, in one
-   * statement. A row that is not claimed (another process has it, or an older row of its slot request is left)
-   * is skipped: whoever holds it, or the sweep, does it. A removal is claimed here and done by the caller.
+   * Recorded ingest work done together: the rows of many slot requests claimed in one statement (but those their
+   * decision recorded claimed already), their timestamps posted in one RPC (one commit in ingest) and the finished
+   * rows deleted, with the ids ingest gave, in one statement. A row that is not claimed (another process has it, or
+   * an older row of its slot request is left) is skipped: whoever holds it, or the sweep, does it. A removal is
+   * claimed here and done by the caller.
    */
-  const ingestTogether = createBatcher<string, IngestOutcome>(
-    async (seqs) => {
+  const ingestTogether = createBatcher<RecordedWork<GeneratedTimestamp>, IngestOutcome>(
+    async (recorded) => {
+      const seqs = recorded.map((r) => r.seq);
+      const held = recorded.flatMap((r) => (r.held ? [r.held] : []));
+      const toClaim = recorded.filter((r) => !r.held).map((r) => r.seq);
       const claimed = new Map(
-        (await claimTimestampWork<GeneratedTimestamp>(db, seqs, CLAIM_SECONDS)).map((row) => [row.seq, row]),
+        [...held, ...(await claimTimestampWork<GeneratedTimestamp>(db, toClaim, CLAIM_SECONDS))]
+          .sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1))
+          .map((row) => [row.seq, row]),
       );
       const posts = [...claimed.values()].filter((row) => row.timestamps !== null);
       const again = new Map<string, GeneratedTimestamp[]>();
@@ -314,16 +322,16 @@ export function createQueueCommands(deps: QueueCommandDeps) {
   }
 
   /**
-   * Does recorded ingest work (the seqs in the order recorded); true when all of it is done. A row skipped (held
+   * Does recorded ingest work (its rows in the order recorded); true when all of it is done. A row skipped (held
    * elsewhere, or an older one of its slot request left) leaves that slot request's later rows for the sweep.
    */
-  async function doIngestWork(seqs: readonly string[]): Promise<boolean> {
+  async function doIngestWork(work: readonly RecordedWork<GeneratedTimestamp>[]): Promise<boolean> {
     const blocked = new Set<number>();
     let all = true;
-    for (const seq of seqs) {
+    for (const recorded of work) {
       let outcome: IngestOutcome;
       try {
-        outcome = await ingestTogether(seq);
+        outcome = await ingestTogether(recorded);
       } catch (err) {
         log.error({ err }, 'generated timestamps not done yet; retried later');
         return false;
@@ -362,7 +370,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     for (const { slot_reservation_id: id, seq } of heads) {
       enqueue([`slot-${id}`], async () => {
         for (let next: string | undefined = seq; next !== undefined; ) {
-          if (!(await doIngestWork([next]))) return;
+          if (!(await doIngestWork([{ seq: next }]))) return;
           next = await nextTimestampWork(db, id, next);
         }
       });

@@ -646,8 +646,14 @@ describe('the round trips of a slot request', () => {
     expect(log.transactions.map((t) => t.length)).toEqual([1]);
     expect(await query('SELECT id FROM queue.slot_reservations WHERE imo = $1', [vessel])).toHaveLength(1);
 
+    // After the commit: its timestamps, recorded claimed, posted and their row deleted in one statement.
     await counted.settled();
+    expect(log.outside).toEqual([expect.stringMatching(/^WITH saved AS \( INSERT INTO queue\.generated_timestamps/)]);
+    expect(
+      received.filter((p) => (p.payload as { slot_reservation_id: number }).slot_reservation_id === slot.id),
+    ).toHaveLength(3);
     log.transactions.length = 0;
+    log.outside.length = 0;
     await counted.handlers[QueueCommands.updateSlotRequest](
       {
         actor: PORT,
@@ -658,6 +664,7 @@ describe('the round trips of a slot request', () => {
     expect(log.transactions).toHaveLength(1);
     expect(log.transactions[0]).toHaveLength(4);
     await counted.settled();
+    expect(log.outside).toEqual([expect.stringMatching(/^WITH saved AS/)]);
     const [accepted] = await query<{ status: string }>(
       'SELECT slot_reservation_status AS status FROM queue.slot_reservations WHERE id = $1',
       [slot.id],
