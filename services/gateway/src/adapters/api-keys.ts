@@ -11,6 +11,7 @@ import { escapeLike } from '@pcas/http-kit';
 import type { Db, Queryable } from '@pcas/sql';
 import { apiKeyUser } from '../domain/users.ts';
 import { secretOf, storeCredential } from './credentials.ts';
+import { pageWithTotal } from './paging.ts';
 import { pgText } from './schema.ts';
 import { createUser, metadataOf } from './users.ts';
 
@@ -126,15 +127,13 @@ export async function listApiKeys(
     params.push(`%${escapeLike(query.search)}%`);
     where = `WHERE k.name ILIKE $${params.length}`;
   }
-  const total = await db.query<{ total: number }>(
-    `SELECT count(*)::int AS total FROM gateway.api_keys k ${where}`,
+  return pageWithTotal<ApiKeyRow>(db, {
+    select: `k.id, k.name, ${KEY} AS key, k.is_active, k.bound_user_id, ${pgText('k.created_at')} AS created_at,
+       k.created_by, ${pgText('k.modified_at')} AS modified_at, k.modified_by`,
+    from: `FROM gateway.api_keys k ${where}`,
     params,
-  );
-  const { rows } = await db.query<ApiKeyRow>(
-    `SELECT k.id, k.name, ${KEY} AS key, k.is_active, k.bound_user_id, ${pgText('k.created_at')} AS created_at,
-       k.created_by, ${pgText('k.modified_at')} AS modified_at, k.modified_by
-     FROM gateway.api_keys k ${where} ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, query.limit, query.offset],
-  );
-  return { rows, total: total.rows[0].total };
+    orderBy: query.orderBy,
+    limit: query.limit,
+    offset: query.offset,
+  });
 }

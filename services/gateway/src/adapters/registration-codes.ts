@@ -14,6 +14,7 @@ import { searchClause } from '@pcas/http-kit';
 import type { Db, Queryable } from '@pcas/sql';
 import { generateRegistrationCode } from '../domain/user-management.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
+import { pageWithTotal } from './paging.ts';
 import { pgText } from './schema.ts';
 import { isUniqueViolation, lockStream } from './stream-lock.ts';
 import { metadataOf } from './users.ts';
@@ -198,11 +199,12 @@ export async function listRegistrationCodes(
   const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
   const from = `FROM gateway.registration_codes c LEFT JOIN gateway.roles r ON r.name = c.role
     LEFT JOIN gateway.users u ON u.id = c.created_by`;
-  const total = await db.query<{ total: number }>(`SELECT count(*)::int AS total ${from} ${where}`, params);
-  const { rows } = await db.query<RegistrationCodeListRow>(
-    `SELECT ${COLUMNS}, r.readable_name, u.email ${from} ${where}
-     ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, query.limit, query.offset],
-  );
-  return { rows, total: total.rows[0].total };
+  return pageWithTotal<RegistrationCodeListRow>(db, {
+    select: `${COLUMNS}, r.readable_name, u.email`,
+    from: `${from} ${where}`,
+    params,
+    orderBy: query.orderBy,
+    limit: query.limit,
+    offset: query.offset,
+  });
 }

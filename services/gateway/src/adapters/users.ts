@@ -22,6 +22,7 @@ import type { Logger } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
 import type { LoginCounters } from '../domain/passwords.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
+import { pageWithTotal } from './paging.ts';
 import { hashPassword } from './password.ts';
 import { LOCKS, pgText } from './schema.ts';
 import { isUniqueViolation, lockStream, lockUserRoles } from './stream-lock.ts';
@@ -570,13 +571,15 @@ export async function listUsers(
   const where = `WHERE ${conditions.join(' AND ')}`;
   const from = `FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
     LEFT JOIN gateway.users cb ON cb.id = u.created_by`;
-  const total = await db.query<{ total: number }>(`SELECT count(*)::int AS total ${from} ${where}`, params);
-  const { rows } = await db.query<UserListRow>(
-    `SELECT ${ROW_COLUMNS}, cb.email AS created_by_email ${from} ${where}
-     ORDER BY ${query.orderBy} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, query.limit, query.offset],
-  );
-  return { rows: rows.map(withCounters), total: total.rows[0].total };
+  const { rows, total } = await pageWithTotal<UserListRow>(db, {
+    select: `${ROW_COLUMNS}, cb.email AS created_by_email`,
+    from: `${from} ${where}`,
+    params,
+    orderBy: query.orderBy,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { rows: rows.map(withCounters), total };
 }
 
 const ADMIN_EXISTS = `SELECT 1 FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id

@@ -7,6 +7,7 @@
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
+import { pageWithTotal } from '../paging.ts';
 import { rowsOrNone } from './port-calls.ts';
 
 /** The original always answers the newest 100 roots, whatever limit the path names. */
@@ -66,20 +67,21 @@ export async function listDecisions(db: Queryable, query: DecisionListQuery): Pr
     where.push(`port_call_master_id = $${params.length}`);
   }
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const n = params.length;
-  const [total, data] = await Promise.all([
-    rowsOrNone(db.query<{ total: number }>(`SELECT count(*)::int AS total FROM notifier.decisions ${filter}`, params)),
-    rowsOrNone(
-      db.query<{ o: unknown }>(
-        `SELECT notifier.decision_object(id) AS o FROM notifier.decisions ${filter}
-          ORDER BY ${orderBy}, id LIMIT $${n + 1} OFFSET $${n + 2}`,
-        [...params, query.limit, query.offset],
-      ),
-    ),
-  ]);
+  const page = await pageWithTotal<{ o: unknown }>(
+    db,
+    {
+      select: 'notifier.decision_object(id) AS o',
+      from: `FROM notifier.decisions ${filter}`,
+      params,
+      orderBy: `${orderBy}, id`,
+      limit: query.limit,
+      offset: query.offset,
+    },
+    rowsOrNone,
+  );
   return paginated(
-    data.map((r) => r.o),
-    { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 },
+    page.rows.map((r) => r.o),
+    { start: query.offset, limit: query.limit, total: page.total },
   );
 }
 

@@ -8,6 +8,7 @@ import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
 import { type Creator, creatorIds, creatorName, type Timeline, withSources } from '../../domain/port-calls.ts';
+import { pageWithTotal } from '../paging.ts';
 import { type GzipHead, gzipHead, gzipWithTail } from './gzip-splice.ts';
 
 /** The projector creates its schema when it starts; until then (a gateway started first) there is nothing. */
@@ -267,21 +268,21 @@ export async function listPortCalls(db: Queryable, query: PortCallListQuery): Pr
   const search = searchClause(query.search, { columns: ['p.vessel_name'], imoColumn: 'p.imo' });
   const filter = search ? `WHERE ${search.sql}` : '';
   const params = search?.params ?? [];
-  const n = params.length + 1;
-  const [total, data] = await Promise.all([
-    rowsOrNone(
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM portcall.port_calls p ${filter}`, params),
-    ),
-    rowsOrNone(
-      db.query<{ ship: unknown }>(
-        `SELECT p.ship FROM portcall.port_calls p ${filter} ORDER BY ${orderBy}, p.id LIMIT $${n} OFFSET $${n + 1}`,
-        [...params, query.limit, query.offset],
-      ),
-    ),
-  ]);
+  const page = await pageWithTotal<{ ship: unknown }>(
+    db,
+    {
+      select: 'p.ship',
+      from: `FROM portcall.port_calls p ${filter}`,
+      params,
+      orderBy: `${orderBy}, p.id`,
+      limit: query.limit,
+      offset: query.offset,
+    },
+    rowsOrNone,
+  );
   return paginated(
-    data.map((r) => r.ship),
-    { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 },
+    page.rows.map((r) => r.ship),
+    { start: query.offset, limit: query.limit, total: page.total },
   );
 }
 
@@ -330,21 +331,20 @@ export async function exportPortCalls(
     conditions.push(`p.imo = $${params.length}`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const n = params.length + 1;
-  const [total, data] = await Promise.all([
-    rowsOrNone(
-      db.query<{ total: number }>(`SELECT count(*)::int AS total FROM portcall.port_calls p ${where}`, params),
-    ),
-    rowsOrNone(
-      db.query<{ doc: unknown }>(
-        `SELECT p.doc - 'seq' - 'payload_key_weights' AS doc FROM portcall.port_calls p ${where}
-          ORDER BY ${orderBy}, p.id LIMIT $${n} OFFSET $${n + 1}`,
-        [...params, page.limit, page.offset],
-      ),
-    ),
-  ]);
+  const found = await pageWithTotal<{ doc: unknown }>(
+    db,
+    {
+      select: `p.doc - 'seq' - 'payload_key_weights' AS doc`,
+      from: `FROM portcall.port_calls p ${where}`,
+      params,
+      orderBy: `${orderBy}, p.id`,
+      limit: page.limit,
+      offset: page.offset,
+    },
+    rowsOrNone,
+  );
   return paginated(
-    data.map((r) => r.doc),
-    { start: page.offset, limit: page.limit, total: total[0]?.total ?? 0 },
+    found.rows.map((r) => r.doc),
+    { start: page.offset, limit: page.limit, total: found.total },
   );
 }

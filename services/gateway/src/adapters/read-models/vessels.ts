@@ -5,6 +5,7 @@
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
+import { pageWithTotal } from '../paging.ts';
 import { pgTimestampText } from './pg-text.ts';
 
 export interface VesselListRow {
@@ -59,18 +60,15 @@ export async function listVessels(db: Queryable, query: VesselListQuery): Promis
   const search = searchClause(query.search, { columns: ['v.vessel_name'], imoColumn: 'v.imo' });
   const filter = search ? `WHERE ${search.sql}` : '';
   const params = search?.params ?? [];
-  const n = params.length + 1;
-  const [total, data] = await Promise.all([
-    db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ingest.vessels v ${filter}`, params),
-    db.query<VesselListRow>(
-      `SELECT v.id, v.imo, v.vessel_name, ${VISIBLE} AS visible, v.vessel_type,
-              ${pgTimestampText('v.created_at')} AS created_at, v.created_by,
-              ${pgTimestampText('v.modified_at')} AS modified_at, v.modified_by
-         FROM ${FROM} ${filter}
-        ORDER BY ${orderBy}, v.id
-        LIMIT $${n} OFFSET $${n + 1}`,
-      [...params, query.limit, query.offset],
-    ),
-  ]);
-  return paginated(data.rows, { start: query.offset, limit: query.limit, total: total.rows[0].total });
+  const page = await pageWithTotal<VesselListRow>(db, {
+    select: `v.id, v.imo, v.vessel_name, ${VISIBLE} AS visible, v.vessel_type,
+      ${pgTimestampText('v.created_at')} AS created_at, v.created_by,
+      ${pgTimestampText('v.modified_at')} AS modified_at, v.modified_by`,
+    from: `FROM ${FROM} ${filter}`,
+    params,
+    orderBy: `${orderBy}, v.id`,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return paginated(page.rows, { start: query.offset, limit: query.limit, total: page.total });
 }

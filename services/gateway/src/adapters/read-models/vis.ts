@@ -6,6 +6,7 @@
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
+import { pageWithTotal } from '../paging.ts';
 import { pgTimestampText } from './pg-text.ts';
 import { rowsOrNone } from './port-calls.ts';
 
@@ -41,17 +42,19 @@ async function list(
   }
   const orderBy = parseSort(query.sort, spec.sortable, spec.defaultSort);
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const n = params.length + 1;
-  const [total, data] = await Promise.all([
-    rowsOrNone(db.query<{ total: number }>(`SELECT count(*)::int AS total ${spec.from} ${filter}`, params)),
-    rowsOrNone(
-      db.query<Record<string, unknown>>(
-        `SELECT ${spec.select} ${spec.from} ${filter} ORDER BY ${orderBy}, t.id LIMIT $${n} OFFSET $${n + 1}`,
-        [...params, query.limit, query.offset],
-      ),
-    ),
-  ]);
-  return paginated(data, { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 });
+  const page = await pageWithTotal<Record<string, unknown>>(
+    db,
+    {
+      select: spec.select,
+      from: `${spec.from} ${filter}`,
+      params,
+      orderBy: `${orderBy}, t.id`,
+      limit: query.limit,
+      offset: query.offset,
+    },
+    rowsOrNone,
+  );
+  return paginated(page.rows, { start: query.offset, limit: query.limit, total: page.total });
 }
 
 const AUDIT = `${pgTimestampText('t.created_at')} AS created_at, t.created_by,
