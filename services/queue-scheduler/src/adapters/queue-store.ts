@@ -418,57 +418,59 @@ export async function loadPlacementInputs(
   };
 }
 
-/**
- * A slot request with its berth's lock taken (when it has a berth), in one statement. The lock makes changes of
- * one berth take turns; what is read after it (slotRequestContext) is then current.
- */
-export async function loadSlotRequestLocked(q: Queryable, id: number): Promise<Versioned<SlotRequestData> | undefined> {
-  // pg_advisory_xact_lock is strict: no berth, no lock.
-  const { rows } = await q.query<SlotRow & { locked: unknown }>(
-    `SELECT ${SLOT_COLUMNS}, pg_advisory_xact_lock(hashtext('queue.berth'), berth_id) AS locked
-       FROM queue.slot_reservations WHERE id = $1`,
-    [id],
-  );
-  if (!rows[0]) return undefined;
-  const { locked: _, ...row } = rows[0];
-  return slotState(row);
-}
-
-/** What a change of a slot request decides on: its berth with the calendar, its nomination, the berth's other
- * vessels (a push forward may move them) and the settings, in one statement. */
-export async function loadSlotRequestContext(
-  q: Queryable,
-  slot: SlotRequestData,
-): Promise<{
+/** What a change of a slot request decides on, read with its berth's lock taken (loadSlotRequestForChange). */
+export interface SlotRequestForChange {
+  slot: Versioned<SlotRequestData>;
+  /** Its berth with the calendar (undefined: it has none). */
   berth: Versioned<BerthState> | undefined;
   nomination: Versioned<NominationState> | undefined;
+  /** The berth's other vessels (a push forward may move them). */
   others: Map<number, Versioned<SlotRequestData>>;
   settings: Record<string, string>;
-}> {
+}
+
+/**
+ * A slot request and what a change of it decides on, in one statement that also takes its berth's lock (when it has
+ * a berth), so changes of one berth take turns: its berth with the calendar, its nomination, the berth's other
+ * vessels and the settings. The reads are as the statement began, which may be before the lock was had: a lock
+ * holder may have changed the berth meanwhile. Everything read is checked at the decision's end, still under the
+ * lock: the streams it appends to by their expected versions, and its berth, when it appends none to it, by the
+ * version on the berth's row (recordTimestampWork's `berth`); a difference decides again.
+ */
+export async function loadSlotRequestForChange(q: Queryable, id: number): Promise<SlotRequestForChange | undefined> {
   const settings = await settingsSubquery(q);
   const { rows } = await q.query<{
+    slot: (SlotRow & { locked: unknown }) | null;
     berth: BerthRow | null;
     reservations: BerthReservationData[];
     nomination: NominationRow | null;
     others: SlotRow[];
     settings: Record<string, string>;
   }>(
-    `WITH b AS (SELECT ${BERTH_COLUMNS} FROM queue.berths WHERE id = $1::int),
+    // pg_advisory_xact_lock is strict: no berth, no lock.
+    `WITH s AS MATERIALIZED (SELECT ${SLOT_COLUMNS}, pg_advisory_xact_lock(hashtext('queue.berth'), berth_id) AS locked
+                               FROM queue.slot_reservations WHERE id = $1::int),
+          b AS (SELECT ${BERTH_COLUMNS} FROM queue.berths WHERE id = (SELECT berth_id FROM s)),
           rs AS (SELECT ${RESERVATION_COLUMNS} FROM queue.berth_reservations
-                  WHERE berth_id = $1::int AND EXISTS (SELECT 1 FROM b)),
-          n AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE id = $2::int),
+                  WHERE berth_id = (SELECT berth_id FROM s) AND EXISTS (SELECT 1 FROM b)),
+          n AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE id = (SELECT nomination_id FROM s)),
           o AS (SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations
-                 WHERE id IN (SELECT slot_reservation_id FROM rs) AND id <> $3::int)
-     SELECT (SELECT row_to_json(b) FROM b) AS berth, (SELECT coalesce(json_agg(rs), '[]') FROM rs) AS reservations,
+                 WHERE id IN (SELECT slot_reservation_id FROM rs) AND id <> $1::int)
+     SELECT (SELECT row_to_json(s) FROM s) AS slot,
+            (SELECT row_to_json(b) FROM b) AS berth, (SELECT coalesce(json_agg(rs), '[]') FROM rs) AS reservations,
             (SELECT row_to_json(n) FROM n) AS nomination, (SELECT coalesce(json_agg(o), '[]') FROM o) AS others,
             ${settings} AS settings`,
-    [slot.berth_id, slot.nomination_id, slot.id],
+    [id],
   );
   const row = rows[0];
+  if (!row?.slot) return undefined;
+  const { locked: _, ...slotRow } = row.slot;
+  const slot = slotState(slotRow);
   return {
-    berth: slot.berth_id === null ? undefined : row.berth ? berthState(row.berth, row.reservations) : NO_BERTH,
+    slot,
+    berth: slot.state.berth_id === null ? undefined : row.berth ? berthState(row.berth, row.reservations) : NO_BERTH,
     nomination:
-      slot.nomination_id === null
+      slot.state.nomination_id === null
         ? undefined
         : row.nomination
           ? nominationState(row.nomination)
@@ -838,7 +840,9 @@ export interface RecordedWork<T = unknown> {
 
 /**
  * Records a decision's ingest work in its transaction (one statement, in the given order), with the read-model
- * writes `gathered` (if any) in the same statement; returns the rows in that order. With `claimSeconds`, a row that
+ * writes `gathered` (if any) in the same statement; returns the rows in that order, and with `berthId` the version
+ * on that berth's row as the statement finds it (what loadSlotRequestForChange's reads are checked against). With
+ * `claimSeconds`, a row that
  * is the oldest of its slot request (none recorded before it is left) is recorded claimed by this process for that
  * long, as claimTimestampWork would claim it: its poster right after the commit needs no claim statement. The
  * oldest is known here: every row of a slot request comes with an append to its stream, and this decision holds
@@ -847,16 +851,20 @@ export interface RecordedWork<T = unknown> {
 export async function recordTimestampWork<T>(
   tx: Queryable,
   work: readonly TimestampWork<T>[],
-  gathered?: GatheredWrites,
-  claimSeconds = 0,
-): Promise<RecordedWork<T>[]> {
-  const writes = gathered?.statements ?? [];
+  options: { gathered?: GatheredWrites; claimSeconds?: number; berthId?: number } = {},
+): Promise<{ work: RecordedWork<T>[]; berthVersion: number | null }> {
+  const writes = options.gathered?.statements ?? [];
+  const { berthId } = options;
   if (work.length === 0) {
-    if (writes.length > 0) {
-      const statement = together(writes, { text: 'SELECT 1', values: [] });
-      await tx.query(statement.text, statement.values);
-    }
-    return [];
+    if (writes.length === 0 && berthId === undefined) return { work: [], berthVersion: null };
+    const statement = together(
+      writes,
+      berthId === undefined
+        ? { text: 'SELECT NULL::int AS berth_version', values: [] }
+        : { text: 'SELECT (SELECT version FROM queue.berths WHERE id = $1) AS berth_version', values: [berthId] },
+    );
+    const { rows } = await tx.query<{ berth_version: number | null }>(statement.text, statement.values);
+    return { work: [], berthVersion: rows[0]?.berth_version ?? null };
   }
   // Only a slot request's first row here may be its oldest.
   const seen = new Set<number>();
@@ -872,20 +880,24 @@ export async function recordTimestampWork<T>(
                        WHERE p.slot_reservation_id = (w->>'slot_reservation_id')::int)
                  THEN now() + make_interval(secs => $3) END
        FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS a(w, n) ORDER BY n
-     RETURNING seq::text AS seq, slot_reservation_id, claimed_until IS NOT NULL AS claimed`,
-    values: [JSON.stringify(work), first, claimSeconds],
+     RETURNING seq::text AS seq, slot_reservation_id, claimed_until IS NOT NULL AS claimed,
+       (SELECT version FROM queue.berths WHERE id = $4::int) AS berth_version`,
+    values: [JSON.stringify(work), first, options.claimSeconds ?? 0, berthId ?? null],
   });
-  const { rows } = await tx.query<{ seq: string; slot_reservation_id: number; claimed: boolean }>(
-    statement.text,
-    statement.values,
-  );
+  const { rows } = await tx.query<{
+    seq: string;
+    slot_reservation_id: number;
+    claimed: boolean;
+    berth_version: number | null;
+  }>(statement.text, statement.values);
   // The rows' seqs were taken in the order inserted, the order given.
   rows.sort((a, b) => (BigInt(a.seq) < BigInt(b.seq) ? -1 : 1));
-  return rows.map((row, i) => {
+  const recorded = rows.map((row, i): RecordedWork<T> => {
     const given = work[i] as TimestampWork<T>;
     if (row.slot_reservation_id !== given.slot_reservation_id) throw new Error('timestamp work recorded out of order');
     return row.claimed ? { seq: row.seq, held: { ...given, seq: row.seq } } : { seq: row.seq };
   });
+  return { work: recorded, berthVersion: rows[0]?.berth_version ?? null };
 }
 
 /**

@@ -37,7 +37,7 @@ import {
   type SlotRequestInput,
   slotRequestStream,
 } from '@pcas/contracts';
-import type { EventMetadata } from '@pcas/eventstore';
+import { type EventMetadata, WrongExpectedVersionError } from '@pcas/eventstore';
 import { RPC_ID_HEADER } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import {
@@ -55,8 +55,7 @@ import {
   loadPlacementInputs,
   loadSettingValues,
   loadSlotRequest,
-  loadSlotRequestContext,
-  loadSlotRequestLocked,
+  loadSlotRequestForChange,
   lockBerths,
   nextId,
   nextTimestampWork,
@@ -67,6 +66,7 @@ import {
   type RecordedWork,
   recordTimestampWork,
   releaseTimestampWork,
+  type SlotRequestForChange,
   type StreamWrite,
   saveGeneratedTimestamps,
   type TimestampWork,
@@ -170,6 +170,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     after: AfterCommit,
     actor: Actor,
     gathered?: GatheredWrites,
+    berthRead?: { id: number; version: number },
   ): Promise<void> {
     const work: TimestampWork<GeneratedTimestamp>[] = after.removeTimestampsOf.map((id) => ({
       slot_reservation_id: id,
@@ -201,7 +202,16 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       if (list.length > 0) work.push({ slot_reservation_id: state.id, timestamps: list, actor });
     }
     // Recorded claimed by this process, which does it right after the commit (no claim statement then).
-    after.work = await recordTimestampWork(tx, work, gathered, CLAIM_SECONDS);
+    const recorded = await recordTimestampWork(tx, work, {
+      gathered,
+      claimSeconds: CLAIM_SECONDS,
+      berthId: berthRead?.id,
+    });
+    // A berth the decision read but appends nothing to: still at the version read (loadSlotRequestForChange).
+    if (berthRead && recorded.berthVersion !== berthRead.version) {
+      throw new WrongExpectedVersionError(berthStream(berthRead.id), berthRead.version, recorded.berthVersion ?? 0);
+    }
+    after.work = recorded.work;
   }
 
   /** A post of one generated timestamp as ingest takes it: the port's own (manual), whatever the key's priorities. */
@@ -777,6 +787,34 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     return OK;
   }
 
+  /**
+   * Reads a slot request for a change with its berth's lock (loadSlotRequestForChange) and decides on it. Those reads
+   * may be from before the lock was had: a decision is checked at its end (appendParts, recordIngestWork), and a
+   * refusal stands only once read again under the lock (one statement more, for refusals only).
+   */
+  async function decideOnSlotForChange<T>(
+    tx: Queryable,
+    id: number,
+    decide: (context: SlotRequestForChange) => T,
+  ): Promise<{ context: SlotRequestForChange; decided: T }> {
+    for (let again = false; ; again = true) {
+      const context = await loadSlotRequestForChange(tx, id);
+      try {
+        if (!context) throw cannotFindSlotRequest(id);
+        return { context, decided: decide(context) };
+      } catch (error) {
+        if (again || !(error instanceof ApiError)) throw error;
+      }
+    }
+  }
+
+  /** The berth a change read, to be checked at its end when it appends nothing to it (its parts). */
+  const berthToCheck = (context: SlotRequestForChange, parts: readonly StreamPart[]) => {
+    const id = context.slot.state.berth_id;
+    if (!context.berth || id === null || parts.some((p) => p.streamId === berthStream(id))) return undefined;
+    return { id, version: context.berth.version };
+  };
+
   async function updateSlotRequest(payload: unknown, headers: Record<string, unknown> = {}) {
     const { actor, input } = decodeCommand<SlotRequestInput & { id: number }>(payload);
     const metadata = eventMetadata(actor, headers);
@@ -784,28 +822,28 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     await transact(async (tx) => {
       after.slots = [];
       after.blocks = [];
-      // The slot request with its berth's lock, then (one statement) its berth, nomination, the berth's other
-      // vessels (a push forward may move them) and the settings.
-      const loaded = await loadSlotRequestLocked(tx, input.id);
-      if (!loaded) throw cannotFindSlotRequest(input.id);
-      const slot = loaded.state;
-      const { berth, nomination, others, settings } = await loadSlotRequestContext(tx, slot);
-      after.settings = queueSettings(settings);
-      const update = decideUpdate(
-        slot,
-        {
-          laytime: input.laytime,
-          jit_eta: input.jit_eta,
-          rta_window_start: input.rta_window_start,
-          agent: input.agent,
-        },
-        {
-          settings: after.settings,
-          berth: berth?.state ?? { berth: null, reservations: new Map() },
-          nomination: nomination?.state,
-          slotRequests: (id) => others.get(id)?.state,
-        },
+      // The slot request, its berth's lock, its berth, nomination, the berth's other vessels (a push forward may
+      // move them) and the settings, in one statement.
+      const { context, decided: update } = await decideOnSlotForChange(tx, input.id, (c) =>
+        decideUpdate(
+          c.slot.state,
+          {
+            laytime: input.laytime,
+            jit_eta: input.jit_eta,
+            rta_window_start: input.rta_window_start,
+            agent: input.agent,
+          },
+          {
+            settings: queueSettings(c.settings),
+            berth: c.berth?.state ?? { berth: null, reservations: new Map() },
+            nomination: c.nomination?.state,
+            slotRequests: (id) => c.others.get(id)?.state,
+          },
+        ),
       );
+      const { slot: loaded, berth, others } = context;
+      const slot = loaded.state;
+      after.settings = queueSettings(context.settings);
       // Every stream in one append. The slot requests' rows (one write each) go with the ingest work in one
       // statement; the berth's, when written several times, at once.
       const shifted = update.shiftedSlotEvents.map((e) => e.data.id);
@@ -825,7 +863,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       const own = update.slotEvents[0];
       after.slots.unshift({ state: { ...slot, ...own.data } as SlotRequestData, event: own, firstEta: false });
       after.blocks.push(...update.shiftedBlocks);
-      await recordIngestWork(tx, after, actor, writes);
+      await recordIngestWork(tx, after, actor, writes, berthToCheck(context, parts));
     });
     finishLater(after);
     return OK;
@@ -837,11 +875,11 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     const after = afterCommit();
     await transact(async (tx) => {
       after.slots = [];
-      const loaded = await loadSlotRequestLocked(tx, input.id);
-      if (!loaded) throw cannotFindSlotRequest(input.id);
+      const { context, decided: cancel } = await decideOnSlotForChange(tx, input.id, (c) =>
+        decideCancel(c.slot.state, input.by_vessel === true, c.berth?.state, c.nomination?.state),
+      );
+      const { slot: loaded, berth, nomination } = context;
       const slot = loaded.state;
-      const { berth, nomination } = await loadSlotRequestContext(tx, slot);
-      const cancel = decideCancel(slot, input.by_vessel === true, berth?.state, nomination?.state);
       // Every stream in one append; the rows (one each of the slot request, berth, reservation and nomination)
       // go with the ingest work in one statement.
       const parts: StreamPart[] = [slotPart(slot.id, [cancel.slotEvent], loaded.version, metadata.user_id ?? null)];
@@ -856,7 +894,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       const status = (cancel.slotEvent.data as { status: SlotRequestData['status'] }).status;
       after.slots.push({ state: { ...slot, status }, event: cancel.slotEvent, firstEta: false });
       after.removeTimestampsOf = [slot.id];
-      await recordIngestWork(tx, after, actor, writes);
+      await recordIngestWork(tx, after, actor, writes, berthToCheck(context, parts));
     });
     finishLater(after);
     return OK;

@@ -583,7 +583,7 @@ describe('the round trips of a slot request', () => {
     return { db, log };
   };
 
-  it('a create is one transaction of 3 statements (reads, one append for 3 streams, writes); an accept of 4', async () => {
+  it('a create is one transaction of 3 statements (reads, one append for 3 streams, writes); an accept of 3 (its berth lock with the reads)', async () => {
     await send(QueueCommands.createBerth, { code: 'RT', name: 'Round trip berth', nominatable: true });
     const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RT'");
     const vessel = imo(950_001);
@@ -662,7 +662,11 @@ describe('the round trips of a slot request', () => {
       {},
     );
     expect(log.transactions).toHaveLength(1);
-    expect(log.transactions[0]).toHaveLength(4);
+    expect(log.transactions[0]).toEqual([
+      expect.stringMatching(/^WITH s AS MATERIALIZED \(SELECT id, email/),
+      expect.stringMatching(/^INSERT INTO eventstore\.events/),
+      expect.stringMatching(/^WITH write_0 AS \(UPDATE queue\.slot_reservations/),
+    ]);
     await counted.settled();
     expect(log.outside).toEqual([expect.stringMatching(/^WITH saved AS/)]);
     const [accepted] = await query<{ status: string }>(
@@ -670,5 +674,90 @@ describe('the round trips of a slot request', () => {
       [slot.id],
     );
     expect(accepted.status).toBe('accepted');
+  }, 60_000);
+  it('an accept whose berth changed after its reads (a placement took a gap) decides again', async () => {
+    await send(QueueCommands.createBerth, { code: 'RS', name: 'Stale read berth', nominatable: true });
+    const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RS'");
+    const [first, second] = [imo(950_002), imo(950_003)];
+    for (const vessel of [first, second]) {
+      await send(QueueCommands.createNomination, {
+        company_name: 'Cargo Oy',
+        email: 'consignee@cargo.example',
+        imo: vessel,
+        vessel_name: `Stale ${vessel}`,
+        window_start: isoUtc(W0),
+        window_end: isoUtc(W0 + 10 * HOUR),
+        berth_ids: [berthId],
+      });
+    }
+    const slotInput = (vessel: number) => ({
+      email: 'master@vessel.example',
+      imo: vessel,
+      vessel_name: `Stale ${vessel}`,
+      loa: '120.5',
+      beam: '20',
+      draft: '7.5',
+      laytime: '02:00',
+      eta: isoUtc(W0 + HOUR),
+      agent: true,
+    });
+    await send(QueueCommands.createSlotRequest, slotInput(first));
+    const [slot] = await query<{ id: number; rta: string }>(
+      `SELECT id, to_char(rta_window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS rta
+         FROM queue.slot_reservations WHERE imo = $1`,
+      [first],
+    );
+    // The accept's first transaction waits after its reads until the other vessel's placement has committed.
+    let reads = 0;
+    let paused = () => {};
+    const isPaused = new Promise<void>((resolve) => {
+      paused = resolve;
+    });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let transactions = 0;
+    const db = new Proxy(deps.db, {
+      get(target, key) {
+        if (key !== 'transaction') return Reflect.get(target, key);
+        return <T>(fn: (tx: Queryable) => Promise<T>) =>
+          target.transaction((tx) => {
+            transactions++;
+            return fn({
+              async query(text, params) {
+                const result = await tx.query(text, params);
+                if (text.includes('WITH s AS MATERIALIZED') && ++reads === 1) {
+                  paused();
+                  await released;
+                }
+                return result as never;
+              },
+            });
+          });
+      },
+    });
+    const accepting = createQueueCommands({ ...deps, db });
+    const accepted = accepting.handlers[QueueCommands.updateSlotRequest](
+      { actor: PORT, input: { id: slot.id, laytime: '02:00', jit_eta: slot.rta, agent: true } },
+      {},
+    );
+    await isPaused;
+    await send(QueueCommands.createSlotRequest, slotInput(second));
+    const [{ version }] = await query<{ version: number }>('SELECT version FROM queue.berths WHERE id = $1', [berthId]);
+    release();
+    expect(await accepted).toEqual({ result: 'OK' });
+    await accepting.settled();
+    // The berth moved on (the second vessel's reservation): the first transaction was refused, the second accepted.
+    expect(transactions).toBe(2);
+    const rows = await query<{ imo: number; status: string; version: number }>(
+      'SELECT imo, slot_reservation_status AS status, version FROM queue.slot_reservations WHERE imo = ANY($1) ORDER BY id',
+      [[first, second]],
+    );
+    expect(rows).toEqual([
+      { imo: first, status: 'accepted', version: 2 },
+      { imo: second, status: 'offered', version: 1 },
+    ]);
+    expect(version).toBe((await deps.store.readStream(`berth-${berthId}`)).length);
   }, 60_000);
 });
