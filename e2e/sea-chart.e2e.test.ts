@@ -297,9 +297,10 @@ describe('sea chart (fleet)', () => {
     await expect.poll(() => received().filter((at) => at >= lastChange).length, { timeout: 15_000 }).toBeGreaterThan(0);
     const times = received();
     expect(times.length).toBeGreaterThanOrEqual(2);
-    // A window of a second apart (the default 250 ms window would give gaps of a quarter of that); some slack for
-    // delivery jitter on a loaded machine.
-    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(700);
+    // At most one a second over the burst (the default 250 ms window would send about four a second). Counted over
+    // the whole span rather than gap by gap: on a loaded machine one message delivered late makes the next gap short.
+    const spanS = ((times.at(-1) as number) - since) / 1000;
+    expect(times.length).toBeLessThanOrEqual(Math.ceil(spanS) + 1);
   });
 
   it('with map_module off every route answers 403 naming it; on, they answer again at once', async () => {
