@@ -1,7 +1,7 @@
 // Component tests run in jsdom, which lacks what Mantine asks the browser for (media queries, resize
 // observation); translations are the keys themselves (English), as in a port with none stored.
 
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { afterEach } from 'vitest';
@@ -36,5 +36,9 @@ void i18next.use(initReactI18next).init({
   nsSeparator: '::',
   interpolation: { escapeValue: false },
 });
+
+// findBy* and waitFor wait 5 s, not 1: a view loads lazily and renders slowly on a loaded CI machine; a test that
+// passes still passes at once.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => cleanup());
