@@ -201,7 +201,8 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
       // there was: the next read waits for a commit's NOTIFY (one that came meanwhile counts) or the poll, instead
       // of a read that would mostly find nothing.
       const last = events[events.length - 1] as RecordedEvent;
-      if (events.length < batchSize && next.globalPosition === last.globalPosition) await waiter.wait(pollIntervalMs, stopping.signal, lost);
+      if (events.length < batchSize && next.globalPosition === last.globalPosition)
+        await waiter.wait(pollIntervalMs, stopping.signal, lost);
     }
     await save();
   };
