@@ -130,6 +130,7 @@ function outboxMailer(options: MailerOptions): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   const dir = path.resolve(options.outboxDir);
   let closed = false;
+  let folderMade = false;
 
   return {
     async send(message) {
@@ -142,11 +143,18 @@ function outboxMailer(options: MailerOptions): Mailer {
         text: message.text,
         html: message.html,
       });
-      await mkdir(dir, { recursive: true });
       const file = path.join(dir, outboxFileName(new Date(), randomUUID()));
       // Written under a temporary name and renamed, so whoever watches the folder never reads half a message.
       const partial = `${file}.partial`;
-      await writeFile(partial, info.message as Buffer, { mode: 0o600 });
+      const write = () => writeFile(partial, info.message as Buffer, { mode: 0o600 });
+      // The folder is made once, and again should it have been removed since (a write then finds no folder).
+      if (!folderMade) await mkdir(dir, { recursive: true });
+      folderMade = true;
+      await write().catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+        await mkdir(dir, { recursive: true });
+        await write();
+      });
       await rename(partial, file);
       options.log.info({ to, subject: message.subject, file }, 'mail written to the outbox (no SMTP_URL set)');
     },

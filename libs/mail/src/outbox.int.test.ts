@@ -65,6 +65,19 @@ describe('outbox mailer (no SMTP_URL)', () => {
     expect(lines.join('')).not.toContain('outbox-secret-token');
   });
 
+  it('makes the folder again when it was removed after the first mail', async () => {
+    const outboxDir = path.join(root, 'removed', 'outbox');
+    const { log } = captureLog();
+    const mailer = createMailer({ from: FROM, outboxDir, log });
+    await mailer.send({ to: 'ada@port.local', subject: 'First', text: 'One' });
+    await rm(path.join(root, 'removed'), { recursive: true });
+    await mailer.send({ to: 'ada@port.local', subject: 'Second', text: 'Two' });
+    await mailer.close();
+    const files = await readdir(outboxDir);
+    expect(files).toHaveLength(1);
+    expect(await readFile(path.join(outboxDir, files[0]), 'utf8')).toContain('Subject: Second');
+  });
+
   it('refuses a message without recipient and writes nothing', async () => {
     const outboxDir = path.join(root, 'empty');
     const { log } = captureLog();
