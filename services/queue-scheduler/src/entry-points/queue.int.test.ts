@@ -78,6 +78,17 @@ const send = async (command: string, input: Record<string, unknown>, actor: Acto
   await commands.settled();
   return reply;
 };
+/** A consignee's nomination of one berth for the whole test window. */
+const nominate = (vessel: number, vesselName: string, berthId: number) =>
+  send(QueueCommands.createNomination, {
+    company_name: 'Cargo Oy',
+    email: 'consignee@cargo.example',
+    imo: vessel,
+    vessel_name: vesselName,
+    window_start: isoUtc(W0),
+    window_end: isoUtc(W0 + 10 * HOUR),
+    berth_ids: [berthId],
+  });
 /**
  * The Db with each transaction's statements after its placement read held until `n` transactions have read (or 5 s
  * passed): that many decide on the same calendar, as requests arriving together do on a busy server.
@@ -166,17 +177,7 @@ describe('slot requests racing for one gap', () => {
       reservation_end: isoUtc(W0 + 10 * HOUR),
     });
     const imos = Array.from({ length: RACERS }, (_, i) => imo(930_000 + i));
-    for (const n of imos) {
-      await send(QueueCommands.createNomination, {
-        company_name: 'Cargo Oy',
-        email: 'consignee@cargo.example',
-        imo: n,
-        vessel_name: `Racer ${n}`,
-        window_start: isoUtc(W0),
-        window_end: isoUtc(W0 + 10 * HOUR),
-        berth_ids: [berthId],
-      });
-    }
+    for (const n of imos) await nominate(n, `Racer ${n}`, berthId);
     // Their writes held until 6 of them have read the calendar (fewer than the pool's connections), so at least
     // 6 decide on the same free gap and all but one must lose the race on the berth's version.
     const racing = createQueueCommands({ ...deps, db: readingTogether(6) });
@@ -587,15 +588,7 @@ describe('the round trips of a slot request', () => {
     await send(QueueCommands.createBerth, { code: 'RT', name: 'Round trip berth', nominatable: true });
     const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RT'");
     const vessel = imo(950_001);
-    await send(QueueCommands.createNomination, {
-      company_name: 'Cargo Oy',
-      email: 'consignee@cargo.example',
-      imo: vessel,
-      vessel_name: 'Counted',
-      window_start: isoUtc(W0),
-      window_end: isoUtc(W0 + 10 * HOUR),
-      berth_ids: [berthId],
-    });
+    await nominate(vessel, 'Counted', berthId);
     const { db, log } = counting();
     const counted = createQueueCommands({ ...deps, db });
 
@@ -679,17 +672,7 @@ describe('the round trips of a slot request', () => {
     await send(QueueCommands.createBerth, { code: 'RS', name: 'Stale read berth', nominatable: true });
     const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RS'");
     const [first, second] = [imo(950_002), imo(950_003)];
-    for (const vessel of [first, second]) {
-      await send(QueueCommands.createNomination, {
-        company_name: 'Cargo Oy',
-        email: 'consignee@cargo.example',
-        imo: vessel,
-        vessel_name: `Stale ${vessel}`,
-        window_start: isoUtc(W0),
-        window_end: isoUtc(W0 + 10 * HOUR),
-        berth_ids: [berthId],
-      });
-    }
+    for (const vessel of [first, second]) await nominate(vessel, `Stale ${vessel}`, berthId);
     const slotInput = (vessel: number) => ({
       email: 'master@vessel.example',
       imo: vessel,
