@@ -39,24 +39,42 @@ export interface WeighedSource {
   api_key_id: number | null;
 }
 
+// Looked up per timestamp and per payload key in every scan and timeline: nested maps (API key, then time type,
+// then state) spare building a composite key string per lookup. API keys are keyed by their string form, as the
+// composite keys had them.
 interface Compiled {
-  timestamp: Map<string, number>;
-  payload: Map<string, number>;
+  timestamp: Map<string, Map<string, Map<string, number>>>;
+  payload: Map<string, Map<string, number>>;
 }
 
 const compiled = new WeakMap<Priorities, Compiled>();
+// The priorities of the batch being projected: one object for thousands of lookups in a row.
+let lastPriorities: Priorities | undefined;
+let lastCompiled: Compiled | undefined;
 
 function compile(p: Priorities): Compiled {
+  if (p === lastPriorities) return lastCompiled!;
   let c = compiled.get(p);
   if (!c) {
-    c = {
-      timestamp: new Map(
-        p.timestamp_weights.map((r) => [`${r.api_key_id}\u0000${r.time_type}\u0000${r.state}`, r.weight]),
-      ),
-      payload: new Map(p.payload_key_weights.map((r) => [`${r.api_key_id}\u0000${r.payload_key}`, r.weight])),
-    };
+    c = { timestamp: new Map(), payload: new Map() };
+    for (const r of p.timestamp_weights) {
+      const apiKey = String(r.api_key_id);
+      let byType = c.timestamp.get(apiKey);
+      if (!byType) c.timestamp.set(apiKey, (byType = new Map()));
+      let byState = byType.get(r.time_type);
+      if (!byState) byType.set(r.time_type, (byState = new Map()));
+      byState.set(r.state, r.weight);
+    }
+    for (const r of p.payload_key_weights) {
+      const apiKey = String(r.api_key_id);
+      let byKey = c.payload.get(apiKey);
+      if (!byKey) c.payload.set(apiKey, (byKey = new Map()));
+      byKey.set(r.payload_key, r.weight);
+    }
     compiled.set(p, c);
   }
+  lastPriorities = p;
+  lastCompiled = c;
   return c;
 }
 
@@ -67,14 +85,14 @@ function compile(p: Priorities): Compiled {
 export function timestampWeight(priorities: Priorities, t: WeighedSource): number {
   if (t.source === 'manual') return MANUAL_WEIGHT;
   if (t.api_key_id === null) return 0;
-  return compile(priorities).timestamp.get(`${t.api_key_id}\u0000${t.time_type}\u0000${t.state}`) ?? 0;
+  return compile(priorities).timestamp.get(String(t.api_key_id))?.get(t.time_type)?.get(t.state) ?? 0;
 }
 
 /** The weight a timestamp's source has for one payload key: 999 for people, 0 when unlisted. */
 export function payloadKeyWeight(priorities: Priorities, key: string, t: WeighedSource): number {
   if (t.source === 'manual') return MANUAL_PAYLOAD_KEY_WEIGHT;
   if (t.api_key_id === null) return 0;
-  return compile(priorities).payload.get(`${t.api_key_id}\u0000${key}`) ?? 0;
+  return compile(priorities).payload.get(String(t.api_key_id))?.get(key) ?? 0;
 }
 
 /**

@@ -44,6 +44,23 @@ describe('weights', () => {
     expect(payloadKeyWeight(NO_PRIORITIES, 'berth_name', source(null, 'manual'))).toBe(MANUAL_PAYLOAD_KEY_WEIGHT);
   });
 
+  it('each priorities object answers with its own rows, a later row of a pair winning, whichever was asked last', () => {
+    const other: Priorities = {
+      timestamp_weights: [
+        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: K1, weight: 5 },
+        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: K1, weight: 7 },
+      ],
+      payload_key_weights: [{ payload_key: 'berth_name', api_key_id: K1, weight: 3 }],
+    };
+    for (let i = 0; i < 2; i++) {
+      expect(timestampWeight(other, source(K1))).toBe(7);
+      expect(timestampWeight(p, source(K1))).toBe(0);
+      expect(payloadKeyWeight(other, 'berth_name', source(K1))).toBe(3);
+      expect(payloadKeyWeight(p, 'berth_name', source(K1))).toBe(0);
+      expect(payloadKeyWeight(p, 'berth_name', source(K2))).toBe(2);
+    }
+  });
+
   it('“heavier”: at least the highest weight seen so far for the pair, in insertion order', () => {
     const items = [
       ['a', 1],
