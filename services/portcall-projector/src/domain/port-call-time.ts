@@ -7,7 +7,8 @@ export const DAY_MS = 24 * HOUR_MS;
 
 /** Epoch milliseconds → `YYYY-MM-DDThh:mm:ss+00:00` (whole seconds, as the original stores them). */
 export function isoUtc(ms: number): string {
-  return `${isoMs(ms).slice(0, 19)}+00:00`;
+  if (!inFastRange(ms)) return `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
+  return `${secondsOf(ms)}+00:00`;
 }
 
 // The largest time whose year has four digits (9999-12-31T23:59:59.999Z); beyond, toISOString writes six.
@@ -16,12 +17,19 @@ const LAST_FOUR_DIGIT_MS = 253_402_300_799_999;
 const pad2 = (n: number) => (n < 10 ? `0${n}` : `${n}`);
 const pad3 = (n: number) => (n < 10 ? `00${n}` : n < 100 ? `0${n}` : `${n}`);
 
+const inFastRange = (ms: number) => ms >= 0 && ms <= LAST_FOUR_DIGIT_MS && Number.isInteger(ms);
+
 /**
  * `Date#toISOString` (`YYYY-MM-DDThh:mm:ss.sssZ`), written out directly for years 1970 to 9999: a replay formats
  * millions of times, and the built-in goes through a printf. Other times (and invalid ones) take the built-in.
  */
 export function isoMs(ms: number): string {
-  if (!(ms >= 0 && ms <= LAST_FOUR_DIGIT_MS) || !Number.isInteger(ms)) return new Date(ms).toISOString();
+  if (!inFastRange(ms)) return new Date(ms).toISOString();
+  return `${secondsOf(ms)}.${pad3(ms % 1000)}Z`;
+}
+
+/** `YYYY-MM-DDThh:mm:ss` of a time in the fast range (both formats above start so; no slice of a built string). */
+function secondsOf(ms: number): string {
   const days = Math.floor(ms / DAY_MS);
   let rest = ms - days * DAY_MS;
   const hour = Math.floor(rest / HOUR_MS);
@@ -29,7 +37,6 @@ export function isoMs(ms: number): string {
   const minute = Math.floor(rest / MINUTE_MS);
   rest -= minute * MINUTE_MS;
   const second = Math.floor(rest / 1000);
-  const milli = rest - second * 1000;
   // Civil date from days since 1970-01-01 (proleptic Gregorian, eras of 400 years: H. Hinnant's algorithm).
   const z = days + 719_468;
   const era = Math.floor(z / 146_097);
@@ -40,7 +47,7 @@ export function isoMs(ms: number): string {
   const day = doy - Math.floor((153 * mp + 2) / 5) + 1;
   const month = mp < 10 ? mp + 3 : mp - 9;
   const year = yoe + era * 400 + (month <= 2 ? 1 : 0);
-  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}.${pad3(milli)}Z`;
+  return `${year}-${pad2(month)}-${pad2(day)}T${pad2(hour)}:${pad2(minute)}:${pad2(second)}`;
 }
 
 export const toMs = (iso: string): number => Date.parse(iso);
