@@ -52,24 +52,26 @@ const compiled = new WeakMap<Priorities, Compiled>();
 let lastPriorities: Priorities | undefined;
 let lastCompiled: Compiled | undefined;
 
+function entryOf<K, V>(map: Map<K, V>, key: K, create: () => V): V {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = create();
+    map.set(key, value);
+  }
+  return value;
+}
+
 function compile(p: Priorities): Compiled {
   if (p === lastPriorities) return lastCompiled!;
   let c = compiled.get(p);
   if (!c) {
     c = { timestamp: new Map(), payload: new Map() };
     for (const r of p.timestamp_weights) {
-      const apiKey = String(r.api_key_id);
-      let byType = c.timestamp.get(apiKey);
-      if (!byType) c.timestamp.set(apiKey, (byType = new Map()));
-      let byState = byType.get(r.time_type);
-      if (!byState) byType.set(r.time_type, (byState = new Map()));
-      byState.set(r.state, r.weight);
+      const byType = entryOf(c.timestamp, String(r.api_key_id), () => new Map<string, Map<string, number>>());
+      entryOf(byType, r.time_type, () => new Map<string, number>()).set(r.state, r.weight);
     }
     for (const r of p.payload_key_weights) {
-      const apiKey = String(r.api_key_id);
-      let byKey = c.payload.get(apiKey);
-      if (!byKey) c.payload.set(apiKey, (byKey = new Map()));
-      byKey.set(r.payload_key, r.weight);
+      entryOf(c.payload, String(r.api_key_id), () => new Map<string, number>()).set(r.payload_key, r.weight);
     }
     compiled.set(p, c);
   }
