@@ -1,9 +1,62 @@
-// A small HTTP client for black-box tests and benchmarks: JSON in, {status, body} out.
+// A small HTTP client for black-box tests and benchmarks: JSON in, {status, body} out. It speaks node:http over
+// keep-alive connections rather than fetch: fetch costs about three times the CPU per request, and a benchmark's
+// client shares the machine with the services it measures.
+
+import http from 'node:http';
+import https from 'node:https';
 
 export interface ApiAnswer<T = any> {
   status: number;
   body: T;
   headers: Headers;
+}
+
+// One pool of kept-alive connections per protocol for every client of the process.
+const agents = {
+  'http:': new http.Agent({ keepAlive: true }),
+  'https:': new https.Agent({ keepAlive: true }),
+} as const;
+
+interface RawAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+function headersOf(raw: http.IncomingHttpHeaders): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  return headers;
+}
+
+function send(url: URL, method: string, headers: Record<string, string>, body: string | undefined): Promise<RawAnswer> {
+  const client = url.protocol === 'https:' ? https : http;
+  const agent = agents[url.protocol as keyof typeof agents];
+  return new Promise((resolve, reject) => {
+    const req = client.request(url, { method, headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: headersOf(res.headers),
+          text: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      // A kept-alive connection that the server closed while it was idle fails before the request reaches the
+      // server, so the request is sent again once, on a fresh connection.
+      if (req.reusedSocket && error.code === 'ECONNRESET') {
+        send(url, method, { ...headers, Connection: 'close' }, body).then(resolve, reject);
+      } else reject(error);
+    });
+    req.end(body);
+  });
 }
 
 export class ApiClient {
@@ -34,14 +87,14 @@ export class ApiClient {
       for (const [k, v] of Object.entries(params)) if (v !== undefined) query.set(k, String(v));
       url += `?${query}`;
     } else if (params !== undefined) {
-      headers['Content-Type'] = 'application/json;charset=utf-8';
       body = JSON.stringify(params);
+      headers['Content-Type'] = 'application/json;charset=utf-8';
+      headers['Content-Length'] = String(Buffer.byteLength(body));
     }
-    const res = await fetch(url, { method, headers, body });
-    const text = await res.text();
-    let parsed: unknown = text;
+    const res = await send(new URL(url), method, headers, body);
+    let parsed: unknown = res.text;
     try {
-      parsed = text === '' ? undefined : JSON.parse(text);
+      parsed = res.text === '' ? undefined : JSON.parse(res.text);
     } catch {}
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
