@@ -9,12 +9,14 @@
 //    window start (`accepted`). Checked afterwards: every request accepted, no two reservations of a berth overlap.
 //    `cpu_ms_per_request`: the CPU time each fleet process spent per slot request during that run and the 3 s after
 //    it, less what it spends idle (measured over 3 s before) (Linux: read from /proc for the bench's child
-//    processes, and as `postgres` the fleet database's backends; RabbitMQ and Redis not included), so the cost of a
-//    request can be followed service by service even when the machine is shared.
+//    processes, and as `postgres` the fleet database's backends; `rabbitmq` and `redis` the local servers, outside
+//    `all_services` and inside `all_with_brokers`), so the cost of a request can be followed service by service even
+//    when the machine is shared.
 //  - insert_16: a bare single-row INSERT's rate at 16 writers on the same PostgreSQL just before (bench:append's
 //    baseline), so figures from different machines can be compared.
 
 import { parseArgs } from 'node:util';
+import { openDb } from '@pcas/sql';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { MINUTE_MS, queueSettings } from '../services/queue-scheduler/src/domain/queue-rules.ts';
 import {
@@ -23,6 +25,7 @@ import {
   type CalendarEntry,
   findBestSlot,
 } from '../services/queue-scheduler/src/domain/slot-search.ts';
+import { queueFloor } from './queue-floor.ts';
 import { cpuMsPer, fleetCpu, insertBaseline, percentile, printFleetErrors, round, validImo } from './support.ts';
 
 const { values } = parseArgs({
@@ -195,6 +198,10 @@ async function endToEnd() {
     // What the services spend idle (polling, timers) is measured first and taken off, so the figure is the
     // requests' own cost whatever the run's length; the run's trailing work (posts to ingest, mails) is counted.
     const database = new URL(fleet.env.DATABASE_URL).pathname.slice(1);
+    const store = await openDb({ url: fleet.env.DATABASE_URL, poolSize: 1, applicationName: 'bench-queue' });
+    const eventCount = async () =>
+      Number((await store.query<{ n: string }>('SELECT count(*) AS n FROM eventstore.events')).rows[0]?.n);
+    const eventsBefore = await eventCount();
     const idleFrom = fleetCpu(database);
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const cpuBefore = fleetCpu(database);
@@ -239,6 +246,8 @@ async function endToEnd() {
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     const cpuAfter = fleetCpu(database);
     const measuredS = (performance.now() - started) / 1000;
+    const eventsPerSlotRequest = ((await eventCount()) - eventsBefore) / N;
+    await store.close();
     const cpu = cpuMsPer(cpuBefore, cpuAfter, N, 1, {
       from: idleFrom,
       seconds: IDLE_MS / 1000,
@@ -271,8 +280,11 @@ async function endToEnd() {
         accept_p50_ms: round(percentile(accept, 50)),
         accept_p99_ms: round(percentile(accept, 99)),
         overlapping_reservations: overlaps,
+        events_per_slot_request: round(eventsPerSlotRequest),
         cpu_ms_per_request: cpu,
       },
+      amqpUrl: fleet.env.AMQP_URL as string,
+      eventsPerSlotRequest,
     };
   } catch (error) {
     printFleetErrors(fleet);
@@ -308,7 +320,12 @@ async function main() {
   let line: Record<string, unknown> = { bench: 'queue', search, search_dense: searchDense };
   if (!values['search-only']) {
     const insert16 = await insertBaseline();
-    line = { ...line, insert_16: insert16, ...(await endToEnd()) };
+    const { amqpUrl, eventsPerSlotRequest, ...e2e } = await endToEnd();
+    line = { ...line, insert_16: insert16, ...e2e };
+    // Measured once the fleet has stopped, on a machine as quiet as the run found it.
+    if (amqpUrl && eventsPerSlotRequest !== undefined) {
+      line.floor = await queueFloor({ amqpUrl, insert16, eventsPerSlotRequest });
+    }
   }
   console.log(JSON.stringify(line));
 }
