@@ -64,15 +64,55 @@ const isEmptyPayload = (p: unknown) =>
   (typeof p === 'object' && Object.keys(p as object).length === 0);
 
 /** A slot's content: the fields as given, the payload decoded and left out when empty, no `group`. */
-function slotOf(fields: Record<string, unknown>): TimelineSlot {
+function slotOf(fields: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
+  for (const key of Object.keys(fields)) {
     if (key === 'payload') {
-      const decoded = decodePayload(value);
+      const decoded = decodePayload(fields.payload);
       if (!isEmptyPayload(decoded)) out.payload = decoded;
-    } else if (key !== 'group') out[key] = value;
+    } else if (key !== 'group') out[key] = fields[key];
   }
-  return out as TimelineSlot;
+  return out;
+}
+
+/** A template slot as the timeline shows it: its key, and the template line its placeholder copies. */
+interface LayoutSlot {
+  key: string;
+  time_type: string;
+  state: string;
+  payload: Record<string, string>;
+  /** Whether the placeholder shows the payload (a copy of the line's, when not empty). */
+  withPayload: boolean;
+}
+
+/**
+ * A template's slots per group (GROUPS order), de-duplicated by slot key: a repeated key keeps its first place
+ * and takes the later line (its group and payload), as the original's keyed array. Worked out once per template
+ * (templates are never changed), not once per timeline.
+ */
+const layouts = new WeakMap<readonly TemplateEntry[], LayoutSlot[][]>();
+
+function layoutOf(template: readonly TemplateEntry[]): LayoutSlot[][] {
+  let layout = layouts.get(template);
+  if (!layout) {
+    const slots = new Map<string, TemplateEntry>();
+    for (const entry of template) slots.set(slotKey(entry.time_type, entry.state, entry.payload), entry);
+    const all = [...slots].map(([key, entry]) => ({
+      key,
+      group: entry.group,
+      time_type: entry.time_type,
+      state: entry.state,
+      payload: entry.payload,
+      withPayload: !isEmptyPayload({ ...entry.payload }),
+    }));
+    layout = GROUPS.map(({ group }) =>
+      all
+        .filter((s) => s.group === group)
+        .map(({ key, time_type, state, payload, withPayload }) => ({ key, time_type, state, payload, withPayload })),
+    );
+    layouts.set(template, layout);
+  }
+  return layout;
 }
 
 /**
@@ -87,20 +127,21 @@ export function buildTimeline(
 ): Timeline {
   const byKey = new Map<string, TimelineInput>();
   for (const t of timestamps) byKey.set(slotKey(t.time_type, t.state, decodePayload(t.payload)), t);
-  const slots = new Map<string, { group: string; slot: TimelineSlot }>();
-  for (const entry of template) {
-    const key = slotKey(entry.time_type, entry.state, entry.payload);
-    const matched = byKey.get(key);
-    const slot = matched
-      ? { ...slotOf(matched), source: sourceOf(matched.created_by ?? null) }
-      : slotOf({ time_type: entry.time_type, state: entry.state, payload: { ...entry.payload } });
-    // A repeated key keeps its first place (and takes the later line's group), as the original's keyed array.
-    slots.set(key, { group: entry.group, slot });
-  }
-  const events = GROUPS.map(({ group, id, location }) => ({
+  const layout = layoutOf(template);
+  const events = GROUPS.map(({ id, location }, g) => ({
     id,
     location,
-    timestamps: [...slots.values()].filter((s) => s.group === group).map((s) => s.slot),
+    timestamps: layout[g].map((s): TimelineSlot => {
+      const matched = byKey.get(s.key);
+      if (matched) {
+        const slot = slotOf(matched);
+        slot.source = sourceOf(matched.created_by ?? null);
+        return slot as TimelineSlot;
+      }
+      return s.withPayload
+        ? { time_type: s.time_type, state: s.state, payload: { ...s.payload } }
+        : { time_type: s.time_type, state: s.state };
+    }),
   }));
   return { id: 1, events: events as Timeline['events'] };
 }

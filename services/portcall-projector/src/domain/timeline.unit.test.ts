@@ -228,6 +228,65 @@ describe('the factory: the original scenarios on the Gävle template', () => {
   });
 });
 
+describe('the template’s slots', () => {
+  const line = (group: string, time_type: string, state: string, payload: Record<string, string> = {}) => ({
+    group,
+    time_type,
+    state,
+    payload,
+  });
+
+  it('a repeated key keeps its first place and takes the later line’s group and payload; other groups are left out', () => {
+    const template = [
+      line('seaArriving', 'Estimated', 'Arrival_Vessel_PortArea'),
+      line('seaArriving', 'Actual', 'Pilotage_Commenced', { direction: 'inbound' }),
+      line('elsewhere', 'Actual', 'Arrival_Vessel_TrafficArea'),
+      line('atBerth', 'Actual', 'Arrival_Vessel_Berth'),
+      line('atBerth', 'Actual', 'Pilotage_Commenced', { direction: 'inbound', note: 'later' }),
+      line('seaDeparting', 'Estimated', 'Arrival_Vessel_PortArea'),
+    ];
+    const eta = ts('Estimated', 'Arrival_Vessel_PortArea', at(1), { payload: '{"x":1}', group: 'dropped' });
+    for (let i = 0; i < 2; i++) {
+      const timeline = buildTimeline(template, [eta], testKey);
+      // Compared as JSON: the order of slots and of their fields is what the read model stores.
+      expect(JSON.stringify(timeline)).toBe(
+        JSON.stringify({
+          id: 1,
+          events: [
+            { id: 1, location: 'sea', timestamps: [] },
+            {
+              id: 2,
+              location: 'port',
+              timestamps: [
+                { time_type: 'Actual', state: 'Pilotage_Commenced', payload: { direction: 'inbound', note: 'later' } },
+                { time_type: 'Actual', state: 'Arrival_Vessel_Berth' },
+              ],
+            },
+            {
+              id: 3,
+              location: 'sea',
+              timestamps: [
+                {
+                  time_type: 'Estimated',
+                  state: 'Arrival_Vessel_PortArea',
+                  time: at(1),
+                  created_at: at(-24),
+                  created_by: 3,
+                  payload: { x: 1 },
+                  source: 'Test api key',
+                },
+              ],
+            },
+          ],
+        }),
+      );
+      // Placeholders are the timeline's own: changing one changes neither the template nor the next timeline.
+      (timeline.events[1].timestamps[0].payload as Record<string, string>).note = 'changed';
+      expect(template[4].payload.note).toBe('later');
+    }
+  });
+});
+
 describe('a port call’s timeline', () => {
   const weights: Priorities = {
     timestamp_weights: [
