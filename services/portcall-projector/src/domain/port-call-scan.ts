@@ -168,11 +168,26 @@ function coerce(value: unknown, kind: Kind): string | number | undefined {
       const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
     }
-    case 'time': {
-      const ms = typeof value === 'string' ? Date.parse(value) : Number.NaN;
-      return Number.isNaN(ms) ? undefined : isoUtc(ms);
-    }
+    case 'time':
+      return typeof value === 'string' ? storedTime(value) : undefined;
   }
+}
+
+// Payload times are read again on every scan of their port call (one per new timestamp): each distinct string is
+// parsed and formatted once. The cache of a pure function, bounded, so the rules stay pure.
+const STORED_TIMES_MAX = 4096;
+const storedTimes = new Map<string, string | null>();
+
+/** A payload time in the stored form, or undefined when it is no time. */
+function storedTime(value: string): string | undefined {
+  let stored = storedTimes.get(value);
+  if (stored === undefined) {
+    const ms = Date.parse(value);
+    stored = Number.isNaN(ms) ? null : isoUtc(ms);
+    if (storedTimes.size >= STORED_TIMES_MAX) storedTimes.clear();
+    storedTimes.set(value, stored);
+  }
+  return stored ?? undefined;
 }
 
 const is = (t: VesselTimestamp, timeType: string, state: string) => t.time_type === timeType && t.state === state;

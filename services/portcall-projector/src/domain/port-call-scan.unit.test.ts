@@ -254,6 +254,14 @@ describe('payload fields under payload-key priorities', () => {
     expect(pc).toMatchObject({ mmsi: null, loa: null });
   });
 
+  it('reads payload times the same on every scan, valid or not', () => {
+    for (let i = 0; i < 3; i++) {
+      const payload = { rta_window_start: '2024-05-01T12:00:00.900+02:00', rta_window_end: 'soon' };
+      const pc = scan([t('Estimated', 'Arrival_Vessel_PortArea', at(10), { payload })]);
+      expect(pc).toMatchObject({ rta_window_start: '2024-05-01T10:00:00+00:00', rta_window_end: null });
+    }
+  });
+
   it('a timestamp that is not heavier for its pair only fills empty fields', () => {
     const p = weights([
       ['Estimated', 'Arrival_Vessel_PortArea', 2, 2],
