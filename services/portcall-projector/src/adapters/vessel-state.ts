@@ -364,30 +364,38 @@ const ROWS_PER_STATEMENT = 20_000;
  * others' placement updated.
  */
 async function writeTimestamps(tx: Queryable, entries: readonly VesselWrite[]): Promise<void> {
-  let upserts = newTimestampColumns();
-  let inserts = newTimestampColumns();
-  let placements = newPlacementColumns();
+  // Each set of columns is made when a row needs it (a live batch usually fills one of the three).
+  let upserts: TimestampColumns | undefined;
+  let inserts: TimestampColumns | undefined;
+  let placements: PlacementColumns | undefined;
   const flush = async (all: boolean) => {
     const due = all ? 1 : ROWS_PER_STATEMENT;
-    if (upserts.id.length >= due) {
+    if (upserts && upserts.id.length >= due) {
       await tx.query(UPSERT_TIMESTAMPS, columnParams(TIMESTAMP_COLUMNS, upserts));
-      upserts = newTimestampColumns();
+      upserts = undefined;
     }
-    if (inserts.id.length >= due) {
+    if (inserts && inserts.id.length >= due) {
       await tx.query(INSERT_TIMESTAMPS, columnParams(TIMESTAMP_COLUMNS, inserts));
-      inserts = newTimestampColumns();
+      inserts = undefined;
     }
-    if (placements.id.length >= due) {
+    if (placements && placements.id.length >= due) {
       await tx.query(UPDATE_PLACEMENTS, columnParams(PLACEMENT_COLUMNS, placements));
-      placements = newPlacementColumns();
+      placements = undefined;
     }
   };
   for (const e of entries) {
-    const rows = e.fresh ? inserts : upserts;
     for (const p of e.writes.timestamps) {
       const row = e.rows.get(p.id);
-      if (row) pushTimestamp(rows, row, p);
-      else pushPlacement(placements, p);
+      if (!row) {
+        placements ??= newPlacementColumns();
+        pushPlacement(placements, p);
+      } else if (e.fresh) {
+        inserts ??= newTimestampColumns();
+        pushTimestamp(inserts, row, p);
+      } else {
+        upserts ??= newTimestampColumns();
+        pushTimestamp(upserts, row, p);
+      }
     }
     await flush(false);
   }
