@@ -150,6 +150,20 @@ export const PAYLOAD_MAPPING: readonly (readonly [string, MappedColumn, Kind])[]
   ['laytime', 'laytime', 'text'],
 ];
 
+// A payload carries a few of the mapped keys: its own keys are looked up here rather than all 19 in it (a lookup of
+// a key the object lacks is a slow one), as a bit set in the mapping's order, which is the order they apply in.
+const MAPPED_INDEX = new Map(PAYLOAD_MAPPING.map(([key], i) => [key, i]));
+if (PAYLOAD_MAPPING.length > 31) throw new Error('PAYLOAD_MAPPING outgrew its bit set');
+
+function mappedKeysOf(payload: Record<string, unknown>): number {
+  let mapped = 0;
+  for (const key in payload) {
+    const i = MAPPED_INDEX.get(key);
+    if (i !== undefined) mapped |= 1 << i;
+  }
+  return mapped;
+}
+
 /**
  * A payload value in the column's type, or undefined when the column could not hold it (the original's save
  * would have failed on it; here that one value is skipped).
@@ -341,7 +355,10 @@ export function scanPortCall(
       }
     }
 
-    for (const [key, column, kind] of PAYLOAD_MAPPING) {
+    let mapped = mappedKeysOf(t.payload);
+    while (mapped !== 0) {
+      const [key, column, kind] = PAYLOAD_MAPPING[31 - Math.clz32(mapped & -mapped)];
+      mapped &= mapped - 1;
       const raw = t.payload[key];
       if (raw === undefined || raw === null) continue;
       const remembered = pc.payload_key_weights[key] ?? -1;

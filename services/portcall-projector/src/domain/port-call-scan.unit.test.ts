@@ -304,6 +304,21 @@ describe('payload fields under payload-key priorities', () => {
     expect(manual).toMatchObject({ berth_name: 'D', payload_key_weights: { berth_name: 999 } });
   });
 
+  it('applies payload keys in the mapping’s order whatever the payload’s, and reads inherited ones too', () => {
+    const p: Priorities = {
+      timestamp_weights: [],
+      payload_key_weights: ['laytime', 'berth_name', 'from_port'].map((payload_key) => ({
+        payload_key,
+        api_key_id: 1,
+        weight: 3,
+      })),
+    };
+    const payload = Object.assign(Object.create({ from_port: 'FIRAU' }), { laytime: 'PT2H', note: 1, berth_name: 'A' });
+    const pc = scan([t('Estimated', 'Arrival_Vessel_PortArea', at(10), { payload })], ctx({}, p));
+    expect(pc).toMatchObject({ from_port: 'FIRAU', berth_name: 'A', laytime: 'PT2H' });
+    expect(JSON.stringify(pc.payload_key_weights)).toBe('{"from_port":3,"berth_name":3,"laytime":3}');
+  });
+
   it('weight 0 is never remembered, and remembered weights survive a forced scan', () => {
     const pc = scan([t('Estimated', 'Arrival_Vessel_PortArea', at(10), { payload: { berth_name: 'A' } })]);
     expect(pc.payload_key_weights).toEqual({});
