@@ -252,11 +252,26 @@ function setNextEvent(pc: PortCall): void {
   }
 }
 
+// The clock rules read each port call's end time at every event of its vessel and at every scan of it: each
+// distinct string is parsed once. The cache of a pure function, bounded, so the rules stay pure.
+const CLOCK_TIMES_MAX = 4096;
+const clockTimes = new Map<string, number>();
+
+function clockMs(time: string): number {
+  let ms = clockTimes.get(time);
+  if (ms === undefined) {
+    ms = toMs(time);
+    if (clockTimes.size >= CLOCK_TIMES_MAX) clockTimes.clear();
+    clockTimes.set(time, ms);
+  }
+  return ms;
+}
+
 /** The 30-day rule (mutates): not departed and its end time more than 30 days ago → departed at that end time. */
 export function departIfStale(pc: PortCall, now: number): boolean {
   if (pc.status === 'departed' || pc.status === 'done') return false;
   const end = endTimeOf(pc);
-  if (end === null || now - toMs(end) <= DEPART_AFTER_MS) return false;
+  if (end === null || now - clockMs(end) <= DEPART_AFTER_MS) return false;
   pc.status = 'departed';
   pc.atd = end;
   setNextEvent(pc);
@@ -265,7 +280,7 @@ export function departIfStale(pc: PortCall, now: number): boolean {
 
 /** The 180-minute rule (mutates): departed at least 180 minutes ago → done. */
 export function closeIfDeparted(pc: PortCall, now: number): boolean {
-  if (pc.status !== 'departed' || pc.atd === null || now - toMs(pc.atd) < CLOSE_AFTER_MS) return false;
+  if (pc.status !== 'departed' || pc.atd === null || now - clockMs(pc.atd) < CLOSE_AFTER_MS) return false;
   pc.status = 'done';
   return true;
 }
@@ -283,9 +298,9 @@ export function forceClose(pc: PortCall, now: number): void {
 /** When the port call's next clock rule is due, or null when none will ever be (done, or no time known). */
 export function timerOf(pc: PortCall): { at: number; kind: 'depart' | 'close' } | null {
   if (pc.status === 'done') return null;
-  if (pc.status === 'departed') return pc.atd === null ? null : { at: toMs(pc.atd) + CLOSE_AFTER_MS, kind: 'close' };
+  if (pc.status === 'departed') return pc.atd === null ? null : { at: clockMs(pc.atd) + CLOSE_AFTER_MS, kind: 'close' };
   const end = endTimeOf(pc);
-  return end === null ? null : { at: toMs(end) + DEPART_AFTER_MS + 1, kind: 'depart' };
+  return end === null ? null : { at: clockMs(end) + DEPART_AFTER_MS + 1, kind: 'depart' };
 }
 
 /**
