@@ -103,10 +103,13 @@ async function foldOne(
   const rows = await listRows(tx, fresh, replay);
   const writes = vesselWrites(stored.state, after, ctx, replay);
   // Rows whose list fields alone changed (e.g. a second delete of a deleted timestamp) are written too.
+  // Usually every such row is placed already: the vessel's timestamps are indexed only when one is not.
   const placed = new Set(writes.timestamps.map((p) => p.id));
-  const byId = new Map(after.timestamps.map((t) => [t.id, t]));
+  let byId: Map<number, VesselPortCalls['timestamps'][number]> | undefined;
   for (const id of rows.keys()) {
-    const t = placed.has(id) ? undefined : byId.get(id);
+    if (placed.has(id)) continue;
+    byId ??= new Map(after.timestamps.map((t) => [t.id, t]));
+    const t = byId.get(id);
     if (t) writes.timestamps.push(placementOf(t, ctx.priorities));
   }
   return {
