@@ -404,10 +404,9 @@ async function runTogether(tx: Queryable, statements: readonly Statement[]): Pro
     text = `WITH ${numbered.map((t, i) => `w${i} AS (${t})`).join(',\n')}\n${main}`;
     togetherTexts.set(key, text);
   }
-  await tx.query(
-    text,
-    statements.flatMap((st) => st.params),
-  );
+  const params: unknown[] = [];
+  for (const st of statements) for (const param of st.params) params.push(param);
+  await tx.query(text, params);
 }
 
 /** Rows per statement of the column-wise writes (a few megabytes of parameters). */
