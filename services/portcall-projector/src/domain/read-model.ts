@@ -6,6 +6,7 @@
 import { vesselTypeById } from '@pcas/s211';
 import type { PortCallSettings } from './port-call-settings.ts';
 import type { TemplateEntry } from './port-call-template.ts';
+import { isoMs } from './port-call-time.ts';
 import type { PortCall, VesselPortCalls, VesselTimestamp } from './port-call-types.ts';
 import { type Priorities, timestampWeight } from './priorities.ts';
 import { type Ship, shipOf } from './ship.ts';
@@ -204,6 +205,6 @@ export function vesselWrites(
     deleted_port_call_ids,
     timestamps,
     changed,
-    next_timer_at: next === null ? null : next.toISOString(),
+    next_timer_at: next === null ? null : isoMs(next.getTime()),
   };
 }
