@@ -9,7 +9,7 @@ import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { templatePairs } from '@pcas/s211';
-import { type Db, openDb } from '@pcas/sql';
+import { type Db, openDb, type Queryable } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSchema } from '../adapters/schema.ts';
@@ -407,7 +407,7 @@ describe('postTimestamps (a batch of posts)', () => {
     expect(one.map((e) => e.streamPosition)).toEqual(one.map((_, i) => i + 1));
   });
 
-  it("a new vessel's posts in one batch: the first registers it, the others follow in one append, in order", async () => {
+  it("a new vessel's posts in one batch: registered with all its posts in one append, in order", async () => {
     // Counting the store's calls: run at once, each post would try to register the vessel (one append each, the
     // losers again after catching up).
     const calls = { append: 0, appendMany: 0 };
@@ -438,7 +438,7 @@ describe('postTimestamps (a batch of posts)', () => {
     expect(replies.map((r) => (r as { result: { id: number } }).result.id)).toEqual(
       stream.slice(1).map((e) => e.globalPosition),
     );
-    expect(calls).toEqual({ append: 1, appendMany: 1 });
+    expect(calls).toEqual({ append: 0, appendMany: 1 });
   });
 
   it('registers the new vessels of one batch in one transaction, each with its timestamps in order', async () => {
@@ -468,6 +468,69 @@ describe('postTimestamps (a batch of posts)', () => {
       [9310044, 'Fleet 9310044'],
       [9310056, 'Fleet 9310056'],
     ]);
+  });
+
+  it("a new vessel's repeat goes along as a duplicate and its rename after, in one transaction and few statements", async () => {
+    let statements = 0;
+    const counting = (q: Queryable): Queryable => ({
+      query: (text, params) => {
+        statements++;
+        return q.query(text, params);
+      },
+    });
+    const countedDb: Db = Object.assign(Object.create(db) as Db, {
+      query: counting(db).query,
+      transaction: <T>(fn: (tx: Queryable) => Promise<T>) => {
+        statements += 2; // BEGIN, COMMIT
+        return db.transaction((tx) => fn(counting(tx)));
+      },
+    });
+    const h = createIngestCommands({
+      db: countedDb,
+      store: createEventStore(countedDb, { notifyIntervalMs: -1 }),
+      log,
+      namespace: 'gavle',
+      now: () => NOW,
+    });
+    const replies = await h.postTimestamps({
+      items: [
+        item(agent, timestamp({ imo: 9310082, vessel_name: 'Group A', payload: { n: 1 } })),
+        item(agent, timestamp({ imo: 9310094, vessel_name: 'Group B', payload: { n: 1 } })),
+        item(agent, timestamp({ imo: 9310082, vessel_name: 'Group A', payload: { n: 1 } })),
+        item(agent, timestamp({ imo: 9310082, vessel_name: 'Group A2', payload: { n: 2 } })),
+        item(agent, timestamp({ imo: 9310082, vessel_name: '', payload: { n: 3 } })),
+        item(agent, timestamp({ imo: 9310094, vessel_name: 'Group B', payload: { n: 2 } })),
+      ],
+    });
+    expect(replies.map((r) => r.ok)).toEqual([true, true, true, true, true, true]);
+    const ids = replies.map((r) => (r as { result: { id: number } }).result.id);
+    const a = await streamOf(9310082);
+    const b = await streamOf(9310094);
+    // Item 3 repeats item 1; item 5 (no name) goes with the registration, the rename (item 4) after it, as when
+    // the first post registers the vessel and the others follow decided against it.
+    expect(a.map((e) => e.type)).toEqual([
+      'VesselRegistered',
+      'TimestampReceived',
+      'TimestampReceived',
+      'VesselRenamed',
+      'TimestampReceived',
+    ]);
+    expect(
+      a.filter((e) => e.type === 'TimestampReceived').map((e) => (e.data as { payload: unknown }).payload),
+    ).toEqual([{ n: 1 }, { n: 3 }, { n: 2 }]);
+    expect(ids[0]).toBe(a[1].globalPosition);
+    expect(ids[2]).toBe(a[1].globalPosition);
+    expect(ids[4]).toBe(a[2].globalPosition);
+    expect(ids[3]).toBe(a[4].globalPosition);
+    expect(b.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived', 'TimestampReceived']);
+    expect([ids[1], ids[5]]).toEqual([b[1].globalPosition, b[2].globalPosition]);
+    // Both registrations and their posts in one transaction.
+    expect(new Set([...a.slice(0, 3), ...b].map((e) => e.transactionId)).size).toBe(1);
+    expect((await vesselRow(9310082))?.vessel_name).toBe('Group A2');
+    expect((await vesselRow(9310094))?.vessel_name).toBe('Group B');
+    // The key's weights, the vessels looked up, BEGIN, one append, the rows, the sea chart's lock and refresh,
+    // COMMIT; then the rename on the single path (BEGIN, append, row, lock, refresh, COMMIT).
+    expect(statements).toBe(8 + 6);
   });
 
   it('falls back to one by one when a vessel of the batch was registered meanwhile, registering none twice', async () => {

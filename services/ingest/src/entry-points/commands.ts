@@ -34,7 +34,13 @@ import {
   type TimestampReceived,
   vesselStream,
 } from '@pcas/contracts';
-import type { AppendResult, EventMetadata, EventStore, NewEvent } from '@pcas/eventstore';
+import {
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type NewEvent,
+  WrongExpectedVersionError,
+} from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
 import { templatePairs } from '@pcas/s211';
 import type { Db, Queryable } from '@pcas/sql';
@@ -392,65 +398,113 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     }
 
     /**
-     * The first posts of vessels new here (an IMO without a row), registered together: their streams appended in
-     * one transaction (in IMO order, so two such batches take the stream locks in the same order), each expecting
-     * no stream, then their rows. Returns the posts for the single path: the others, or all of them when the
-     * transaction fails (a vessel registered meanwhile is a version conflict), which then decide again one by one.
+     * The posts of vessels new here (an IMO without a row), registered together: every such vessel's first post
+     * (its registration and timestamp) and its other posts that change nothing about it, all in ONE appendMany in
+     * one transaction with the vessels' rows. Each vessel's stream must not have existed: its first event has to
+     * land at position 1 as new, else the transaction rolls back (as an append expecting no stream would).
+     * Returns what is left for the later paths: the groups' first posts for the single path and their other posts
+     * for appendCached; all of them when the transaction fails (a vessel registered meanwhile is a conflict), which
+     * then decide again one by one.
      */
-    async function registerNewVessels(firsts: { index: number; post: AdmittedPost }[]) {
-      const candidates = firsts.filter(({ post }) => post.ts.imo !== 0 && !cache.get(post.ts.imo));
-      if (candidates.length < 2) return firsts;
+    async function registerNewVessels(groups: { index: number; post: AdmittedPost }[][]) {
+      const all = {
+        firsts: groups.map((group) => group[0]!),
+        rest: groups.flatMap((group) => group.slice(1)),
+      };
+      const candidates = groups.filter(([first]) => first!.post.ts.imo !== 0 && !cache.get(first!.post.ts.imo));
+      if (candidates.length === 0) return all;
       const known = await knownImos(
         db,
-        candidates.map(({ post }) => post.ts.imo),
+        candidates.map(([first]) => first!.post.ts.imo),
       );
-      const fresh: { index: number; post: AdmittedPost; events: NewEvent[]; vessel: Vessel }[] = [];
-      for (const { index, post } of candidates) {
-        if (known.has(post.ts.imo)) continue;
+      type Entry = { index: number; events: NewEvent[] };
+      const fresh: { imo: number; userId: number | null; vessel: Vessel; entries: Entry[] }[] = [];
+      for (const [first, ...others] of candidates) {
+        const { index, post } = first!;
+        const imo = post.ts.imo;
+        if (known.has(imo)) continue;
         let decision: ReturnType<typeof decidePostTimestamp>;
         try {
           decision = decidePostTimestamp(post.input, {
             now: at,
             actor: post.actor,
             manual: post.input.manual === true,
-            assignedImo: post.ts.imo,
+            assignedImo: imo,
             weight: post.weight,
           });
         } catch {
           continue; // Refused: the single path answers it.
         }
         if (decision.vesselChange !== 'registered') continue;
-        const events: NewEvent[] = decision.events.map((e) => ({ ...e, metadata: post.metadata }));
-        fresh.push({ index, post, events, vessel: decision.vessel });
+        const vessel = decision.vessel;
+        const entries: Entry[] = [{ index, events: decision.events.map((e) => ({ ...e, metadata: post.metadata })) }];
+        // As appendCached would decide them against the vessel just registered: those that change nothing about
+        // it go along; a rename is left for the single path, after these (as there).
+        for (const other of others) {
+          let again: ReturnType<typeof decidePostTimestamp>;
+          try {
+            again = decidePostTimestamp(other.post.input, {
+              now: at,
+              actor: other.post.actor,
+              manual: other.post.input.manual === true,
+              knownVessel: vessel,
+              assignedImo: imo,
+              weight: other.post.weight,
+            });
+          } catch {
+            continue; // Left for appendCached, which decides it again.
+          }
+          if (again.vesselChange !== 'none') continue;
+          entries.push({
+            index: other.index,
+            events: again.events.map((e) => ({ ...e, metadata: other.post.metadata })),
+          });
+        }
+        fresh.push({ imo, userId: post.actor.user_id, vessel, entries });
       }
-      fresh.sort((a, b) => a.post.ts.imo - b.post.ts.imo);
-      if (fresh.length < 2) return firsts;
+      if (fresh.length === 0) return all;
+      // In IMO order, as the vessels' rows; the event store takes the streams' locks in its own fixed order.
+      fresh.sort((a, b) => a.imo - b.imo);
+      const appends = fresh.flatMap((f) => f.entries.map((e) => ({ streamId: vesselStream(f.imo), events: e.events })));
       let results: AppendResult[];
       try {
         results = await db.transaction(async (tx) => {
-          const appended: AppendResult[] = [];
+          // Append first: the event store needs the streams' locks before this transaction's first write.
+          const appended = await store.appendMany(appends, { tx });
+          let first = 0;
           for (const f of fresh) {
-            appended.push(
-              await store.append(vesselStream(f.post.ts.imo), f.events, { expectedVersion: 'no_stream', tx }),
-            );
+            const registration = appended[first]!;
+            if (registration.events[0]?.streamPosition !== 1 || registration.events.some((e) => e.duplicate)) {
+              const streamId = vesselStream(f.imo);
+              const actual = registration.events[0]!.streamPosition - 1;
+              throw new WrongExpectedVersionError(streamId, 'no_stream', actual);
+            }
+            first += f.entries.length;
           }
           await saveNewVessels(
             tx,
-            fresh.map((f) => ({ vessel: f.vessel, userId: f.post.actor.user_id })),
+            fresh.map((f) => ({ vessel: f.vessel, userId: f.userId })),
           );
           return appended;
         });
       } catch (error) {
         if (!isConflict(error)) log.warn({ err: error }, 'registering new vessels together failed; one by one');
-        return firsts;
+        return all;
       }
-      fresh.forEach((f, i) => {
-        const result = results[i]!;
-        cache.set(f.post.ts.imo, { vessel: f.vessel, version: result.nextExpectedVersion });
-        replies[f.index] = { ok: true, result: { result: 'OK', id: result.events.at(-1)!.globalPosition } };
-      });
-      const taken = new Set(fresh.map((f) => f.index));
-      return firsts.filter(({ index }) => !taken.has(index));
+      const taken = new Set<number>();
+      let i = 0;
+      for (const f of fresh) {
+        for (const entry of f.entries) {
+          const result = results[i++]!;
+          taken.add(entry.index);
+          replies[entry.index] = { ok: true, result: { result: 'OK', id: result.events.at(-1)!.globalPosition } };
+        }
+        cache.set(f.imo, { vessel: f.vessel, version: results[i - 1]!.nextExpectedVersion });
+      }
+      return {
+        firsts: all.firsts.filter(({ index }) => !taken.has(index)),
+        rest: all.rest.filter(({ index }) => !taken.has(index)),
+      };
     }
 
     const single = async ({ index, post }: { index: number; post: AdmittedPost }) => {
@@ -471,13 +525,14 @@ export function createIngestCommands(deps: IngestCommandDeps) {
       return [...groups.values()];
     };
 
-    // The posts that missed the cache (e.g. the first posts for a vessel new here): the first of each vessel takes
-    // the single path, which registers the vessel and caches it; the vessel's others then go together into one
-    // appendMany. Run at once they would race to register it, and each loser roll back, catch up and decide again.
+    // The posts that missed the cache (e.g. the first posts for a vessel new here): vessels new here are registered
+    // with their posts together; otherwise the first of each vessel takes the single path, which registers the
+    // vessel and caches it, and the vessel's others then go together into one appendMany. Run at once they would
+    // race to register it, and each loser roll back, catch up and decide again.
     const missed = byVessel(await appendCached(admitted));
-    const firsts = await registerNewVessels(missed.map((group) => group[0]!));
+    const { firsts, rest } = await registerNewVessels(missed);
     await Promise.all(firsts.map(single));
-    const left = await appendCached(missed.flatMap((group) => group.slice(1)));
+    const left = await appendCached(rest);
     // What still takes the single path: one vessel's posts one after another, in the batch's order.
     await Promise.all(
       byVessel(left).map(async (group) => {
