@@ -142,7 +142,14 @@ export interface PostTimestampDecision {
 
 /** Validates a post and decides its events: the vessel's registration or rename, then the timestamp. */
 export function decidePostTimestamp(input: PostTimestampCommand, context: PostTimestampContext): PostTimestampDecision {
-  const ts = validateTimestamp(input, context.now);
+  return decideTimestamp(validateTimestamp(input, context.now), context);
+}
+
+/**
+ * decidePostTimestamp for a post validated already (validateTimestamp at `context.now`), so a post decided more
+ * than once (a batch, a retry) is not validated, its time not parsed and formatted, again each time.
+ */
+export function decideTimestamp(ts: ValidTimestamp, context: PostTimestampContext): PostTimestampDecision {
   const { knownVessel } = context;
   const events: VesselStreamEvent[] = [];
   let vessel: Vessel;

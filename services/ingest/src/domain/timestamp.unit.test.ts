@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, uuidV5 } from './event-id.ts';
 import {
   decidePostTimestamp,
+  decideTimestamp,
   type PostTimestampContext,
   parsePayload,
   timestampEventId,
@@ -374,5 +375,104 @@ describe('canonicalJson and uuidV5', () => {
   it('is deterministic and spreads names', () => {
     expect(uuidV5('a')).toBe(uuidV5('a'));
     expect(uuidV5('a')).not.toBe(uuidV5('b'));
+  });
+
+  it('keeps the ids stored timestamps have (dedupe of old posts)', () => {
+    // Computed before canonicalJson and uuidV5 were written with loops and a copied hash state.
+    expect(uuidV5('')).toBe('86b851b3-60c3-596e-8d55-c8c4f46a0d7a');
+    expect(uuidV5('Ever Given ⚓')).toBe('86549c36-97ab-56b7-a20e-3e692aeaf4a4');
+    expect(
+      timestampEventId({
+        imo: 9074729,
+        vessel_name: 'Ever Given',
+        time_type: 'Estimated',
+        state: 'Arrival_Vessel_PortArea',
+        time: '2026-05-12T05:00:00+00:00',
+        payload: {
+          source: 'test',
+          external_id: 'A-1',
+          nested: { b: [1, null, 'x', { z: 1, a: -0 }], a: true },
+          'ä"\n': 1.5e300,
+        },
+      }),
+    ).toBe('8826f3eb-9e0b-5879-bbf3-d76cd6bdb818');
+  });
+
+  it('writes what sorting keys, JSON.stringify of each part and joining write', () => {
+    // The straightforward form it replaces, as the reference.
+    const reference = (value: unknown): string => {
+      if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : reference(v))).join(',')}]`;
+      if (value !== null && typeof value === 'object') {
+        const entries = Object.keys(value)
+          .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${reference((value as Record<string, unknown>)[k])}`);
+        return `{${entries.join(',')}}`;
+      }
+      return JSON.stringify(value) ?? 'null';
+    };
+    // biome-ignore lint/suspicious/noSparseArray: a hole, kept as JSON.stringify of the mapped parts keeps it
+    const holes = [1, , 3];
+    const values: unknown[] = [
+      null,
+      undefined,
+      true,
+      false,
+      0,
+      -0,
+      1.5e300,
+      -12.25,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      '',
+      'plain',
+      'quote " backslash \\ newline \n tab \t nul \u0000 del \u007f',
+      'ä ⚓ 😀 pair',
+      'lone \ud800 high, lone \udfff low',
+      '\u2028\u2029',
+      [],
+      {},
+      holes,
+      [undefined, null, () => 1],
+      { b: undefined, a: () => 1, c: Symbol('s') },
+      { '10': 1, '2': 2, b: 3, A: 4, é: 5, '"k"': 6, '\u0001': 7, '': 8 },
+      { __proto__: null, z: [{ y: { x: [1, 'a', { w: true }] } }] },
+      JSON.parse('{"__proto__": {"a": 1}, "toJSON": "not a function"}'),
+      { nested: { deep: [[[{ b: 1, a: [2, { d: 4, c: 3 }] }]]] } },
+    ];
+    for (const value of values) expect(canonicalJson(value)).toBe(reference(value));
+  });
+});
+
+describe('decideTimestamp (a post validated already)', () => {
+  it('decides what decidePostTimestamp decides', () => {
+    const known = { imo: 9074729, vessel_name: 'Ever Given' };
+    const contexts: PostTimestampContext[] = [
+      agent,
+      person,
+      { ...agent, knownVessel: known },
+      { ...agent, knownVessel: { ...known, vessel_name: 'Old Name' } },
+    ];
+    const posts = [
+      post(),
+      post({ vessel_name: '' }),
+      post({ payload: '{"b":1,"a":[1,2]}', time: '2026-05-12T08:00:00Z' }),
+    ];
+    for (const input of posts) {
+      for (const context of contexts) {
+        expect(decideTimestamp(validateTimestamp(input, context.now), context)).toEqual(
+          decidePostTimestamp(input, context),
+        );
+      }
+    }
+    const nameless = post({ imo: 0, vessel_name: 'Nameless' });
+    for (const context of [
+      { ...agent, assignedImo: 100000007 },
+      { ...agent, knownVessel: known },
+    ]) {
+      expect(decideTimestamp(validateTimestamp(nameless, NOW), context)).toEqual(
+        decidePostTimestamp(nameless, context),
+      );
+    }
   });
 });

@@ -75,7 +75,7 @@ import {
   validateTimestampWeights,
   type WeightsState,
 } from '../domain/priorities.ts';
-import { decidePostTimestamp, type ValidTimestamp, validateTimestamp } from '../domain/timestamp.ts';
+import { decideTimestamp, type ValidTimestamp, validateTimestamp } from '../domain/timestamp.ts';
 import { decideDeleteTimestamp, decideRestoreTimestamp, type TrashEvent } from '../domain/trash.ts';
 import type { Vessel, VesselSnapshot } from '../domain/vessel.ts';
 import { decideSetVesselType } from '../domain/vessel-type.ts';
@@ -151,6 +151,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
   async function postForImo(
     imo: number,
     input: PostTimestampCommand,
+    ts: ValidTimestamp,
     actor: Actor,
     at: Date,
     metadata: EventMetadata,
@@ -160,7 +161,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
     let snapshot = cache.get(imo) ?? (await catchUpVessel(store, imo));
     for (let attempt = 1; ; attempt++) {
       // assignedImo only matters for an IMO-0 post whose name matched a row without a stream yet.
-      const decision = decidePostTimestamp(input, {
+      const decision = decideTimestamp(ts, {
         now: at,
         actor,
         manual: input.manual === true,
@@ -194,7 +195,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
           // carries is the newest one and must win, so decide again (our timestamp is then a stored duplicate).
           const caughtUp = await catchUpVessel(store, imo, snapshot);
           cache.set(imo, caughtUp);
-          const again = decidePostTimestamp(input, {
+          const again = decideTimestamp(ts, {
             now: at,
             actor,
             manual: input.manual === true,
@@ -225,6 +226,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
    */
   async function registerByName(
     input: PostTimestampCommand,
+    ts: ValidTimestamp,
     vesselName: string,
     actor: Actor,
     at: Date,
@@ -237,7 +239,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
       const found = await findVesselByName(tx, vesselName);
       if (found) return { imo: found.imo };
       const imo = await insertFakeImoVessel(tx, vesselName, actor.user_id);
-      const decision = decidePostTimestamp(input, {
+      const decision = decideTimestamp(ts, {
         now: at,
         actor,
         manual: input.manual === true,
@@ -257,11 +259,13 @@ export function createIngestCommands(deps: IngestCommandDeps) {
   /** A validated, admitted post: vessel found or registered by name, then decided and appended. */
   async function postAdmitted(post: AdmittedPost): Promise<PostTimestampReply> {
     const { input, ts, actor, at, metadata, weight } = post;
-    if (ts.imo !== 0) return postForImo(ts.imo, input, actor, at, metadata, weight);
+    if (ts.imo !== 0) return postForImo(ts.imo, input, ts, actor, at, metadata, weight);
     const found = await findVesselByName(db, ts.vessel_name);
-    if (found) return postForImo(found.imo, input, actor, at, metadata, weight);
-    const registered = await registerByName(input, ts.vessel_name, actor, at, metadata, weight);
-    return 'reply' in registered ? registered.reply : postForImo(registered.imo, input, actor, at, metadata, weight);
+    if (found) return postForImo(found.imo, input, ts, actor, at, metadata, weight);
+    const registered = await registerByName(input, ts, ts.vessel_name, actor, at, metadata, weight);
+    return 'reply' in registered
+      ? registered.reply
+      : postForImo(registered.imo, input, ts, actor, at, metadata, weight);
   }
 
   async function postTimestamp(payload: unknown, headers: Record<string, unknown> = {}): Promise<PostTimestampReply> {
@@ -355,7 +359,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
       for (const { index, post } of posts) {
         const snapshot = post.ts.imo === 0 ? undefined : cache.get(post.ts.imo);
         if (snapshot?.vessel) {
-          const decision = decidePostTimestamp(post.input, {
+          const decision = decideTimestamp(post.ts, {
             now: at,
             actor: post.actor,
             manual: post.input.manual === true,
@@ -423,9 +427,9 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         const { index, post } = first!;
         const imo = post.ts.imo;
         if (known.has(imo)) continue;
-        let decision: ReturnType<typeof decidePostTimestamp>;
+        let decision: ReturnType<typeof decideTimestamp>;
         try {
-          decision = decidePostTimestamp(post.input, {
+          decision = decideTimestamp(post.ts, {
             now: at,
             actor: post.actor,
             manual: post.input.manual === true,
@@ -441,9 +445,9 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         // As appendCached would decide them against the vessel just registered: those that change nothing about
         // it go along; a rename is left for the single path, after these (as there).
         for (const other of others) {
-          let again: ReturnType<typeof decidePostTimestamp>;
+          let again: ReturnType<typeof decideTimestamp>;
           try {
-            again = decidePostTimestamp(other.post.input, {
+            again = decideTimestamp(other.post.ts, {
               now: at,
               actor: other.post.actor,
               manual: other.post.input.manual === true,
