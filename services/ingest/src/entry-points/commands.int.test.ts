@@ -528,9 +528,9 @@ describe('postTimestamps (a batch of posts)', () => {
     expect(new Set([...a.slice(0, 3), ...b].map((e) => e.transactionId)).size).toBe(1);
     expect((await vesselRow(9310082))?.vessel_name).toBe('Group A2');
     expect((await vesselRow(9310094))?.vessel_name).toBe('Group B');
-    // The key's weights, the vessels looked up, BEGIN, one append, the rows, the sea chart's lock and refresh,
-    // COMMIT; then the rename on the single path (BEGIN, append, row, lock, refresh, COMMIT).
-    expect(statements).toBe(8 + 6);
+    // The key's weights, the vessels looked up, BEGIN, one append, the rows with the sea chart's lock, its
+    // refresh, COMMIT; then the rename on the single path (BEGIN, append, row with lock, refresh, COMMIT).
+    expect(statements).toBe(7 + 5);
   });
 
   it('falls back to one by one when a vessel of the batch was registered meanwhile, registering none twice', async () => {
