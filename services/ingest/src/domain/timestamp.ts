@@ -188,15 +188,19 @@ export function decideTimestamp(ts: ValidTimestamp, context: PostTimestampContex
     time: ts.time,
     payload: ts.payload,
   };
-  const data: TimestampReceived = context.manual
-    ? { ...fields, source: 'manual', api_key_id: null, user_id: context.actor.user_id, weight: context.weight }
-    : {
-        ...fields,
-        source: 'api_key',
-        api_key_id: context.actor.api_key_id,
-        user_id: context.actor.user_id,
-        weight: context.weight,
-      };
+  // Written out rather than spread from `fields` (every post makes one), in the same key order.
+  const data: TimestampReceived = {
+    imo: fields.imo,
+    vessel_name: fields.vessel_name,
+    time_type: fields.time_type,
+    state: fields.state,
+    time: fields.time,
+    payload: fields.payload,
+    source: context.manual ? 'manual' : 'api_key',
+    api_key_id: context.manual ? null : context.actor.api_key_id,
+    user_id: context.actor.user_id,
+    weight: context.weight,
+  };
   events.push({ type: 'TimestampReceived', id: timestampEventId(fields), data });
   return { imo: vessel.imo, vessel, vesselChange, events };
 }
