@@ -533,6 +533,34 @@ describe('postTimestamps (a batch of posts)', () => {
     expect(statements).toBe(7 + 5);
   });
 
+  it('the same batch of new vessels from several processes at once: each vessel registered once, each post once', async () => {
+    const imos = [9310109, 9310111, 9310123];
+    const batch = () => ({
+      items: imos.flatMap((imo) =>
+        [1, 2, 3].map((n) =>
+          item(person, timestamp({ imo, vessel_name: `Race ${imo}`, payload: { n }, manual: true })),
+        ),
+      ),
+    });
+    const all = await Promise.all([1, 2, 3].map(() => handlers().postTimestamps(batch())));
+    for (const replies of all) expect(replies.every((r) => r.ok)).toBe(true);
+    const ids = all.map((replies) => replies.map((r) => (r as { result: { id: number } }).result.id));
+    // Whoever stored a post first, every process answers with its id.
+    expect(ids[1]).toEqual(ids[0]);
+    expect(ids[2]).toEqual(ids[0]);
+    for (const [i, imo] of imos.entries()) {
+      const stream = await streamOf(imo);
+      expect(stream.map((e) => e.type)).toEqual([
+        'VesselRegistered',
+        'TimestampReceived',
+        'TimestampReceived',
+        'TimestampReceived',
+      ]);
+      expect(ids[0]!.slice(i * 3, i * 3 + 3)).toEqual(stream.slice(1).map((e) => e.globalPosition));
+    }
+    expect((await db.query('SELECT 1 FROM ingest.vessels WHERE imo = ANY($1)', [imos])).rowCount).toBe(3);
+  });
+
   it('falls back to one by one when a vessel of the batch was registered meanwhile, registering none twice', async () => {
     // A stream whose row is not there yet: the batch's "no stream" append meets it and the transaction rolls back.
     await store.append(
