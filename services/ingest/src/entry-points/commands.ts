@@ -75,7 +75,12 @@ import {
   validateTimestampWeights,
   type WeightsState,
 } from '../domain/priorities.ts';
-import { decideTimestamp, type ValidTimestamp, validateTimestamp } from '../domain/timestamp.ts';
+import {
+  decideTimestamp,
+  type ValidTimestamp,
+  type VesselStreamEvent,
+  validateTimestamp,
+} from '../domain/timestamp.ts';
 import { decideDeleteTimestamp, decideRestoreTimestamp, type TrashEvent } from '../domain/trash.ts';
 import type { Vessel, VesselSnapshot } from '../domain/vessel.ts';
 import { decideSetVesselType } from '../domain/vessel-type.ts';
@@ -137,6 +142,13 @@ class SnapshotCache {
   }
 }
 
+/** The decided events with who and why, to append (written out: a spread per event took the slow path). */
+function withMetadata(events: readonly VesselStreamEvent[], metadata: EventMetadata): NewEvent[] {
+  return events.map((e) =>
+    e.id === undefined ? { type: e.type, data: e.data, metadata } : { id: e.id, type: e.type, data: e.data, metadata },
+  );
+}
+
 /** Another writer got there first (the stream, or the vessels table's name): re-read and decide again. */
 function isConflict(error: unknown): boolean {
   return isVersionConflict(error) || (error as { code?: unknown })?.code === '23505';
@@ -169,7 +181,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         assignedImo: imo,
         weight,
       });
-      const events: NewEvent[] = decision.events.map((e) => ({ ...e, metadata }));
+      const events: NewEvent[] = withMetadata(decision.events, metadata);
       // A timestamp for a known vessel under its current name depends on no other state: append it whatever
       // the stream's version, so concurrent posts for one vessel never conflict. Only vessel changes (register,
       // rename) are decided against an exact version.
@@ -246,7 +258,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         assignedImo: imo,
         weight,
       });
-      const events: NewEvent[] = decision.events.map((e) => ({ ...e, metadata }));
+      const events: NewEvent[] = withMetadata(decision.events, metadata);
       const result = await store.append(vesselStream(imo), events, { expectedVersion: 'no_stream', tx });
       return { imo, registered: { vessel: decision.vessel, result } };
     });
@@ -368,7 +380,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
             weight: post.weight,
           });
           if (decision.vesselChange === 'none') {
-            const events = decision.events.map((e) => ({ ...e, metadata: post.metadata }));
+            const events = withMetadata(decision.events, post.metadata);
             fast.push({ index, imo: post.ts.imo, post, events, vessel: decision.vessel });
             continue;
           }
@@ -441,7 +453,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
         }
         if (decision.vesselChange !== 'registered') continue;
         const vessel = decision.vessel;
-        const entries: Entry[] = [{ index, events: decision.events.map((e) => ({ ...e, metadata: post.metadata })) }];
+        const entries: Entry[] = [{ index, events: withMetadata(decision.events, post.metadata) }];
         // As appendCached would decide them against the vessel just registered: those that change nothing about
         // it go along; a rename is left for the single path, after these (as there).
         for (const other of others) {
@@ -461,7 +473,7 @@ export function createIngestCommands(deps: IngestCommandDeps) {
           if (again.vesselChange !== 'none') continue;
           entries.push({
             index: other.index,
-            events: again.events.map((e) => ({ ...e, metadata: other.post.metadata })),
+            events: withMetadata(again.events, other.post.metadata),
           });
         }
         fresh.push({ imo, userId: post.actor.user_id, vessel, entries });
