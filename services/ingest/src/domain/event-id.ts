@@ -5,8 +5,6 @@ import { createHash } from 'node:crypto';
 
 // Fixed namespace of this service's name-based UUIDs; changing it would break deduplication of old posts.
 const NAMESPACE = Buffer.from('5d0f4c3e8a1b4f6c9e2d7a3b1c0e9f48', 'hex');
-// The hash state after the namespace, copied for every id instead of hashing the namespace again.
-const AFTER_NAMESPACE = createHash('sha1').update(NAMESPACE);
 
 // What JSON.stringify escapes in a string: quote, backslash, control characters and (lone) surrogates.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what is looked for
@@ -60,9 +58,9 @@ export function canonicalJson(value: unknown): string {
 
 /** RFC 4122 version-5 (SHA-1, name-based) UUID of `name` in this service's namespace. */
 export function uuidV5(name: string): string {
-  const hash = AFTER_NAMESPACE.copy().update(name, 'utf8').digest();
+  const hash = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
   hash[6] = (hash[6] & 0x0f) | 0x50;
   hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.toString('hex', 0, 16);
+  const hex = hash.subarray(0, 16).toString('hex');
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
