@@ -48,13 +48,22 @@ export interface IsoDuration {
 const ISO_DURATION =
   /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
 
+// A module-level helper, not a closure per call: the build names every closure it creates (a property write each).
+const part = (m: RegExpExecArray, i: number): number => (m[i] === undefined ? 0 : Number(m[i]));
+
 /** `PT30M`, `PT1H30M`, `P1D` … as parts; undefined when the original would not take it. */
 export function parseIsoDuration(text: unknown): IsoDuration | undefined {
   if (typeof text !== 'string') return undefined;
   const m = ISO_DURATION.exec(text);
   if (!m) return undefined;
-  const n = (i: number) => (m[i] === undefined ? 0 : Number(m[i]));
-  return { years: n(1), months: n(2), days: n(3) * 7 + n(4), hours: n(5), minutes: n(6), seconds: n(7) };
+  return {
+    years: part(m, 1),
+    months: part(m, 2),
+    days: part(m, 3) * 7 + part(m, 4),
+    hours: part(m, 5),
+    minutes: part(m, 6),
+    seconds: part(m, 7),
+  };
 }
 
 /**
@@ -83,15 +92,17 @@ export function msToIsoDuration(ms: number): string {
  * stops the queue (the settings API refuses bad values anyway).
  */
 export function queueSettings(values: Partial<Record<string, string | null | undefined>> = {}): QueueSettings {
-  const ms = (name: QueueSettingName) =>
-    isoDurationMs(values[name]) ?? (isoDurationMs(QUEUE_SETTING_DEFAULTS[name]) as number);
   return {
-    travelToBerthMs: ms('queue_travel_duration_to_berth'),
-    rtaWindowMs: ms('queue_rta_window_duration'),
-    laytimeBufferMs: ms('queue_laytime_buffer_duration'),
-    liveEtaAlertBufferMs: ms('queue_live_eta_alert_buffer_duration'),
-    liveEtaAlertDelayMs: ms('queue_live_eta_alert_delay_duration'),
+    travelToBerthMs: settingMs(values, 'queue_travel_duration_to_berth'),
+    rtaWindowMs: settingMs(values, 'queue_rta_window_duration'),
+    laytimeBufferMs: settingMs(values, 'queue_laytime_buffer_duration'),
+    liveEtaAlertBufferMs: settingMs(values, 'queue_live_eta_alert_buffer_duration'),
+    liveEtaAlertDelayMs: settingMs(values, 'queue_live_eta_alert_delay_duration'),
   };
+}
+
+function settingMs(values: Partial<Record<string, string | null | undefined>>, name: QueueSettingName): number {
+  return isoDurationMs(values[name]) ?? (isoDurationMs(QUEUE_SETTING_DEFAULTS[name]) as number);
 }
 
 export const DEFAULT_QUEUE_SETTINGS: QueueSettings = Object.freeze(queueSettings());
