@@ -801,15 +801,68 @@ export class GatheredWrites implements Queryable {
 /**
  * `statements` as data-modifying CTEs in front of `last` (a statement with no WITH of its own): their parameters
  * renumbered after each other's, a statement's own leading `WITH name AS (...)` (SET_BERTH_VERSION) lifted beside
- * it, since PostgreSQL takes data-modifying CTEs only at the top level.
+ * it, since PostgreSQL takes data-modifying CTEs only at the top level. The text depends only on the statements'
+ * texts and how many values each has, and the same few combinations come on every decision: it is built once per
+ * combination (togetherText) and looked up after.
  */
-function together(
+export function together(
   statements: readonly { text: string; values: unknown[] }[],
   last: { text: string; values: unknown[] },
-) {
-  const ctes: string[] = [];
+): { text: string; values: unknown[] } {
   const values: unknown[] = [];
-  const renumbered = (text: string) => text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + values.length}`);
+  let node: CombinedTexts | undefined = combinedTexts;
+  for (const statement of statements) {
+    node = node?.next.get(statement.text)?.get(statement.values.length);
+    for (const value of statement.values) values.push(value);
+  }
+  for (const value of last.values) values.push(value);
+  let text = node?.texts.get(last.text);
+  if (text === undefined) {
+    text = togetherText(statements, last);
+    rememberCombined(statements, last.text, text);
+  }
+  return { text, values };
+}
+
+/** Combined texts by the statements' texts and value counts in order, then by the last statement's text. */
+interface CombinedTexts {
+  next: Map<string, Map<number, CombinedTexts>>;
+  texts: Map<string, string>;
+}
+
+const combinedTexts: CombinedTexts = { next: new Map(), texts: new Map() };
+/** A bound, should texts ever vary beyond the fixed statements (past it, texts are built each time). */
+const COMBINED_TEXTS_KEPT = 1000;
+let combinedTextsCount = 0;
+
+function rememberCombined(statements: readonly { text: string; values: unknown[] }[], last: string, text: string) {
+  if (combinedTextsCount >= COMBINED_TEXTS_KEPT) return;
+  let node = combinedTexts;
+  for (const statement of statements) {
+    let byCount = node.next.get(statement.text);
+    if (!byCount) {
+      byCount = new Map();
+      node.next.set(statement.text, byCount);
+    }
+    let child = byCount.get(statement.values.length);
+    if (!child) {
+      child = { next: new Map(), texts: new Map() };
+      byCount.set(statement.values.length, child);
+    }
+    node = child;
+  }
+  if (!node.texts.has(last)) combinedTextsCount++;
+  node.texts.set(last, text);
+}
+
+/** together's text, built. */
+export function togetherText(
+  statements: readonly { text: string; values: unknown[] }[],
+  last: { text: string; values: unknown[] },
+): string {
+  const ctes: string[] = [];
+  let offset = 0;
+  const renumbered = (text: string) => text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + offset}`);
   statements.forEach((statement, i) => {
     let text = renumbered(statement.text).trim();
     const own = /^WITH (\w+) AS \(/.exec(text);
@@ -822,11 +875,10 @@ function together(
       text = text.slice(at).trim();
     }
     ctes.push(`write_${i} AS (${text})`);
-    values.push(...statement.values);
+    offset += statement.values.length;
   });
   const text = renumbered(last.text);
-  values.push(...last.values);
-  return { text: ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${text}` : text, values };
+  return ctes.length > 0 ? `WITH ${ctes.join(',\n')}\n${text}` : text;
 }
 
 /** One recorded piece of ingest work, with its row's seq. */
