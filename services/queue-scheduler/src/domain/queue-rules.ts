@@ -66,15 +66,27 @@ export function parseIsoDuration(text: unknown): IsoDuration | undefined {
   };
 }
 
+/** Durations read before, by text (cleared when it reaches DURATIONS_KEPT). */
+const durationsMs = new Map<string, number | undefined>();
+const DURATIONS_KEPT = 1000;
+
 /**
  * A duration in milliseconds, or undefined when not one. A year counts as 8,766 hours and a month as 731, the
  * lengths the original's `HH:MM` rendering gives them: the search needs one fixed length per duration, and the
  * queue's durations are hours and minutes in practice.
  */
 export function isoDurationMs(text: unknown): number | undefined {
+  if (typeof text !== 'string') return undefined;
+  // The settings and laytimes are a few texts read on every decision: each is parsed once.
+  if (durationsMs.has(text)) return durationsMs.get(text);
   const d = parseIsoDuration(text);
-  if (d === undefined) return undefined;
-  return (d.years * 8766 + d.months * 731 + d.days * 24 + d.hours) * HOUR_MS + d.minutes * MINUTE_MS + d.seconds * 1000;
+  const ms =
+    d === undefined
+      ? undefined
+      : (d.years * 8766 + d.months * 731 + d.days * 24 + d.hours) * HOUR_MS + d.minutes * MINUTE_MS + d.seconds * 1000;
+  if (durationsMs.size >= DURATIONS_KEPT) durationsMs.clear();
+  durationsMs.set(text, ms);
+  return ms;
 }
 
 /** Milliseconds as the shortest ISO duration in hours, minutes and seconds: `PT2H`, `PT1H30M`, `PT0S`. */

@@ -103,6 +103,20 @@ describe('laytimes', () => {
   });
 });
 
+describe('durations read again', () => {
+  it('give what they gave the first time, also past the texts kept', () => {
+    const texts = Array.from({ length: 2_500 }, (_, i) =>
+      i % 3 === 0 ? `PT${i}M` : i % 3 === 1 ? `P${i}DT1H` : `x${i}`,
+    );
+    const first = texts.map((t) => isoDurationMs(t));
+    expect(first.slice(0, 3)).toEqual([0, (24 + 1) * HOUR_MS, undefined]);
+    for (let round = 0; round < 2; round++) expect(texts.map((t) => isoDurationMs(t))).toEqual(first);
+    expect(texts.map((t) => isoDurationMs(t)).reverse()).toEqual([...first].reverse());
+    expect(isoDurationMs(undefined)).toBeUndefined();
+    expect(isoDurationMs(30)).toBeUndefined();
+  });
+});
+
 describe('the strict ISO date-time form', () => {
   it('takes YYYY-MM-DDThh:mm:ss±hh:mm only, as a real calendar time', () => {
     expect(parseAtom('2026-11-27T10:00:00+00:00')).toBe(Date.UTC(2026, 10, 27, 10));
