@@ -26,7 +26,7 @@ import {
   type QueueSettings,
   slotRequestCompletes,
 } from './queue-rules.ts';
-import { berthStartFromRta, findBestSlot, isFree, neededLength } from './slot-search.ts';
+import { type BerthCalendar, berthStartFromRta, findBestSlot, isFree, neededLength } from './slot-search.ts';
 import { isEmailAddress, isValidImo } from './validation.ts';
 
 export type SlotRequestState = SlotRequestData | null;
@@ -378,12 +378,27 @@ export function decideUpdate(state: SlotRequestData, input: SlotUpdateInput, con
       if (r) out.shiftedBlocks.push({ ...r, reservation_start: isoUtc(b.newStart), reservation_end: isoUtc(b.newEnd) });
     }
   }
-  // The slot's own resize is checked against the calendar as the moves leave it.
+  // The slot's own resize is checked against the calendar as the moves leave it (with no moves, the calendar
+  // read: the common case, a JIT ETA within the laytime, builds no second calendar).
+  if (!isFree(calendarAfter(berth, calendar, out.berthEvents, reservation.berth_id), start, end, reservation.id)) {
+    throw ApiError.badRequest(`Given laytime not possible: ${String(input.laytime)}`);
+  }
+  if (end !== (parseAtom(reservation.reservation_end) as number)) out.berthEvents.push(move(start, end));
+  const status: SlotRequestStatus = portRta !== undefined ? 'updated' : 'accepted';
+  out.slotEvents.push({ type: 'SlotRequestUpdated', data: { ...placement(status), laytime, jit_eta: isoUtc(jitEta) } });
+  return out;
+}
+
+/** The berth's calendar with `moves` applied; `calendar` itself (the berth's, unmoved) when there are none. */
+function calendarAfter(
+  berth: BerthState,
+  calendar: BerthCalendar,
+  moves: readonly BerthEvent[],
+  berthId: number,
+): BerthCalendar {
+  if (moves.length === 0) return calendar;
   const moved = new Map(
-    out.berthEvents.map((e) => [
-      (e.data as { id: number }).id,
-      e.data as { reservation_start: string; reservation_end: string },
-    ]),
+    moves.map((e) => [(e.data as { id: number }).id, e.data as { reservation_start: string; reservation_end: string }]),
   );
   const after = {
     ...berth,
@@ -391,13 +406,7 @@ export function decideUpdate(state: SlotRequestData, input: SlotUpdateInput, con
       [...berth.reservations].map(([id, r]) => [id, moved.has(id) ? { ...r, ...(moved.get(id) as object) } : r]),
     ),
   };
-  if (!isFree(calendarOf(after, reservation.berth_id), start, end, reservation.id)) {
-    throw ApiError.badRequest(`Given laytime not possible: ${String(input.laytime)}`);
-  }
-  if (end !== (parseAtom(reservation.reservation_end) as number)) out.berthEvents.push(move(start, end));
-  const status: SlotRequestStatus = portRta !== undefined ? 'updated' : 'accepted';
-  out.slotEvents.push({ type: 'SlotRequestUpdated', data: { ...placement(status), laytime, jit_eta: isoUtc(jitEta) } });
-  return out;
+  return calendarOf(after, berthId);
 }
 
 export interface Cancellation {

@@ -167,6 +167,28 @@ describe('a slot request answered and changed', () => {
     expect(out.berthEvents).toEqual([]);
   });
 
+  it('a shorter laytime resizes the slot on the calendar as read; a slot an earlier one touches is refused', () => {
+    const ctx = (reservations: BerthReservationData[]) => ({
+      settings,
+      berth: berth(1, reservations),
+      nomination: nomination(),
+      slotRequests: () => undefined,
+    });
+    const shorter = { laytime: '01:00', jit_eta: isoUtc(W0 + 2 * HOUR + 10 * MIN), agent: true };
+    const out = decideUpdate(offered, shorter, ctx([own, reservation(101, S + 5 * HOUR, S + 6 * HOUR)]));
+    expect(out.berthEvents).toEqual([
+      {
+        type: 'BerthReservationMoved',
+        data: { id: 100, berth_id: 1, reservation_start: isoUtc(S), reservation_end: isoUtc(S + 2 * HOUR) },
+      },
+    ]);
+    expect(out.slotEvents[0].data).toMatchObject({ status: 'accepted', laytime: 'PT1H' });
+    // The inclusive overlap rule: a reservation ending at the slot's start overlaps it.
+    expect(() => decideUpdate(offered, shorter, ctx([reservation(99, S - HOUR, S), own]))).toThrow(
+      'Given laytime not possible: 01:00',
+    );
+  });
+
   it('a JIT ETA outside the window, or a request not offered/accepted/updated, is refused', () => {
     const ctx = { settings, berth: berth(1, [own]), nomination: nomination(), slotRequests: () => undefined };
     expect(() => decideUpdate(offered, { laytime: '02:00', jit_eta: isoUtc(W0 + 3 * HOUR), agent: true }, ctx)).toThrow(
