@@ -4,6 +4,7 @@
 // prefix, and falls back to the text itself. Times in the port's time zone, as ISO 8601 with its offset. Pure.
 
 import { isoInZone, isTimeZone, MAIL_TRANSLATION_KEYS, mailKeyText, type SlotRequestStatus } from '@pcas/contracts';
+import { isoUtc } from './queue-rules.ts';
 
 export interface Mail {
   to: string[];
@@ -50,7 +51,13 @@ export const escapeHtml = (text: string): string =>
 
 /** `2024-06-11T13:30:00+03:00`: the original's ATOM format, in the given IANA zone (UTC when unknown). */
 export const atomInZone = (ms: number, timeZone = 'UTC'): string =>
-  isoInZone(ms, isTimeZone(timeZone) ? timeZone : 'UTC');
+  // UTC (the default) needs no zone rules: its wall clock is the Date's own, written the same for four-digit years.
+  timeZone === 'UTC' && ms >= FOUR_DIGIT_YEARS_FROM && ms < FOUR_DIGIT_YEARS_TO
+    ? isoUtc(ms)
+    : isoInZone(ms, isTimeZone(timeZone) ? timeZone : 'UTC');
+
+const FOUR_DIGIT_YEARS_FROM = Date.UTC(1000, 0, 1);
+const FOUR_DIGIT_YEARS_TO = Date.UTC(10_000, 0, 1);
 
 /** Paragraphs and an optional link, as text and as a small HTML page. */
 function compose(to: string[], subject: string, lines: string[], link?: { url: string; after?: string[] }): Mail {

@@ -1,6 +1,7 @@
 // The queue's e-mails: subjects and headings per status, the port's texts over the English ones, times in the
 // port's zone, HTML that cannot be broken by what a vessel typed.
 
+import { isoInZone } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   atomInZone,
@@ -125,5 +126,28 @@ describe('atomInZone', () => {
     expect(atomInZone(Date.UTC(2024, 6, 15, 12), 'Europe/Helsinki')).toBe('2024-07-15T15:00:00+03:00');
     expect(atomInZone(Date.UTC(2024, 6, 15, 12), 'America/St_Johns')).toBe('2024-07-15T09:30:00-02:30');
     expect(atomInZone(Date.UTC(2024, 6, 15, 12), 'Nowhere/Else')).toBe('2024-07-15T12:00:00+00:00');
+  });
+
+  it('writes UTC (the default) as the zone rules write it', () => {
+    let seed = 11;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed / 2_147_483_648;
+    };
+    const times = [
+      Date.UTC(1000, 0, 1) - 1,
+      Date.UTC(1000, 0, 1),
+      Date.UTC(1969, 11, 31, 23, 59, 59, 500),
+      -1,
+      0,
+      Date.UTC(2026, 10, 27, 10, 0, 0, 999),
+      Date.UTC(9999, 11, 31, 23, 59, 59, 999),
+      Date.UTC(10_000, 0, 1),
+    ];
+    for (let i = 0; i < 2_000; i++) times.push(Math.floor((random() - 0.3) * 2 ** 42));
+    for (const ms of times) {
+      expect(atomInZone(ms), String(ms)).toBe(isoInZone(ms, 'UTC'));
+      expect(atomInZone(ms, 'UTC'), String(ms)).toBe(isoInZone(ms, 'UTC'));
+    }
   });
 });
