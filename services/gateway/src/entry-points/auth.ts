@@ -99,6 +99,18 @@ export function createAccess(
     ? throughCache(caches.apiKeys, lookUpApiKey, (found) => found?.bound_user_id ?? NO_OWNER)
     : lookUpApiKey;
 
+  // A cached key is the same object for every request within its second: its permission set is built once for
+  // it (read-only, as a session's is shared by its requests), not once per request.
+  const keyPermissions = new WeakMap<ActiveApiKey, ReadonlySet<string>>();
+  const permissionsOf = (found: ActiveApiKey): ReadonlySet<string> => {
+    let permissions = keyPermissions.get(found);
+    if (!permissions) {
+      permissions = new Set([...found.permissions, ...API_KEY_PERMISSIONS]);
+      keyPermissions.set(found, permissions);
+    }
+    return permissions;
+  };
+
   async function fromApiKey(key: string): Promise<AuthContext> {
     if (key === '' || key.length > MAX_API_KEY_LENGTH) return ANONYMOUS;
     const found = await apiKeyCaller(key);
@@ -109,7 +121,7 @@ export function createAccess(
       userId: found.bound_user_id,
       apiKeyId: found.id,
       role: found.role,
-      permissions: new Set([...found.permissions, ...API_KEY_PERMISSIONS]),
+      permissions: permissionsOf(found),
     };
   }
 

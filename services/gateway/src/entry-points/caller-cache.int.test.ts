@@ -144,6 +144,8 @@ describe('an API key resolved by both gateways moments ago', () => {
       expect((await list()).status).toBe(403);
       expect((await admin.put('/role-permissions/inactive_user/manage_api_key')).body).toEqual({ result: 'OK' });
       expect((await list()).status).toBe(200);
+      // Again through the cached key (its permissions built once for it).
+      expect((await list()).status).toBe(200);
       expect((await admin.delete('/role-permissions/inactive_user/manage_api_key')).body).toEqual({ result: 'OK' });
       expect((await list()).status).toBe(403);
     } finally {
