@@ -77,14 +77,62 @@ function berthData(id: number, input: BerthInput): BerthData {
   return { id, code: input.code, name: input.name, nominatable: readNominatable(input.nominatable) };
 }
 
-/** The berth's calendar for the slot search (only a nominatable berth takes vessels). */
+/**
+ * The berth's calendar for the slot search (only a nominatable berth takes vessels). Every decision on a berth
+ * reads its whole calendar, mostly as the last one left it: the calendar last built for the berth is kept with the
+ * times it was built from and given again when the state holds the same reservations with the same times (one
+ * comparison per reservation instead of parsing and sorting them all); else it is built again, parsing only the
+ * times that are not those kept.
+ */
 export function calendarOf(state: BerthState, berthId: number): BerthCalendar {
-  const entries = [...state.reservations.values()].map((r) => ({
-    id: r.id,
-    start: parseAtom(r.reservation_start) as number,
-    end: parseAtom(r.reservation_end) as number,
-  }));
-  return berthCalendar(berthId, entries, { nominatable: state.berth?.nominatable ?? false });
+  const nominatable = state.berth?.nominatable ?? false;
+  const known = knownCalendars.get(berthId);
+  if (known && known.nominatable === nominatable && sameTimes(known.times, state.reservations)) return known.calendar;
+  const times = new Map<number, KnownTimes>();
+  const entries = [...state.reservations.values()].map((r) => {
+    const was = known?.times.get(r.id);
+    // The times themselves (strings), not the reservation: a comparison never sees an object changed since.
+    const kept: KnownTimes = {
+      start: r.reservation_start,
+      end: r.reservation_end,
+      startMs:
+        was !== undefined && was.start === r.reservation_start
+          ? was.startMs
+          : (parseAtom(r.reservation_start) as number),
+      endMs: was !== undefined && was.end === r.reservation_end ? was.endMs : (parseAtom(r.reservation_end) as number),
+    };
+    times.set(r.id, kept);
+    return { id: r.id, start: kept.startMs, end: kept.endMs };
+  });
+  const calendar = berthCalendar(berthId, entries, { nominatable });
+  if (knownCalendars.size >= CALENDARS_KEPT && !knownCalendars.has(berthId)) knownCalendars.clear();
+  knownCalendars.set(berthId, { calendar, nominatable, times });
+  return calendar;
+}
+
+/** A reservation's times as kept with its berth's calendar: as read and as parsed. */
+interface KnownTimes {
+  start: string;
+  end: string;
+  startMs: number;
+  endMs: number;
+}
+
+/** The calendar last built per berth, with the reservations' times it was built from. */
+const knownCalendars = new Map<
+  number,
+  { calendar: BerthCalendar; nominatable: boolean; times: Map<number, KnownTimes> }
+>();
+const CALENDARS_KEPT = 1000;
+
+/** Whether the reservations are those the calendar was built from (same ids, same times). */
+function sameTimes(known: Map<number, KnownTimes>, reservations: Map<number, BerthReservationData>): boolean {
+  if (known.size !== reservations.size) return false;
+  for (const r of reservations.values()) {
+    const k = known.get(r.id);
+    if (k === undefined || k.start !== r.reservation_start || k.end !== r.reservation_end) return false;
+  }
+  return true;
 }
 
 /** A reservation time in the original's strict ISO form; else the 400 naming it. */
