@@ -293,7 +293,7 @@ const SLOT_COLUMNS = `id, email, imo, vessel_name, loa::float8 AS loa, beam::flo
   slot_reservation_status AS status, nomination_id, berth_id, berth_reservation_id,
   ${iso('rta_window_start')} AS rta_window_start, ${iso('rta_window_end')} AS rta_window_end, ${iso('jit_eta')} AS jit_eta, version`;
 
-interface SlotRow extends Omit<SlotRequestData, 'laytime'> {
+export interface SlotRow extends Omit<SlotRequestData, 'laytime'> {
   laytime_s: number;
   version: number;
 }
@@ -424,8 +424,8 @@ export interface SlotRequestForChange {
   /** Its berth with the calendar (undefined: it has none). */
   berth: Versioned<BerthState> | undefined;
   nomination: Versioned<NominationState> | undefined;
-  /** The berth's other vessels (a push forward may move them). */
-  others: Map<number, Versioned<SlotRequestData>>;
+  /** The berth's other vessels by id (a push forward may move them). */
+  others: Pick<ReadonlyMap<number, Versioned<SlotRequestData>>, 'get'>;
   settings: Record<string, string>;
 }
 
@@ -475,8 +475,30 @@ export async function loadSlotRequestForChange(q: Queryable, id: number): Promis
         : row.nomination
           ? nominationState(row.nomination)
           : { state: { nomination: null, status: 'open', slot_reservation_id: null }, version: 0 },
-    others: new Map(row.others.map((r) => [r.id, slotState(r)])),
+    others: slotsById(row.others),
     settings: row.settings,
+  };
+}
+
+/**
+ * Slot rows by id, each made a state when first asked for: a change reads all its berth's other vessels, but only a
+ * push forward asks for any (and then for those it moves).
+ */
+export function slotsById(rows: readonly SlotRow[]): Pick<ReadonlyMap<number, Versioned<SlotRequestData>>, 'get'> {
+  let byId: Map<number, SlotRow> | undefined;
+  const made = new Map<number, Versioned<SlotRequestData>>();
+  return {
+    get(id: number) {
+      let slot = made.get(id);
+      if (slot === undefined) {
+        byId ??= new Map(rows.map((r) => [r.id, r]));
+        const row = byId.get(id);
+        if (row === undefined) return undefined;
+        slot = slotState(row);
+        made.set(id, slot);
+      }
+      return slot;
+    },
   };
 }
 
