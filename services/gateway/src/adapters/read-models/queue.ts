@@ -47,26 +47,6 @@ const TEXT_COLUMNS = new Set([
 const BERTH_ROW = `id, code, name, nominatable, ${pgTimestampText('created_at')} AS created_at, created_by,
   ${pgTimestampText('modified_at')} AS modified_at, modified_by`;
 
-// The FROM clause of a list, built once per filter (a few shapes per list): handed out as the same string, it is
-// hashed once, not on every request (see pageStatements).
-const MAX_FROM_CLAUSES = 256;
-let fromClauseCount = 0;
-const fromClauses = new Map<string, Map<string, string>>();
-
-function fromClause(from: string, where: string, search: string | undefined): string {
-  const filter = `WHERE ${where}${search ? ` AND ${search}` : ''}`;
-  const byFilter = fromClauses.get(from);
-  const known = byFilter?.get(filter);
-  if (known !== undefined) return known;
-  const built = `FROM ${from} ${filter}`;
-  if (fromClauseCount < MAX_FROM_CLAUSES) {
-    fromClauseCount++;
-    if (byFilter) byFilter.set(filter, built);
-    else fromClauses.set(from, new Map([[filter, built]]));
-  }
-  return built;
-}
-
 async function list<R extends object>(
   db: Queryable,
   from: string,
@@ -85,11 +65,12 @@ async function list<R extends object>(
   const orderBy = parseSort(query.sort, sortable, fallbackSort);
   const found = searchClause(query.search, { ...search, offset: where.params.length });
   const params = [...where.params, ...(found?.params ?? [])];
+  const filter = `WHERE ${where.sql}${found ? ` AND ${found.sql}` : ''}`;
   const page = await pageWithTotal<R>(
     db,
     {
       select,
-      from: fromClause(from, where.sql, found?.sql),
+      from: `FROM ${from} ${filter}`,
       params,
       orderBy: `${orderBy}, v.id`,
       limit: query.limit,
