@@ -2,6 +2,7 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, OpenDbOptions } from './types.ts';
 
+export { together, togetherText } from './together.ts';
 export type { Db, OpenDbOptions, Queryable, QueryResult } from './types.ts';
 
 /** PostgreSQL when `url` is given (the fleet), else PGlite in `dataDir` (embedded). */

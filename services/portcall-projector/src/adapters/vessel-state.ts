@@ -3,7 +3,7 @@
 // exactly (the timestamp time and creation time in the fold's own form), so folding on from a loaded state gives
 // what folding on in memory gives; writing stores what a fold changed. Callers hold the vessels' locks.
 
-import type { Queryable } from '@pcas/sql';
+import { type Queryable, together } from '@pcas/sql';
 import { isoMs, isoUtc, toMs } from '../domain/port-call-time.ts';
 import {
   emptyVesselPortCalls,
@@ -353,60 +353,30 @@ const CHUNK = 5_000;
 /** A statement of a write, kept to go with the others of the write (see runTogether). */
 interface Statement {
   text: string;
-  params: unknown[];
+  values: unknown[];
 }
 
 /** Each chunk of rows but the last is written now; the last is kept in `last`, to go with the write's others. */
 async function inChunks(tx: Queryable, sql: string, rows: unknown[], last: Statement[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.length <= CHUNK ? rows : rows.slice(i, i + CHUNK);
-    const statement = { text: sql, params: [JSON.stringify(chunk)] };
+    const statement = { text: sql, values: [JSON.stringify(chunk)] };
     if (i + CHUNK >= rows.length) last.push(statement);
-    else await tx.query(statement.text, statement.params);
+    else await tx.query(statement.text, statement.values);
   }
 }
 
-const statementIds = new Map<string, number>();
-const togetherTexts = new Map<string, string>();
-
 /**
- * Runs statements as one: all but the last as data-modifying WITH queries of the last (their parameters numbered
- * on). They write different tables, or different rows of one (a timestamp's row is upserted or has its placement
+ * Runs a write's statements as one (libs/sql's together: all but the last as data-modifying WITH queries of the
+ * last). They write different tables, or different rows of one (a timestamp's row is upserted or has its placement
  * updated, never both), and no foreign key or trigger reads across them, so one statement leaves what they would
  * one after the other; a live batch's write is one round trip instead of three or four.
  */
 async function runTogether(tx: Queryable, statements: readonly Statement[]): Promise<void> {
-  if (statements.length === 0) return;
-  if (statements.length === 1) {
-    await tx.query(statements[0].text, statements[0].params);
-    return;
-  }
-  // Keyed by the statements' ids: the texts are the few constants above, kilobytes long.
-  const key = statements
-    .map((st) => {
-      let id = statementIds.get(st.text);
-      if (id === undefined) {
-        id = statementIds.size;
-        statementIds.set(st.text, id);
-      }
-      return id;
-    })
-    .join(',');
-  let text = togetherTexts.get(key);
-  if (text === undefined) {
-    let offset = 0;
-    const numbered = statements.map((st) => {
-      const shifted = offset;
-      offset += st.params.length;
-      return st.text.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shifted}`);
-    });
-    const main = numbered.pop()!;
-    text = `WITH ${numbered.map((t, i) => `w${i} AS (${t})`).join(',\n')}\n${main}`;
-    togetherTexts.set(key, text);
-  }
-  const params: unknown[] = [];
-  for (const st of statements) for (const param of st.params) params.push(param);
-  await tx.query(text, params);
+  const last = statements.at(-1);
+  if (!last) return;
+  const statement = together(statements.slice(0, -1), last);
+  await tx.query(statement.text, statement.values);
 }
 
 /** Rows per statement of the column-wise writes (a few megabytes of parameters). */
@@ -425,18 +395,18 @@ async function writeTimestamps(tx: Queryable, entries: readonly VesselWrite[], l
     const due = all ? 1 : ROWS_PER_STATEMENT;
     const write = async (statement: Statement) => {
       if (all) last.push(statement);
-      else await tx.query(statement.text, statement.params);
+      else await tx.query(statement.text, statement.values);
     };
     if (upserts && upserts.id.length >= due) {
-      await write({ text: UPSERT_TIMESTAMPS, params: columnParams(TIMESTAMP_COLUMNS, upserts) });
+      await write({ text: UPSERT_TIMESTAMPS, values: columnParams(TIMESTAMP_COLUMNS, upserts) });
       upserts = undefined;
     }
     if (inserts && inserts.id.length >= due) {
-      await write({ text: INSERT_TIMESTAMPS, params: columnParams(TIMESTAMP_COLUMNS, inserts) });
+      await write({ text: INSERT_TIMESTAMPS, values: columnParams(TIMESTAMP_COLUMNS, inserts) });
       inserts = undefined;
     }
     if (placements && placements.id.length >= due) {
-      await write({ text: UPDATE_PLACEMENTS, params: columnParams(PLACEMENT_COLUMNS, placements) });
+      await write({ text: UPDATE_PLACEMENTS, values: columnParams(PLACEMENT_COLUMNS, placements) });
       placements = undefined;
     }
   };

@@ -44,7 +44,7 @@ it('writes a batch’s port calls, timestamps and vessel in one statement, its p
   expect(statements).toHaveLength(1);
   const [{ text, params }] = statements;
   // Port calls ($1), the timestamp columns ($2 to $19), the vessel ($20), each part a statement of its own.
-  expect(text.match(/\bw\d+ AS \(/g)).toEqual(['w0 AS (', 'w1 AS (']);
+  expect(text.match(/\bwrite_\d+ AS \(/g)).toEqual(['write_0 AS (', 'write_1 AS (']);
   expect(text).toContain('jsonb_to_recordset($1::jsonb) AS r(shown');
   expect(text).toContain('unnest($2::bigint[], $3::bigint[]');
   expect(text).toContain('jsonb_to_recordset($20::jsonb) AS r(imo bigint');
