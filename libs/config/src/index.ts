@@ -10,6 +10,8 @@ export interface Config {
   databaseUrl: string | undefined;
   amqpUrl: string | undefined;
   redisUrl: string | undefined;
+  /** PostgreSQL session limits of the services' pools (fleet), so that none of our own transactions holds others up. */
+  database: DatabaseLimits;
   dataDir: string;
   logLevel: string;
   adminEmail: string;
@@ -57,6 +59,19 @@ export interface Config {
   vis: VisConfig;
   /** The sea chart (docs/domain.md#sea-chart). */
   seaChart: SeaChartConfig;
+}
+
+/** docs/architecture.md#the-event-store: how long our own sessions may hold the commit-order horizon. */
+export interface DatabaseLimits {
+  /** `PG_STATEMENT_TIMEOUT_MS`: a statement running longer is cancelled (60000; 0: no limit). */
+  statementTimeoutMs: number;
+  /** `PG_IDLE_IN_TRANSACTION_TIMEOUT_MS`: a session idle this long inside a transaction is ended (10000; 0: no limit). */
+  idleInTransactionTimeoutMs: number;
+  /**
+   * `EVENT_LOG_HOLD_WARN_MS`: a writing transaction of our database open longer than this, which holds every
+   * commit-order reader back, is reported on /health-check and in the log (10000).
+   */
+  holdWarnMs: number;
 }
 
 /** The sea chart's variables: the original's `MAP_*` and the position retention of this project. */
@@ -224,6 +239,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     databaseUrl: opt(env, 'DATABASE_URL'),
     amqpUrl: opt(env, 'AMQP_URL'),
     redisUrl: opt(env, 'REDIS_URL'),
+    database: {
+      statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 60_000),
+      idleInTransactionTimeoutMs: int(env, 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000),
+      holdWarnMs: int(env, 'EVENT_LOG_HOLD_WARN_MS', 10_000),
+    },
     dataDir: str(env, 'DATA_DIR', './data'),
     logLevel: str(env, 'LOG_LEVEL', 'info'),
     adminEmail: str(env, 'ADMIN_EMAIL', 'admin@port.local'),

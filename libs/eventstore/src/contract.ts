@@ -273,14 +273,17 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       await store.append(lookalike, [{ type: 'L', data: 2 }]);
       await store.append(`${skippedPrefix}9`, [{ type: 'P', data: 9 }]);
 
+      // All eight of ours readable first (commit-order reads show a transaction once every older one has ended),
+      // so that an empty page below means "nothing left", not "not visible yet".
+      await waitUntil(async () => (await ourEvents(store, before, prefix)).length === 8);
       const seen: RecordedEvent[] = [];
       const pages: number[] = [];
       let checkpoint = before;
-      const until = Date.now() + 10_000;
-      while (Date.now() < until) {
+      for (;;) {
         const page = await store.readAll(checkpoint, 3, { skipStreamPrefixes: [skippedPrefix] });
         const all = await store.readAll(checkpoint, 1_000);
         if (page.events.length === 0 && !all.events.some((e) => e.streamId.startsWith(prefix))) break;
+        // Other writers' events may still be on their way; ours are all readable, so the pages move on.
         if (page.checkpoint === checkpoint) {
           await new Promise((r) => setTimeout(r, 20));
           continue;
@@ -721,6 +724,31 @@ async function lastCheckpoint(store: EventStore) {
   for (;;) {
     const page = await store.readAll(checkpoint, 1_000);
     if (page.events.length === 0) return checkpoint;
+    checkpoint = page.checkpoint;
+  }
+}
+
+/** Waits for `check` to hold, for at most `ms` (commit-order reads can trail an append by a moment). */
+async function waitUntil(check: () => Promise<boolean>, ms = 10_000) {
+  const until = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** The events of streams starting with `prefix` readable after `from`, in commit order. */
+async function ourEvents(
+  store: EventStore,
+  from: Awaited<ReturnType<EventStore['readAll']>>['checkpoint'],
+  prefix: string,
+) {
+  const ours: RecordedEvent[] = [];
+  let checkpoint = from;
+  for (;;) {
+    const page = await store.readAll(checkpoint, 1_000);
+    if (page.events.length === 0) return ours;
+    ours.push(...page.events.filter((e) => e.streamId.startsWith(prefix)));
     checkpoint = page.checkpoint;
   }
 }

@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import { createLogger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
 import { freshPostgres } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.ts';
+import { createHorizonWatch } from './horizon.ts';
 import { createEventStore } from './store.ts';
 import type { EventStore, RecordedEvent } from './types.ts';
 
@@ -22,16 +24,19 @@ eventStoreContract('PostgreSQL', async () => {
 });
 
 /** A fresh database with an initialised store for the suite (set up before its tests, dropped after them). */
-function storeOnRealPostgres(name: string, poolSize: number): { readonly db: Db; readonly store: EventStore } {
+function storeOnRealPostgres(
+  name: string,
+  poolSize: number,
+): { readonly db: Db; readonly store: EventStore; readonly url: string } {
   let server: Awaited<ReturnType<typeof freshPostgres>> | undefined;
-  let opened: { db: Db; store: EventStore } | undefined;
+  let opened: { db: Db; store: EventStore; url: string } | undefined;
   beforeAll(async () => {
     server = await freshPostgres(name);
     if (!server.url) throw new Error('needs a real PostgreSQL');
     const db = await openDb({ url: server.url, poolSize });
     const store = createEventStore(db);
     await store.init();
-    opened = { db, store };
+    opened = { db, store, url: server.url };
   });
   afterAll(async () => {
     await opened?.db.close();
@@ -47,6 +52,9 @@ function storeOnRealPostgres(name: string, poolSize: number): { readonly db: Db;
     },
     get store() {
       return get().store;
+    },
+    get url() {
+      return get().url;
     },
   };
 }
@@ -153,5 +161,117 @@ describe('appends to a long stream among many short ones (PostgreSQL)', () => {
     });
     // About one per lookup; reading the stream would be over 5,000.
     expect(fetched).toBeLessThan(200);
+  });
+});
+
+/** A session on `url` that has begun a transaction holding a transaction id (a writer), until `end`. */
+async function openWriter(url: string, applicationName: string) {
+  const session = await openDb({ url, poolSize: 1, applicationName });
+  let end!: () => void;
+  const ended = new Promise<void>((resolve) => {
+    end = resolve;
+  });
+  const pid = await new Promise<number>((began, failed) => {
+    session
+      .transaction(async (tx) => {
+        const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_current_xact_id()');
+        began(rows[0].pid);
+        await ended;
+      })
+      .catch(failed);
+  });
+  let closing: Promise<void> | undefined;
+  return {
+    pid,
+    end() {
+      end();
+      closing ??= session.close();
+      return closing;
+    },
+  };
+}
+
+/** Subscribes from the start and gathers what reaches it of `streamId`. */
+function gather(store: EventStore, streamId: string) {
+  const got: RecordedEvent[] = [];
+  const subscription = store.subscribe(
+    `gather-${randomUUID()}`,
+    async (events) => void got.push(...events.filter((e) => e.streamId === streamId)),
+    { pollIntervalMs: 100 },
+  );
+  return { got, subscription };
+}
+
+// Commit-order reads wait for transactions that could still append to our log, and only for those: one open in
+// another database of the same server (another application, a migration, a batch import) holds nothing back.
+describe('the commit-order horizon (PostgreSQL)', () => {
+  const opened = storeOnRealPostgres('pcas_es_horizon', 4);
+  let other: Awaited<ReturnType<typeof freshPostgres>>;
+  beforeAll(async () => {
+    other = await freshPostgres('pcas_es_elsewhere');
+  });
+  afterAll(async () => {
+    await other?.drop();
+  });
+
+  it('is not held back by a writing transaction in another database of the server', async () => {
+    const { store } = opened;
+    const elsewhere = await openWriter(other.url!, 'other-application');
+    const stream = `vessel-${randomUUID()}`;
+    const { got, subscription } = gather(store, stream);
+    try {
+      await store.append(stream, [{ type: 'A', data: 1 }]);
+      await store.append(stream, [{ type: 'B', data: 2 }]);
+      // Seen while the other database's transaction is still open (it stays open until the end of the test: the
+      // old horizon, the server-wide snapshot xmin, showed nothing until it ended).
+      await expect.poll(() => got.map((e) => e.type), { timeout: 5_000 }).toEqual(['A', 'B']);
+    } finally {
+      await subscription.stop();
+      await elsewhere.end();
+    }
+  });
+
+  it('waits for a writer of our database, names it past the threshold, and goes on as soon as it ends', async () => {
+    const { db, store } = opened;
+    const warnings: { pid: number | null }[] = [];
+    const log = createLogger('horizon-test');
+    log.warn = ((holder: { pid: number | null }) => void warnings.push(holder)) as typeof log.warn;
+    const watch = createHorizonWatch(db, { thresholdMs: 0, log });
+    const before = await store.readAll(null, 1_000_000);
+    const ours = await openWriter(opened.url, 'held-writer');
+    const stream = `vessel-${randomUUID()}`;
+    const { got, subscription } = gather(store, stream);
+    try {
+      await store.append(stream, [{ type: 'A', data: 1 }]);
+      const holders = (await watch.check()).filter((h) => h.pid === ours.pid);
+      expect(holders).toEqual([{ pid: ours.pid, application_name: 'held-writer', age_seconds: expect.any(Number) }]);
+      await watch.check();
+      expect(warnings.filter((w) => w.pid === ours.pid)).toHaveLength(1); // logged once
+      // Held back: nothing after the writer's transaction began is readable.
+      const during = await store.readAll(before.checkpoint, 1_000);
+      expect(during.events.filter((e) => e.streamId === stream)).toEqual([]);
+      expect(got).toEqual([]);
+      await ours.end();
+      await expect.poll(() => got.map((e) => e.type), { timeout: 5_000 }).toEqual(['A']);
+      expect((await watch.check()).filter((h) => h.pid === ours.pid)).toEqual([]);
+    } finally {
+      await subscription.stop();
+      await ours.end();
+    }
+  });
+
+  it('names a writer only once it has held on for longer than the threshold', async () => {
+    const { db } = opened;
+    let now = 1_000_000;
+    const watch = createHorizonWatch(db, { thresholdMs: 10_000, log: createLogger('horizon-test'), now: () => now });
+    const ours = await openWriter(opened.url, 'brief-writer');
+    try {
+      expect(await watch.check()).toEqual([]);
+      now += 60_000;
+      // Its age comes from the server's xact_start (our role sees it), not from our clock: still seconds old.
+      expect(await watch.check()).toEqual([]);
+    } finally {
+      await ours.end();
+    }
   });
 });

@@ -108,9 +108,25 @@ const APPEND_ONE_SQL = `SELECT event_id, stream_position, global_position, dupli
 const APPEND_SQL = `SELECT event_id, stream_position, global_position, duplicate, stream_version
   FROM eventstore.append($1, $2, $3::text[]::uuid[], $4::text[], $5::text[]::jsonb[], $6::text[]::jsonb[], $7::boolean)`;
 
-// Only transactions older than every running one are read: a sequence value is taken at insert, not at commit,
-// so a younger transaction can commit first (docs/architecture.md#the-event-store).
-const SETTLED = 'transaction_id < pg_snapshot_xmin(pg_current_snapshot())';
+// Only transactions older than every running one that could still append are read: a sequence value is taken at
+// insert, not at commit, so a younger transaction can commit first (docs/architecture.md#the-event-store). The
+// horizon is the read's own snapshot's: its xmax, or the oldest transaction running when it was taken (xip),
+// leaving out those that run in another database of the server, which cannot write our log (a running
+// backend's database comes from pg_stat_activity, read after the snapshot was taken; a transaction that ended in
+// between is not listed there and still counts, which only holds the read back for that moment; readAll is always
+// a statement of its own, never in a caller's transaction, whose first look at pg_stat_activity would be kept for
+// the rest of it). Not the
+// snapshot's xmin, the oldest on the whole server: any other database's open transaction would stop every reader.
+const HORIZON = `(SELECT LEAST(pg_snapshot_xmax(c.s), (
+    SELECT min(x) FROM pg_snapshot_xip(c.s) AS x
+     WHERE (x::text::int8 % 4294967296) NOT IN (
+       SELECT a.backend_xid::text::int8 FROM pg_stat_get_activity(NULL) a
+        WHERE a.backend_xid IS NOT NULL
+          AND a.datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database())
+       UNION ALL
+       SELECT p.transaction::text::int8 FROM pg_prepared_xacts p WHERE p.database <> current_database())))
+  FROM (SELECT pg_current_snapshot() AS s) c)`;
+const SETTLED = `transaction_id < ${HORIZON}`;
 // ORDER BY names the table's columns (`e.`): a bare `transaction_id` would mean the text alias in the select
 // list, and text order breaks where transaction ids gain a digit ('1000001' < '999999').
 const READ_ALL_FROM_START = `SELECT ${COLUMNS} FROM eventstore.events e WHERE ${SETTLED}

@@ -12,7 +12,12 @@ export async function runInFleet(name: string, start: (deps: ServiceDeps) => Pro
   await startTracing(name);
   const config = loadConfig(process.env, { mode: 'fleet' });
   const log = createLogger(name, config.logLevel);
-  const db = await openDb({ url: config.databaseUrl, applicationName: name });
+  const db = await openDb({
+    url: config.databaseUrl,
+    applicationName: name,
+    statementTimeoutMs: config.database.statementTimeoutMs,
+    idleInTransactionTimeoutMs: config.database.idleInTransactionTimeoutMs,
+  });
   const store = createEventStore(db);
   await store.init();
   const bus = await createAmqpBus({ url: config.amqpUrl!, log: log.child({ component: 'bus' }) });

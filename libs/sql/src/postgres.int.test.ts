@@ -4,6 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from './index.ts';
 import type { Db } from './types.ts';
 
+/** A positive advisory-lock key no other test file uses (below 2^53, so a JavaScript number holds it). */
+const randomLockKey = () => Math.floor(Math.random() * 2 ** 52) + 2 ** 40;
+
 const waitFor = async (check: () => boolean, ms = 5_000) => {
   const until = Date.now() + ms;
   while (!check()) {
@@ -92,6 +95,8 @@ describe('openDb (PostgreSQL)', () => {
   });
 
   it('holds an advisory lock exclusively and signals when its connection is lost', async () => {
+    // Keys of this run only: int test files run two at a time on one server, and advisory locks are server-wide.
+    const [held, lostKey] = [randomLockKey(), randomLockKey()];
     let release!: () => void;
     const holding = new Promise<void>((r) => {
       release = r;
@@ -100,21 +105,25 @@ describe('openDb (PostgreSQL)', () => {
     const inside = new Promise<void>((r) => {
       entered = r;
     });
-    const first = db.tryWithAdvisoryLock(4242, async () => {
+    const first = db.tryWithAdvisoryLock(held, async () => {
       entered();
       await holding;
       return 'first';
     });
     await inside;
-    expect(await db.tryWithAdvisoryLock(4242, async () => 'second')).toEqual({ acquired: false });
+    expect(await db.tryWithAdvisoryLock(held, async () => 'second')).toEqual({ acquired: false });
     release();
     expect(await first).toEqual({ acquired: true, result: 'first' });
-    expect(await db.tryWithAdvisoryLock(4242, async () => 'third')).toEqual({ acquired: true, result: 'third' });
+    expect(await db.tryWithAdvisoryLock(held, async () => 'third')).toEqual({ acquired: true, result: 'third' });
 
     const lostReason = await db
-      .tryWithAdvisoryLock(4243, async (lost) => {
+      .tryWithAdvisoryLock(lostKey, async (lost) => {
+        // A bigint key is held as (classid, objid) = (high, low 32 bits), in this database.
         await db.query(
-          `SELECT pg_terminate_backend(pid) FROM pg_locks WHERE locktype = 'advisory' AND objid = 4243 AND granted`,
+          `SELECT pg_terminate_backend(pid) FROM pg_locks
+            WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+              AND classid::int8 = $1 AND objid::int8 = $2`,
+          [Math.floor(lostKey / 2 ** 32), lostKey % 2 ** 32],
         );
         // The abort may already have happened while our own query's answer was on its way.
         if (!lost.aborted) await new Promise<void>((resolve) => lost.addEventListener('abort', () => resolve()));
@@ -122,7 +131,10 @@ describe('openDb (PostgreSQL)', () => {
       })
       .then((r) => r.result);
     expect(lostReason).toBe(true);
-    // The lock went with the connection: another session can take it.
-    expect((await db.tryWithAdvisoryLock(4243, async () => 1)).acquired).toBe(true);
+    // The lock went with the connection: another session can take it once the terminated backend has exited
+    // (pg_terminate_backend returns before it has, so the lock can still be held for a moment).
+    await expect
+      .poll(async () => (await db.tryWithAdvisoryLock(lostKey, async () => 1)).acquired, { timeout: 10_000 })
+      .toBe(true);
   });
 });

@@ -142,6 +142,10 @@ export function openPostgres(options: OpenDbOptions & { url: string }): Db {
     application_name: options.applicationName,
     types,
     keepAlive: true,
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.idleInTransactionTimeoutMs
+      ? { idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs }
+      : {}),
   };
   const pool = new pg.Pool({ ...clientConfig, max: options.poolSize ?? 10 });
   // An idle client dropping (server restart) must not crash the process; the pool replaces it.

@@ -33,4 +33,8 @@ export interface OpenDbOptions {
   dataDir?: string;
   poolSize?: number;
   applicationName?: string;
+  /** PostgreSQL only: `statement_timeout` of every connection, in ms (unset or 0: the server's). */
+  statementTimeoutMs?: number;
+  /** PostgreSQL only: `idle_in_transaction_session_timeout` of every connection, in ms (unset or 0: the server's). */
+  idleInTransactionTimeoutMs?: number;
 }

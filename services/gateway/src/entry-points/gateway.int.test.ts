@@ -88,7 +88,14 @@ async function login(email: string, password: string): Promise<string> {
   return res.body.session_id;
 }
 
-const deps = (): Omit<GatewayDeps, 'mailer' | 'seaChartVessels'> => ({ config, db, store, bus, log, sessions });
+const deps = (): Omit<GatewayDeps, 'mailer' | 'seaChartVessels' | 'horizonWatch'> => ({
+  config,
+  db,
+  store,
+  bus,
+  log,
+  sessions,
+});
 
 beforeAll(async () => {
   pg = await freshPostgres('gateway_it');

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { createBatcher } from '@pcas/batching';
 import { type RunningService, SEA_CHART_VESSELS_CHANNEL, type ServiceDeps } from '@pcas/contracts';
+import { createHorizonWatch } from '@pcas/eventstore';
 import { answerParserErrors, createHttpApp, type ModuleName } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
 import type { ActiveApiKey } from '../adapters/api-keys.ts';
@@ -31,6 +32,8 @@ import { webUiOf } from './web-ui.ts';
 
 /** How long a resolved session, API key or module switch is reused by one gateway process (docs/domain.md#sessions). */
 export const CALLER_MAX_AGE_MS = 1_000;
+/** How often this process looks for a writer holding the event log back when nobody asks /health-check. */
+const HORIZON_CHECK_MS = 5_000;
 
 export async function startGateway(
   input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
@@ -62,7 +65,17 @@ export async function startGateway(
     store: storeTellingCache(input.store, caches),
     mailer,
     seaChartVessels,
+    horizonWatch: createHorizonWatch(db, {
+      thresholdMs: config.database.holdWarnMs,
+      log: log.child({ component: 'event-log' }),
+    }),
   };
+  // Looked at without anyone asking /health-check too, so that a writer holding the log back is in the log.
+  const watching = setInterval(
+    () => deps.horizonWatch.check().catch((error) => log.debug({ err: error }, 'horizon check failed')),
+    HORIZON_CHECK_MS,
+  );
+  watching.unref();
   await ensureGatewaySchema(db);
   await seedFirstAdmin(deps);
   const access = createAccess(deps, caches);
@@ -109,6 +122,7 @@ export async function startGateway(
   return {
     port,
     async stop() {
+      clearInterval(watching);
       // Sockets first: an open WebSocket would hold the HTTP server's close.
       await realtime.stop();
       // Stop accepting, let in-flight requests finish, then drop idle keep-alive connections.

@@ -1,6 +1,8 @@
 // GET /health-check (public): 200 when every dependency in use answers, else 503 with the same body, so a
-// load balancer or orchestrator can act on the status alone.
+// load balancer or orchestrator can act on the status alone. `DEGRADED` (200): a writer of our database has held
+// the event log's readers back past EVENT_LOG_HOLD_WARN_MS; `event_log.held_back_by` names it.
 
+import type { HorizonHolder } from '@pcas/eventstore';
 import { HttpResponse, type Route } from '@pcas/http-kit';
 import { projectionLag } from '@pcas/messaging';
 import type { GatewayDeps } from '../deps.ts';
@@ -22,11 +24,13 @@ export interface Health {
   healthy: boolean;
   dependencies: { postgres: DependencyState; rabbitmq: DependencyState; redis: DependencyState };
   projections: { name: string; lag_seconds: number }[];
+  /** Writers of our database holding the event log's readers back past the threshold (EVENT_LOG_HOLD_WARN_MS). */
+  heldBackBy: HorizonHolder[];
 }
 
 /** Asks every dependency in use at once; what /health-check answers and the page at / shows. */
 export function healthCheck(deps: GatewayDeps): () => Promise<Health> {
-  const { db, bus, sessions, config, log } = deps;
+  const { db, bus, sessions, config, log, horizonWatch } = deps;
 
   const postgres = async (): Promise<DependencyState> => {
     await db.query('SELECT 1');
@@ -47,16 +51,18 @@ export function healthCheck(deps: GatewayDeps): () => Promise<Health> {
   };
 
   return async () => {
-    const [pg, amqp, redis, lags] = await Promise.all([
+    const [pg, amqp, redis, lags, heldBackBy] = await Promise.all([
       within(postgres(), 'down' as DependencyState),
       within(rabbitmq(), 'down' as DependencyState),
       within(sessions.health(), 'down' as DependencyState),
       within(projections(), []),
+      within(horizonWatch.check(), [] as HorizonHolder[]),
     ]);
     return {
       healthy: pg === 'ok' && amqp !== 'down' && redis !== 'down',
       dependencies: { postgres: pg, rabbitmq: amqp, redis },
       projections: lags,
+      heldBackBy,
     };
   };
 }
@@ -71,8 +77,10 @@ export function healthRoutes(deps: GatewayDeps): Route[] {
       params: {},
       responses: { 503: { description: 'A dependency is down; the body is the same report as the 200.' } },
       async handle() {
-        const { healthy, dependencies, projections } = await check();
-        const body = { status: healthy ? 'OK' : 'ERROR', dependencies, projections };
+        const { healthy, dependencies, projections, heldBackBy } = await check();
+        // DEGRADED still answers 200: this process serves, only what the event log feeds (live views) waits.
+        const status = !healthy ? 'ERROR' : heldBackBy.length > 0 ? 'DEGRADED' : 'OK';
+        const body = { status, dependencies, projections, event_log: { held_back_by: heldBackBy } };
         return healthy ? body : new HttpResponse(503, JSON.stringify(body), { 'Content-Type': 'application/json' });
       },
     },

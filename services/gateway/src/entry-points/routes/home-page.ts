@@ -95,6 +95,10 @@ ${
     : html`<table>
 ${health.projections.map((p) => html`<tr><th>${p.name}</th><td>${formatLag(p.lag_seconds)}</td></tr>\n`)}</table>`
 }
+${health.heldBackBy.map(
+  (h) =>
+    html`<p class="warn">Held back by an open transaction: ${h.application_name || 'a session'} (pid ${String(h.pid ?? '—')}), open ${String(h.age_seconds)} s. Live views wait until it ends.</p>\n`,
+)}
 ${input.webUi ? html`<p><a href="/">Open the web UI</a></p>\n` : ''}<h2>API</h2>
 <ul>
 <li><a href="/api/v1/openapi.json">/openapi.json</a>: every route, its parameters and permission (OpenAPI 3.1)</li>

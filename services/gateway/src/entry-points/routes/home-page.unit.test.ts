@@ -7,6 +7,7 @@ const health = (overrides: Partial<Health> = {}): Health => ({
   healthy: true,
   dependencies: { postgres: 'ok', rabbitmq: 'ok', redis: 'ok' },
   projections: [],
+  heldBackBy: [],
   ...overrides,
 });
 

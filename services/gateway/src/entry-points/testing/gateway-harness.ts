@@ -28,7 +28,8 @@ export interface TestGateway {
   db: Db;
   store: EventStore;
   sessions: SessionStore;
-  deps: GatewayDeps;
+  /** What the gateway was started with (startGateway makes the rest). */
+  deps: Omit<GatewayDeps, 'horizonWatch'>;
   /** postgres:// URL of the test database; undefined when it runs on PGlite (no real server outside CI). */
   databaseUrl: string | undefined;
   /** Redis URL the sessions live in, and their key prefix (what a second gateway process needs to share them). */
@@ -95,7 +96,7 @@ export async function startTestGateway(
     log,
   });
   const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
-  const deps: GatewayDeps = { config, db, store, bus, log, sessions, mailer, seaChartVessels };
+  const deps: Omit<GatewayDeps, 'horizonWatch'> = { config, db, store, bus, log, sessions, mailer, seaChartVessels };
   const gateway = await startGateway(deps);
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
   const admin = await db.query<{ id: number }>('SELECT id FROM gateway.users WHERE lower(email) = lower($1)', [
