@@ -79,8 +79,10 @@ async function main() {
     const visible = async (imo: number, limitMs: number) => {
       const until = performance.now() + limitMs;
       while (performance.now() < until) {
-        const calls = (await admin.get('/ongoing-port-calls')).body.portcalls as { imo: number }[] | undefined;
-        if (calls?.some((c) => Number(c.imo) === imo)) return performance.now();
+        const calls = (await admin.get('/ongoing-port-calls')).body.portcalls as
+          | { ship: { imo: number } }[]
+          | undefined;
+        if (calls?.some((c) => Number(c.ship.imo) === imo)) return performance.now();
         await sleep(10);
       }
       return undefined;

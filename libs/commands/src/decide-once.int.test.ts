@@ -27,12 +27,13 @@ describe('decideOnce (PostgreSQL)', () => {
   });
 
   /** A create command: a new row with a new id from a sequence, answered with that id. */
-  const create = (headers: Record<string, unknown>, name: string, pause?: Promise<void>) =>
+  const create = (headers: Record<string, unknown>, name: string, pause?: Promise<void>, deciding?: () => void) =>
     db.transaction((tx) =>
       decideOnce(tx, 'svc', headers, async () => {
         const { rows } = await tx.query<{ id: number }>('INSERT INTO svc.created (name) VALUES ($1) RETURNING id', [
           name,
         ]);
+        deciding?.();
         await pause;
         return { id: rows[0].id };
       }),
@@ -57,10 +58,22 @@ describe('decideOnce (PostgreSQL)', () => {
     const pause = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const first = create(headers, 'first delivery', pause);
-    await new Promise((r) => setTimeout(r, 100));
+    let deciding = () => {};
+    const firstDeciding = new Promise<void>((resolve) => {
+      deciding = resolve;
+    });
+    const first = create(headers, 'first delivery', pause, deciding);
+    // The first has claimed the request (its row is written, not committed) ...
+    await firstDeciding;
     const second = create(headers, 'second delivery');
-    await new Promise((r) => setTimeout(r, 100));
+    // ... and the second waits on that row's lock before the first goes on.
+    const waitingOnALock = async () =>
+      (
+        await db.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
+        )
+      ).rows[0].n;
+    await expect.poll(waitingOnALock, { timeout: 20_000 }).toBe(1);
     release();
     const [a, b] = await Promise.all([first, second]);
     expect(b).toEqual(a);

@@ -72,11 +72,14 @@ it('continues the caller trace and makes the server span active for the handler'
   expect(childSpan).not.toBe(serverSpan);
 
   // The span processor exports after the response may already be out.
-  const span = await vi.waitFor(() => {
-    const found = exported.find((s) => s.name === 'HTTP GET /trace');
-    if (!found) throw new Error('server span not exported yet');
-    return found;
-  });
+  const span = await vi.waitFor(
+    () => {
+      const found = exported.find((s) => s.name === 'HTTP GET /trace');
+      if (!found) throw new Error('server span not exported yet');
+      return found;
+    },
+    { timeout: 10_000 },
+  );
   expect(span?.kind).toBe(1); // SpanKind.SERVER
   expect(span?.traceId).toBe(TRACE_ID);
   expect(span?.id).toBe(serverSpan);

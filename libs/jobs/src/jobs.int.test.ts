@@ -9,7 +9,7 @@ import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, typ
 
 const log = createLogger('jobs-test', 'silent');
 
-async function waitFor(check: () => boolean, ms = 10_000): Promise<void> {
+async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
   while (!check()) {
     if (Date.now() > until) throw new Error('timed out');
@@ -48,24 +48,28 @@ describe.each(adapters)('%s jobs', (_name, available, create) => {
       runs.push({ id: job.id, at: Date.now(), data: job.data });
     });
     try {
+      // Due times are seconds apart, so a loaded machine (slow schedule/cancel calls) cannot let a-1 run before its
+      // second schedule, or c-1 before its cancel.
       const start = Date.now();
-      await jobs.schedule('a-1', new Date(start + 300), { n: 1 });
+      await jobs.schedule('a-1', new Date(start + 3_000), { n: 1 });
       await jobs.schedule('a-1', new Date(start + 50), { n: 2 });
       await jobs.schedule('b-1', new Date(start - 1_000), { n: 3 });
-      await jobs.schedule('c-1', new Date(start + 200), { n: 4 });
+      await jobs.schedule('c-1', new Date(start + 2_500), { n: 4 });
       await jobs.cancel('c-1');
       await jobs.cancel('nothing-1');
-      await waitFor(() => runs.length >= 2);
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // A barrier: z-1 is due after every other job, so once it ran, a second a-1 or the cancelled c-1 would have too.
+      await jobs.schedule('z-1', new Date(start + 3_500), { n: 6 });
+      await waitFor(() => runs.some((r) => r.id === 'z-1'));
       expect(runs.map((r) => [r.id, r.data])).toEqual([
         ['b-1', { n: 3 }],
         ['a-1', { n: 1 }],
+        ['z-1', { n: 6 }],
       ]);
-      expect(runs[1].at).toBeGreaterThanOrEqual(start + 300 - 5);
+      expect(runs[1].at).toBeGreaterThanOrEqual(start + 3_000 - 5);
       // Done jobs are gone: the id can be scheduled again.
       await jobs.schedule('a-1', new Date(), { n: 5 });
-      await waitFor(() => runs.length === 3);
-      expect(runs[2].data).toEqual({ n: 5 });
+      await waitFor(() => runs.length >= 4);
+      expect(runs[3].data).toEqual({ n: 5 });
     } finally {
       await jobs.close();
     }

@@ -46,16 +46,25 @@ describe.skipIf(!server)('broadcasts on the real broker', () => {
     const a = await receivers(gatewayA, 1);
     const b = await receivers(gatewayB, 1);
     for (let i = 0; i < 20; i++) await sender.broadcast('portcalls-changed', { channel: 'portcalls-changed', n: i });
-    await settle();
-    const expected = Array.from({ length: 20 }, (_, n) => ['portcalls-changed', { channel: 'portcalls-changed', n }]);
+    // A marker behind them on the same ordered path (one publisher, each receiver's queue): once a receiver has
+    // it, a duplicate of any of the twenty would have come before it.
+    await sender.broadcast('marker', {});
+    const expected = [
+      ...Array.from({ length: 20 }, (_, n) => ['portcalls-changed', { channel: 'portcalls-changed', n }]),
+      ['marker', {}],
+    ];
+    for (const { received } of [a, b])
+      await expect.poll(() => received[0].some(([key]) => key === 'marker'), { timeout: 20_000 }).toBe(true);
     expect(a.received[0]).toEqual(expected);
     expect(b.received[0]).toEqual(expected);
 
     await b.consumers[0].stop();
     await sender.broadcast('portcalls-changed', { n: 20 });
+    await expect.poll(() => a.received[0].length, { timeout: 20_000 }).toBeGreaterThanOrEqual(22);
+    // No barrier reaches a stopped receiver: a short wait for what should not come.
     await settle();
-    expect(a.received[0]).toHaveLength(21);
-    expect(b.received[0]).toHaveLength(20);
+    expect(a.received[0]).toHaveLength(22);
+    expect(b.received[0]).toHaveLength(21);
   });
 
   it('a broadcast with no receiver is dropped, and the publisher keeps working', async () => {

@@ -2,12 +2,14 @@
 // settles those before), a failing batch first settles the ones before it, and stopping acks what waits.
 
 import { createLogger } from '@pcas/observability';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConsumerLoop, type Pending } from './consumer-loop.ts';
 import type { BusMessage } from './types.ts';
 
 const log = createLogger('consumer-loop-test', 'silent');
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Fake timers (setImmediate and setTimeout): real ones would let a loaded machine stretch the steps between pushes
+// past the ack window, or merge two pushes into one batch.
+const elapse = (ms: number) => vi.advanceTimersByTimeAsync(ms);
 
 function setup(options: { ackDelayMs?: number; fail?: (id: string) => boolean; maxUnacked?: number }) {
   const settled: string[] = [];
@@ -40,46 +42,53 @@ function setup(options: { ackDelayMs?: number; fail?: (id: string) => boolean; m
 }
 
 describe('ConsumerLoop acks', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('without a delay, each batch is acked at once', async () => {
     const { push, settled } = setup({});
     push('a');
-    await sleep(5);
+    await elapse(5);
     push('b');
-    await sleep(5);
+    await elapse(5);
     expect(settled).toEqual(['ack up to a', 'ack up to b']);
   });
 
   it('with a delay, the batches of a window are acked once, by the last', async () => {
     const { push, settled, handled } = setup({ ackDelayMs: 40 });
     push('a');
-    await sleep(5);
+    await elapse(5);
     push('b');
-    await sleep(5);
+    await elapse(5);
     expect(handled).toEqual(['a', 'b']);
     expect(settled).toEqual([]);
-    await sleep(60);
+    await elapse(60);
     expect(settled).toEqual(['ack up to b']);
   });
 
   it('acks at once when the unacked messages reach maxUnacked', async () => {
     const { push, settled } = setup({ ackDelayMs: 10_000, maxUnacked: 2 });
     push('a');
-    await sleep(5);
+    await elapse(5);
     push('b');
-    await sleep(5);
+    await elapse(5);
     push('c');
-    await sleep(5);
+    await elapse(5);
     expect(settled).toEqual(['ack up to b']);
   });
 
   it('a failing batch settles the waiting ack before its own messages; stopping acks what waits', async () => {
     const { loop, push, settled } = setup({ ackDelayMs: 10_000, fail: (id) => id === 'x' });
     push('a');
-    await sleep(5);
+    await elapse(5);
     push('x');
-    await sleep(20);
+    await elapse(20);
     push('b');
-    await sleep(5);
+    await elapse(5);
     expect(settled).toEqual(['ack up to a', 'dead x']);
     await loop.stop();
     expect(settled).toEqual(['ack up to a', 'dead x', 'ack up to b']);

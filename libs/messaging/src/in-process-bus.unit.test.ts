@@ -200,7 +200,8 @@ describe('in-process bus: rpc', () => {
 
   it('answers a call made before the server registered', async () => {
     newBus();
-    const call = bus.rpc<number>('late', 'add', { a: 1, b: 2 }, { timeoutMs: 2_000 });
+    // The timeout only has to outlast the pause below on a loaded machine (well under the test's 10 s).
+    const call = bus.rpc<number>('late', 'add', { a: 1, b: 2 }, { timeoutMs: 8_000 });
     await sleep(20);
     await bus.serveRpc('late', async (_c, p) => (p as { a: number; b: number }).a + (p as { a: number; b: number }).b);
     await expect(call).resolves.toBe(3);

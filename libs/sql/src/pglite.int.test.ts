@@ -54,16 +54,19 @@ describe('openDb (PGlite)', () => {
 
   it('delivers notifications in-process', async () => {
     const got: string[] = [];
+    // A second listener on the same channel stays subscribed: once it has 'again', the stopped one would have too.
+    const barrier: string[] = [];
+    const stopBarrier = await db.listen('pglite_channel', (p) => barrier.push(p));
     const stop = await db.listen('pglite_channel', (p) => got.push(p));
     await db.transaction(async (tx) => {
       await tx.query("SELECT pg_notify('pglite_channel', 'hello')");
     });
-    await new Promise((r) => setTimeout(r, 20));
-    expect(got).toEqual(['hello']);
+    await expect.poll(() => got, { timeout: 10_000 }).toEqual(['hello']);
     await stop();
     await db.query("SELECT pg_notify('pglite_channel', 'again')");
-    await new Promise((r) => setTimeout(r, 20));
+    await expect.poll(() => barrier, { timeout: 10_000 }).toEqual(['hello', 'again']);
     expect(got).toEqual(['hello']);
+    await stopBarrier();
   });
 
   it('excludes a second holder of the same advisory lock within the process', async () => {

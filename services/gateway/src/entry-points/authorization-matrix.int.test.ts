@@ -446,30 +446,29 @@ describe('the default matrix, route by route', () => {
   });
 });
 
-/** Milliseconds until `probe` answers `status` (polling every 50 ms), failing after 3 s. */
-async function msUntil(probe: () => Promise<{ status: number }>, status: number): Promise<number> {
-  const started = performance.now();
-  while (performance.now() - started < 3_000) {
-    if ((await probe()).status === status) return performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`still not ${status} after 3 s`);
+/**
+ * The other process's look-ups all began before the change, and none is used longer than CALLER_MAX_AGE_MS from
+ * its start: a request sent that long after the change must see it (no bound on the request's own time, which a
+ * loaded machine stretches).
+ */
+async function seenAfterMaxAge(probe: () => Promise<{ status: number }>, status: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, CALLER_MAX_AGE_MS + 50));
+  expect((await probe()).status).toBe(status);
 }
 
 describe('another gateway process', () => {
-  // A process reuses a resolved session for up to CALLER_MAX_AGE_MS (caller-cache.ts); half a second more
-  // for a loaded machine.
+  // A process reuses a resolved session for up to CALLER_MAX_AGE_MS (caller-cache.ts).
   it('applies a role-permission change within about a second', async (ctx) => {
     if (!second) ctx.skip();
     const userId = (callers.find((c) => c.kind === 'role' && c.role === 'user') as { userId: number }).userId;
     const onSecond = new ApiClient(second!.baseUrl).withSession(await gw.sessions.create(userId));
     expect((await onSecond.get('/roles')).status).toBe(200);
     await changeRole('DELETE', 'user', 'basic_user_action');
-    expect(await msUntil(() => onSecond.get('/roles'), 403)).toBeLessThan(CALLER_MAX_AGE_MS + 500);
+    await seenAfterMaxAge(() => onSecond.get('/roles'), 403);
     expect(await onSecond.get('/roles')).toMatchObject({ status: 403, body: { error: 'Invalid access' } });
     expect((await onSecond.get('/session')).body.user.permissions).not.toContain('basic_user_action');
     await changeRole('PUT', 'user', 'basic_user_action');
-    expect(await msUntil(() => onSecond.get('/roles'), 200)).toBeLessThan(CALLER_MAX_AGE_MS + 500);
+    await seenAfterMaxAge(() => onSecond.get('/roles'), 200);
   });
 });
 

@@ -34,18 +34,15 @@ async function signedIn() {
   return { userId, session, here, there };
 }
 
-/** Milliseconds until `probe` answers `status` (polling every 50 ms), failing after 3 s. */
-async function msUntil(probe: () => Promise<{ status: number }>, status: number): Promise<number> {
-  const started = performance.now();
-  while (performance.now() - started < 3_000) {
-    if ((await probe()).status === status) return performance.now() - started;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`still not ${status} after 3 s`);
+/**
+ * Every look-up the other gateway keeps began before the change was made, and none is used longer than
+ * CALLER_MAX_AGE_MS from its start: a request sent that long after the change must see it. No upper bound on
+ * how long the request itself takes, so a loaded machine cannot fail it.
+ */
+async function seenAfterMaxAge(probe: () => Promise<{ status: number }>, status: number): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, CALLER_MAX_AGE_MS + 50));
+  expect((await probe()).status).toBe(status);
 }
-
-// A second's reuse, plus what a loaded machine adds to a request.
-const PROMPTLY_MS = CALLER_MAX_AGE_MS + 500;
 
 describe('a session resolved by another gateway moments ago', () => {
   it('ends with a logout: at once where it was made, within about a second elsewhere', async () => {
@@ -56,7 +53,7 @@ describe('a session resolved by another gateway moments ago', () => {
     expect((await here.get('/settings')).status).toBe(200);
     expect((await here.post('/logout')).status).toBe(200);
     expect((await here.get('/settings')).status).toBe(440);
-    expect(await msUntil(() => there.get('/settings'), 440)).toBeLessThan(PROMPTLY_MS);
+    await seenAfterMaxAge(() => there.get('/settings'), 440);
   });
 
   it('ends when its user is removed', async () => {
@@ -65,7 +62,7 @@ describe('a session resolved by another gateway moments ago', () => {
     expect((await here.get('/settings')).status).toBe(200);
     expect((await admin.delete(`/users/${userId}`)).body).toBe(true);
     expect((await here.get('/settings')).status).toBe(440);
-    expect(await msUntil(() => there.get('/settings'), 440)).toBeLessThan(PROMPTLY_MS);
+    await seenAfterMaxAge(() => there.get('/settings'), 440);
   });
 
   it('loses a permission its role loses, and gets it back when the role does', async () => {
@@ -75,10 +72,10 @@ describe('a session resolved by another gateway moments ago', () => {
       expect((await here.get('/settings')).status).toBe(200);
       expect((await admin.delete('/role-permissions/user/basic_user_action')).body).toEqual({ result: 'OK' });
       expect((await here.get('/settings')).status).toBe(403);
-      expect(await msUntil(() => there.get('/settings'), 403)).toBeLessThan(PROMPTLY_MS);
+      await seenAfterMaxAge(() => there.get('/settings'), 403);
       expect((await admin.put('/role-permissions/user/basic_user_action')).body).toEqual({ result: 'OK' });
       expect((await here.get('/settings')).status).toBe(200);
-      expect(await msUntil(() => there.get('/settings'), 200)).toBeLessThan(PROMPTLY_MS);
+      await seenAfterMaxAge(() => there.get('/settings'), 200);
     } finally {
       await admin.put('/role-permissions/user/basic_user_action');
     }
@@ -89,7 +86,7 @@ describe('a session resolved by another gateway moments ago', () => {
     expect((await here.get('/settings')).status).toBe(200);
     // Not through a gateway (as if its Redis key expired): only the second's reuse bounds how long it is served.
     await gw.sessions.destroy(session);
-    expect(await msUntil(() => here.get('/settings'), 440)).toBeLessThan(PROMPTLY_MS);
+    await seenAfterMaxAge(() => here.get('/settings'), 440);
   });
 });
 
@@ -103,11 +100,11 @@ describe('a module switch read by both gateways moments ago', () => {
       expect((await berths(admin)).status).toBe(200);
       expect((await admin.put('/settings/queue_module/disabled')).status).toBe(200);
       expect(await berths(admin)).toMatchObject(off);
-      expect(await msUntil(() => berths(there), 403)).toBeLessThan(PROMPTLY_MS);
+      await seenAfterMaxAge(() => berths(there), 403);
       expect(await berths(there)).toMatchObject(off);
       expect((await admin.put('/settings/queue_module/enabled')).status).toBe(200);
       expect((await berths(admin)).status).toBe(200);
-      expect(await msUntil(() => berths(there), 200)).toBeLessThan(PROMPTLY_MS);
+      await seenAfterMaxAge(() => berths(there), 200);
     } finally {
       await admin.put('/settings/queue_module/enabled');
     }
@@ -127,12 +124,12 @@ describe('an API key resolved by both gateways moments ago', () => {
     expect((await read(here)).status).toBe(200);
     expect((await admin.put('/api-keys/disable', { id })).body).toBe(true);
     expect(await read(here)).toMatchObject(refused);
-    expect(await msUntil(() => read(there), 403)).toBeLessThan(PROMPTLY_MS);
+    await seenAfterMaxAge(() => read(there), 403);
     // Refused (and so known as refused) by both: enabled, it is accepted again at once where it was enabled.
     expect(await read(here)).toMatchObject(refused);
     expect((await admin.put('/api-keys/enable', { id })).body).toBe(true);
     expect((await read(here)).status).toBe(200);
-    expect(await msUntil(() => read(there), 200)).toBeLessThan(PROMPTLY_MS);
+    await seenAfterMaxAge(() => read(there), 200);
   });
 
   it('loses a permission its bound user’s role loses, at once where the role changed', async () => {

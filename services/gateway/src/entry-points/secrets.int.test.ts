@@ -90,7 +90,7 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
   async function allPublished(from: number) {
     const { rows } = await gw.db.query<{ id: string }>('SELECT event_id::text AS id FROM eventstore.events');
     const ids = rows.map((r) => r.id);
-    for (let i = 0; i < 400; i++) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
       const seen = new Set(tap.deliveries.slice(from).map((d) => d.properties.messageId));
       if (ids.every((id) => seen.has(id))) return tap.deliveries.slice(from);
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -199,7 +199,7 @@ describe.skipIf(!broker)('secrets never leave the gateway', () => {
       status: 200,
     });
     let files: string[] = [];
-    for (let i = 0; i < 200 && files.length === 0; i++) {
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && files.length === 0; ) {
       files = (await readdir(outbox).catch(() => [])).filter((f) => f.endsWith('.eml'));
       if (files.length === 0) await new Promise((resolve) => setTimeout(resolve, 25));
     }

@@ -662,7 +662,7 @@ describe('password reset by e-mail', () => {
       const res = await anonymous.post('/request-password-reset', { email: target, port: 'gavle' });
       expect(res).toMatchObject({ status: 200, body: { message: 'Password reset requested' } });
     }
-    const [mail] = (await smtp.waitForMessages(sent + 1)).slice(sent);
+    const [mail] = (await smtp.waitForMessages(sent + 1, 30_000)).slice(sent);
     // Give a wrongly sent second mail the time to arrive before counting.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.messages).toHaveLength(sent + 1);
@@ -683,7 +683,7 @@ describe('password reset by e-mail', () => {
   it('resets with the token: rules of the role, counters cleared, 13 keys; the token then is spent', async () => {
     const sent = smtp.messages.length;
     await anonymous.post('/request-password-reset', { email, port: 'gavle' });
-    await smtp.waitForMessages(sent + 1);
+    await smtp.waitForMessages(sent + 1, 30_000);
     const { token } = tokenOfMail(sent);
     // Locked first: a reset unlocks.
     await admin.post('/user-lock', { id, locked: true });

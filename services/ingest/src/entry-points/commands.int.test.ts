@@ -46,9 +46,9 @@ const eventCount = async () => Number((await db.query('SELECT count(*) AS n FROM
 const vesselRow = async (imo: number) =>
   (await db.query('SELECT * FROM ingest.vessels WHERE imo = $1', [imo])).rows[0] as Record<string, unknown> | undefined;
 
-/** Polls until the check holds (true) or 5 s pass (false): sequencing, not a timing assertion. */
+/** Polls until the check holds (true) or 30 s pass (false): sequencing, not a timing assertion. */
 async function until(check: () => Promise<boolean>): Promise<boolean> {
-  for (const deadline = Date.now() + 5_000; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
     if (await check()) return true;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -347,7 +347,14 @@ describe('postTimestamp', () => {
     await until(async () => otherImo !== 0);
     const post = handlers().postTimestamp({ actor: agent, input: timestamp({ imo: 0, vessel_name: 'racer' }) });
     const waiting = await until(
-      async () => (await db.query("SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")).rowCount > 0,
+      // This database's locks only: pg_locks shows the whole cluster's (other test files run beside this one).
+      async () =>
+        (
+          await db.query(
+            `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          )
+        ).rowCount > 0,
     );
     release();
     await other;

@@ -259,7 +259,7 @@ describe('the retention job', () => {
       `position-imo-${IMO}`,
     ]);
     await armRetention(wrapped, Date.now());
-    await expect.poll(() => scheduled.length, { timeout: 5000 }).toBe(2);
+    await expect.poll(() => scheduled.length, { timeout: 20_000 }).toBe(2);
     expect(await streamTimes(`position-imo-${IMO}`)).toEqual([at(40)]);
     await jobs.close();
   });
@@ -337,7 +337,7 @@ describe("each row's Feature (what GET /sea-chart/vessels serves)", () => {
                 "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'",
               )
             ).rows[0].n,
-          { timeout: 5000 },
+          { timeout: 20_000 },
         )
         .toBeGreaterThanOrEqual(n);
     // Another transaction holds the vessel's row: the batch's upsert, its snapshot taken, waits for it; then the
@@ -347,7 +347,7 @@ describe("each row's Feature (what GET /sea-chart/vessels serves)", () => {
       await tx.query('SELECT 1 FROM ingest.sea_chart_positions WHERE vessel_key = $1 FOR UPDATE', [key]);
       await new Promise<void>((resolve) => (release = resolve));
     });
-    await expect.poll(() => release !== undefined).toBe(true);
+    await expect.poll(() => release !== undefined, { timeout: 20_000 }).toBe(true);
     const batch = record([position(2, { imo: undefined, mmsi, latitude: 62 })]);
     await waiting(1);
     const rename = fixed('changeFixedVessel', { id, vesselType: 37, vesselName: 'After', imo: null, mmsi });

@@ -57,7 +57,7 @@ let relay: Relay;
 let stopPush: () => Promise<void>;
 const broadcasts: { key: string; body: any }[] = [];
 
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000): Promise<void> {
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
   const until = Date.now() + ms;
   while (!(await check())) {
     if (Date.now() > until) throw new Error('timed out');

@@ -354,7 +354,15 @@ describe('slot requests racing for one gap', () => {
       {},
     );
     expect(deleted.filter((id) => theirs.includes(id))).toEqual([]);
-    await new Promise((r) => setTimeout(r, 50)); // the dying process claims the work and calls ingest
+    // The dying process has claimed the work (it calls ingest, which never answers).
+    const claimed = async (id: number) =>
+      (
+        await query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM queue.timestamp_outbox WHERE slot_reservation_id = $1 AND claimed_until > now()',
+          [id],
+        )
+      )[0].n;
+    await expect.poll(() => claimed(offered.id), { timeout: 20_000 }).toBeGreaterThan(0);
     // Its claim holds the row until it runs out; then the next start (or another process) takes the row.
     expect(await commands.sweepTimestampWork()).toBe(1);
     await commands.settled();
@@ -388,8 +396,8 @@ describe('slot requests racing for one gap', () => {
       'SELECT id, slot_reservation_status AS status FROM queue.slot_reservations ORDER BY id DESC LIMIT 1',
     );
     expect(next.status).toBe('offered');
-    await new Promise((r) => setTimeout(r, 50)); // the dying process's post reaches ingest
-    expect(mine(next.id)).toHaveLength(3);
+    // The dying process's post reaches ingest.
+    await expect.poll(() => mine(next.id).length, { timeout: 20_000 }).toBe(3);
     expect(await generated(next.id)).toBe(0);
     await claimsRunOut();
     expect(await commands.sweepTimestampWork()).toBe(1);

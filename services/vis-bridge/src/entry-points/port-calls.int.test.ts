@@ -249,7 +249,8 @@ describe('the port-call watch (PostgreSQL)', () => {
           resolve();
         } else {
           waiting.set(serviceId, resolve);
-          setTimeout(resolve, 5_000);
+          // Only against a hang should the other never come: a loaded machine may be seconds behind.
+          setTimeout(resolve, 20_000);
         }
       });
     await signal([...ids, 21, 23]);

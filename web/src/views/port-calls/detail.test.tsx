@@ -173,7 +173,7 @@ describe('one port call', () => {
     const other = { ...SHIP, id: 44, current_eta: '2026-12-10 08:00:00+00', status: 'arriving' };
     const calls = answers((call) => (call.path === 'port-calls' ? page([other, SHIP]) : undefined));
     renderView(<Area />, { path: '/port-calls/10' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Move timestamp 12' }, { timeout: 3000 }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Move timestamp 12' }));
     const dialog = await screen.findByRole('dialog', { name: 'Move timestamp 12' });
     await waitFor(() => expect(called(calls, 'port-calls')[0]?.query.get('search')).toBe('9074729'));
 

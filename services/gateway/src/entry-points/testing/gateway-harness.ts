@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Config, loadConfig } from '@pcas/config';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
+import { createEventStore, createHorizonWatch, type EventStore } from '@pcas/eventstore';
 import { createMailer } from '@pcas/mail';
 import { type Bus, createInProcessBus } from '@pcas/messaging';
 import { createLogger, type Logger } from '@pcas/observability';
@@ -28,8 +28,7 @@ export interface TestGateway {
   db: Db;
   store: EventStore;
   sessions: SessionStore;
-  /** What the gateway was started with (startGateway makes the rest). */
-  deps: Omit<GatewayDeps, 'horizonWatch'>;
+  deps: GatewayDeps;
   /** postgres:// URL of the test database; undefined when it runs on PGlite (no real server outside CI). */
   databaseUrl: string | undefined;
   /** Redis URL the sessions live in, and their key prefix (what a second gateway process needs to share them). */
@@ -96,7 +95,8 @@ export async function startTestGateway(
     log,
   });
   const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
-  const deps: Omit<GatewayDeps, 'horizonWatch'> = { config, db, store, bus, log, sessions, mailer, seaChartVessels };
+  const horizonWatch = createHorizonWatch(db, { thresholdMs: config.database.holdWarnMs, log });
+  const deps: GatewayDeps = { config, db, store, bus, log, sessions, mailer, seaChartVessels, horizonWatch };
   const gateway = await startGateway(deps);
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
   const admin = await db.query<{ id: number }>('SELECT id FROM gateway.users WHERE lower(email) = lower($1)', [
