@@ -68,7 +68,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
   const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
   const slot = async (id: number) => (await admin.get('/slot-reservation-by-id', { id })).body;
   /** The first captured mail matching, waited for. */
-  async function mail(match: (m: ReceivedMail) => boolean, ms = 20_000): Promise<ReceivedMail> {
+  async function mail(match: (m: ReceivedMail) => boolean, ms = 30_000): Promise<ReceivedMail> {
     const until = Date.now() + ms;
     while (Date.now() < until) {
       const found = smtp.messages.find(match);
@@ -78,7 +78,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     throw new Error(`no such mail; got ${JSON.stringify(smtp.messages.map((m) => [m.to, m.subject]))}`);
   }
   const count = (match: (m: ReceivedMail) => boolean) => smtp.messages.filter(match).length;
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
     const end = Date.now() + ms;
     let value = await read();
     while (!done(value) && Date.now() < end) {
@@ -235,18 +235,29 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       (s) => s.jit_eta_alert_state === 'red',
     );
     expect(red.jit_eta_alert_state).toBe('red');
-    // The live ETA is on the port call's timeline too, as Live Estimated.
+    // The live ETA is on the port call's timeline too, as Live Estimated (the port call projection applies it
+    // apart from the queue's alert: waited for).
     const call = (
       (await admin.get('/port-calls', { limit: 10, offset: 0, sort: 'id', search: String(IMO_V) })).body.data as any[]
     )[0];
-    const slots = (await admin.get('/port-call', { id: call.id })).body.timestamps as any[];
-    expect(slots.find((t) => t.time_type === 'LiveEstimated')).toMatchObject({ time: iso(jit + 2 * HOUR) });
+    const liveEstimated = async () =>
+      ((await admin.get('/port-call', { id: call.id })).body.timestamps as any[]).find(
+        (t) => t.time_type === 'LiveEstimated',
+      );
+    await expect.poll(liveEstimated, { timeout: 30_000 }).toMatchObject({ time: iso(jit + 2 * HOUR) });
     const alert = await mail((m) => m.subject === 'Live ETA alert for Victor');
     expect(alert.to.sort()).toEqual([CONSIGNEE, OPS].sort());
     expect(alert.text).toContain(`Ship Victor (IMO: ${IMO_V}) JIT ETA differs from Live ETA`);
     // Still late: red stays red and nobody is mailed again.
     ok(await agent.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit + 3 * HOUR), payload: {} }));
-    await new Promise((r) => setTimeout(r, 4_000));
+    await expect.poll(liveEstimated, { timeout: 30_000 }).toMatchObject({ time: iso(jit + 3 * HOUR) });
+    expect((await slot(v)).jit_eta_alert_state).toBe('red');
+    // Barrier: an on-time live ETA after it, on the same ordered path (the queue's live-ETA projection), turns the
+    // state green; once it has, the late one before it has been evaluated (and any mail it made recorded).
+    ok(await agent.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit), payload: {} }));
+    await expect.poll(async () => (await slot(v)).jit_eta_alert_state, { timeout: 30_000 }).toBe('green');
+    // A recorded mail is delivered just after its commit: a moment for it to arrive, were there one.
+    await new Promise((r) => setTimeout(r, 1_000));
     expect(count((m) => m.subject === 'Live ETA alert for Victor')).toBe(1);
     expect(await anonymous.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit), payload: {} })).toMatchObject({
       status: 403,

@@ -287,7 +287,12 @@ describe('JIT arrival queue (fleet)', () => {
       eta: pg(W0 + 2 * HOUR),
     });
     // The timeline is projected from ingest's events a moment after the posts.
-    const { rows: timeline } = await waitForTimestamps(admin, { imo: IMO_A, limit: 100 }, (rows) => rows.length >= 3);
+    const { rows: timeline } = await waitForTimestamps(
+      admin,
+      { imo: IMO_A, limit: 100 },
+      (rows) => rows.length >= 3,
+      30_000,
+    );
     expect(timeline.map((t) => `${t.time_type} ${t.state} ${t.time}`).sort(), JSON.stringify(timeline)).toEqual([
       `Estimated Arrival_Vessel_PortArea ${pg(W0 + 2 * HOUR)}`,
       // ETA + 30 min travel + 2 h laytime
@@ -354,21 +359,20 @@ describe('JIT arrival queue (fleet)', () => {
       rta_window_start: pg(W0 + HOUR),
       laytime: '01:30',
     });
-    // The PTD reaches the port call a moment later (posted after the reply, then projected).
-    let dashboard: any;
-    for (const started = Date.now(); Date.now() - started < 10_000; await new Promise((r) => setTimeout(r, 50))) {
-      dashboard = (await admin.get('/dashboard-slot-reservations')).body;
-      if (dashboard.data[0]?.ptd?.startsWith(iso(W0 + 4 * HOUR + 40 * MIN).slice(0, 10))) break;
-    }
-    expect(dashboard.data.map((s: any) => [s.imo, s.slot_reservation_status])).toEqual([
-      [IMO_A, 'updated'],
-      [IMO_B, 'offered'],
-    ]);
-    // From the vessel's port call: no live ETA yet; the PTD is the Planned departure the JIT ETA put there.
-    expect(dashboard.data[0]).toMatchObject({
-      live_eta: null,
-      ptd: expect.stringContaining(iso(W0 + 4 * HOUR + 40 * MIN).slice(0, 16)),
-    });
+    // The PTD reaches the port call a moment later (posted after the reply, then projected): the whole expected
+    // dashboard is waited for. From the vessel's port call: no live ETA yet; the PTD is the Planned departure the
+    // JIT ETA put there.
+    await expect
+      .poll(async () => (await admin.get('/dashboard-slot-reservations')).body.data, { timeout: 30_000 })
+      .toMatchObject([
+        {
+          imo: IMO_A,
+          slot_reservation_status: 'updated',
+          live_eta: null,
+          ptd: expect.stringContaining(iso(W0 + 4 * HOUR + 40 * MIN).slice(0, 16)),
+        },
+        { imo: IMO_B, slot_reservation_status: 'offered' },
+      ]);
   });
 
   it('port blocks: refused when not free or not a port block; listed with the vessels on the calendar', async () => {
@@ -462,8 +466,11 @@ describe('JIT arrival queue (fleet)', () => {
     expect(n1.readable_nomination_status).toBe('Open');
     const calendar = (await admin.get('/berth-reservations', { berth_id: b1 })).body.data as any[];
     expect(calendar.map((r) => r.vessel_name)).toEqual(['Bravo']);
-    const { rows: timeline } = await waitForTimestamps(admin, { imo: IMO_A, limit: 100 }, (rows) =>
-      rows.every((t) => t.is_trash === 't'),
+    const { rows: timeline } = await waitForTimestamps(
+      admin,
+      { imo: IMO_A, limit: 100 },
+      (rows) => rows.length > 0 && rows.every((t) => t.is_trash === 't'),
+      30_000,
     );
     // Removed: in the trash, so off the port call's timeline.
     expect(timeline.filter((t) => String(t.payload).includes('jit_eta_form') && t.is_trash === 'f')).toEqual([]);
@@ -482,11 +489,19 @@ describe('JIT arrival queue (fleet)', () => {
   it("a slot request's change reaches queue-portcalls-changed; changed settings shape the next offer", async () => {
     socket = await connectRealtime(system.baseUrl, 15);
     await socket.subscribe('queue-portcalls-changed');
-    // A request without a nomination posts no timestamps: only its own event can send the message.
+    // A request without a nomination posts no timestamps: only its own event can send the message. The previous
+    // test's last effect (Bravo's generated timestamps removed after its cancellation) is waited for first, then a
+    // moment for its signal to pass, so that signal is not taken for this one.
+    await waitForTimestamps(
+      admin,
+      { imo: IMO_B, limit: 100 },
+      (rows) => rows.length > 0 && rows.every((t) => t.is_trash === 't'),
+      30_000,
+    );
     await new Promise((r) => setTimeout(r, 1000));
     const since = Date.now();
     ok(await vessel.post('/agent/rest/slot-reservations', slotRequest({ imo: imo(941_003), vessel_name: 'Charlie' })));
-    expect((await socket.next('queue-portcalls-changed', 5_000, since)).data).toEqual([]);
+    expect((await socket.next('queue-portcalls-changed', 30_000, since)).data).toEqual([]);
 
     ok(await admin.put('/settings/queue_travel_duration_to_berth/PT1H'));
     ok(await admin.put('/settings/queue_rta_window_duration/PT1H'));

@@ -60,7 +60,7 @@ describe('real-time channels (fleet)', () => {
     await system?.stop();
   });
 
-  it('posting a timestamp delivers portcalls-changed and queue-portcalls-changed ([]) within 1 s (web client 15)', async () => {
+  it('posting a timestamp delivers portcalls-changed and queue-portcalls-changed ([]) (web client 15)', async () => {
     const web = await connect(15);
     await web.subscribe('portcalls-changed');
     await web.subscribe('queue-portcalls-changed');
@@ -68,16 +68,16 @@ describe('real-time channels (fleet)', () => {
     await new Promise((r) => setTimeout(r, 300));
     const posted = Date.now();
     await postTimestamp();
+    // How fast is bench:realtime's to measure; here a deadline only catches a message that never comes.
     const [changed, queue] = await Promise.all([
-      web.next('portcalls-changed', 1_000, posted),
-      web.next('queue-portcalls-changed', 1_000, posted),
+      web.next('portcalls-changed', 30_000, posted),
+      web.next('queue-portcalls-changed', 30_000, posted),
     ]);
     expect(changed.data).toEqual([]);
     expect(queue.data).toEqual([]);
-    expect(changed.at - posted).toBeLessThan(1_000);
   });
 
-  it('a burst of posts reaches a socket coalesced: never two messages within 250 ms, the last change not lost', async () => {
+  it('a burst of posts reaches a socket coalesced: at most one message per 250 ms, the last change not lost', async () => {
     const web = await connect(15);
     await web.subscribe('portcalls-changed');
     await new Promise((r) => setTimeout(r, 300));
@@ -86,12 +86,15 @@ describe('real-time channels (fleet)', () => {
     const lastPosted = Date.now();
     // The last post's change arrives after it (leading or trailing edge).
     await expect
-      .poll(() => web.received.get('portcalls-changed')!.some((r) => r.at >= lastPosted), { timeout: 2_000 })
+      .poll(() => web.received.get('portcalls-changed')!.some((r) => r.at >= lastPosted), { timeout: 30_000 })
       .toBe(true);
     const times = web.received.get('portcalls-changed')!.map((r) => r.at);
-    // 20 posts, at most one message per window (a little slack for the timers of two processes).
-    expect(times.length).toBeLessThanOrEqual(Math.ceil((lastPosted - started) / 250) + 2);
-    for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThan(200);
+    // The burst's messages were sent after it started and before the last one arrived: at most one per window in
+    // that span. Bounded as a count over the span, not gap by gap: the times are arrival times, and a loaded
+    // gateway or test process may hand two messages sent a window apart to the socket at once. The slack: the
+    // first window's message, and trailing edges of the previous test's change that arrive after the subscribe.
+    const span = times[times.length - 1] - started;
+    expect(times.length, JSON.stringify(times.map((t) => t - started))).toBeLessThanOrEqual(Math.floor(span / 250) + 3);
   });
 
   it("changing a user's pins delivers portcalls-changed-<userId>", async () => {
@@ -100,7 +103,7 @@ describe('real-time channels (fleet)', () => {
     await web.subscribe(channel);
     const put = await admin.put('/pinned-vessel-ids', { vessel_ids: [IMO] });
     expect(put.status).toBe(200);
-    expect((await web.next(channel, 2_000)).data).toEqual([]);
+    expect((await web.next(channel, 30_000)).data).toEqual([]);
   });
 
   it('creating a notification delivers notifications-changed with the whole notification', async () => {
@@ -108,7 +111,7 @@ describe('real-time channels (fleet)', () => {
     await web.subscribe('notifications-changed');
     const created = await admin.post('/notifications', { type: 'port', message: 'Pilot boarding delayed' });
     expect(created.status).toBe(200);
-    const { data } = await web.next('notifications-changed', 2_000);
+    const { data } = await web.next('notifications-changed', 30_000);
     // The object the web UI's toast reads, and the same as the list serves it.
     expect(data).toMatchObject({
       id: created.body.id,
@@ -123,7 +126,7 @@ describe('real-time channels (fleet)', () => {
     const since = Date.now();
     const deleted = await admin.delete(`/notifications/${created.body.id}`);
     expect(deleted.status).toBe(200);
-    expect((await web.next('notifications-changed', 2_000, since)).data).toBeNull();
+    expect((await web.next('notifications-changed', 30_000, since)).data).toBeNull();
   });
 
   it("the mobile client (16) authenticates with the session's jwt; a bad jwt is refused", async () => {
@@ -179,12 +182,13 @@ describe('real-time channels (fleet)', () => {
       // Two changes of the pins: two messages (a per-user channel is not coalesced).
       for (const vessel_ids of [[IMO, 9176187], [9176187]])
         expect((await admin.put('/pinned-vessel-ids', { vessel_ids })).status).toBe(200);
-      await expect
-        .poll(() => sockets.map((socket) => socket.received.get(channel)!.length), { timeout: 3_000 })
-        .toEqual([2, 2, 2, 2]);
-      // Room for a duplicate to arrive, were there one.
-      await new Promise((r) => setTimeout(r, 500));
-      expect(sockets.map((socket) => socket.received.get(channel)!.length)).toEqual([2, 2, 2, 2]);
+      const counts = () => sockets.map((socket) => socket.received.get(channel)!.length);
+      await expect.poll(counts, { timeout: 30_000 }).toEqual([2, 2, 2, 2]);
+      // A barrier instead of a pause for duplicates: a third change comes after the first two on each gateway's
+      // ordered path, so once every socket has a third message, a duplicate of the first two would be there too.
+      expect((await admin.put('/pinned-vessel-ids', { vessel_ids: [IMO] })).status).toBe(200);
+      await expect.poll(() => counts().every((count) => count >= 3), { timeout: 30_000 }).toBe(true);
+      expect(counts()).toEqual([3, 3, 3, 3]);
     } finally {
       await second.stop();
     }
@@ -217,7 +221,7 @@ describe('real-time channels (embedded: the in-process bus)', () => {
         payload: {},
       });
       expect(res.status).toBe(200);
-      expect((await web.next('portcalls-changed', 1_000, posted)).data).toEqual([]);
+      expect((await web.next('portcalls-changed', 30_000, posted)).data).toEqual([]);
     } finally {
       web.close();
       mobile.close();

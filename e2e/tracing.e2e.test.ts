@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RunningSystem, startFleet } from '@pcas/testing';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { adminAndDataSource, timestamp } from './timestamps.ts';
 
 interface SeenSpan {
@@ -81,21 +81,32 @@ it('follows one timestamp post from the gateway through RPC, append, relay and p
   });
   expect(res.status).toBe(200);
 
-  const deadline = Date.now() + 20_000;
-  const services = () => new Set(spans.filter((s) => s.traceId === traceId).map((s) => s.service));
+  const ours = () => spans.filter((s) => s.traceId === traceId);
   // The notifier consumes the timestamp too (a pinned vessel's push), so its span joins the same trace.
   const expected = ['gateway', 'ingest', 'notifier', 'portcall-projector'];
-  const seenAll = () => expected.every((service) => services().has(service));
-  while (Date.now() < deadline && !seenAll()) await new Promise((r) => setTimeout(r, 200));
-  const ours = spans.filter((s) => s.traceId === traceId);
-  expect(expected.filter((service) => !services().has(service))).toEqual([]);
-  // Every fleet process offers the relay and an advisory lock picks one, so the relay's publish may come from
-  // any of them; other services that consume the same events (the VIS bridge follows port-call changes) join the
-  // trace with what they do in reaction. The four above must all be in it.
-  const names = ours.map((s) => s.name).join(' | ');
-  if (process.env.SHOW_SPANS) console.log(ours.map((s) => `${s.service}: ${s.name}`).join('\n'));
-  expect(names).toMatch(/HTTP POST/);
-  expect(names).toMatch(/rpc\.server/);
-  expect(names).toMatch(/eventstore\.append/);
-  expect(names).toMatch(/amqp\.consume|projection/);
+  // Each process exports its spans in batches as they end (a parent after its children, maybe in a later batch),
+  // so everything asserted is waited for together, not a service's first span only.
+  await vi.waitFor(
+    () => {
+      const services = new Set(ours().map((s) => s.service));
+      expect(expected.filter((service) => !services.has(service))).toEqual([]);
+      // Every fleet process offers the relay and an advisory lock picks one, so the relay's publish may come from
+      // any of them; other services that consume the same events (the VIS bridge follows port-call changes) join
+      // the trace with what they do in reaction. The four above must all be in it.
+      const names = ours()
+        .map((s) => s.name)
+        .join(' | ');
+      expect(names).toMatch(/HTTP POST/);
+      expect(names).toMatch(/rpc\.server/);
+      expect(names).toMatch(/eventstore\.append/);
+      expect(names).toMatch(/amqp\.consume|projection/);
+    },
+    { timeout: 30_000, interval: 200 },
+  );
+  if (process.env.SHOW_SPANS)
+    console.log(
+      ours()
+        .map((s) => `${s.service}: ${s.name}`)
+        .join('\n'),
+    );
 });

@@ -55,7 +55,7 @@ function standInAgent() {
   };
 }
 
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 20_000): Promise<T> {
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 30_000): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await probe();
@@ -71,6 +71,7 @@ describe('VIS agent mode (fleet)', () => {
   let admin: ApiClient;
   let source: ApiClient;
   let apiKeyId: number;
+  const requests = () => agent.of('upload-text-message').filter((c) => c.body.subject === 'Share voyage plan request');
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => agent.server.listen(0, '127.0.0.1', resolve));
@@ -209,8 +210,6 @@ describe('VIS agent mode (fleet)', () => {
   });
 
   it('asks a VIS vessel for its voyage plan once per port call, sends the RTA and stores it on the port call', async () => {
-    const requests = () =>
-      agent.of('upload-text-message').filter((c) => c.body.subject === 'Share voyage plan request');
     const eta = (seconds: number) =>
       source.post('/agent/rest/timestamps', {
         imo: IMO,
@@ -300,6 +299,9 @@ describe('VIS agent mode (fleet)', () => {
     expect(agent.of('find-inter-port-services-by-locode').map((c) => `${c.method} ${c.path}`)).toEqual([
       'GET find-inter-port-services-by-locode/locode:FIRAU',
     ]);
+    // The departure was sent by the same ordered consumer of port-call changes that asks for voyage plans, after
+    // the second ETA's change: that one has been handled by now, and did not ask again.
+    expect(requests()).toHaveLength(1);
     expect(departure.body).toEqual({
       to_service_id: RAUMA,
       to_url: RAUMA_URL,
@@ -319,12 +321,13 @@ describe('VIS agent mode (fleet)', () => {
 
     // A second port for FIRAU that does not take our departures: only Rauma gets the changed ETD.
     const other = 'urn:mrn:stm:service:instance:agent-e2e:other';
-    await source.post('/agent/rest/vis-vessels', {
+    const otherVessel = await source.post('/agent/rest/vis-vessels', {
       imo: 0,
       vessel_name: 'Other',
       service_id: other,
       service_url: 'https://o',
     });
+    expect(otherVessel.status).toBe(200);
     expect((await admin.post('/ports', { name: 'Other', service_id: other, locodes: ['FIRAU'] })).status).toBe(200);
     expect((await admin.post('/port-whitelist-out', { service_id: other, whitelist: false })).body).toEqual({
       result: 'OK',

@@ -239,7 +239,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
       from_service_id: A,
       from_service_name: 'Port A',
     });
-  }, 90_000);
+  }, 180_000);
 
   it('carries a text message from B to A and one back, each acknowledged to its sender', async () => {
     const toA = await adminB.post('/vis-text-messages', {
@@ -277,7 +277,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
       () => messages(adminA, { to_service_id: B }),
       (rows) => rows.some((r) => r.message_id === reply.message_id && r.ack === true),
     );
-  }, 60_000);
+  }, 180_000);
 
   it('gives a voyage plan uploaded to A its RTZ state, and A’s RTA reaches the sender with its window', async () => {
     const uploaded = await signedPost(
@@ -311,7 +311,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
     for (const key of ['rta', 'eta_min', 'eta_max'] as const)
       expect(Date.parse(atSender[0][key])).toBe(Date.parse(rta[key]));
     expect(atSender[0].rtz).toContain('etaWindowBefore="PT15M"');
-  }, 60_000);
+  }, 180_000);
 
   it('answers A’s sends while B is stopped, and after B returns each message arrives exactly once', async () => {
     await b!.stop();
@@ -334,7 +334,8 @@ describe('VIS direct mode: two ports in the fleet', () => {
       'the messages sent while B was down',
       () => messages(adminB, { from_service_id: A }),
       (all) => subjects.every((s) => all.some((r) => r.subject === s)),
-      60_000,
+      // B's processes may still be starting behind its gateway, and A retries with a backoff of up to 4 s.
+      90_000,
     );
     for (const subject of subjects) expect(rows.filter((r) => r.subject === subject)).toHaveLength(1);
     // In the order sent, by their times of sending.
@@ -358,7 +359,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
     );
     expect(again).toMatchObject({ status: 200, body: { results: [{ message_id, status: 'duplicate' }] } });
     expect((await messages(adminB, { from_service_id: A })).filter((r) => r.message_id === message_id)).toHaveLength(1);
-  }, 240_000);
+  }, 360_000);
 
   it('refuses what is not signed, signed wrongly or too old, from a peer not linked or not whitelisted, storing nothing', async () => {
     const before = (await messages(adminB, {})).length;
@@ -419,5 +420,5 @@ describe('VIS direct mode: two ports in the fleet', () => {
     expect((await messages(adminB, {})).length).toBe(before);
     const inbound = await adminB.get('/inbound-vessels');
     expect(inbound.body.data.some((r: any) => Number(r.imo) === 9306172)).toBe(false);
-  }, 60_000);
+  }, 180_000);
 });
