@@ -104,7 +104,7 @@ export async function connectRealtime(
     async authenticate(jwt) {
       await socket.authenticate(jwt);
     },
-    next(channel, ms = 5_000, since = 0) {
+    next(channel, ms = 30_000, since = 0) {
       return new Promise((resolve, reject) => {
         const check = () => {
           const found = received.get(channel)?.find((r) => r.at >= since);

@@ -143,7 +143,7 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     port,
     messages,
     stats,
-    waitForMessages(count, ms = 10_000) {
+    waitForMessages(count, ms = 30_000) {
       return new Promise((resolve, reject) => {
         const check = () => {
           if (messages.length < count) return;
