@@ -400,12 +400,16 @@ export interface TranslationEvents {
 }
 
 /** A device's push token, one per (platform, installation_id); registering again moves it to the caller. */
+/**
+ * A device registered for pushes, or moved to another user, or given a new token. The token itself is not here:
+ * anyone holding it can push to the device, and the log is published and kept forever; it lives in
+ * notifier.push_tokens, written in this event's transaction.
+ */
 export interface PushTokenRegistered {
   id: number;
   user_id: number;
   platform: string;
   installation_id: string;
-  push_token: string;
   /** The user the device was registered to before, if any. */
   previous_user_id: number | null;
 }

@@ -28,6 +28,10 @@ describe('upcastEvent', () => {
       id: 4,
       role: 'user',
     });
+    const device = { id: 5, user_id: 6, platform: 'ios', installation_id: 'i-1', previous_user_id: null };
+    expect(upcastEvent(event('PushTokenRegistered', { ...device, push_token: 'ExponentPushToken[x]' })).data).toEqual(
+      device,
+    );
   });
 
   it('returns every other event as it is, without a copy', () => {

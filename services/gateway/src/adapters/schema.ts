@@ -2,7 +2,7 @@
 // permissions, settings), sessions for the embedded mode, the secrets (credentials) and the shared JWT signing key. Creating it is
 // idempotent and serialized by an advisory lock, so several gateway processes may start at once.
 
-import { LEGACY_EVENT_SECRETS } from '@pcas/contracts';
+import { GATEWAY_LEGACY_EVENT_SECRETS } from '@pcas/contracts';
 import type { Db, Queryable } from '@pcas/sql';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts';
 import { DEFAULT_SETTINGS } from '../domain/settings.ts';
@@ -167,7 +167,7 @@ async function moveSecretsOutOfTheLog(tx: Queryable): Promise<void> {
     );
     await tx.query(`ALTER TABLE gateway.${table} DROP COLUMN ${column}`);
   }
-  for (const [type, fields] of Object.entries(LEGACY_EVENT_SECRETS)) {
+  for (const [type, fields] of Object.entries(GATEWAY_LEGACY_EVENT_SECRETS)) {
     await tx.query(
       `UPDATE eventstore.events SET data = data - $2::text[] WHERE event_type = $1 AND data ?| $2::text[]`,
       [type, fields],

@@ -1,6 +1,7 @@
 // Push tokens of mobile devices, owned by the notifier (docs/architecture.md#services): one row per (platform,
 // installation_id) in notifier.push_tokens, each with its stream `pushtoken-<id>`, written in the transaction of
-// the append. The pushes read it to reach a user's devices; a token Expo no longer accepts is removed here too.
+// the append. The token is a secret (whoever has it can push to the device): it is in the row only, never in an
+// event, which the relay publishes. The pushes read it to reach a user's devices; a token Expo no longer accepts is removed here too.
 
 import { createHash } from 'node:crypto';
 import { type PushTokenRegistered, type PushTokenRemoved, pushTokenStream } from '@pcas/contracts';
@@ -37,6 +38,19 @@ export const PUSH_TOKENS_DDL = [
        DROP SEQUENCE IF EXISTS gateway.push_token_ids;
      END IF;
    END $adopt$`,
+  // Earlier versions also wrote the token into PushTokenRegistered's data: removed from the stored events once (the
+  // one rewrite of the log, as the gateway's for its secrets: docs/architecture.md#services), marked done so that
+  // later starts do not scan the log again. The relay publishes old events without it meanwhile (upcastEvent).
+  'CREATE TABLE IF NOT EXISTS notifier.migrations (name text PRIMARY KEY, done_at timestamptz NOT NULL DEFAULT now())',
+  `DO $tokens$ BEGIN
+     IF NOT EXISTS (SELECT 1 FROM notifier.migrations WHERE name = 'push-tokens-out-of-the-log') THEN
+       IF to_regclass('eventstore.events') IS NOT NULL THEN
+         UPDATE eventstore.events SET data = data - 'push_token'
+          WHERE event_type = 'PushTokenRegistered' AND data ? 'push_token';
+       END IF;
+       INSERT INTO notifier.migrations (name) VALUES ('push-tokens-out-of-the-log');
+     END IF;
+   END $tokens$`,
 ];
 
 export interface PushTokenRow {
@@ -90,7 +104,6 @@ export async function registerPushToken(
       user_id: userId,
       platform,
       installation_id,
-      push_token,
       previous_user_id: existing?.user_id ?? null,
     };
     await store.append(pushTokenStream(id), [{ type: 'PushTokenRegistered', data: registered, metadata }], {

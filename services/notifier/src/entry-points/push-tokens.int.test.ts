@@ -52,6 +52,13 @@ beforeAll(async () => {
   await db.query(
     "INSERT INTO gateway.push_tokens (id, user_id, platform, installation_id, push_token) VALUES (39, 5, 'ios', 'old-1', 'ExponentPushToken[old]')",
   );
+  // ... and wrote the token into the event's data.
+  await store.append('pushtoken-39', [
+    {
+      type: 'PushTokenRegistered',
+      data: { id: 39, user_id: 5, platform: 'ios', installation_id: 'old-1', push_token: 'ExponentPushToken[old]' },
+    },
+  ]);
   const log = createLogger('notifier-push-tokens-test', process.env.LOG_LEVEL ?? 'warn');
   deps = { config: loadConfig({}), db, store, bus: createInProcessBus({ log }), log };
   await ensureSchema(db);
@@ -74,6 +81,10 @@ describe('an earlier version’s tokens', () => {
       "SELECT to_regclass('gateway.push_tokens') AS t, to_regclass('gateway.push_token_ids') AS s",
     );
     expect(legacy).toEqual([{ t: null, s: null }]);
+    // The token left the stored event; the rest of it stayed.
+    expect((await stream(39)).map((e) => e.data)).toEqual([
+      { id: 39, user_id: 5, platform: 'ios', installation_id: 'old-1' },
+    ]);
     expect(await register(ALICE, { installation_id: 'new-0', platform: 'ios', push_token: '' })).toBe(0);
     expect(await register(ALICE, { installation_id: 'old-1', platform: 'ios', push_token: '' })).toBe(39);
     expect(await rows()).toEqual([]);
@@ -97,9 +108,11 @@ describe('registerPushToken', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       type: 'PushTokenRegistered',
-      data: { id, user_id: 11, previous_user_id: null, push_token: 'ExponentPushToken[aaa]' },
+      data: { id, user_id: 11, previous_user_id: null },
       metadata: { user_id: 11 },
     });
+    // The token is a secret: in the row only, in no event (which the relay publishes).
+    expect(JSON.stringify(events)).not.toContain('ExponentPushToken');
     // The same registration again changes nothing.
     expect(
       await register(ALICE, { installation_id: 'inst-1', platform: 'android', push_token: 'ExponentPushToken[aaa]' }),
