@@ -102,7 +102,7 @@ async function resetToken(email: string): Promise<string> {
   const before = smtp.messages.length;
   const res = await api.post('/request-password-reset', { email, port: 'dummy port' });
   expect(res).toMatchObject({ status: 200, body: { message: 'Password reset requested' } });
-  const mail = (await smtp.waitForMessages(before + 1, 20_000))[before];
+  const mail = (await smtp.waitForMessages(before + 1, 30_000))[before];
   expect(mail.subject).toBe('Port Activity App - reset password');
   const link = new URL(new RegExp(`${BASE_URL}/reset-password\\?\\S+`).exec(mail.text)![0]);
   expect(link.searchParams.get('port')).toBe('dummy port');

@@ -16,7 +16,8 @@ const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const INVALID_DECISION_VALUES =
   'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.';
 
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 15_000) {
+// Generous: the projection and the auto-close run beside everything else on a machine that may be small and busy.
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 30_000) {
   const until = Date.now() + ms;
   let last = await read();
   while (!ok(last)) {

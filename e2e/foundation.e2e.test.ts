@@ -12,6 +12,9 @@ import {
   waitForTimestamps,
 } from './timestamps.ts';
 
+// How long a projection may take to show a change: generous, the machine may be small and busy.
+const PROJECTED_MS = 30_000;
+
 const modes: [string, () => Promise<RunningSystem>][] = [
   ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
   ['fleet', () => startFleet()],
@@ -38,17 +41,36 @@ describe.each(modes)('%s mode', (_mode, start) => {
     expect(Array.isArray(res.body.projections)).toBe(true);
   });
 
-  it('shows a timestamp posted with an API key in GET /timestamps within 1 s', async () => {
+  /**
+   * Posts a timestamp of its own and waits until the projection shows it: anything appended before it has been
+   * projected by then (the projection takes the log in order).
+   */
+  const barrier = async (imo: number) => {
+    const marker = `barrier-${Date.now()}-${Math.random()}`;
+    const source = setup.api.withApiKey(setup.apiKey.key);
+    expect((await source.post('/agent/rest/timestamps', timestamp({ imo, payload: { marker } }))).status).toBe(200);
+    await waitForTimestamps(
+      setup.admin,
+      { imo, limit: 100 },
+      (r) => r.some((row) => JSON.parse(row.payload).marker === marker),
+      PROJECTED_MS,
+    );
+  };
+
+  it('shows a timestamp posted with an API key in GET /timestamps', async () => {
     const source = setup.api.withApiKey(setup.apiKey.key);
     const n = Date.now();
     const body = timestamp({ imo: 9074729, vessel_name: 'Fast Ship', payload: { source: 'agent', n } });
     const posted = await source.post('/agent/rest/timestamps', body);
     expect(posted.status).toBe(200);
     expect(posted.body).toEqual({ result: 'OK' });
-    const { rows, ms } = await waitForTimestamps(setup.admin, { imo: 9074729, sort: 'id DESC' }, (r) =>
-      r.some((row) => JSON.parse(row.payload).n === n),
+    // How fast is bench/'s business; here only that it shows.
+    const { rows } = await waitForTimestamps(
+      setup.admin,
+      { imo: 9074729, sort: 'id DESC' },
+      (r) => r.some((row) => JSON.parse(row.payload).n === n),
+      PROJECTED_MS,
     );
-    expect(ms).toBeLessThan(1000);
     const row = rows.find((r) => JSON.parse(r.payload).n === n);
     expect(row).toMatchObject({
       imo: 9074729,
@@ -69,7 +91,7 @@ describe.each(modes)('%s mode', (_mode, start) => {
     const body = timestamp({ imo: 1234567, vessel_name: 'Manual Ship', time_type: 'Actual', time: isoSecondsAgo(60) });
     const posted = await setup.admin.post('/timestamps', body);
     expect(posted.status).toBe(200);
-    const { rows } = await waitForTimestamps(setup.admin, { imo: 1234567 }, (r) => r.length === 1);
+    const { rows } = await waitForTimestamps(setup.admin, { imo: 1234567 }, (r) => r.length === 1, PROJECTED_MS);
     expect(rows[0]).toMatchObject({ time_type: 'Actual', weight: 999 });
   });
 
@@ -123,10 +145,11 @@ describe.each(modes)('%s mode', (_mode, start) => {
     const enabled = await setup.admin.put('/api-keys/enable', { id: setup.apiKey.id });
     expect(enabled.status).toBe(200);
 
-    // Give any (wrongly) appended event time to be projected before counting.
-    await new Promise((r) => setTimeout(r, 300));
+    // Anything (wrongly) appended came before the barrier, so it is projected by now: the barrier's row is the only
+    // new one.
+    await barrier(9074729);
     const after = await setup.admin.get('/timestamps', { limit: 1 });
-    expect(after.body.pagination.total).toBe(total);
+    expect(after.body.pagination.total).toBe(total + 1);
   });
 
   it('stores a re-posted identical timestamp once', async () => {
@@ -134,10 +157,14 @@ describe.each(modes)('%s mode', (_mode, start) => {
     const body = timestamp({ imo: 9074729, payload: { dedupe: 'same' } });
     expect((await source.post('/agent/rest/timestamps', body)).status).toBe(200);
     expect((await source.post('/agent/rest/timestamps', body)).status).toBe(200);
-    const { rows } = await waitForTimestamps(setup.admin, { imo: 9074729, limit: 100 }, (r) =>
-      r.some((row) => JSON.parse(row.payload).dedupe === 'same'),
+    const { rows } = await waitForTimestamps(
+      setup.admin,
+      { imo: 9074729, limit: 100 },
+      (r) => r.some((row) => JSON.parse(row.payload).dedupe === 'same'),
+      PROJECTED_MS,
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // A second copy, had it been appended, would be projected before the barrier.
+    await barrier(9074729);
     const again = await setup.admin.get('/timestamps', { imo: 9074729, limit: 100 });
     const same = again.body.data.filter((row: any) => JSON.parse(row.payload).dedupe === 'same');
     expect(same).toHaveLength(1);
@@ -148,9 +175,9 @@ describe.each(modes)('%s mode', (_mode, start) => {
     const page = await setup.admin.get('/timestamps', { imo: 1234567 });
     const id = page.body.data[0].id;
     expect((await setup.admin.delete('/timestamps', { id })).status).toBe(200);
-    await waitForTimestamps(setup.admin, { id }, (r) => r[0]?.is_trash === 't');
+    await waitForTimestamps(setup.admin, { id }, (r) => r[0]?.is_trash === 't', PROJECTED_MS);
     expect((await setup.admin.post('/restore-timestamp', { id })).status).toBe(200);
-    await waitForTimestamps(setup.admin, { id }, (r) => r[0]?.is_trash === 'f');
+    await waitForTimestamps(setup.admin, { id }, (r) => r[0]?.is_trash === 'f', PROJECTED_MS);
     const unknown = await setup.admin.delete('/timestamps', { id: 999999999 });
     expect(unknown.status).toBe(400);
   });

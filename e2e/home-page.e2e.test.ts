@@ -6,6 +6,10 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable, launchBrowser } from './web/browser.ts';
 
+// Generous (vitest's poll gives up after 1 s): the page, the service and the browser share a machine that may be
+// small and busy.
+const WAIT = { timeout: 30_000 };
+
 describe.skipIf(!chromiumAvailable)('the status page in a browser (embedded mode)', () => {
   let system: RunningSystem;
   let browser: Browser;
@@ -30,7 +34,9 @@ describe.skipIf(!chromiumAvailable)('the status page in a browser (embedded mode
     const answer = await page.goto(`${system.baseUrl}/status`);
     expect(answer?.status()).toBe(200);
     expect(await page.title()).toBe('Port Call Activity Service');
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Port Call Activity Service');
+    await expect
+      .poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT)
+      .toBe('Port Call Activity Service');
     expect(await page.locator('.sub').textContent()).toMatch(/^Version \d+\.\d+\.\d+ · embedded mode · healthy$/);
     const row = (name: string) => page.getByRole('row', { name: new RegExp(`^${name}`) }).textContent();
     expect(await row('Database')).toMatch(/ok$/);
@@ -51,6 +57,6 @@ describe.skipIf(!chromiumAvailable)('the status page in a browser (embedded mode
     await page.goBack();
     await page.getByRole('link', { name: 'Open the web UI' }).click();
     await page.waitForURL(/\/sign-in$/);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Sign in');
   });
 });

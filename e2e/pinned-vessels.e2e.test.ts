@@ -79,7 +79,8 @@ describe.each(modes)('%s mode', (mode, start) => {
         client: setup.api.withSession(login.body.session_id),
       });
     }
-    const until = Date.now() + 20_000;
+    // Generous: the projection runs beside everything else on a machine that may be small and busy.
+    const until = Date.now() + 30_000;
     while ((await users[2].client.get('/ongoing-port-calls')).body.portcalls.length < 2) {
       if (Date.now() > until) throw new Error('the port calls did not appear');
       await new Promise((r) => setTimeout(r, 100));

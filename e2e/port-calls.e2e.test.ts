@@ -28,7 +28,9 @@ const PAIRS: [string, string][] = [
   ['Actual', 'Departure_Vessel_Berth'],
 ];
 
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 10_000) {
+// Generous: the projection runs beside everything else on a machine that may be small and busy. A correction's
+// reply waits for the projection only so long (3 s), so what it changes in the read models is waited for too.
+async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 30_000) {
   const until = Date.now() + ms;
   let last: T = await read();
   while (!ok(last)) {
@@ -212,8 +214,13 @@ describe.each(modes)('%s mode', (_mode, start) => {
   it('POST /unset-port-call-id detaches and trashes a timestamp; POST /update-port-call-id puts it back', async () => {
     const etd = ids.get('etd')!;
     expect(await admin.post('/unset-port-call-id', { id: etd })).toMatchObject({ status: 200, body: true });
-    const orphans = await admin.get('/non-port-call-timestamps', { imo: IMO, limit: 10, offset: 0, sort: 'id' });
-    expect(orphans.body.data.map((r: any) => [r.id, r.is_trash])).toEqual([[etd, 't']]);
+    const orphans = await eventually(
+      async () =>
+        (await admin.get('/non-port-call-timestamps', { imo: IMO, limit: 10, offset: 0, sort: 'id' })).body.data,
+      (rows: any[]) => rows.length > 0,
+      'the orphan',
+    );
+    expect(orphans.map((r: any) => [r.id, r.is_trash])).toEqual([[etd, 't']]);
     let body = await portCall(call);
     expect(slot(body, 'Estimated', 'Departure_Vessel_Berth').time).toBeUndefined();
     expect(body.ship.current_etd).toBe('');
@@ -228,7 +235,11 @@ describe.each(modes)('%s mode', (_mode, start) => {
       status: 200,
       body: true,
     });
-    body = await portCall(call);
+    body = await eventually(
+      () => portCall(call),
+      (b) => b.ship.current_etd !== '',
+      'the ETD back',
+    );
     expect(body.ship.current_etd).toBe(pgText(now + 30 * HOUR));
     const row = (await timestampsOf()).find((r) => r.id === etd);
     expect([row.port_call_id, row.is_trash]).toEqual([call, 'f']);
@@ -248,7 +259,12 @@ describe.each(modes)('%s mode', (_mode, start) => {
     await eventually(row, (r) => r.is_trash === 'f', 'restored');
     expect((await row()).port_call_id).toBe(null);
     expect((await admin.post('/update-port-call-id', { id: etd, portCallId: call })).body).toBe(true);
-    expect((await portCall(call)).ship.current_etd).toBe(pgText(now + 30 * HOUR));
+    const etdBack = await eventually(
+      async () => (await portCall(call)).ship.current_etd,
+      (etd) => etd !== '',
+      'the ETD back',
+    );
+    expect(etdBack).toBe(pgText(now + 30 * HOUR));
   });
 
   it('GET /force-scan-port-call re-derives the port call; GET /port-call-range reads its range', async () => {
@@ -268,11 +284,11 @@ describe.each(modes)('%s mode', (_mode, start) => {
       status: 200,
       body: { result: 'OK' },
     });
-    expect(await onTimeline()).toBe(false);
+    await eventually(onTimeline, (shown) => !shown, 'the vessel off the timeline');
     const vessels = await viewer.get('/vessels', { limit: 10, offset: 0, search: String(IMO) });
     expect(vessels.body.data.map((v: any) => [v.imo, v.visible])).toEqual([[IMO, false]]);
     expect((await admin.post('/vessel-visibility', { imo: IMO, visible: true })).body).toEqual({ result: 'OK' });
-    expect(await onTimeline()).toBe(true);
+    await eventually(onTimeline, (shown) => shown, 'the vessel back on the timeline');
     // A vessel the service has never seen: the original's ERROR.
     expect((await admin.post('/vessel-visibility', { imo: 9321483, visible: false })).body).toEqual({
       result: 'ERROR',
@@ -462,8 +478,11 @@ describe.each(modes)('%s mode', (_mode, start) => {
 
   it('GET /force-close-port-call closes it (ATD now, done, on the timeline two more hours)', async () => {
     expect((await admin.get('/force-close-port-call', { port_call_id: call })).body).toEqual({ result: 'OK' });
-    const { ship } = await portCall(call);
-    expect(ship.status).toBe('done');
+    const { ship } = await eventually(
+      () => portCall(call),
+      (b) => b.ship.status === 'done',
+      'done',
+    );
     const atd = Date.parse(ship.atd.replace(' ', 'T').replace('+00', 'Z'));
     expect(Math.abs(atd - Date.now())).toBeLessThan(60_000);
     const card = (await ongoing()).portcalls.find((c: any) => c.ship.id === call);

@@ -44,7 +44,7 @@ export async function waitForTimestamps(
   client: ApiClient,
   query: Record<string, unknown>,
   predicate: (rows: any[]) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 30_000,
 ): Promise<{ rows: any[]; ms: number }> {
   const started = Date.now();
   let rows: any[] = [];

@@ -17,6 +17,10 @@ import {
   startEmbeddedAndBrowser,
 } from './browser.ts';
 
+// Generous (vitest's poll gives up after 1 s): the page, the service and the browser share a machine that may be
+// small and busy.
+const WAIT = { timeout: 30_000 };
+
 const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 /** Whether the page scrolls sideways (a phone must not). */
@@ -27,20 +31,17 @@ const scrollsSideways = (page: Page) =>
 async function mailTo(outbox: string, to: string): Promise<string> {
   let text = '';
   await expect
-    .poll(
-      async () => {
-        const files = (await readdir(outbox).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
-        for (const file of files.sort().reverse()) {
-          const mail = await parseMail(await readFile(path.join(outbox, file)));
-          if (mail.to.includes(to)) {
-            text = mail.text;
-            return true;
-          }
+    .poll(async () => {
+      const files = (await readdir(outbox).catch(() => [] as string[])).filter((file) => file.endsWith('.eml'));
+      for (const file of files.sort().reverse()) {
+        const mail = await parseMail(await readFile(path.join(outbox, file)));
+        if (mail.to.includes(to)) {
+          text = mail.text;
+          return true;
         }
-        return false;
-      },
-      { timeout: 10_000 },
-    )
+      }
+      return false;
+    }, WAIT)
     .toBe(true);
   return text;
 }
@@ -75,13 +76,13 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
 
     const { context, page, problems } = await newPage(browser, { phone: true });
     await page.goto(`${system.baseUrl}/sign-in`);
-    await expect.poll(() => heading(page)).toBe('Sign in');
+    await expect.poll(() => heading(page), WAIT).toBe('Sign in');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await page.getByRole('link', { name: /^Register/ }).click();
     await page.waitForURL(/\/register$/);
-    await expect.poll(() => heading(page)).toBe('Register');
+    await expect.poll(() => heading(page), WAIT).toBe('Register');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
@@ -93,7 +94,9 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     await page.getByLabel(/^Password/).fill('rita has a long password');
     await page.getByLabel('Repeat the password').fill('rita has a long password');
     await page.getByRole('button', { name: 'Register' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('This registration code is not valid');
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), WAIT)
+      .toContain('This registration code is not valid');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
@@ -104,16 +107,16 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
 
     // Signed in as the new user: the profile says who, with the role in words; a user changes the password by mail.
     await page.goto(`${system.baseUrl}/profile`);
-    await expect.poll(() => heading(page)).toBe('Profile and password');
-    await expect.poll(() => page.getByText('rita@port.local').count()).toBe(1);
-    await expect.poll(() => page.getByText('User', { exact: true }).count()).toBe(1);
-    await expect.poll(() => page.getByRole('listitem').filter({ hasText: 'Basic user actions' }).count()).toBe(1);
-    expect(await page.getByRole('button', { name: 'E-mail me a link' }).isVisible()).toBe(true);
+    await expect.poll(() => heading(page), WAIT).toBe('Profile and password');
+    await expect.poll(() => page.getByText('rita@port.local').count(), WAIT).toBe(1);
+    await expect.poll(() => page.getByText('User', { exact: true }).count(), WAIT).toBe(1);
+    await expect.poll(() => page.getByRole('listitem').filter({ hasText: 'Basic user actions' }).count(), WAIT).toBe(1);
+    await page.getByRole('button', { name: 'E-mail me a link' }).waitFor(WAIT);
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await page.goto(`${system.baseUrl}/no/such/page`);
-    await expect.poll(() => heading(page)).toBe('Page not found');
+    await expect.poll(() => heading(page), WAIT).toBe('Page not found');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await page.getByRole('link', { name: 'Go to the activity timeline' }).click();
     await page.waitForURL((url) => url.pathname === '/');
@@ -130,11 +133,11 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     await page.goto(`${system.baseUrl}/sign-in`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/\/forgot-password$/);
-    await expect.poll(() => heading(page)).toBe('Reset your password');
+    await expect.poll(() => heading(page), WAIT).toBe('Reset your password');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await page.getByLabel('E-mail').fill(email);
     await page.getByRole('button', { name: 'Send the link' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('If the address is known');
+    await expect.poll(() => page.getByRole('status').first().textContent(), WAIT).toContain('If the address is known');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     const text = await mailTo(path.join(system.env.DATA_DIR!, 'outbox'), email);
@@ -147,16 +150,16 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     const here = `${system.baseUrl}${link.pathname}${link.search}`;
 
     await page.goto(here);
-    await expect.poll(() => heading(page)).toBe('Choose a new password');
+    await expect.poll(() => heading(page), WAIT).toBe('Choose a new password');
     expect(await page.getByLabel('E-mail').inputValue()).toBe(email);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await page.getByLabel(/^New password/).fill('my brand new password');
     await page.getByLabel('Repeat the new password').fill('my brand new passwort');
     await page.getByRole('button', { name: 'Set the new password' }).click();
-    await expect.poll(() => page.getByText('The passwords do not match').count()).toBe(1);
+    await expect.poll(() => page.getByText('The passwords do not match').count(), WAIT).toBe(1);
     await page.getByLabel('Repeat the new password').fill('my brand new password');
     await page.getByRole('button', { name: 'Set the new password' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Your new password is set');
+    await expect.poll(() => page.getByRole('status').first().textContent(), WAIT).toContain('Your new password is set');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await page.getByRole('link', { name: 'Go to sign in' }).click();
@@ -172,8 +175,10 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     await other.page.getByLabel(/^New password/).fill('yet another password');
     await other.page.getByLabel('Repeat the new password').fill('yet another password');
     await other.page.getByRole('button', { name: 'Set the new password' }).click();
-    await expect.poll(() => other.page.getByRole('alert').textContent()).toContain('This link is no longer valid');
-    expect(await other.page.getByRole('link', { name: 'Ask for a new link' }).isVisible()).toBe(true);
+    await expect
+      .poll(() => other.page.getByRole('alert').textContent(), WAIT)
+      .toContain('This link is no longer valid');
+    await other.page.getByRole('link', { name: 'Ask for a new link' }).waitFor(WAIT);
 
     expect(problems).toEqual([]);
     expect(other.problems).toEqual([]);
@@ -190,20 +195,22 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile and password' }).click();
     await page.waitForURL(/\/profile$/);
-    await expect.poll(() => heading(page)).toBe('Profile and password');
-    await expect.poll(() => page.getByText('Administrator', { exact: true }).count()).toBe(1);
+    await expect.poll(() => heading(page), WAIT).toBe('Profile and password');
+    await expect.poll(() => page.getByText('Administrator', { exact: true }).count(), WAIT).toBe(1);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     // The rules are the server's: a password like the username is refused in words.
     await page.getByLabel(/^New password/).fill(email);
     await page.getByLabel('Repeat the new password').fill(email);
     await page.getByRole('button', { name: 'Change the password' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain("Password can't be same as username");
+    await expect
+      .poll(() => page.getByRole('alert').textContent(), WAIT)
+      .toContain("Password can't be same as username");
 
     await page.getByLabel(/^New password/).fill('the changed password');
     await page.getByLabel('Repeat the new password').fill('the changed password');
     await page.getByRole('button', { name: 'Change the password' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('Password changed');
+    await expect.poll(() => page.getByRole('status').first().textContent(), WAIT).toContain('Password changed');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Account menu' }).click();

@@ -15,7 +15,8 @@ import {
   startEmbeddedAndBrowser,
 } from './browser.ts';
 
-const WAIT = { timeout: 10_000 };
+// Generous: the page, the service and the browser share a machine that may be small and busy.
+const WAIT = { timeout: 30_000 };
 
 describe.skipIf(!chromiumAvailable)('system administration in the web UI', () => {
   let system: RunningSystem;

@@ -15,7 +15,8 @@ import {
   startEmbeddedAndBrowser,
 } from './browser.ts';
 
-const POLL = { timeout: 10_000 };
+// Generous: the page, the service and the browser share a machine that may be small and busy.
+const POLL = { timeout: 30_000 };
 
 describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedded mode)', () => {
   let system: RunningSystem;
@@ -65,16 +66,16 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
 
     await page.getByRole('button', { name: 'Suspend Nina Nordqvist' }).click();
     await page.getByRole('button', { name: 'Unsuspend Nina Nordqvist' }).waitFor();
-    expect(await row.getByText('Suspended', { exact: true }).count()).toBe(1);
+    await expect.poll(() => row.getByText('Suspended', { exact: true }).count(), POLL).toBe(1);
     const listed = async () => {
       const res = await admin.get('/users?limit=10&offset=0&sort=id&search=nordqvist');
       return (res.body as { data: Array<{ suspended: boolean }> }).data[0]?.suspended;
     };
-    expect(await listed()).toBe(true);
+    await expect.poll(listed, POLL).toBe(true);
 
     await page.getByRole('button', { name: 'Unsuspend Nina Nordqvist' }).click();
     await page.getByRole('button', { name: 'Suspend Nina Nordqvist' }).waitFor();
-    expect(await listed()).toBe(false);
+    await expect.poll(listed, POLL).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
@@ -144,12 +145,12 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
     await box.click();
     await page.getByRole('dialog', { name: 'Grant this permission?' }).getByRole('button', { name: 'Grant' }).click();
     await expect.poll(() => box.isChecked(), POLL).toBe(true);
-    expect(await held()).toBe(true);
+    await expect.poll(held, POLL).toBe(true);
 
     await box.click();
     await page.getByRole('dialog', { name: 'Revoke this permission?' }).getByRole('button', { name: 'Revoke' }).click();
     await expect.poll(() => box.isChecked(), POLL).toBe(false);
-    expect(await held()).toBe(false);
+    await expect.poll(held, POLL).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });

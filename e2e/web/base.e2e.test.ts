@@ -14,6 +14,10 @@ import {
   startEmbeddedAndBrowser,
 } from './browser.ts';
 
+// Generous (vitest's poll gives up after 1 s): the page, the service and the browser share a machine that may be
+// small and busy.
+const WAIT = { timeout: 30_000 };
+
 describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
   let system: RunningSystem;
   let browser: Browser;
@@ -70,16 +74,16 @@ describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
     await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.locator('input[name="password"]').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Wrong e-mail or password');
+    await expect.poll(() => page.getByRole('alert').textContent(), WAIT).toContain('Wrong e-mail or password');
 
     await page.locator('input[name="password"]').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/notifications$/);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Notifications');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Notifications');
 
     // A reload keeps the session.
     await page.reload();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Notifications');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Notifications');
 
     await page.getByRole('button', { name: /Account menu$/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -92,7 +96,7 @@ describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
     const { context, page, problems } = await newPage(browser);
     await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
     await page.goto(`${system.baseUrl}/vessels`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Vessels');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
 
     // The session ends elsewhere (signed out by another tab, or expired): the stored id is now unknown.
     const sessionId = await page.evaluate(() => localStorage.getItem('sessionId'));

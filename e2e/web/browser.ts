@@ -1,5 +1,6 @@
 // What the web UI's browser tests share: Debian's Chromium (@pcas/testing's launchBrowser) with the service,
-// signing in through the sign-in page, the axe accessibility check, and a record of the page's script errors.
+// signing in through the sign-in page, the axe accessibility check, a record of the page's script errors, and the
+// real-time channels the page's socket is subscribed to (so that a test changes something only once it can show live).
 // Browser tests are skipped where no Chromium is installed, except under CI=true, where .ci/run installs it.
 
 import AxeBuilder from '@axe-core/playwright';
@@ -36,6 +37,7 @@ export async function newPage(
   });
   const page = await context.newPage();
   const problems = watchProblems(page);
+  watchChannels(page);
   return { context, page, problems };
 }
 
@@ -51,6 +53,96 @@ export function watchProblems(page: Page): string[] {
     problems.push(`console: ${text}`);
   });
   return problems;
+}
+
+interface ChannelWatch {
+  /** The channels the server confirmed on the page's current socket (none while it has none). */
+  confirmed: Set<string>;
+  changed: Set<() => void>;
+}
+
+const channelWatches = new WeakMap<Page, ChannelWatch>();
+
+/** The SocketCluster packets of a WebSocket frame (one, or a batch), none for a ping or anything else. */
+function packets(payload: string | Buffer): any[] {
+  if (typeof payload !== 'string' || !/^[[{]/.test(payload)) return [];
+  try {
+    const parsed = JSON.parse(payload);
+    return Array.isArray(parsed) ? parsed : [parsed];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Follows the page's real-time socket on the wire: a `#subscribe` it sends becomes a confirmed channel when the
+ * server answers it without an error, an `#unsubscribe` (a view unmounted) or a closed socket takes it away again.
+ */
+function watchChannels(page: Page): void {
+  const watch: ChannelWatch = { confirmed: new Set(), changed: new Set() };
+  channelWatches.set(page, watch);
+  const notify = () => {
+    for (const wake of [...watch.changed]) wake();
+  };
+  page.on('websocket', (socket) => {
+    if (!socket.url().includes('/socketcluster/')) return;
+    // One socket per page at a time: a new one (after a reload or a reconnect) starts without subscriptions.
+    const confirmed = new Set<string>();
+    watch.confirmed = confirmed;
+    const asked = new Map<number, string>();
+    socket.on('framesent', ({ payload }) => {
+      for (const packet of packets(payload)) {
+        if (packet?.event === '#subscribe' && typeof packet.cid === 'number') {
+          asked.set(packet.cid, String(packet.data?.channel));
+        } else if (packet?.event === '#unsubscribe') {
+          // An answer still to come for an earlier subscribe to it no longer counts.
+          for (const [cid, channel] of asked) if (channel === packet.data) asked.delete(cid);
+          confirmed.delete(packet.data);
+          notify();
+        }
+      }
+    });
+    socket.on('framereceived', ({ payload }) => {
+      for (const packet of packets(payload)) {
+        const channel = typeof packet?.rid === 'number' ? asked.get(packet.rid) : undefined;
+        if (channel === undefined) continue;
+        asked.delete(packet.rid);
+        if (!packet.error) confirmed.add(channel);
+        notify();
+      }
+    });
+    socket.on('close', () => {
+      confirmed.clear();
+      notify();
+    });
+  });
+}
+
+/**
+ * Resolves once the server has confirmed the subscription of the page's socket (a page of newPage) to `channel`.
+ * A change that a view should show live is made only after this: a message published before the subscription
+ * stands reaches nobody, and the view would wait for it in vain.
+ */
+export function subscribed(page: Page, channel: string, timeoutMs = 30_000): Promise<void> {
+  const watch = channelWatches.get(page);
+  if (!watch) return Promise.reject(new Error('subscribed() follows pages made by newPage() only'));
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      clearTimeout(timer);
+      watch.changed.delete(check);
+    };
+    const check = () => {
+      if (!watch.confirmed.has(channel)) return;
+      done();
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`the page's socket was not subscribed to ${channel} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    watch.changed.add(check);
+    check();
+  });
 }
 
 /** Signs in through the sign-in page and waits for the first view. */

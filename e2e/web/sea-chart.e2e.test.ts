@@ -13,9 +13,10 @@ import { type ApiClient, launchBrowser, type RunningSystem, startEmbedded } from
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo, timestamp } from '../timestamps.ts';
-import { chromiumAvailable, newPage, seriousAccessibilityFindings, signIn } from './browser.ts';
+import { chromiumAvailable, newPage, seriousAccessibilityFindings, signIn, subscribed } from './browser.ts';
 
-const WAIT = { timeout: 10_000 };
+// Generous: the page, the service and the browser share a machine that may be small and busy.
+const WAIT = { timeout: 30_000 };
 const IMO = 9074729;
 const TUG_MMSI = 230999000;
 
@@ -102,8 +103,9 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
     expect(call.status, JSON.stringify(call.body)).toBe(200);
     const typed = await ais.post('/agent/rest/vessel-type', { imo: IMO, vessel_type: 4 });
     expect(typed.status, JSON.stringify(typed.body)).toBe(200);
-    for (let tries = 0; ((await admin.get('/ongoing-port-calls')).body.portcalls?.length ?? 0) === 0; tries++) {
-      if (tries > 100) throw new Error('the port call of the vessel did not start');
+    const until = Date.now() + WAIT.timeout;
+    while (((await admin.get('/ongoing-port-calls')).body.portcalls?.length ?? 0) === 0) {
+      if (Date.now() > until) throw new Error('the port call of the vessel did not start');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     ({ context, page, problems } = await newPage(browser));
@@ -133,8 +135,10 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
       const served = await fetch(`${system.baseUrl}/sea-chart`, { headers: { Accept: 'text/html' } });
       expect(served.headers.get('content-security-policy')).toContain(`img-src 'self' data: blob: ${tiles.url}`);
     }
-    // A newer position: the same marker moves, without a reload.
+    // A newer position: the same marker moves, without a reload (the message reaches a subscription the server has
+    // confirmed).
     await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await subscribed(page, 'sea-chart-vessels-changed');
     const before = await vessel(page, `imo-${IMO}`).boundingBox();
     await postPositions([position({ latitude: 60.7, longitude: 17.3, locationTimestamp: isoSecondsAgo(5) })]);
     await expect.poll(() => vessel(page, `imo-${IMO}`).getAttribute('data-position'), WAIT).toBe('60.7,17.3');
@@ -161,6 +165,7 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-vessel-key'));
     expect(await focused()).toBe(`imo-${IMO}`);
     // A newer position with another speed and heading: the open popup says so, the focus stays on the vessel.
+    await subscribed(page, 'sea-chart-vessels-changed');
     await postPositions([
       position({
         latitude: 60.7,
@@ -200,7 +205,9 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
 
     const refused = await add('Hector II');
     expect(await refused.getByRole('alert').textContent()).toContain('MMSI belongs to another vessel');
-    // The same words as a notification, gone by itself after a few seconds (its grey text is the shared theme's).
+    // The same words as a notification, gone by itself after a few seconds (its grey text is the shared theme's):
+    // first shown, then gone, so that the check below never meets it.
+    await expect.poll(() => page.getByText('MMSI belongs to another vessel').count(), WAIT).toBe(2);
     await expect.poll(() => page.getByText('MMSI belongs to another vessel').count(), WAIT).toBe(1);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await refused.getByRole('button', { name: 'Cancel' }).click();
@@ -228,8 +235,9 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
       await vessel(page, `imo-${IMO}`).waitFor(WAIT);
       await page.getByRole('button', { name: 'Port of Gävle, Port' }).waitFor(WAIT);
       expect(await page.locator('.leaflet-overlay-pane path').count()).toBeGreaterThanOrEqual(2);
-      expect(await page.locator('.leaflet-tile').count()).toBe(0);
+      // Once the page has the settings' answer, no tile layer comes any more.
       await page.getByText(/No map tiles are set/).waitFor(WAIT);
+      expect(await page.locator('.leaflet-tile').count()).toBe(0);
       expect(elsewhere).toEqual([]);
       const overflow = await page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

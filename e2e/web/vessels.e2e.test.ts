@@ -21,11 +21,13 @@ import {
   seriousAccessibilityFindings,
   signIn,
   startEmbeddedAndBrowser,
+  subscribed,
 } from './browser.ts';
 
 const AURORA = { imo: 9074729, vessel_name: 'Aurora E2E' };
 const BOREALIS = { imo: 9321483, vessel_name: 'Borealis E2E' };
-const WAIT = { timeout: 10_000 };
+// Generous: the page, the service and the browser share a machine that may be small and busy.
+const WAIT = { timeout: 30_000 };
 
 describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded mode)', () => {
   let system: RunningSystem;
@@ -49,8 +51,8 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
       const posted = await agent.post('/agent/rest/timestamps', body);
       expect(posted.status, JSON.stringify(posted.body)).toBe(200);
     }
-    const aurora = await waitForTimestamps(admin, { imo: AURORA.imo }, (rows) => rows.length === 2, 10_000);
-    await waitForTimestamps(admin, { imo: BOREALIS.imo }, (rows) => rows.length === 1, 10_000);
+    const aurora = await waitForTimestamps(admin, { imo: AURORA.imo }, (rows) => rows.length === 2, WAIT.timeout);
+    await waitForTimestamps(admin, { imo: BOREALIS.imo }, (rows) => rows.length === 1, WAIT.timeout);
     auroraIds = aurora.rows.map((row) => row.id);
   });
   afterAll(async () => {
@@ -82,6 +84,9 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     await page.getByLabel('Search by name or IMO').fill('');
     await rowOf(page, AURORA.vessel_name).waitFor(WAIT);
 
+    // The list's own refetch after a change may come before the projection has applied it; the message after it
+    // then brings it, to a subscription the server has confirmed.
+    await subscribed(page, 'portcalls-changed');
     await page.getByRole('button', { name: `Hide ${AURORA.vessel_name} from the timeline` }).click();
     await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Hidden');
     expect(await rowOf(page, BOREALIS.vessel_name).textContent()).toContain('Shown');
@@ -102,6 +107,7 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     expect(await page.getByRole('link', { name: /^Show timestamp/ }).count()).toBe(2);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
+    await subscribed(page, 'portcalls-changed');
     await row.getByRole('button', { name: new RegExp(`^Delete timestamp ${first}`) }).click();
     const dialog = page.getByRole('dialog', { name: `Delete timestamp ${first}?` });
     await dialog.getByRole('button', { name: 'Delete' }).click();

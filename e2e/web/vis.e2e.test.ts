@@ -17,9 +17,11 @@ import {
   seriousAccessibilityFindings,
   signIn,
   startEmbeddedAndBrowser,
+  subscribed,
 } from './browser.ts';
 
-const WAIT = { timeout: 10_000 };
+// Generous: the page, the service and the browser share a machine that may be small and busy.
+const WAIT = { timeout: 30_000 };
 // A route from Gävle to Rauma with a calculated schedule; Rauma's synchronisation point is on it.
 const ROUTE = readFileSync(new URL('../../libs/stm/test-data/gavle-rauma.rtz', import.meta.url), 'utf8');
 const RAUMA_SYNC_POINT = {
@@ -136,6 +138,8 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     await page.getByRole('row').filter({ hasText: 'We arrive at noon' }).waitFor(WAIT);
     // A mark on the page's window: a reload would take it away.
     await page.evaluate(() => Object.assign(window, { visLiveMark: true }));
+    // Only a subscription the server has confirmed gets the message of the agent's post.
+    await subscribed(page, 'vis-changed');
     const id = 'urn:mrn:stm:txt:web:live';
     const posted = await agent.post('/agent/rest/vis-messages', {
       time: '2026-11-27T09:00:00Z',
@@ -147,7 +151,7 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     });
     expect(posted.status, JSON.stringify(posted.body)).toBe(200);
     // Nothing polls the list: only the channel's message makes it read the API again.
-    await page.getByRole('row').filter({ hasText: 'Pilot on board at 09:30' }).waitFor({ timeout: 5_000 });
+    await page.getByRole('row').filter({ hasText: 'Pilot on board at 09:30' }).waitFor(WAIT);
     expect(await page.evaluate(() => (window as { visLiveMark?: boolean }).visLiveMark)).toBe(true);
     expect(problems).toEqual([]);
   });
@@ -164,10 +168,9 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     await page.getByText('The text message was sent').waitFor(WAIT);
     await dialog.waitFor({ state: 'hidden', ...WAIT });
 
-    const sent = await admin.get('/vis-text-messages', { to_service_id: SHIP });
-    expect(sent.body.data).toEqual([
-      expect.objectContaining({ subject: 'Berth ready', body: 'Berth 4 is ready for you at 10:00.' }),
-    ]);
+    await expect
+      .poll(async () => (await admin.get('/vis-text-messages', { to_service_id: SHIP })).body.data, WAIT)
+      .toEqual([expect.objectContaining({ subject: 'Berth ready', body: 'Berth 4 is ready for you at 10:00.' })]);
     await vessel.getByRole('link', { name: 'Text messages of Aurora' }).click();
     // The segmented control's radio is drawn by its label.
     await page.locator('label', { hasText: 'Sent to it' }).click();
@@ -246,7 +249,7 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     const dialog = page.getByRole('dialog', { name: 'Send RTA to Aurora' });
     await expect.poll(() => dialog.getByLabel('VIS service').inputValue(), WAIT).toBe(SHIP);
     await dialog.getByLabel('RTA', { exact: false }).first().fill('2026-11-28T10:00');
-    expect(await dialog.getByLabel(/Earliest arrival/).inputValue()).toBe('2026-11-28T09:30');
+    await expect.poll(() => dialog.getByLabel(/Earliest arrival/).inputValue(), WAIT).toBe('2026-11-28T09:30');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     const request = page.waitForRequest((sent) => sent.url().endsWith('/api/v1/vis-send-rta'));
     await dialog.getByRole('button', { name: 'Send RTA' }).click();
