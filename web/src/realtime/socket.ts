@@ -66,6 +66,30 @@ export function useRealtimeConnected(): boolean {
   );
 }
 
+/**
+ * How many mounted components use each channel. A channel is one subscription of the socket, shared by name:
+ * unsubscribing or closing it ends it for every component, so it is left only when the last one unmounts (the
+ * notification pop-ups of every page and the notifications view listen on the same channel).
+ */
+const users = new Map<string, number>();
+
+function join(channel: string) {
+  const subscription = theSocket().subscribe(channel);
+  users.set(channel, (users.get(channel) ?? 0) + 1);
+  return subscription;
+}
+
+function leave(channel: string, subscription: ReturnType<Socket['subscribe']>) {
+  const left = (users.get(channel) ?? 1) - 1;
+  if (left > 0) {
+    users.set(channel, left);
+    return;
+  }
+  users.delete(channel);
+  subscription.unsubscribe();
+  subscription.close();
+}
+
 /** Calls `onMessage` with each message published on any of `channels` while the component is mounted. */
 export function useChannels(channels: Array<string | null>, onMessage: (data: unknown, channel: string) => void) {
   const handler = useRef(onMessage);
@@ -73,16 +97,18 @@ export function useChannels(channels: Array<string | null>, onMessage: (data: un
   const names = channels.filter((name): name is string => Boolean(name)).join('\n');
   useEffect(() => {
     if (!names) return;
-    const subscriptions = names
-      .split('\n')
-      .map((channel) => ({ channel, subscription: theSocket().subscribe(channel) }));
-    let active = true;
-    for (const { channel, subscription } of subscriptions) {
+    // Each component reads through a consumer of its own, which it ends alone when it unmounts.
+    const subscriptions = names.split('\n').map((channel) => {
+      const subscription = join(channel);
+      return { channel, subscription, consumer: subscription.createConsumer() };
+    });
+    for (const { channel, consumer } of subscriptions) {
       void (async () => {
-        for await (const data of subscription) {
-          if (!active) break;
+        for (;;) {
+          const { value, done } = await consumer.next();
+          if (done) break;
           try {
-            handler.current(data, channel);
+            handler.current(value, channel);
           } catch (error) {
             // One bad message must not end the subscription (the original's loop stopped for good).
             console.warn(`real-time message on ${channel} not handled`, error);
@@ -91,10 +117,10 @@ export function useChannels(channels: Array<string | null>, onMessage: (data: un
       })();
     }
     return () => {
-      active = false;
-      for (const { subscription } of subscriptions) {
-        subscription.unsubscribe();
-        subscription.close();
+      for (const { channel, subscription, consumer } of subscriptions) {
+        // Ends this consumer alone: it leaves the channel's stream, and its pending read with it.
+        consumer.return();
+        leave(channel, subscription);
       }
     };
   }, [names]);
