@@ -82,7 +82,11 @@ describe('push to phones (embedded)', () => {
         to: 'ExponentPushToken[pinner]',
         title: `Ship #${IMO}`,
         body: 'Pilot delayed',
-        data: { type: 'NOTIFICATION', data: { id: res.body.id } },
+        // As the list serves it: the original mobile app's toast reads data.data.sender.email when tapped.
+        data: {
+          type: 'NOTIFICATION',
+          data: { id: res.body.id, type: 'ship', ship_imo: IMO, sender: { email: ADMIN.email } },
+        },
       },
     ]);
   });
@@ -138,7 +142,16 @@ describe('push to phones (embedded)', () => {
     expect(message).toMatchObject({
       to: 'ExponentPushToken[pinner]',
       title: 'Ever Given',
-      data: { type: 'VESSEL', vessel_id: IMO },
+      data: {
+        type: 'VESSEL',
+        vessel_id: IMO,
+        data: {
+          type: 'ship',
+          ship_imo: IMO,
+          sender: { email: 'system' },
+          ship: { imo: IMO, vessel_name: 'Ever Given' },
+        },
+      },
     });
     expect(message.body).toMatch(/^Estimated .+\r\n/);
     expect(message.body.split('\r\n')[1]).toBe(local);

@@ -23,11 +23,12 @@ export interface Push {
   key: string;
   type: PushType;
   title: string;
-  /** What the app receives in `data.data` (NOTIFICATION: the notification). */
+  /** What the app receives in `data.data` (NOTIFICATION: the notification as GET /notifications serves it). */
   data?: unknown;
   /** VESSEL: the vessel's IMO, in `data.vessel_id`. */
   vessel_id?: number;
-  recipients: { token_id: number; body: string }[];
+  /** Each device's body, and its own `data.data` where it differs (VESSEL: its user's synthetic notification). */
+  recipients: { token_id: number; body: string; data?: unknown }[];
 }
 
 /** An Expo push message as the original's push service sent it. */
@@ -69,9 +70,14 @@ export function notificationRecipients(
   return devices.filter((d) => d.user_id !== notification.created_by && (!aboutShip || pinnedBy.has(d.user_id)));
 }
 
-/** The NOTIFICATION push of a created notification; null when nobody receives it. */
+/**
+ * The NOTIFICATION push of a created notification; null when nobody receives it. `shown` is the notification as
+ * GET /notifications and `notifications-changed` serve it (with `sender` and `ship`): the original mobile app's
+ * toast reads `data.data.sender.email` when a push is tapped, so the event's bare data would crash it.
+ */
 export function notificationPush(
   notification: NotificationCreated,
+  shown: unknown,
   vesselName: string | null,
   devices: readonly DeviceOwner[],
   pinnedBy: ReadonlySet<number>,
@@ -82,7 +88,7 @@ export function notificationPush(
     key: `notification-${notification.id}`,
     type: 'NOTIFICATION',
     title: notificationTitle(notification.type, notification.ship_imo, vesselName),
-    data: notification,
+    data: shown,
     recipients: recipients.map((r) => ({ token_id: r.token_id, body: notification.message })),
   };
 }
@@ -164,7 +170,8 @@ export interface VesselPushOutcome {
 /**
  * The VESSEL push of a timestamp that joined a port call: every user who pinned the vessel, each body the
  * translated label and the time in that user's zone (`<label>\r\n<YYYY-MM-DD HH:MM>`), plus the synthetic
- * notification each such user's web UI receives. `now` stamps the synthetic notifications.
+ * notification each such user's web UI receives, which is also each device's `data.data` (the original mobile app
+ * shows it when the push is tapped). `now` stamps the synthetic notifications.
  */
 export function vesselPush(
   news: VesselNews,
@@ -178,19 +185,17 @@ export function vesselPush(
   const notifications: VesselPushOutcome['notifications'] = [];
   for (const user of users) {
     const body = `${label}\r\n${formatInZone(at, recipientTimeZone(user.time_zone, options.portTimeZone))}`;
-    for (const token_id of user.token_ids) recipients.push({ token_id, body });
-    notifications.push({
-      user_id: user.user_id,
-      notification: {
-        id,
-        type: 'ship',
-        ship_imo: news.imo,
-        message: body,
-        created_at: options.now.toISOString(),
-        sender: { email: 'system' },
-        ship: { imo: news.imo, vessel_name: news.vessel_name },
-      },
-    });
+    const notification: SyntheticShipNotification = {
+      id,
+      type: 'ship',
+      ship_imo: news.imo,
+      message: body,
+      created_at: options.now.toISOString(),
+      sender: { email: 'system' },
+      ship: { imo: news.imo, vessel_name: news.vessel_name },
+    };
+    for (const token_id of user.token_ids) recipients.push({ token_id, body, data: notification });
+    notifications.push({ user_id: user.user_id, notification });
   }
   const push: Push | null =
     recipients.length === 0
@@ -223,9 +228,9 @@ export function expoMessages(
   tokenOf: (tokenId: number) => string | undefined,
   messageId: string,
 ): { token_ids: number[]; messages: ExpoMessage[] } {
-  const data: ExpoMessage['data'] = { id: messageId, type: push.type };
-  if (push.data !== undefined) data.data = push.data;
-  if (push.vessel_id !== undefined) data.vessel_id = push.vessel_id;
+  const shared: ExpoMessage['data'] = { id: messageId, type: push.type };
+  if (push.data !== undefined) shared.data = push.data;
+  if (push.vessel_id !== undefined) shared.vessel_id = push.vessel_id;
   const out: { token_ids: number[]; messages: ExpoMessage[] } = { token_ids: [], messages: [] };
   for (const recipient of push.recipients) {
     const to = tokenOf(recipient.token_id);
@@ -236,7 +241,7 @@ export function expoMessages(
       sound: 'default',
       title: push.title,
       body: recipient.body,
-      data,
+      data: recipient.data === undefined ? shared : { ...shared, data: recipient.data },
       channelId: 'notification',
       priority: 'high',
     });

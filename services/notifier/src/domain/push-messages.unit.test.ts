@@ -2,6 +2,7 @@ import type { NotificationCreated } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   EXPO_BATCH_SIZE,
+  type ExpoMessage,
   expoMessages,
   formatInZone,
   notificationPush,
@@ -27,6 +28,13 @@ const notification = (overrides: Partial<NotificationCreated> = {}): Notificatio
   ...overrides,
 });
 
+/** The notification as GET /notifications serves it (notifier.notification_object): what a push carries. */
+const shown = (n: ReturnType<typeof notification>) => ({
+  ...n,
+  sender: { email: 'sender@port.local', first_name: 'Sam', last_name: 'Sender' },
+  ship: n.ship_imo === null ? null : { imo: n.ship_imo, vessel_name: 'Ever Given' },
+});
+
 // Users 1 (the sender), 2 and 3; user 2 has two devices.
 const devices = [
   { token_id: 10, user_id: 1 },
@@ -37,12 +45,12 @@ const devices = [
 
 describe('NOTIFICATION pushes', () => {
   it('a port notification goes to every device but the sender’s, its message as the body', () => {
-    const push = notificationPush(notification(), null, devices, new Set());
+    const push = notificationPush(notification(), shown(notification()), null, devices, new Set());
     expect(push).toEqual({
       key: 'notification-7',
       type: 'NOTIFICATION',
       title: 'Port notification',
-      data: notification(),
+      data: shown(notification()),
       recipients: [
         { token_id: 20, body: 'Berth 3 closed' },
         { token_id: 21, body: 'Berth 3 closed' },
@@ -53,10 +61,12 @@ describe('NOTIFICATION pushes', () => {
 
   it('one about a ship only to those who pinned it (the sender still not)', () => {
     for (const type of ['ship', 'port_call_decision', 'port_call_decision_response'] as const) {
-      const push = notificationPush(notification({ type, ship_imo: 9074729 }), 'Ever Given', devices, new Set([1, 3]));
+      const n = notification({ type, ship_imo: 9074729 });
+      const push = notificationPush(n, shown(n), 'Ever Given', devices, new Set([1, 3]));
       expect(push?.recipients.map((r) => r.token_id)).toEqual([30]);
     }
-    expect(notificationPush(notification({ type: 'ship', ship_imo: 9074729 }), null, devices, new Set([1]))).toBeNull();
+    const n = notification({ type: 'ship', ship_imo: 9074729 });
+    expect(notificationPush(n, shown(n), null, devices, new Set([1]))).toBeNull();
   });
 
   it('titles as the original', () => {
@@ -95,9 +105,9 @@ describe('VESSEL pushes', () => {
       title: 'Ever Given',
       vessel_id: 9074729,
       recipients: [
-        { token_id: 20, body: 'ETA port area\r\n2026-11-26 00:30' },
-        { token_id: 21, body: 'ETA port area\r\n2026-11-26 00:30' },
-        { token_id: 30, body: 'ETA port area\r\n2026-11-25 23:30' },
+        { token_id: 20, body: 'ETA port area\r\n2026-11-26 00:30', data: notifications[0].notification },
+        { token_id: 21, body: 'ETA port area\r\n2026-11-26 00:30', data: notifications[0].notification },
+        { token_id: 30, body: 'ETA port area\r\n2026-11-25 23:30', data: notifications[1].notification },
       ],
     });
     // Every user who pinned the vessel sees it in the web UI, with or without a phone.
@@ -144,6 +154,83 @@ describe('zones and times', () => {
     expect(formatInZone(new Date('2026-01-05T09:07:00Z'), 'UTC')).toBe('2026-01-05 09:07');
     expect(recipientTimeZone(null, '')).toBe('UTC');
     expect(recipientTimeZone('Bad/Zone', 'America/New_York')).toBe('America/New_York');
+  });
+});
+
+describe('what the original mobile app reads of a push (notification.data)', () => {
+  // Its handler: `data.type`, `data.vessel_id`, and `data.data` shown as a notification, whose toast reads
+  // `sender.email` without a guard, and `message`, `type`, `ship_imo`, `ship.vessel_name`.
+  const appReads = (data: ExpoMessage['data']) => {
+    const shownAs = data.data as { sender: { email: string }; message: string; type: string; ship_imo: number | null };
+    return {
+      type: data.type,
+      vessel_id: data.vessel_id,
+      sender: shownAs.sender.email,
+      message: shownAs.message,
+      kind: shownAs.type,
+      ship_imo: shownAs.ship_imo,
+    };
+  };
+
+  it('NOTIFICATION: the notification with its sender and ship', () => {
+    const n = notification({ type: 'ship', ship_imo: 9074729, message: 'Pilot delayed' });
+    const push = notificationPush(n, shown(n), 'Ever Given', devices, new Set([2]))!;
+    const [message] = expoMessages(push, (id) => `ExponentPushToken[${id}]`, 'm-1').messages;
+    expect(appReads(message.data)).toEqual({
+      type: 'NOTIFICATION',
+      vessel_id: undefined,
+      sender: 'sender@port.local',
+      message: 'Pilot delayed',
+      kind: 'ship',
+      ship_imo: 9074729,
+    });
+    expect((message.data.data as { ship: unknown }).ship).toEqual({ imo: 9074729, vessel_name: 'Ever Given' });
+  });
+
+  it('VESSEL: each device its user’s synthetic ship notification, sent by "system"', () => {
+    const { push } = vesselPush(
+      {
+        timestamp_id: 501,
+        imo: 9074729,
+        vessel_name: 'Ever Given',
+        time_type: 'Estimated',
+        state: 'Arrival_Vessel_PortArea',
+        time: '2026-11-25T22:30:00+00:00',
+      },
+      [
+        { user_id: 2, time_zone: 'Europe/Helsinki', token_ids: [20] },
+        { user_id: 3, time_zone: null, token_ids: [30] },
+      ],
+      { translations: new Map([['Estimated Arrival Vessel PortArea', 'ETA']]), portTimeZone: null, now: new Date(0) },
+    );
+    const { messages } = expoMessages(push!, (id) => `ExponentPushToken[${id}]`, 'm-2');
+    expect(messages.map((m) => appReads(m.data))).toEqual([
+      {
+        type: 'VESSEL',
+        vessel_id: 9074729,
+        sender: 'system',
+        message: 'ETA\r\n2026-11-26 00:30',
+        kind: 'ship',
+        ship_imo: 9074729,
+      },
+      {
+        type: 'VESSEL',
+        vessel_id: 9074729,
+        sender: 'system',
+        message: 'ETA\r\n2026-11-25 22:30',
+        kind: 'ship',
+        ship_imo: 9074729,
+      },
+    ]);
+    expect(messages[0].data.data).toEqual({
+      id: '0-501',
+      type: 'ship',
+      ship_imo: 9074729,
+      message: 'ETA\r\n2026-11-26 00:30',
+      created_at: '1970-01-01T00:00:00.000Z',
+      sender: { email: 'system' },
+      ship: { imo: 9074729, vessel_name: 'Ever Given' },
+    });
   });
 });
 

@@ -185,7 +185,16 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
         sound: 'default',
         channelId: 'notification',
         priority: 'high',
-        data: { type: 'NOTIFICATION', data: { id: created.id, type: 'port' } },
+        // The notification as the list serves it: the original mobile app's toast reads data.data.sender.email.
+        data: {
+          type: 'NOTIFICATION',
+          data: {
+            id: created.id,
+            type: 'port',
+            message: 'Berth 3 closed at noon',
+            sender: { email: expect.any(String) },
+          },
+        },
       });
     });
 
@@ -306,7 +315,18 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       expect(byToken[T('two-a')]).toMatchObject({
         title: 'Ever Given',
         body: 'ETA port area\r\n2026-11-26 00:30',
-        data: { type: 'VESSEL', vessel_id: PINNED },
+        // The synthetic ship notification of the device's user, which the original mobile app shows when tapped.
+        data: {
+          type: 'VESSEL',
+          vessel_id: PINNED,
+          data: {
+            type: 'ship',
+            ship_imo: PINNED,
+            message: 'ETA port area\r\n2026-11-26 00:30',
+            sender: { email: 'system' },
+            ship: { imo: PINNED, vessel_name: 'Ever Given' },
+          },
+        },
       });
       expect(byToken[T('two-b')].body).toBe('ETA port area\r\n2026-11-26 00:30');
       // No zone of their own: the port's (PORT_DEFAULT_TIME_ZONE).

@@ -10,6 +10,7 @@ import type { NotificationCreated, RunningService, ServiceDeps, TimestampReceive
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
 import { startProjection, toRecordedEvent } from '@pcas/messaging';
 import { createExpoClient, type ExpoClient } from '../adapters/expo.ts';
+import { notificationObject } from '../adapters/notifications.ts';
 import { enqueuePush, notificationAudience, type PushJob, pushJobHandler } from '../adapters/push-jobs.ts';
 import { notificationPush } from '../domain/push-messages.ts';
 
@@ -78,8 +79,12 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
       for (const event of events) {
         if (event.type !== 'NotificationCreated') continue;
         const notification = event.data as NotificationCreated;
+        // As the list and the channel serve it (sender, ship): what the app shows when the push is tapped. Gone
+        // (deleted before this ran): nobody is told of it.
+        const shown = await notificationObject(tx, notification.id);
+        if (shown === null) continue;
         const audience = await notificationAudience(tx, notification.ship_imo);
-        const push = notificationPush(notification, audience.vesselName, audience.devices, audience.pinnedBy);
+        const push = notificationPush(notification, shown, audience.vesselName, audience.devices, audience.pinnedBy);
         // A push that cannot be queued fails the batch, which is delivered again: the push is late, never lost.
         if (push) await enqueuePush(queue, push, new Date());
       }
