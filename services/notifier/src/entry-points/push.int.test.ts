@@ -374,5 +374,35 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       ]);
       expect(made.rows).toEqual([]);
     });
+
+    it('a timestamp delivered again (a relay re-run from the start) is not pushed twice', async () => {
+      portCallId++;
+      await timestamp(PINNED, { time: '2026-11-26T05:00:00+00:00' });
+      await waitFor(() => delivered().length === 3);
+      expo.reset();
+      // Every event of the log published again, as by a relay that lost its checkpoint: each pushed timestamp (and
+      // notification) of this file comes to the push consumers a second time, and its job runs again. Only the
+      // claim of its push (notifier.pushes_made) stops it.
+      const name = uniqueName('relay-again');
+      const again = await startRelay({ ...deps, name, pollIntervalMs: 20 });
+      try {
+        const { rows } = await deps.db.query<{ head: number }>(
+          'SELECT max(global_position)::int8 AS head FROM eventstore.events',
+        );
+        await waitFor(async () => ((await deps.store.readCheckpoint(name))?.globalPosition ?? 0) >= rows[0].head);
+      } finally {
+        await again.stop();
+      }
+      // Barrier: a new timestamp's push, whose job is due after every job the redelivery made.
+      portCallId++;
+      await timestamp(PINNED, { time: '2026-11-26T08:00:00+00:00' });
+      await waitFor(() => delivered().length >= 3);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(
+        delivered()
+          .map((m) => m.body.split('\r\n')[1])
+          .sort(),
+      ).toEqual(['2026-11-26 09:00', '2026-11-26 10:00', '2026-11-26 10:00']);
+    });
   });
 });
