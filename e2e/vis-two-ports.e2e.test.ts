@@ -5,8 +5,12 @@
 // while B is stopped A's sends are answered at once and, after B returns, each arrives exactly once; a request
 // not signed, signed wrongly or too old, from a peer not linked or not whitelisted, is refused and stores nothing.
 
+import { execFile } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import { promisify } from 'node:util';
+import { openDb } from '@pcas/sql';
 import {
   ApiClient,
   DEFAULT_URLS,
@@ -19,6 +23,46 @@ import {
 } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, isoSecondsAgo } from './timestamps.ts';
+
+// amqplib belongs to @pcas/messaging: loaded from there to read the broker's raw deliveries.
+const fromMessaging = createRequire(createRequire(import.meta.url).resolve('@pcas/messaging'));
+const amqplib = fromMessaging('amqplib') as {
+  connect(url: string): Promise<{
+    createChannel(): Promise<{
+      assertQueue(name: string, options: object): Promise<{ queue: string }>;
+      bindQueue(queue: string, exchange: string, pattern: string): Promise<unknown>;
+      consume(
+        queue: string,
+        onMessage: (msg: { content: Buffer; properties: object } | null) => void,
+      ): Promise<unknown>;
+    }>;
+    close(): Promise<void>;
+  }>;
+};
+
+/**
+ * Every message published or delivered in the virtual host of `amqpUrl`, RPC commands and replies included:
+ * RabbitMQ's firehose tracer (`rabbitmqctl trace_on`), which copies each to `amq.rabbitmq.trace`.
+ */
+async function traceBroker(amqpUrl: string) {
+  const vhost = decodeURIComponent(new URL(amqpUrl).pathname.slice(1)) || '/';
+  await promisify(execFile)('rabbitmqctl', ['trace_on', '-p', vhost]);
+  const connection = await amqplib.connect(amqpUrl);
+  const channel = await connection.createChannel();
+  const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
+  await channel.bindQueue(queue, 'amq.rabbitmq.trace', '#');
+  const seen: string[] = [];
+  await channel.consume(queue, (msg) => {
+    if (msg) seen.push(`${JSON.stringify(msg.properties)} ${msg.content.toString('utf8')}`);
+  });
+  return {
+    seen,
+    async stop() {
+      await connection.close();
+      await promisify(execFile)('rabbitmqctl', ['trace_off', '-p', vhost]);
+    },
+  };
+}
 
 const A = 'urn:mrn:stm:service:instance:pcas:port-a';
 const B = 'urn:mrn:stm:service:instance:pcas:port-b';
@@ -206,6 +250,58 @@ describe('VIS direct mode: two ports in the fleet', () => {
     expect(JSON.stringify(config.body)).not.toContain(SECRET);
   });
 
+  it('keeps the peer secret out of every event, broker message, log line and answer', async () => {
+    // Linked again while every message of A's virtual host is traced (the RPC command to the vis-bridge too), and
+    // a message sent and acknowledged, which signs with the secret on both sides.
+    const trace = await traceBroker(a.env.AMQP_URL);
+    const answers: string[] = [];
+    try {
+      const linked = await adminA.post('/port-peer', { service_id: B, url: `${bAddress.url}/vis`, secret: SECRET });
+      expect(linked).toMatchObject({ status: 200, body: { result: 'OK' } });
+      answers.push(JSON.stringify(linked.body));
+      const sent = await adminA.post('/vis-text-messages', {
+        vis_service_id: B,
+        author: 'A ops',
+        subject: 'secret check',
+        body: 'signed with the shared secret',
+      });
+      expect(sent.status).toBe(200);
+      answers.push(JSON.stringify(sent.body));
+      await waitFor(
+        'the acknowledgement at A',
+        () => messages(adminA, { to_service_id: B }),
+        (all) => all.some((r) => r.subject === 'secret check' && r.ack === true),
+      );
+      for (const path of ['/vis-configuration', '/vis-text-messages']) {
+        answers.push(JSON.stringify((await adminA.get(path)).body));
+      }
+      // The trace shows the link's command went through the broker (so the check below looked at it).
+      await waitFor(
+        'the link command in the trace',
+        async () => trace.seen,
+        (seen) => seen.some((m) => m.includes(bAddress.url)),
+      );
+    } finally {
+      await trace.stop();
+    }
+    expect(trace.seen.filter((m) => m.includes(SECRET))).toEqual([]);
+    expect(answers.filter((m) => m.includes(SECRET))).toEqual([]);
+    for (const system of [a, b!]) {
+      expect(system.output()).not.toContain(SECRET);
+      const db = await openDb({ url: system.env.DATABASE_URL, poolSize: 1 });
+      try {
+        const { rows } = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM eventstore.events
+            WHERE strpos(data::text, $1) > 0 OR strpos(metadata::text, $1) > 0`,
+          [SECRET],
+        );
+        expect(rows[0].n).toBe(0);
+      } finally {
+        await db.close();
+      }
+    }
+  });
+
   it('sends a vessel departing A towards B’s UN/LOCODE to B, which lists it among its inbound vessels', async () => {
     const made = await adminAndDataSource(a.baseUrl, ADMIN);
     for (const state of ['Arrival_Vessel_PortArea', 'Departure_Vessel_Berth']) {
@@ -338,10 +434,11 @@ describe('VIS direct mode: two ports in the fleet', () => {
       90_000,
     );
     for (const subject of subjects) expect(rows.filter((r) => r.subject === subject)).toHaveLength(1);
-    // In the order sent, by their times of sending.
+    // Stored at B in the order A sent them: B's row ids follow the order it stored them in (the time shown is the
+    // sender's time of sending, which says nothing of the order on the wire).
     const order = rows
       .filter((r) => subjects.includes(r.subject))
-      .sort((x, y) => Date.parse(x.time) - Date.parse(y.time))
+      .sort((x, y) => Number(x.id) - Number(y.id))
       .map((r) => r.subject);
     expect(order).toEqual(subjects);
     await waitFor(
