@@ -200,6 +200,17 @@ export interface ApiKeyCreated {
   id: number;
   name: string;
   bound_user_id: number;
+  /**
+   * The API-key permissions it holds; absent or null: all of them (a key created without a list, as the original
+   * web UI creates them, and every key of an earlier version).
+   */
+  permissions?: string[] | null;
+}
+
+/** An administrator changed which API-key permissions a key holds (null: all of them). */
+export interface ApiKeyPermissionsSet {
+  id: number;
+  permissions: string[] | null;
 }
 
 export interface ApiKeyEnabled {
@@ -327,6 +338,7 @@ export interface ApiKeyEvents {
   ApiKeyCreated: ApiKeyCreated;
   ApiKeyEnabled: ApiKeyEnabled;
   ApiKeyDisabled: ApiKeyDisabled;
+  ApiKeyPermissionsSet: ApiKeyPermissionsSet;
 }
 
 // ---- gateway streams: rolepermissions-<role>, setting-<name>, translations-<ns>-<lng>; pushtoken-<id> (notifier) ----

@@ -76,6 +76,8 @@ const DDL = [
      modified_at timestamptz NOT NULL DEFAULT now(),
      modified_by integer
    )`,
+  // The API-key permissions a key holds (ApiKeyCreated, ApiKeyPermissionsSet); NULL: all of them.
+  'ALTER TABLE gateway.api_keys ADD COLUMN IF NOT EXISTS permissions text[]',
   `CREATE TABLE IF NOT EXISTS gateway.sessions (
      id text PRIMARY KEY,
      user_id integer NOT NULL,

@@ -2,6 +2,7 @@
 // Pure: the data below seeds the gateway's tables, and `isAllowed` decides a request from what the caller
 // already loaded.
 
+import { ApiError } from '@pcas/contracts';
 import type { AuthContext } from '@pcas/http-kit';
 
 export interface RoleDef {
@@ -87,6 +88,23 @@ export const API_KEY_PERMISSIONS: readonly string[] = [
   'update_sea_chart_location',
 ];
 
+/**
+ * The API-key permissions an administrator chose for a key (POST /api-keys, PUT /api-keys/permissions): absent or
+ * null, all of them (as the original's keys); else a non-empty list of API-key permissions, kept each once in
+ * the catalogue's order.
+ */
+export function readKeyPermissions(value: unknown): string[] | null {
+  if (value === undefined || value === null) return null;
+  const known = `one or more of ${API_KEY_PERMISSIONS.join(', ')}`;
+  if (!Array.isArray(value) || value.length === 0) throw ApiError.badRequest(`Invalid permissions: ${known}`);
+  for (const name of value) {
+    if (typeof name !== 'string' || !API_KEY_PERMISSIONS.includes(name)) {
+      throw ApiError.badRequest(`Invalid permission: ${String(name)} (${known})`);
+    }
+  }
+  return API_KEY_PERMISSIONS.filter((name) => value.includes(name));
+}
+
 /** The spec names some permissions differently from the original; routes may use either name. */
 export const PERMISSION_ALIASES: Readonly<Record<string, string>> = {
   modify_sea_chart_vessels: 'manage_sea_chart_vessel',
@@ -138,8 +156,8 @@ const has = (set: ReadonlySet<string> | readonly string[], name: string) =>
  */
 export function isAllowed(auth: AuthContext, permission: string, loginCandidate?: LoginCandidate | null): boolean {
   if (permission === 'public') return true;
-  // Only an API key can satisfy these, whatever a role holds.
-  if (API_KEY_PERMISSIONS.includes(permission)) return auth.kind === 'api_key';
+  // Only an API key can satisfy these, whatever a role holds, and only those it was given (all, by default).
+  if (API_KEY_PERMISSIONS.includes(permission)) return auth.kind === 'api_key' && auth.permissions.has(permission);
   if (
     permission === 'login' &&
     loginCandidate &&

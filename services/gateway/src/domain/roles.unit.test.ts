@@ -1,6 +1,14 @@
 import type { AuthContext } from '@pcas/http-kit';
 import { describe, expect, it } from 'vitest';
-import { ANONYMOUS, API_KEY_PERMISSIONS, DEFAULT_ROLE_PERMISSIONS, isAllowed, PERMISSIONS, ROLES } from './roles.ts';
+import {
+  ANONYMOUS,
+  API_KEY_PERMISSIONS,
+  DEFAULT_ROLE_PERMISSIONS,
+  isAllowed,
+  PERMISSIONS,
+  ROLES,
+  readKeyPermissions,
+} from './roles.ts';
 
 const session = (role: string, permissions = DEFAULT_ROLE_PERMISSIONS[role]): AuthContext => ({
   kind: 'session',
@@ -105,6 +113,21 @@ describe('isAllowed', () => {
       // Even a role that somehow holds the name does not pass.
       expect(isAllowed(session('admin', [name]), name)).toBe(false);
     }
+  });
+
+  it('grants a key only the API-key permissions it was given', () => {
+    const gate = { ...apiKey, permissions: new Set(['timestamp']) };
+    expect(isAllowed(gate, 'timestamp')).toBe(true);
+    for (const name of API_KEY_PERMISSIONS.filter((p) => p !== 'timestamp')) expect(isAllowed(gate, name)).toBe(false);
+  });
+
+  it('reads an administrator’s choice of API-key permissions', () => {
+    expect(readKeyPermissions(undefined)).toBeNull();
+    expect(readKeyPermissions(null)).toBeNull();
+    expect(readKeyPermissions(['export_api', 'timestamp', 'timestamp'])).toEqual(['timestamp', 'export_api']);
+    expect(() => readKeyPermissions([])).toThrow(/Invalid permissions: one or more of timestamp, /);
+    expect(() => readKeyPermissions(['manage_user'])).toThrow('Invalid permission: manage_user');
+    expect(() => readKeyPermissions('timestamp')).toThrow(/Invalid permissions/);
   });
 
   it('gives an API key only its bound role permissions otherwise', () => {

@@ -105,7 +105,7 @@ export function createAccess(
   const permissionsOf = (found: ActiveApiKey): ReadonlySet<string> => {
     let permissions = keyPermissions.get(found);
     if (!permissions) {
-      permissions = new Set([...found.permissions, ...API_KEY_PERMISSIONS]);
+      permissions = new Set([...found.permissions, ...(found.key_permissions ?? API_KEY_PERMISSIONS)]);
       keyPermissions.set(found, permissions);
     }
     return permissions;

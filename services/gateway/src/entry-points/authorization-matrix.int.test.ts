@@ -44,6 +44,8 @@ type Caller =
   | { kind: 'role'; role: string; userId: number }
   | { kind: 'anonymous' }
   | { kind: 'api_key'; key: string }
+  // A key an administrator gave one API-key permission only.
+  | { kind: 'scoped_api_key'; key: string; holds: string[] }
   | { kind: 'disabled_api_key'; key: string }
   | { kind: 'unknown_session' };
 
@@ -63,8 +65,12 @@ function expectedAccess(caller: Caller, permission: string, matrix: Matrix): Acc
   // An unknown or expired session is refused before anything else, on every route (the UI then logs out).
   if (caller.kind === 'unknown_session') return 'expired';
   if (permission === 'public') return 'allowed';
-  // API-key-only permissions: no role can hold them, every active key has them.
-  if (API_KEY_ONLY.includes(permission)) return caller.kind === 'api_key' ? 'allowed' : 'refused';
+  // API-key-only permissions: no role can hold them; a key holds those it was given (all, when created without
+  // a list).
+  if (API_KEY_ONLY.includes(permission)) {
+    const held = caller.kind === 'api_key' || (caller.kind === 'scoped_api_key' && caller.holds.includes(permission));
+    return held ? 'allowed' : 'refused';
+  }
   // A disabled key is no credential at all: the caller is anonymous.
   if (caller.kind === 'anonymous' || caller.kind === 'disabled_api_key') return 'refused';
   // An API key acts as its bound user, whose role is inactive_user.
@@ -152,6 +158,7 @@ async function clientFor(base: ApiClient, caller: Caller): Promise<ApiClient> {
     case 'anonymous':
       return base.anonymous();
     case 'api_key':
+    case 'scoped_api_key':
     case 'disabled_api_key':
       return base.withApiKey(caller.key);
     case 'unknown_session':
@@ -338,6 +345,8 @@ beforeAll(async () => {
     [key.id],
   );
   expect(bound.rows[0].role).toBe('inactive_user');
+  const scoped = await gw.createApiKey('matrix scoped key', ['timestamp']);
+  callers.push({ kind: 'scoped_api_key', key: scoped.key, holds: ['timestamp'] });
   const disabled = await gw.createApiKey('matrix disabled key');
   expect((await admin.put('/api-keys/disable', { id: disabled.id })).status).toBe(200);
   callers.push({ kind: 'disabled_api_key', key: disabled.key });
@@ -401,6 +410,11 @@ describe('the default matrix, route by route', () => {
     // Not vacuous: keys and roles get routes of their own.
     expect(allowed.size).toBeGreaterThan(routes.length);
     expect([...allowed].some((entry) => entry.startsWith('api_key '))).toBe(true);
+    // The key with `timestamp` only posts timestamps, and reaches none of the other API-key routes.
+    const scopedRoutes = [...allowed].filter((entry) => entry.startsWith('scoped_api_key '));
+    expect(scopedRoutes).toContain('scoped_api_key POST /agent/rest/timestamps');
+    expect(scopedRoutes).not.toContain('scoped_api_key GET /export/timestamps');
+    expect(scopedRoutes.length).toBeLessThan([...allowed].filter((entry) => entry.startsWith('api_key ')).length);
     const publicRoutes = routes.filter((r) => PINNED.get(routeName(r))?.permission === 'public').map(routeName);
     expect(publicRoutes).toContain('GET /health-check');
     for (const who of ['anonymous', 'inactive_user', 'disabled_api_key']) {
@@ -424,7 +438,7 @@ describe('the default matrix, route by route', () => {
       (e) => allowed.has(e) !== defaultAllowed.has(e),
     );
     const who = new Set(changed.map((entry) => entry.split(' ')[0]));
-    expect(who).toEqual(new Set(['user', 'inactive_user', 'api_key', 'consignee']));
+    expect(who).toEqual(new Set(['user', 'inactive_user', 'api_key', 'scoped_api_key', 'consignee']));
     expect(changed).toContain('user PUT /settings/:name/:value');
     expect(changed).toContain('api_key GET /settings');
 

@@ -385,6 +385,7 @@ describe('API keys', () => {
         'modified_at',
         'modified_by',
         'name',
+        'permissions',
       ].sort(),
     );
     expect(first).toMatchObject({
@@ -500,6 +501,77 @@ describe('API keys', () => {
     expect((await timestamp()).status).toBe(200);
   });
 
+  it('holds the API-key permissions an administrator chose, all of them without a list; refusals store nothing', async () => {
+    const all = ['timestamp', 'translation', 'push_notification_token', 'export_api', 'update_sea_chart_location'];
+    const listed = async (id: number) =>
+      (await call('GET', '/api-keys', { auth: admin(), query: { limit: 100, offset: 0, sort: 'id' } })).body.data.find(
+        (r: any) => r.id === id,
+      );
+    expect((await listed(created.id)).permissions).toEqual(all);
+    const gate = await call('POST', '/api-keys', {
+      auth: admin(),
+      body: { name: 'Gate system', permissions: ['timestamp'] },
+    });
+    expect(gate.status).toBe(200);
+    expect((await listed(gate.body.id)).permissions).toEqual(['timestamp']);
+    const gateKey = { authorization: `ApiKey ${gate.body.key}` };
+    expect([...(await createAccess(deps()).authenticate(gateKey)).permissions].filter((p) => all.includes(p))).toEqual([
+      'timestamp',
+    ]);
+    const exported = () =>
+      call('GET', '/export/timestamps', { auth: `ApiKey ${gate.body.key}`, query: { limit: 1, offset: 0 } });
+    expect(await exported()).toEqual({ status: 403, body: { error: 'Invalid access' } });
+
+    const events = async () => (await store.readStream(`apikey-${gate.body.id}`)).length;
+    const before = await events();
+    for (const permissions of [[], ['manage_user'], [1]]) {
+      const refused = await call('PUT', '/api-keys/permissions', {
+        auth: admin(),
+        body: { id: gate.body.id, permissions },
+      });
+      expect(refused.status, JSON.stringify(permissions)).toBe(400);
+      expect(refused.body.error).toMatch(/^Invalid permission/);
+    }
+    expect(
+      (
+        await call('PUT', '/api-keys/permissions', {
+          auth: admin(),
+          body: { id: gate.body.id, permissions: 'timestamp' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await call('POST', '/api-keys', { auth: admin(), body: { name: 'Nothing', permissions: [] } })).status,
+    ).toBe(400);
+    expect(await events()).toBe(before);
+
+    expect(
+      (
+        await call('PUT', '/api-keys/permissions', {
+          auth: admin(),
+          body: { id: gate.body.id, permissions: ['timestamp', 'export_api'] },
+        })
+      ).body,
+    ).toBe(true);
+    expect((await listed(gate.body.id)).permissions).toEqual(['timestamp', 'export_api']);
+    expect(
+      (await call('PUT', '/api-keys/permissions', { auth: admin(), body: { id: gate.body.id, permissions: null } }))
+        .body,
+    ).toBe(true);
+    expect((await listed(gate.body.id)).permissions).toEqual(all);
+    // The same set again appends nothing.
+    const now = await events();
+    await call('PUT', '/api-keys/permissions', { auth: admin(), body: { id: gate.body.id, permissions: null } });
+    expect(await events()).toBe(now);
+    expect((await store.readStream(`apikey-${gate.body.id}`)).map((e) => e.data).slice(-2)).toEqual([
+      { id: gate.body.id, permissions: ['timestamp', 'export_api'] },
+      { id: gate.body.id, permissions: null },
+    ]);
+    expect(
+      (await call('PUT', '/api-keys/permissions', { auth: admin(), body: { id: 999_999, permissions: null } })).body,
+    ).toEqual({ error: 'Invalid API key id: 999999' });
+  });
+
   it('answers 400 for an unknown key id', async () => {
     const res = await call('PUT', '/api-keys/enable', { auth: admin(), body: { id: 999_999 } });
     expect(res.status).toBe(400);
@@ -511,7 +583,12 @@ describe('API keys', () => {
     expect(events.map((e) => e.type)).toEqual(['ApiKeyCreated', 'ApiKeyDisabled', 'ApiKeyEnabled']);
     for (const event of events) expect(event.metadata).toMatchObject({ user_id: adminId, api_key_id: null });
     // The key is a credential, never in an event (the relay publishes them all).
-    expect(events[0].data).toEqual({ id: created.id, name: 'Alpha feed', bound_user_id: expect.any(Number) });
+    expect(events[0].data).toEqual({
+      id: created.id,
+      name: 'Alpha feed',
+      bound_user_id: expect.any(Number),
+      permissions: null,
+    });
     const boundId = (events[0].data as any).bound_user_id;
     const userEvents = await store.readStream(`user-${boundId}`);
     expect(userEvents.map((e) => e.type)).toEqual(['UserCreated']);

@@ -8,7 +8,15 @@ const KEY = '1b395da3f7173926fbb8897da410e76217f34f3414075a98f2';
 
 const PAGE = {
   data: [
-    { id: 1, name: 'Pilot data', key: KEY, is_active: true, bound_user_id: 2, created_at: '2026-11-25 16:20:46+00' },
+    {
+      id: 1,
+      name: 'Pilot data',
+      key: KEY,
+      is_active: true,
+      bound_user_id: 2,
+      created_at: '2026-11-25 16:20:46+00',
+      permissions: ['timestamp', 'export_api'],
+    },
     // Unexpected data: no name, no key, no user.
     { id: 2, name: null, key: null, is_active: false, bound_user_id: null },
   ],
@@ -80,6 +88,45 @@ describe('the API keys view', () => {
     expect(post).toMatchObject({ path: 'api-keys', body: { name: 'Harbour master' } });
     // The list is read again, so the new key appears in it.
     await waitFor(() => expect(calls.filter((call) => call.method === 'GET').length).toBeGreaterThan(1));
+  });
+
+  it('gives a new key only the permissions chosen, and changes a key’s with PUT api-keys/permissions', async () => {
+    const calls = stubApi(answer);
+    const user = userEvent.setup();
+    renderView(<ApiKeysView />);
+    // A key of the original's kind (no list) may do everything; one with a list shows it in words.
+    expect(await screen.findByText('Everything')).toBeTruthy();
+    expect(
+      screen.getByText('Post timestamps, live ETAs and slot requests; Export timestamps and port calls'),
+    ).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Add API key' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Add API key' });
+    await user.type(within(dialog).getByLabelText(/Name/), 'Gate system');
+    for (const label of [/Upload translations/, /Report stale push tokens/, /Export timestamps/, /vessel positions/]) {
+      await user.click(within(dialog).getByLabelText(label));
+    }
+    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await screen.findByRole('dialog', { name: 'API key added' });
+    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+      path: 'api-keys',
+      body: { name: 'Gate system', permissions: ['timestamp'] },
+    });
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+
+    await user.click(screen.getByRole('button', { name: 'Change what Pilot data may do' }));
+    const change = await screen.findByRole('dialog', { name: 'What Pilot data may do' });
+    await user.click(within(change).getByLabelText(/Post timestamps/));
+    await user.click(within(change).getByLabelText(/Export timestamps/));
+    // None chosen: nothing to save.
+    expect((within(change).getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(true);
+    await user.click(within(change).getByLabelText(/Upload translations/));
+    await user.click(within(change).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(calls.some((call) => call.path === 'api-keys/permissions')).toBe(true));
+    expect(calls.find((call) => call.path === 'api-keys/permissions')).toMatchObject({
+      method: 'PUT',
+      body: { id: 1, permissions: ['translation'] },
+    });
   });
 
   it('shows the API’s refusal in words', async () => {

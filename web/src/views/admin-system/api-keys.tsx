@@ -1,8 +1,8 @@
 // API keys of the data sources: the list (paged, sorted and searched on the server), each key masked until asked
-// for, an active switch, and adding a key by name. The new key is shown at once, ready to copy, because that is
-// what the operator hands to the data source.
+// for, an active switch, what each key may do (changed in a dialog), and adding a key by name and permissions. The
+// new key is shown at once, ready to copy, because that is what the operator hands to the data source.
 
-import { Button, Code, CopyButton, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Code, CopyButton, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,7 +20,19 @@ export interface ApiKeyRow {
   is_active: boolean | null;
   bound_user_id: number | null;
   created_at?: string | null;
+  /** The API-key permissions it holds (a server of the original's kind sends none: all of them). */
+  permissions?: string[] | null;
 }
+
+/** What an API key may be allowed, in the server's order, with what each lets a data source do. */
+export const KEY_PERMISSIONS: readonly { name: string; label: string }[] = [
+  { name: 'timestamp', label: 'Post timestamps, live ETAs and slot requests' },
+  { name: 'translation', label: 'Upload translations' },
+  { name: 'push_notification_token', label: 'Report stale push tokens' },
+  { name: 'export_api', label: 'Export timestamps and port calls' },
+  { name: 'update_sea_chart_location', label: 'Post vessel positions for the sea chart' },
+];
+const ALL_KEY_PERMISSIONS = KEY_PERMISSIONS.map((p) => p.name);
 
 interface CreatedKey {
   id: number;
@@ -46,6 +58,7 @@ export default function ApiKeysView() {
     { key: 'name', label: 'Name', sort: 'name', render: (row) => text(row.name) },
     { key: 'key', label: 'Key', render: (row) => <MaskedKey name={text(row.name)} value={text(row.key)} /> },
     { key: 'is_active', label: 'Active', sort: 'is_active', render: (row) => <ActiveSwitch row={row} /> },
+    { key: 'permissions', label: 'May', render: (row) => <KeyPermissions row={row} /> },
     {
       key: 'bound_user_id',
       label: 'Bound user',
@@ -131,13 +144,87 @@ function ActiveSwitch({ row }: { row: ApiKeyRow }) {
   );
 }
 
-/** "Add API key": a name, then the created key shown once with a copy button. */
+/** The permissions a key holds, as a choice of checkboxes (at least one). */
+function PermissionChoice({ value, onChange }: { value: string[]; onChange: (value: string[]) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Checkbox.Group
+      label={t('This key may')}
+      description={t('Give a data source only what it needs.')}
+      value={value}
+      onChange={onChange}
+      error={value.length === 0 ? t('Choose at least one') : undefined}
+    >
+      <Stack gap={6} mt={6}>
+        {KEY_PERMISSIONS.map((p) => (
+          <Checkbox key={p.name} value={p.name} label={t(p.label)} />
+        ))}
+      </Stack>
+    </Checkbox.Group>
+  );
+}
+
+/** A key's permissions in words, and a dialog to change them (PUT api-keys/permissions). */
+function KeyPermissions({ row }: { row: ApiKeyRow }) {
+  const { t } = useTranslation();
+  const held = row.permissions ?? ALL_KEY_PERMISSIONS;
+  const [opened, { open, close }] = useDisclosure(false);
+  const [chosen, setChosen] = useState<string[]>(held);
+  const save = useApiMutation<{ id: number; permissions: string[] }>('PUT', 'api-keys/permissions', {
+    refreshes: KEY_LISTS,
+    success: 'The key’s permissions changed',
+    onSuccess: () => close(),
+  });
+  const name = text(row.name);
+  const summary =
+    held.length === ALL_KEY_PERMISSIONS.length
+      ? t('Everything')
+      : KEY_PERMISSIONS.filter((p) => held.includes(p.name))
+          .map((p) => t(p.label))
+          .join('; ');
+  return (
+    <Group gap={6} wrap="nowrap">
+      <Text size="sm">{summary}</Text>
+      <Button
+        variant="subtle"
+        size="compact-xs"
+        aria-label={t('Change what {{name}} may do', { name })}
+        onClick={() => {
+          setChosen(held);
+          open();
+        }}
+      >
+        {t('Change')}
+      </Button>
+      <Modal opened={opened} onClose={close} title={t('What {{name}} may do', { name })} centered>
+        <Stack gap="sm">
+          <PermissionChoice value={chosen} onChange={setChosen} />
+          <Group justify="flex-end">
+            <Button variant="default" onClick={close}>
+              {t('Cancel')}
+            </Button>
+            <Button
+              loading={save.isPending}
+              disabled={chosen.length === 0}
+              onClick={() => save.mutate({ id: row.id, permissions: chosen })}
+            >
+              {t('Save')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Group>
+  );
+}
+
+/** "Add API key": a name and what it may do, then the created key shown once with a copy button. */
 export function AddApiKey() {
   const { t } = useTranslation();
   const [opened, { open, close }] = useDisclosure(false);
   const [name, setName] = useState('');
+  const [permissions, setPermissions] = useState<string[]>(ALL_KEY_PERMISSIONS);
   const [created, setCreated] = useState<CreatedKey | null>(null);
-  const add = useApiMutation<{ name: string }, CreatedKey>('POST', 'api-keys', {
+  const add = useApiMutation<{ name: string; permissions: string[] }, CreatedKey>('POST', 'api-keys', {
     refreshes: KEY_LISTS,
     success: 'API key added',
     onSuccess: (result) => setCreated(result),
@@ -146,11 +233,12 @@ export function AddApiKey() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (trimmed) add.mutate({ name: trimmed });
+    if (trimmed && permissions.length > 0) add.mutate({ name: trimmed, permissions });
   };
   const finish = () => {
     close();
     setName('');
+    setPermissions(ALL_KEY_PERMISSIONS);
     setCreated(null);
     add.reset();
   };
@@ -192,11 +280,12 @@ export function AddApiKey() {
                 value={name}
                 onChange={(event) => setName(event.currentTarget.value)}
               />
+              <PermissionChoice value={permissions} onChange={setPermissions} />
               <Group justify="flex-end">
                 <Button variant="default" onClick={finish}>
                   {t('Cancel')}
                 </Button>
-                <Button type="submit" loading={add.isPending} disabled={!trimmed}>
+                <Button type="submit" loading={add.isPending} disabled={!trimmed || permissions.length === 0}>
                   {t('Add')}
                 </Button>
               </Group>

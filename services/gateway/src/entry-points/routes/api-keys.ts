@@ -2,7 +2,14 @@
 
 import { ApiError } from '@pcas/contracts';
 import { paginated, parseSort, type Route } from '@pcas/http-kit';
-import { API_KEY_SORT_FIELDS, createApiKey, listApiKeys, setApiKeyActive } from '../../adapters/api-keys.ts';
+import {
+  API_KEY_SORT_FIELDS,
+  createApiKey,
+  listApiKeys,
+  setApiKeyActive,
+  setApiKeyPermissions,
+} from '../../adapters/api-keys.ts';
+import { readKeyPermissions } from '../../domain/roles.ts';
 import { rowId } from '../../domain/user-management.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -50,9 +57,23 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/api-keys',
       permission: 'manage_api_key',
-      params: { name: { type: 'string' } },
+      // `permissions` is ours: without it (the original web UI) the key holds every API-key permission.
+      params: { name: { type: 'string' }, permissions: { type: 'array', optional: true } },
       async handle({ params, auth }) {
-        return createApiKey(db, store, params.name, actorOf(auth));
+        return createApiKey(db, store, params.name, readKeyPermissions(params.permissions), actorOf(auth));
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/api-keys/permissions',
+      permission: 'manage_api_key',
+      // Ours: which API-key permissions a key holds; null for all of them.
+      params: { id: { type: 'int' }, permissions: { type: 'array', optional: true } },
+      async handle({ params, auth }) {
+        const permissions = readKeyPermissions(params.permissions);
+        const found = await setApiKeyPermissions(db, store, rowId(params.id), permissions, actorOf(auth));
+        if (!found) throw ApiError.badRequest(`Invalid API key id: ${params.id}`);
+        return true;
       },
     },
     setActive(true),

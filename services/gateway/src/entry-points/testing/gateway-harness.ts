@@ -40,7 +40,8 @@ export interface TestGateway {
   /** An active user of the role; returns its id. */
   createUser(role: string): Promise<number>;
   /** An active API key; returns its id and secret. */
-  createApiKey(name?: string): Promise<{ id: number; key: string }>;
+  /** `permissions`: the API-key permissions it holds (default: all of them). */
+  createApiKey(name?: string, permissions?: string[]): Promise<{ id: number; key: string }>;
   /** The seeded first administrator's id. */
   adminId: number;
   stop(): Promise<void>;
@@ -139,8 +140,8 @@ export async function startTestGateway(
       );
       return user.id;
     },
-    async createApiKey(name = `key-${token()}`) {
-      const created = await createApiKey(db, store, name, { user_id: adminId, api_key_id: null });
+    async createApiKey(name = `key-${token()}`, permissions?: string[]) {
+      const created = await createApiKey(db, store, name, permissions ?? null, { user_id: adminId, api_key_id: null });
       return { id: created.id, key: created.key };
     },
     async stop() {

@@ -60,6 +60,7 @@ const ROUTES = `
   POST   /api-keys                                               manage_api_key                 api-keys
   PUT    /api-keys/disable                                       manage_api_key                 api-keys
   PUT    /api-keys/enable                                        manage_api_key                 api-keys
+  PUT    /api-keys/permissions                                   manage_api_key                 api-keys
   GET    /timestamp-api-key-weights                              manage_api_key                 api-keys
   POST   /timestamp-api-key-weights                              manage_api_key                 api-keys
 
