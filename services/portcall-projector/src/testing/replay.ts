@@ -50,8 +50,8 @@ export class LogTail {
   ) {}
 
   /**
-   * Every event committed since the last call. The store reads only transactions older than every running one in
-   * the server (any database: tests running beside this one count too), so this waits, boundedly, until as many
+   * Every event committed since the last call. The store reads only transactions older than every running one that
+   * could still append to this database's log (libs/eventstore's horizon), so this waits, boundedly, until as many
    * events have been read as the log held when it was called, and names the oldest running transaction when it
    * gives up. Counted, not compared by position: global positions are taken at insert, not at commit, so the last
    * event in commit order need not hold the highest one.
