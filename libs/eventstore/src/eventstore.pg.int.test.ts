@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres } from '@pcas/testing';
+import { freshPostgres, holdWritingTransaction } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.ts';
 import { createHorizonWatch } from './horizon.ts';
@@ -164,33 +164,6 @@ describe('appends to a long stream among many short ones (PostgreSQL)', () => {
   });
 });
 
-/** A session on `url` that has begun a transaction holding a transaction id (a writer), until `end`. */
-async function openWriter(url: string, applicationName: string) {
-  const session = await openDb({ url, poolSize: 1, applicationName });
-  let end!: () => void;
-  const ended = new Promise<void>((resolve) => {
-    end = resolve;
-  });
-  const pid = await new Promise<number>((began, failed) => {
-    session
-      .transaction(async (tx) => {
-        const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_current_xact_id()');
-        began(rows[0].pid);
-        await ended;
-      })
-      .catch(failed);
-  });
-  let closing: Promise<void> | undefined;
-  return {
-    pid,
-    end() {
-      end();
-      closing ??= session.close();
-      return closing;
-    },
-  };
-}
-
 /** Subscribes from the start and gathers what reaches it of `streamId`. */
 function gather(store: EventStore, streamId: string) {
   const got: RecordedEvent[] = [];
@@ -216,7 +189,7 @@ describe('the commit-order horizon (PostgreSQL)', () => {
 
   it('is not held back by a writing transaction in another database of the server', async () => {
     const { store } = opened;
-    const elsewhere = await openWriter(other.url!, 'other-application');
+    const elsewhere = await holdWritingTransaction(other.url!, 'other-application');
     const stream = `vessel-${randomUUID()}`;
     const { got, subscription } = gather(store, stream);
     try {
@@ -238,7 +211,7 @@ describe('the commit-order horizon (PostgreSQL)', () => {
     log.warn = ((holder: { pid: number | null }) => void warnings.push(holder)) as typeof log.warn;
     const watch = createHorizonWatch(db, { thresholdMs: 0, log });
     const before = await store.readAll(null, 1_000_000);
-    const ours = await openWriter(opened.url, 'held-writer');
+    const ours = await holdWritingTransaction(opened.url, 'held-writer');
     const stream = `vessel-${randomUUID()}`;
     const { got, subscription } = gather(store, stream);
     try {
@@ -264,7 +237,7 @@ describe('the commit-order horizon (PostgreSQL)', () => {
     const { db } = opened;
     let now = 1_000_000;
     const watch = createHorizonWatch(db, { thresholdMs: 10_000, log: createLogger('horizon-test'), now: () => now });
-    const ours = await openWriter(opened.url, 'brief-writer');
+    const ours = await holdWritingTransaction(opened.url, 'brief-writer');
     try {
       expect(await watch.check()).toEqual([]);
       now += 60_000;

@@ -6,3 +6,4 @@ export * from './processes.ts';
 export * from './rabbit-node.ts';
 export * from './realtime-client.ts';
 export * from './smtp.ts';
+export * from './writer.ts';

@@ -1,7 +1,7 @@
 // GET /health-check while a writer of our database holds the event log's readers back (docs/architecture.md#the-event-store):
 // DEGRADED, naming the session, once it has held on past EVENT_LOG_HOLD_WARN_MS; OK again once it ends.
 
-import { openDb } from '@pcas/sql';
+import { holdWritingTransaction } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from './testing/gateway-harness.ts';
 
@@ -26,20 +26,8 @@ describe('GET /health-check and a writer holding the event log back', () => {
       event_log: { held_back_by: [] },
     });
 
-    const writer = await openDb({ url: gw.databaseUrl, poolSize: 1, applicationName: 'batch-import' });
-    let end!: () => void;
-    const ended = new Promise<void>((resolve) => {
-      end = resolve;
-    });
-    const pid = await new Promise<number>((began, failed) => {
-      writer
-        .transaction(async (tx) => {
-          const { rows } = await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid, pg_current_xact_id()');
-          began(rows[0].pid);
-          await ended;
-        })
-        .catch(failed);
-    });
+    const writer = await holdWritingTransaction(gw.databaseUrl, 'batch-import');
+    const pid = writer.pid;
     try {
       await expect
         .poll(async () => (await gw.anonymous.get('/health-check')).body, { timeout: 15_000, interval: 250 })
@@ -50,8 +38,7 @@ describe('GET /health-check and a writer holding the event log back', () => {
       // Still 200: this process serves; only what the event log feeds waits.
       expect((await gw.anonymous.get('/health-check')).status).toBe(200);
     } finally {
-      end();
-      await writer.close();
+      await writer.end();
     }
     await expect
       .poll(async () => (await gw.anonymous.get('/health-check')).body, { timeout: 15_000, interval: 250 })
