@@ -183,7 +183,7 @@ function KeyPermissions({ row }: { row: ApiKeyRow }) {
           .map((p) => t(p.label))
           .join('; ');
   return (
-    <Group gap={6} wrap="nowrap">
+    <Stack gap={2} align="flex-start">
       <Text size="sm">{summary}</Text>
       <Button
         variant="subtle"
@@ -213,7 +213,7 @@ function KeyPermissions({ row }: { row: ApiKeyRow }) {
           </Group>
         </Stack>
       </Modal>
-    </Group>
+    </Stack>
   );
 }
 
