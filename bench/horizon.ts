@@ -8,8 +8,7 @@
 //   health answer names it), `visible_after_release` (released → on the timeline).
 
 import { parseArgs } from 'node:util';
-import { type Db, openDb } from '@pcas/sql';
-import { ApiClient, startFleet } from '@pcas/testing';
+import { ApiClient, holdWritingTransaction, startFleet } from '@pcas/testing';
 import { insertBaseline } from './support.ts';
 
 const { values } = parseArgs({
@@ -19,28 +18,14 @@ const { values } = parseArgs({
 const HOLD_MS = Number(values.hold) * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A writing transaction on `url` (it has taken an id), held until `release`. */
+/** A writing transaction on `url`, held until released or for HOLD_MS at most. */
 async function holdWriter(url: string, applicationName: string) {
-  const db: Db = await openDb({ url, poolSize: 1, applicationName });
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let done: Promise<unknown> = Promise.resolve();
-  await new Promise<void>((began, failed) => {
-    done = db
-      .transaction(async (tx) => {
-        await tx.query('SELECT pg_current_xact_id()');
-        began();
-        await Promise.race([released, sleep(HOLD_MS)]);
-      })
-      .catch(failed);
-  });
+  const writer = await holdWritingTransaction(url, applicationName);
+  const timer = setTimeout(() => void writer.end(), HOLD_MS);
   return {
-    async release() {
-      release();
-      await done;
-      await db.close();
+    release() {
+      clearTimeout(timer);
+      return writer.end();
     },
   };
 }

@@ -310,6 +310,14 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
 
     it('a pinned vessel’s new data-source timestamp: its pinners’ devices, translated, in each one’s zone; the synthetic notification', async () => {
       const id = await timestamp(PINNED);
+      // User 2's synthetic ship notification: in the push to each of its devices and on its own channel.
+      const shipNotification = {
+        type: 'ship',
+        ship_imo: PINNED,
+        message: 'ETA port area\r\n2026-11-26 00:30',
+        sender: { email: 'system' },
+        ship: { imo: PINNED, vessel_name: 'Ever Given' },
+      };
       await waitFor(() => delivered().length === 3);
       const byToken = Object.fromEntries(delivered().map((m) => [m.to, m]));
       expect(byToken[T('two-a')]).toMatchObject({
@@ -319,13 +327,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
         data: {
           type: 'VESSEL',
           vessel_id: PINNED,
-          data: {
-            type: 'ship',
-            ship_imo: PINNED,
-            message: 'ETA port area\r\n2026-11-26 00:30',
-            sender: { email: 'system' },
-            ship: { imo: PINNED, vessel_name: 'Ever Given' },
-          },
+          data: shipNotification,
         },
       });
       expect(byToken[T('two-b')].body).toBe('ETA port area\r\n2026-11-26 00:30');
@@ -335,13 +337,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       expect(broadcasts.map((b) => b.key).sort()).toEqual(['notifications-changed-2', 'notifications-changed-3']);
       expect(broadcasts.find((b) => b.key === 'notifications-changed-2')?.body).toMatchObject({
         channel: 'notifications-changed-2',
-        data: {
-          type: 'ship',
-          ship_imo: PINNED,
-          message: 'ETA port area\r\n2026-11-26 00:30',
-          sender: { email: 'system' },
-          ship: { imo: PINNED, vessel_name: 'Ever Given' },
-        },
+        data: shipNotification,
       });
       expect(
         (await deps.db.query('SELECT key FROM notifier.pushes_made WHERE key = $1', [`vessel-${id}`])).rows,
