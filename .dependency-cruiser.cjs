@@ -1,5 +1,5 @@
-// Layer rules (docs/architecture.md#services): domain code is pure; services never import each other; libs never
-// import services.
+// Layer rules (docs/architecture.md#services): domain code is pure; services never import each other, except that the
+// gateway may use another service's `queries` export in process; libs never import services.
 module.exports = {
   forbidden: [
     {
@@ -21,9 +21,25 @@ module.exports = {
     },
     {
       name: 'services-are-independent',
+      comment: 'only the gateway may import another service (rule gateway-imports-only-queries)',
       severity: 'error',
-      from: { path: '^services/([^/]+)/' },
+      from: { path: '^services/([^/]+)/', pathNot: '^services/gateway/' },
       to: { path: '^services/([^/]+)/', pathNot: '^services/$1/' },
+    },
+    {
+      name: 'gateway-imports-only-queries',
+      comment:
+        "the gateway may import of another service only its `queries` export (package.json's exports './queries')",
+      severity: 'error',
+      from: { path: '^services/gateway/' },
+      to: { path: '^services/(?!gateway/)[^/]+/', pathNot: '^services/[^/]+/src/queries/index[.]ts$' },
+    },
+    {
+      name: 'queries-import-only-libs',
+      comment: "a service's queries module runs in another service's process: libs, and its own domain and adapters",
+      severity: 'error',
+      from: { path: '^services/([^/]+)/src/queries/' },
+      to: { path: '^services/', pathNot: '^services/$1/src/(queries|domain|adapters)/' },
     },
     {
       name: 'libs-never-import-services',

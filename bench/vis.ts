@@ -46,7 +46,7 @@ const IDLE_MS = 3_000;
 
 const A = 'urn:mrn:stm:service:instance:bench:port-a';
 const B = 'urn:mrn:stm:service:instance:bench:port-b';
-const SECRET = 'bench-port-a-and-port-b-secret';
+const SECRET = 'bench-port-a-and-port-b-shared-secret-2026';
 const ADMIN = { email: 'admin@port.local', password: 'e2e-admin-password' };
 
 /** A fleet process's port, told by the VIS service id in its environment. */

@@ -159,6 +159,8 @@ describe('gate logistics (fleet)', () => {
     await socket!.next('logistics-changed', LIVE_MS, since);
     // Past that message's coalescing window (250 ms), so that a message for the duplicate would go out at once.
     await new Promise((r) => setTimeout(r, 400));
+    // Notifications need a signed-in socket with basic_user_action (GET /notifications's permission).
+    await socket!.authenticate((await user.get('/session')).body.jwt);
     await socket!.subscribe('notifications-changed');
     const quiet = Date.now();
     expect((await gate.post(PATH, twice)).body).toEqual({ result: 'OK' });

@@ -114,10 +114,34 @@ describe('push to phones (embedded)', () => {
     ).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
   });
 
+  it('another user can neither unregister a device nor take it over without its token', async () => {
+    const pinners = { installation_id: 'pinner', platform: 'android' };
+    // An empty token naming someone else's device removes nothing: 0, as for a device never registered.
+    expect(await other.post('/register-push-token', { ...pinners, push_token: '' })).toMatchObject({
+      status: 200,
+      body: 0,
+    });
+    expect(
+      await other.post('/register-push-token', { ...pinners, push_token: 'ExponentPushToken[taken]' }),
+    ).toMatchObject({ status: 403, body: { error: 'This device is registered to another user' } });
+    // Both devices still get a port notification, each at its own token.
+    expo.reset();
+    expect((await admin.post('/notifications', { type: 'port', message: 'Tug 3 ready' })).status).toBe(200);
+    await eventually(() => expo.delivered().length === 2, 'the port push');
+    expect(
+      expo
+        .delivered()
+        .map((m) => m.to)
+        .sort(),
+    ).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
+  });
+
   it('a data source’s timestamp on a pinned vessel: its label and time in the port’s zone, and the web UI’s notification', async () => {
     expo.reset();
     const web = await connectRealtime(system.baseUrl, 15);
     const channel = `notifications-changed-${pinnerId}`;
+    // A per-user channel: only its user's signed-in socket.
+    await web.authenticate((await pinner.get('/session')).body.jwt);
     await web.subscribe(channel);
     const time = isoSecondsAgo(-7200);
     const posted = await source.post('/agent/rest/timestamps', {

@@ -4,8 +4,9 @@
 // JIT ETA sent through the form's token route (accepted, the timestamps on the port call), a longer laytime before
 // a port block pushing the block and the vessel forward (updated with the shifted RTA, the berth block mail), a
 // late live ETA (orange, then red after the delay with one alert mail), the vessel's cancellation through the form
-// (the nomination open again, the generated timestamps gone), and the RTA web form: its refusal, its mail, its
-// link's claims, the port call's RTA.
+// with the newest mail's link (the older links only show the request now; the nomination open again, the generated
+// timestamps gone), and the RTA web form: its refusal, its mail, its link's claims, the port call's RTA. The
+// refusals of links and laytimes, each storing nothing: queue-limits.e2e.test.ts.
 
 import {
   type ApiClient,
@@ -48,6 +49,8 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
   let x: number;
   let v: number;
   let token: string;
+  /** The link of the newest mail to Victor's master (each mail's link supersedes the ones before). */
+  let newestToken: string;
   let apiKeyId: number;
 
   beforeAll(async () => {
@@ -78,6 +81,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     throw new Error(`no such mail; got ${JSON.stringify(smtp.messages.map((m) => [m.to, m.subject]))}`);
   }
   const count = (match: (m: ReceivedMail) => boolean) => smtp.messages.filter(match).length;
+  const tokenIn = (m: ReceivedMail) => /\/agent\/eta-form\/\?token=([\w.-]+)/.exec(m.text)![1];
   async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
     const end = Date.now() + ms;
     let value = await read();
@@ -201,7 +205,17 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       }),
     );
     expect(await slot(v)).toMatchObject({ slot_reservation_status: 'accepted', jit_eta: pg(W0 + 3 * HOUR + 40 * MIN) });
-    await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} confirmation`);
+    const confirmation = await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} confirmation`);
+    // The confirmation's link is the newest now: the offer's only shows the request.
+    expect(tokenIn(confirmation)).not.toBe(token);
+    expect((await anonymous.get('/agent/rest/eta-form/slot-reservation', { token })).body).toMatchObject({
+      id: v,
+      slot_reservation_status: 'accepted',
+      link_read_only: 'This link has been replaced by a newer one; use the link in the latest e-mail',
+    });
+    expect(
+      (await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: tokenIn(confirmation) })).body,
+    ).toMatchObject({ id: v, link_read_only: null });
     const rows = await until(
       async () => (await admin.get('/timestamps', { imo: IMO_V, limit: 100 })).body.data as any[],
       (r) => r.some((t) => t.time_type === 'Planned'),
@@ -219,7 +233,9 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     expect(Date.parse(after.rta_window_start)).toBeGreaterThan(Date.parse(before.rta_window_start));
     const moved = await mail((m) => m.to.includes(OPS) && /^Berth B1 block #\d+ shifted$/.test(m.subject));
     expect(moved.text).toContain('has been shifted due to laytime change');
-    await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} updated by port`);
+    newestToken = tokenIn(
+      await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} updated by port`),
+    );
   });
 
   it('a late live ETA: orange, red after the delay, one alert mail', async () => {
@@ -267,10 +283,24 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     );
   });
 
-  it('cancelled through the form: confirmed by mail, the nomination open again, the generated timestamps gone', async () => {
-    ok(await anonymous.delete('/agent/rest/eta-form/slot-reservations', { token }));
+  it('cancelled through the newest link: confirmed by mail, the nomination open again, the generated timestamps gone', async () => {
+    expect(await anonymous.delete('/agent/rest/eta-form/slot-reservations', { token })).toMatchObject({
+      status: 403,
+      body: { error: 'This link has been replaced by a newer one; use the link in the latest e-mail' },
+    });
+    expect((await slot(v)).slot_reservation_status).toBe('updated');
+    ok(await anonymous.delete('/agent/rest/eta-form/slot-reservations', { token: newestToken }));
     expect((await slot(v)).slot_reservation_status).toBe('cancelled_by_vessel');
-    await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} cancellation confirmation`);
+    const cancelled = await mail(
+      (m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} cancellation confirmation`,
+    );
+    // Its link shows the cancelled request and changes nothing.
+    expect(
+      (await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: tokenIn(cancelled) })).body,
+    ).toMatchObject({
+      slot_reservation_status: 'cancelled_by_vessel',
+      link_read_only: 'This link no longer allows changes: the slot request is cancelled',
+    });
     const nomination = (await admin.get('/nominations', { search: String(IMO_V) })).body.data[0];
     expect(nomination.nomination_status).toBe('open');
     // Removed: in the trash, so off the port call's timeline.

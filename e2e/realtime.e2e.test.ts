@@ -1,8 +1,9 @@
 // Issue 12, real-time channels, black-box on the fleet (separate processes, PostgreSQL, RabbitMQ, Redis) with the
 // original apps' own clients: socketcluster-client 15 (web UI) and 16 (mobile app) at /socketcluster/ on the
 // gateway's port. A change reaches the sockets subscribed to its channel (docs/architecture.md#real-time); the
-// mobile app's `socket.authenticate(jwt)` takes the session's jwt; `realtime_anonymous` off keeps anonymous
-// sockets out; with two gateway processes every socket gets each message once.
+// mobile app's `socket.authenticate(jwt)` takes the session's jwt; channels follow the API's permissions under
+// `realtime_anonymous` (off, signals, legacy); a session's end reaches its open sockets; with two gateway processes
+// every socket gets each message once.
 
 import {
   ApiClient,
@@ -99,6 +100,7 @@ describe('real-time channels (fleet)', () => {
 
   it("changing a user's pins delivers portcalls-changed-<userId>", async () => {
     const web = await connect(15);
+    await web.authenticate(session.jwt);
     const channel = `portcalls-changed-${session.userId}`;
     await web.subscribe(channel);
     const put = await admin.put('/pinned-vessel-ids', { vessel_ids: [IMO] });
@@ -108,6 +110,7 @@ describe('real-time channels (fleet)', () => {
 
   it('creating a notification delivers notifications-changed with the whole notification', async () => {
     const web = await connect(15);
+    await web.authenticate(session.jwt);
     await web.subscribe('notifications-changed');
     const created = await admin.post('/notifications', { type: 'port', message: 'Pilot boarding delayed' });
     expect(created.status).toBe(200);
@@ -144,6 +147,7 @@ describe('real-time channels (fleet)', () => {
 
   it('a client cannot publish: refused, and no subscriber gets it', async () => {
     const [listener, publisher] = [await connect(15), await connect(16)];
+    await listener.authenticate(session.jwt);
     await listener.subscribe('notifications-changed');
     await publisher.authenticate(session.jwt);
     await expect(publisher.socket.invokePublish('notifications-changed', { message: 'forged' })).rejects.toThrow();
@@ -151,21 +155,160 @@ describe('real-time channels (fleet)', () => {
     expect(listener.received.get('notifications-changed')).toEqual([]);
   });
 
-  it('with realtime_anonymous off, only signed-in sockets subscribe, and per-user channels only to their user', async () => {
-    expect((await admin.put('/settings/realtime_anonymous/disabled')).status).toBe(200);
+  it('signals (the default): an anonymous socket gets the signals, not notifications nor per-user channels', async () => {
+    const settings = await admin.get('/settings');
+    expect(settings.body).toContainEqual(expect.objectContaining({ realtime_anonymous: 'signals' }));
+    const anonymous = await connect(15);
+    for (const channel of ['portcalls-changed', 'queue-portcalls-changed', 'logistics-changed', 'vis-changed'])
+      await anonymous.subscribe(channel);
+    await expect(anonymous.subscribe('notifications-changed')).rejects.toThrow(/Sign in/);
+    await expect(anonymous.subscribe(`portcalls-changed-${session.userId}`)).rejects.toThrow(/Sign in/);
+    await expect(anonymous.subscribe(`notifications-changed-${session.userId}`)).rejects.toThrow(/Sign in/);
+  });
+
+  it('off: anonymous sockets subscribe to nothing; signed-in ones to what their permissions allow', async () => {
+    expect((await admin.put('/settings/realtime_anonymous/off')).status).toBe(200);
     try {
       const anonymous = await connect(15);
       await expect(anonymous.subscribe('portcalls-changed')).rejects.toThrow(/Sign in/);
       const mobile = await connect(16);
       await mobile.authenticate(session.jwt);
       await mobile.subscribe('portcalls-changed');
+      await mobile.subscribe('notifications-changed');
       await mobile.subscribe(`notifications-changed-${session.userId}`);
       await expect(mobile.subscribe(`portcalls-changed-${session.userId + 1}`)).rejects.toThrow(/another user/);
+      await expect(mobile.subscribe('no-such-channel')).rejects.toThrow(/Unknown channel/);
     } finally {
-      expect((await admin.put('/settings/realtime_anonymous/enabled')).status).toBe(200);
+      expect((await admin.put('/settings/realtime_anonymous/signals')).status).toBe(200);
     }
-    const again = await connect(15);
-    await again.subscribe('portcalls-changed');
+  });
+
+  it('legacy: an anonymous socket subscribes to any channel, as the original web UI does', async () => {
+    expect((await admin.put('/settings/realtime_anonymous/legacy')).status).toBe(200);
+    try {
+      const web = await connect(15);
+      await web.subscribe('notifications-changed');
+      await web.subscribe(`portcalls-changed-${session.userId}`);
+      await web.subscribe(`notifications-changed-${session.userId}`);
+      const created = await admin.post('/notifications', { type: 'port', message: 'Legacy pop-up' });
+      expect(created.status).toBe(200);
+      await expect
+        .poll(
+          () =>
+            web.received.get('notifications-changed')?.some((r) => (r.data as { id?: number })?.id === created.body.id),
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(true);
+    } finally {
+      expect((await admin.put('/settings/realtime_anonymous/signals')).status).toBe(200);
+    }
+  });
+
+  it('an unknown value of realtime_anonymous is refused and changes nothing', async () => {
+    const res = await admin.put('/settings/realtime_anonymous/enabled');
+    expect([res.status, res.body]).toEqual([400, { error: 'Invalid value: enabled for setting: realtime_anonymous' }]);
+    const settings = await admin.get('/settings');
+    expect(settings.body).toContainEqual(expect.objectContaining({ realtime_anonymous: 'signals' }));
+  });
+
+  describe("a session's end reaches its open sockets", () => {
+    let userNumber = 0;
+    /** A new user of role `user` signed in, with a socket signed in and subscribed to two channels. */
+    const signedInUser = async () => {
+      const email = `realtime-end-${++userNumber}@example.com`;
+      const created = await admin.post('/users', { email, first_name: 'Real', last_name: 'Time', role: 'user' });
+      expect(created.status, JSON.stringify(created.body)).toBe(200);
+      const login = await new ApiClient(system.baseUrl).post('/login', { email, password: created.body.password });
+      expect(login.status, JSON.stringify(login.body)).toBe(200);
+      const id: number = login.body.user.id;
+      const socket = await connect(16);
+      await socket.authenticate(login.body.jwt);
+      await socket.subscribe('notifications-changed');
+      await socket.subscribe(`portcalls-changed-${id}`);
+      await socket.subscribe('portcalls-changed');
+      return {
+        id,
+        email,
+        jwt: login.body.jwt as string,
+        api: new ApiClient(system.baseUrl).withSession(login.body.session_id),
+        socket,
+      };
+    };
+    const signedOut = async (socket: RealtimeClient) => {
+      await expect.poll(() => socket.socket.authState, { timeout: 20_000 }).toBe('unauthenticated');
+      // What needs a sign-in is left; the signal stays (an anonymous socket may hold it under `signals`).
+      await expect.poll(() => socket.socket.isSubscribed('notifications-changed'), { timeout: 20_000 }).toBe(false);
+      expect(socket.socket.isSubscribed('portcalls-changed')).toBe(true);
+    };
+
+    it('logout: the socket is signed out, and its token no longer signs a socket in', async () => {
+      const user = await signedInUser();
+      expect((await user.api.post('/logout', {})).status).toBe(200);
+      await signedOut(user.socket);
+      expect(user.socket.socket.isSubscribed(`portcalls-changed-${user.id}`)).toBe(false);
+      const again = await connect(16);
+      await expect(again.authenticate(user.jwt)).rejects.toThrow(/ended/);
+    });
+
+    it('suspension, lock and deletion sign the socket out', async () => {
+      for (const end of [
+        (id: number) => admin.post('/user-suspend', { id, suspended: true }),
+        (id: number) => admin.post('/user-lock', { id, locked: true }),
+        (id: number) => admin.delete(`/users/${id}`),
+      ]) {
+        const user = await signedInUser();
+        const res = await end(user.id);
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        await signedOut(user.socket);
+        expect(user.socket.socket.isSubscribed(`portcalls-changed-${user.id}`)).toBe(false);
+      }
+    });
+
+    it('a role without the permission: the socket stays signed in and leaves the channel that needs it', async () => {
+      const user = await signedInUser();
+      const res = await admin.put(`/users/${user.id}`, {
+        id: user.id,
+        email: user.email,
+        first_name: 'Real',
+        last_name: 'Time',
+        role: 'consignee',
+        updateRole: true,
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      await expect
+        .poll(() => user.socket.socket.isSubscribed('notifications-changed'), { timeout: 20_000 })
+        .toBe(false);
+      expect(user.socket.socket.authState).toBe('authenticated');
+      expect(user.socket.socket.isSubscribed(`portcalls-changed-${user.id}`)).toBe(true);
+      await expect(user.socket.subscribe('notifications-changed')).rejects.toThrow(/needs the permission/);
+    });
+
+    it("a permission taken from the user's role: the socket leaves the channel that needs it", async () => {
+      const user = await signedInUser();
+      expect((await admin.delete('/role-permissions/user/basic_user_action')).status).toBe(200);
+      try {
+        await expect
+          .poll(() => user.socket.socket.isSubscribed('notifications-changed'), { timeout: 20_000 })
+          .toBe(false);
+        expect(user.socket.socket.authState).toBe('authenticated');
+        expect(user.socket.socket.isSubscribed(`portcalls-changed-${user.id}`)).toBe(true);
+      } finally {
+        expect((await admin.put('/role-permissions/user/basic_user_action')).status).toBe(200);
+      }
+      // Given back, it is seen at the next re-check.
+      await expect
+        .poll(
+          () =>
+            user.socket.subscribe('notifications-changed').then(
+              () => true,
+              () => false,
+            ),
+          { timeout: 20_000 },
+        )
+        .toBe(true);
+    });
   });
 
   it('two gateway processes: a socket on each gets each message once', async () => {
@@ -178,7 +321,10 @@ describe('real-time channels (fleet)', () => {
         await connect(16, second.baseUrl),
       ];
       const channel = `portcalls-changed-${session.userId}`;
-      for (const socket of sockets) await socket.subscribe(channel);
+      for (const socket of sockets) {
+        await socket.authenticate(session.jwt);
+        await socket.subscribe(channel);
+      }
       // Two changes of the pins: two messages (a per-user channel is not coalesced).
       for (const vessel_ids of [[IMO, 9176187], [9176187]])
         expect((await admin.put('/pinned-vessel-ids', { vessel_ids })).status).toBe(200);

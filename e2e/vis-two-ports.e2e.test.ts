@@ -3,10 +3,12 @@
 // agent. A departure from A towards B's UN/LOCODE becomes an inbound vessel at B; text messages go both ways and
 // are acknowledged; a voyage plan uploaded to A gets its RTZ state and A's RTA reaches the sender with its window;
 // while B is stopped A's sends are answered at once and, after B returns, each arrives exactly once; a request
-// not signed, signed wrongly or too old, from a peer not linked or not whitelisted, is refused and stores nothing.
+// not signed, signed wrongly or too old, from a peer not linked or not whitelisted, is refused and stores nothing;
+// so is a captured request sent again, sent back to its sender, or one addressed to another port, and a port of
+// another signature version is told which version this one speaks (docs/security.md#vis-peers).
 
 import { execFile } from 'node:child_process';
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import { promisify } from 'node:util';
@@ -22,6 +24,8 @@ import {
   withVhost,
 } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// The vis-bridge's own signing, so these requests are signed exactly as a port's outbox signs them.
+import { canonicalJson, signedHeaders } from '../services/vis-bridge/src/domain/signature.ts';
 import { ADMIN, adminAndDataSource, isoSecondsAgo } from './timestamps.ts';
 
 // amqplib belongs to @pcas/messaging: loaded from there to read the broker's raw deliveries.
@@ -66,7 +70,8 @@ async function traceBroker(amqpUrl: string) {
 
 const A = 'urn:mrn:stm:service:instance:pcas:port-a';
 const B = 'urn:mrn:stm:service:instance:pcas:port-b';
-const SECRET = 'port-a-and-port-b-share-this';
+const C = 'urn:mrn:stm:service:instance:pcas:port-c';
+const SECRET = 'port-a-and-port-b-share-this-secret-2026';
 
 // A's synchronisation point: the Rauma pilot boarding area, 2 km around it.
 const SYNC = { lat: 61.1, lon: 21.2 };
@@ -91,39 +96,66 @@ const ROUTE = `<?xml version="1.0" encoding="UTF-8"?>
   </schedules>
 </route>`;
 
-/** A peer's request as our outbox signs it (method, operation path, time, SHA-256 of the body's canonical JSON). */
-function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const keys = Object.keys(value as object).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+/** The headers of a request from `as.serviceId` to `as.to`, signed as a port's outbox signs it (a fresh nonce). */
+function peerHeaders(
+  path: string,
+  body: Record<string, unknown>,
+  as: { serviceId: string; to: string; secret: string; skewSeconds?: number },
+): Record<string, string> {
+  const link = { sender: as.serviceId, recipient: as.to, secret: as.secret };
+  const at = Date.now() + (as.skewSeconds ?? 0) * 1000;
+  return signedHeaders(link, { method: 'POST', path, body }, at, randomBytes(16).toString('hex'));
+}
+
+/**
+ * What a port of the earlier version sends: signature version 1 (no version header, no recipient, no nonce; the
+ * secret itself the key, in both directions), restated here since this version no longer makes it.
+ */
+function version1Headers(path: string, body: Record<string, unknown>, serviceId: string, secret: string) {
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const digest = createHash('sha256').update(canonicalJson(body)).digest('hex');
+  const signature = createHmac('sha256', secret)
+    .update(['VIS-HMAC-SHA256', 'POST', path, timestamp, digest].join('\n'))
+    .digest('hex');
+  return { 'x-vis-service-id': serviceId, 'x-vis-timestamp': timestamp, 'x-vis-signature': signature };
+}
+
+/** Posts `body` to `base`'s /vis`path` with these headers, exactly as given (a capture can be sent again). */
+async function peerPost(base: string, path: string, body: Record<string, unknown>, headers: Record<string, string>) {
+  const res = await fetch(`${base}/vis${path}`, {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, body: await res.json() };
 }
 
 async function signedPost(
   base: string,
   path: string,
   body: Record<string, unknown>,
-  as: { serviceId: string; secret: string; skewSeconds?: number; signature?: string },
+  as: { serviceId: string; to: string; secret: string; skewSeconds?: number },
 ) {
-  const timestamp = String(Math.floor(Date.now() / 1000) + (as.skewSeconds ?? 0));
-  const digest = createHash('sha256').update(canonical(body)).digest('hex');
-  const signature =
-    as.signature ??
-    createHmac('sha256', as.secret)
-      .update(['VIS-HMAC-SHA256', 'POST', path, timestamp, digest].join('\n'))
-      .digest('hex');
-  const res = await fetch(`${base}/vis${path}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-vis-service-id': as.serviceId,
-      'x-vis-timestamp': timestamp,
-      'x-vis-signature': signature,
-    },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
+  return peerPost(base, path, body, peerHeaders(path, body, as));
 }
+
+/** What a system stored of one message: events naming it, its receipt, the acknowledgement queued for it. */
+async function tracesOf(system: RunningSystem, messageId: string) {
+  const db = await openDb({ url: system.env.DATABASE_URL, poolSize: 1 });
+  try {
+    const { rows } = await db.query<{ events: number; received: number; acknowledgements: number }>(
+      `SELECT (SELECT count(*)::int FROM eventstore.events WHERE strpos(data::text, $1) > 0) AS events,
+              (SELECT count(*)::int FROM vis.peer_received WHERE message_id = $1) AS received,
+              (SELECT count(*)::int FROM vis.outbox WHERE message_id = 'ack:' || $1) AS acknowledgements`,
+      [messageId],
+    );
+    return rows[0];
+  } finally {
+    await db.close();
+  }
+}
+
+const NOTHING = { events: 0, received: 0, acknowledgements: 0 };
 
 /** A TCP port on loopback that forwards each connection to wherever `target()` says (refused while it is down). */
 async function forwarder(target: () => string): Promise<{ url: string; close(): Promise<void> }> {
@@ -230,17 +262,24 @@ describe('VIS direct mode: two ports in the fleet', () => {
   const messages = (admin: ApiClient, query: Record<string, unknown>) =>
     admin.get('/vis-text-messages', { ...query, limit: 100 }).then((r) => r.body.data as any[]);
 
-  it('links a peer only with a URL and a secret long enough, and only for port administrators', async () => {
+  it('links a peer only with a URL and a secret long and varied enough, and only for port administrators', async () => {
     expect(await adminA.post('/port-peer', { service_id: B, url: 'ftp://x', secret: SECRET })).toMatchObject({
       status: 400,
       body: { error: 'Invalid peer URL: ftp://x' },
     });
-    expect(await adminA.post('/port-peer', { service_id: B, url: `${b!.baseUrl}/vis`, secret: 'short' })).toMatchObject(
-      {
+    const url = `${b!.baseUrl}/vis`;
+    for (const secret of ['short', 'port-a-and-port-b-share-this']) {
+      expect(await adminA.post('/port-peer', { service_id: B, url, secret })).toMatchObject({
         status: 400,
-        body: { error: 'Peer secret must be 16 to 128 characters' },
-      },
-    );
+        body: { error: 'Peer secret must be 32 to 128 characters' },
+      });
+    }
+    for (const secret of ['x'.repeat(40), 'abcdefghijklmnopqrstuvwxyzabcdefgh', 'ab12'.repeat(10)]) {
+      expect(await adminA.post('/port-peer', { service_id: B, url, secret })).toMatchObject({
+        status: 400,
+        body: { error: expect.stringMatching(/^Peer secret is too easy to guess: use at least 10 different/) },
+      });
+    }
     expect(
       (await new ApiClient(a.baseUrl).post('/port-peer', { service_id: B, url: 'http://x', secret: SECRET })).status,
     ).toBe(403);
@@ -380,10 +419,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
       a.baseUrl,
       '/voyagePlans',
       { message: ROUTE, uvid: 'urn:mrn:stm:voyage:id:e2e:1' },
-      {
-        serviceId: B,
-        secret: SECRET,
-      },
+      { serviceId: B, to: A, secret: SECRET },
     );
     expect(uploaded).toMatchObject({ status: 200, body: { result: 'OK', status: 'stored' } });
     const plans = await adminA.get('/vis-voyage-plans', { from_service_id: B });
@@ -452,11 +488,78 @@ describe('VIS direct mode: two ports in the fleet', () => {
       b!.baseUrl,
       '/messages',
       { messages: [{ message_id, operation: 'textMessage', body: { message: textMessage(message_id, 'again') } }] },
-      { serviceId: A, secret: SECRET },
+      { serviceId: A, to: B, secret: SECRET },
     );
     expect(again).toMatchObject({ status: 200, body: { results: [{ message_id, status: 'duplicate' }] } });
     expect((await messages(adminB, { from_service_id: A })).filter((r) => r.message_id === message_id)).toHaveLength(1);
   }, 360_000);
+
+  it('refuses a captured request sent again (409), storing nothing more', async () => {
+    const id = 'urn:mrn:stm:txt:e2e:captured-1';
+    const body = { message: textMessage(id, 'captured on its way') };
+    const captured = peerHeaders('/textMessage', body, { serviceId: A, to: B, secret: SECRET });
+    expect(await peerPost(b!.baseUrl, '/textMessage', body, captured)).toMatchObject({
+      status: 200,
+      body: { result: 'OK', status: 'stored' },
+    });
+    const stored = await tracesOf(b!, id);
+    expect(stored).toMatchObject({ received: 1, acknowledgements: 1 });
+    expect(stored.events).toBeGreaterThan(0);
+    // The same request again, byte for byte: refused before it reaches the vis-bridge.
+    expect(await peerPost(b!.baseUrl, '/textMessage', body, captured)).toEqual({
+      status: 409,
+      body: { error: 'VIS peer request was received before: a replayed request is refused' },
+    });
+    expect(await tracesOf(b!, id)).toEqual(stored);
+    // The same message signed anew is a new request (answered "duplicate", as a redelivery is).
+    expect(await signedPost(b!.baseUrl, '/textMessage', body, { serviceId: A, to: B, secret: SECRET })).toMatchObject({
+      status: 200,
+      body: { status: 'duplicate' },
+    });
+  });
+
+  it('refuses a request sent back to its sender, or addressed to another port, storing nothing', async () => {
+    // A's request to B, captured on its way, then taken to A: as it was, and claiming to come from B.
+    const id = 'urn:mrn:stm:txt:e2e:reflected-1';
+    const body = { message: textMessage(id, 'reflected') };
+    const captured = peerHeaders('/textMessage', body, { serviceId: A, to: B, secret: SECRET });
+    expect(await peerPost(a.baseUrl, '/textMessage', body, captured)).toEqual({
+      status: 403,
+      body: { error: `VIS peer request is addressed to ${B}, not to this port` },
+    });
+    const reflected = { ...captured, 'x-vis-service-id': B, 'x-vis-recipient-id': A };
+    expect(await peerPost(a.baseUrl, '/textMessage', body, reflected)).toEqual({
+      status: 403,
+      body: { error: 'Invalid VIS peer signature' },
+    });
+    expect(await tracesOf(a, id)).toEqual(NOTHING);
+    // Only then does it reach B, where it is good (B's acknowledgement to A would name the message at A).
+    expect(await peerPost(b!.baseUrl, '/textMessage', body, captured)).toMatchObject({ status: 200 });
+    // B signs for a third port (with the secret it shares with A, as a careless port might): not taken at A.
+    const elsewhere = 'urn:mrn:stm:txt:e2e:elsewhere-1';
+    const toC = { message: textMessage(elsewhere, 'for port C') };
+    expect(await signedPost(a.baseUrl, '/textMessage', toC, { serviceId: B, to: C, secret: SECRET })).toEqual({
+      status: 403,
+      body: { error: `VIS peer request is addressed to ${C}, not to this port` },
+    });
+    expect(await tracesOf(a, elsewhere)).toEqual(NOTHING);
+  });
+
+  it('tells a port that signs with another version which version it speaks, storing nothing', async () => {
+    const id = 'urn:mrn:stm:txt:e2e:version-1';
+    const body = { message: textMessage(id, 'from an earlier version') };
+    expect(await peerPost(a.baseUrl, '/textMessage', body, version1Headers('/textMessage', body, B, SECRET))).toEqual({
+      status: 401,
+      body: { error: 'VIS signature version 1 is not supported here; this port speaks version 2' },
+    });
+    const later = { ...peerHeaders('/textMessage', body, { serviceId: B, to: A, secret: SECRET }) };
+    later['x-vis-signature-version'] = '3';
+    expect(await peerPost(a.baseUrl, '/textMessage', body, later)).toEqual({
+      status: 401,
+      body: { error: 'VIS signature version 3 is not supported here; this port speaks version 2' },
+    });
+    expect(await tracesOf(a, id)).toEqual(NOTHING);
+  });
 
   it('refuses what is not signed, signed wrongly or too old, from a peer not linked or not whitelisted, storing nothing', async () => {
     const before = (await messages(adminB, {})).length;
@@ -464,19 +567,30 @@ describe('VIS direct mode: two ports in the fleet', () => {
     const anonymous = await new ApiClient(b!.baseUrl).post('/vis/textMessage', probe(1));
     expect(anonymous).toMatchObject({ status: 401, body: { error: 'VIS peer request is not signed' } });
     expect(
-      await signedPost(b!.baseUrl, '/textMessage', probe(2), { serviceId: A, secret: 'not-the-shared-secret' }),
+      await signedPost(b!.baseUrl, '/textMessage', probe(2), {
+        serviceId: A,
+        to: B,
+        secret: 'Not-the-shared-secret-of-A-and-B-0000',
+      }),
     ).toEqual({
       status: 403,
       body: { error: 'Invalid VIS peer signature' },
     });
     expect(
-      await signedPost(b!.baseUrl, '/textMessage', probe(3), { serviceId: A, secret: SECRET, skewSeconds: -600 }),
+      await signedPost(b!.baseUrl, '/textMessage', probe(3), {
+        serviceId: A,
+        to: B,
+        secret: SECRET,
+        skewSeconds: -600,
+      }),
     ).toEqual({
       status: 401,
       body: { error: 'VIS peer request time is outside the allowed window' },
     });
     const stranger = 'urn:mrn:stm:service:instance:elsewhere';
-    expect(await signedPost(b!.baseUrl, '/textMessage', probe(4), { serviceId: stranger, secret: SECRET })).toEqual({
+    expect(
+      await signedPost(b!.baseUrl, '/textMessage', probe(4), { serviceId: stranger, to: B, secret: SECRET }),
+    ).toEqual({
       status: 401,
       body: { error: `Unknown VIS peer: ${stranger}` },
     });
@@ -484,7 +598,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
     expect((await adminB.post('/port-whitelist-in', { service_id: A, whitelist: false })).body).toEqual({
       result: 'OK',
     });
-    expect(await signedPost(b!.baseUrl, '/textMessage', probe(5), { serviceId: A, secret: SECRET })).toEqual({
+    expect(await signedPost(b!.baseUrl, '/textMessage', probe(5), { serviceId: A, to: B, secret: SECRET })).toEqual({
       status: 403,
       body: { error: `Service ID is not whitelisted to send data: ${A}` },
     });
@@ -502,7 +616,7 @@ describe('VIS direct mode: two ports in the fleet', () => {
           to_lon: 17.17,
           time: '2026-12-01T10:00:00+00:00',
         },
-        { serviceId: A, secret: SECRET },
+        { serviceId: A, to: B, secret: SECRET },
       ),
     ).toEqual({ status: 400, body: { error: `Service ID is not whitelisted to post inbound vessel data: ${A}` } });
     expect(

@@ -2,7 +2,7 @@
 // the operator sees them as cards in arrival order; a new timestamp from the data source changes its card, and a
 // new vessel's card appears, live and without a reload (how fast is logged); a pinned vessel moves first and stays
 // pinned after a reload; a timestamp added through the form shows on its card; search; axe on the view and the
-// form; the view at a phone's width.
+// form; the view at a phone's width; with `realtime_anonymous` off, the page's socket signs in and still follows live.
 
 import type { ApiClient, RunningSystem } from '@pcas/testing';
 import type { Browser, Page } from 'playwright-core';
@@ -34,6 +34,7 @@ const ALPHA = { imo: imoOf(930001), vessel_name: 'Activity Alpha' };
 const BRAVO = { imo: imoOf(930002), vessel_name: 'Activity Bravo' };
 const CHARLIE = { imo: imoOf(930003), vessel_name: 'Activity Charlie' };
 const DELTA = { imo: imoOf(930004), vessel_name: 'Activity Delta' };
+const ECHO = { imo: imoOf(930005), vessel_name: 'Activity Echo' };
 
 const cardNames = (page: Page) =>
   page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
@@ -204,5 +205,23 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(problems).toEqual([]);
     await context.close();
+  });
+
+  it('with realtime_anonymous off, the page signs its socket in and still follows live, notifications included', async () => {
+    expect((await admin.put('/settings/realtime_anonymous/off')).status).toBe(200);
+    try {
+      const { context, page, problems } = await newPage(browser);
+      await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+      await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
+      // Both confirmed by the server: an anonymous socket would be refused both under `off`.
+      await subscribed(page, 'portcalls-changed');
+      await subscribed(page, 'notifications-changed');
+      await post(ECHO, start + 10 * HOUR, 'e-1');
+      await page.getByRole('article', { name: ECHO.vessel_name }).waitFor(WAIT);
+      expect(problems).toEqual([]);
+      await context.close();
+    } finally {
+      expect((await admin.put('/settings/realtime_anonymous/signals')).status).toBe(200);
+    }
   });
 });

@@ -1,7 +1,8 @@
 // The vessel's JIT ETA form in a browser, against `pnpm start` (embedded) with its mail going to an SMTP server the
 // test starts: a slot request is offered, the link is taken from the captured offer mail and opened at a phone's
-// width without signing in, the JIT ETA sent, the slot request accepted (on the page and over the API); a forged
-// link shows the clear page; axe on both.
+// width without signing in, the JIT ETA sent, the slot request accepted (on the page and over the API); the offer's
+// link then only shows the request (the confirmation mail's link is the newest) and the confirmation's link opens the
+// form again; a forged link shows the clear page; axe on both.
 
 import { ApiClient, type RunningSystem, type SmtpServerForTest, startEmbedded, startSmtpServer } from '@pcas/testing';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -109,6 +110,21 @@ describe.skipIf(!chromiumAvailable)('the JIT ETA form in the web UI', () => {
     await page.getByText('Accepted', { exact: true }).waitFor(WAIT);
     const slot = (await admin.get('/slot-reservation-by-id', { id: slotId })).body;
     expect(slot.slot_reservation_status).toBe('accepted');
+    const confirmation = await vi.waitFor(
+      () => {
+        const found = smtp.messages.find((m) => m.subject === `Slot request #${slotId} confirmation`);
+        if (!found) throw new Error('no confirmation mail yet');
+        return found;
+      },
+      { ...WAIT, interval: 100 },
+    );
+    // The offer's link, opened again, only shows the request now.
+    await page.goto(link);
+    await page.getByText('This link has been replaced by a newer one; use the link in the latest e-mail').waitFor(WAIT);
+    expect(await page.getByRole('button', { name: /JIT ETA/ }).count()).toBe(0);
+    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    const newest = new URL(/(http\S+\/agent\/eta-form\/\?token=[\w.-]+)/.exec(confirmation.text)![1]);
+    await page.goto(`${system.baseUrl}${newest.pathname}${newest.search}`);
     await page.getByRole('button', { name: 'Update JIT ETA' }).waitFor(WAIT);
     expect(problems).toEqual([]);
   });

@@ -62,7 +62,11 @@ describe.skipIf(!chromiumAvailable)('STM / VIS in the web UI', () => {
     // Direct mode: the vessel's service is reachable through a peer link (nothing answers there; the outbox keeps
     // the message, which is enough for the list of sent messages).
     await ok(
-      admin.post('/port-peer', { service_id: SHIP, url: 'http://127.0.0.1:9/vis', secret: 'a-shared-secret-for-web' }),
+      admin.post('/port-peer', {
+        service_id: SHIP,
+        url: 'http://127.0.0.1:9/vis',
+        secret: 'a-shared-secret-for-the-web-ui-tests-2026',
+      }),
     );
     await ok(
       agent.post('/agent/rest/vis-vessels', {

@@ -20,6 +20,8 @@ export interface Config {
   invalidAccessDelayMs: number;
   /** Session lifetime in seconds, sliding (the original: 40 days). */
   sessionTtlSeconds: number;
+  /** How often each gateway process checks every open socket's sign-in and channels again (a lost one ends within). */
+  realtimeRecheckMs: number;
   rpcTimeoutMs: number;
   namespace: string;
   rtaPointCoordinates: string;
@@ -31,6 +33,11 @@ export interface Config {
   smtpUrl: string | undefined;
   /** The From of every outgoing mail. */
   mailFrom: string;
+  /**
+   * `MAIL_BODY_RETENTION_DAYS`: how long the bodies of sent mails kept in a database (the queue's outbox: live form
+   * links) stay after delivery before they are emptied (7).
+   */
+  mailBodyRetentionDays: number;
   /** Per-role password and failed-login rules (`PASSWORD_RULES`); `default` holds the rules of unlisted roles. */
   passwordRules: PasswordRules;
   /** Base URL of the web UI, for links in e-mails such as the password reset (`BASE_URL`); default this service. */
@@ -55,6 +62,14 @@ export interface Config {
   licensePlatesFilter: string[];
   /** `CHECKPOINTS_FILTER`: with the plate filter, the checkpoints its passages must be at too; empty: any. */
   checkpointsFilter: string[];
+  /** The rate limits of the routes a stranger can cost us something on (docs/security.md#limits). */
+  rateLimits: RateLimitsConfig;
+  /**
+   * `TRUSTED_PROXIES`: the proxies in front of the gateway whose X-Forwarded-For names the client (addresses,
+   * CIDRs, `loopback`, `linklocal`, `uniquelocal`, comma-separated; or one number, the hops to trust). Empty (the
+   * default): the client is the socket's peer and X-Forwarded-For is ignored.
+   */
+  trustedProxies: string[] | number;
   /** VIS/STM messaging with ships and other ports (docs/domain.md#vis-and-other-ports). */
   vis: VisConfig;
   /** The sea chart (docs/domain.md#sea-chart). */
@@ -84,6 +99,30 @@ export interface SeaChartConfig {
   tileServer: string | null;
   /** `SEA_CHART_POSITION_RETENTION_DAYS`: position events older than this are compacted away (30). */
   positionRetentionDays: number;
+}
+
+/** At most `points` requests per client in `seconds` (counted from the client's first; then a new window). */
+export interface RateLimitRule {
+  points: number;
+  seconds: number;
+}
+
+/** Each `RATE_LIMIT_*` is `<requests>/<period>` (`10/1m`, `100/15m`, `5/1h`, `600/60s`) or `off`; null is off. */
+export interface RateLimitsConfig {
+  /** `RATE_LIMIT_LOGIN_PER_ADDRESS_ACCOUNT` (`10/1m`): failed sign-ins to one account from one address. */
+  loginPerAddressAccount: RateLimitRule | null;
+  /** `RATE_LIMIT_LOGIN_PER_ADDRESS` (`100/15m`): failed sign-ins from one address, whatever the account. */
+  loginPerAddress: RateLimitRule | null;
+  /** `RATE_LIMIT_RESET_PER_EMAIL` (`5/1h`): password reset requests for one e-mail address. */
+  resetPerEmail: RateLimitRule | null;
+  /** `RATE_LIMIT_RESET_PER_ADDRESS` (`20/1h`): password reset requests from one address. */
+  resetPerAddress: RateLimitRule | null;
+  /** `RATE_LIMIT_REGISTER_PER_EMAIL` (`5/1h`): sign-ups (with or without a code) for one e-mail address. */
+  registerPerEmail: RateLimitRule | null;
+  /** `RATE_LIMIT_REGISTER_PER_ADDRESS` (`20/1h`): sign-ups from one address. */
+  registerPerAddress: RateLimitRule | null;
+  /** `RATE_LIMIT_VIS_PER_ADDRESS` (`600/1m`): requests to the VIS peer endpoints `/vis/*` from one address. */
+  visPerAddress: RateLimitRule | null;
 }
 
 /** The VIS variables of the original, read by the vis-bridge. */
@@ -215,6 +254,51 @@ function list(env: Env, name: string, clean: (item: string) => string = (item) =
     .filter((item) => item !== '');
 }
 
+const PERIOD_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600 };
+
+/** Each rate limit's variable and default (docs/security.md#limits). */
+export const RATE_LIMIT_VARIABLES: Readonly<Record<keyof RateLimitsConfig, { name: string; fallback: string }>> = {
+  loginPerAddressAccount: { name: 'RATE_LIMIT_LOGIN_PER_ADDRESS_ACCOUNT', fallback: '10/1m' },
+  loginPerAddress: { name: 'RATE_LIMIT_LOGIN_PER_ADDRESS', fallback: '100/15m' },
+  resetPerEmail: { name: 'RATE_LIMIT_RESET_PER_EMAIL', fallback: '5/1h' },
+  resetPerAddress: { name: 'RATE_LIMIT_RESET_PER_ADDRESS', fallback: '20/1h' },
+  registerPerEmail: { name: 'RATE_LIMIT_REGISTER_PER_EMAIL', fallback: '5/1h' },
+  registerPerAddress: { name: 'RATE_LIMIT_REGISTER_PER_ADDRESS', fallback: '20/1h' },
+  visPerAddress: { name: 'RATE_LIMIT_VIS_PER_ADDRESS', fallback: '600/1m' },
+};
+
+/** The environment that switches every rate limit off, for tests that call from one address faster than anyone. */
+export const RATE_LIMITS_OFF_ENV: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.values(RATE_LIMIT_VARIABLES).map(({ name }) => [name, 'off']),
+);
+
+/** A `RATE_LIMIT_*` variable (RateLimitsConfig); anything else stops the start. */
+function rateLimit(env: Env, name: string, fallback: string): RateLimitRule | null {
+  const value = str(env, name, fallback).trim();
+  if (value.toLowerCase() === 'off') return null;
+  const match = /^(\d+)\s*\/\s*(\d+)\s*([smh]?)$/.exec(value);
+  const points = Number(match?.[1]);
+  const seconds = Number(match?.[2]) * PERIOD_SECONDS[match?.[3] || 's'];
+  if (!match || points < 1 || seconds < 1 || !Number.isSafeInteger(points) || !Number.isSafeInteger(seconds)) {
+    throw new Error(`${name} must be <requests>/<period> (e.g. 10/1m, 5/1h) or off, got '${value}'`);
+  }
+  return { points, seconds };
+}
+
+function rateLimits(env: Env): RateLimitsConfig {
+  const limits = {} as RateLimitsConfig;
+  for (const key of Object.keys(RATE_LIMIT_VARIABLES) as (keyof RateLimitsConfig)[]) {
+    limits[key] = rateLimit(env, RATE_LIMIT_VARIABLES[key].name, RATE_LIMIT_VARIABLES[key].fallback);
+  }
+  return limits;
+}
+
+/** TRUSTED_PROXIES: a list of addresses, or a single number of hops. */
+function trustedProxies(env: Env): string[] | number {
+  const proxies = list(env, 'TRUSTED_PROXIES');
+  return proxies.length === 1 && /^\d+$/.test(proxies[0]) ? Number(proxies[0]) : proxies;
+}
+
 /** PEM keys may come JSON-encoded (as the original's PRIVATE_KEY_JSON) or plain. */
 function pem(env: Env, name: string): string | undefined {
   const raw = opt(env, name);
@@ -250,6 +334,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     adminPassword: opt(env, 'ADMIN_PASSWORD'),
     invalidAccessDelayMs: int(env, 'INVALID_ACCESS_DELAY_MS', 2000),
     sessionTtlSeconds: int(env, 'SESSION_TTL_SECONDS', 40 * 24 * 3600),
+    realtimeRecheckMs: int(env, 'REALTIME_RECHECK_MS', 2000),
     rpcTimeoutMs: int(env, 'RPC_TIMEOUT_MS', 10000),
     namespace: str(env, 'NAMESPACE', 'gavle'),
     rtaPointCoordinates: str(env, 'RTA_POINT_COORDINATES', ''),
@@ -259,6 +344,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     publicKeyPem: pem(env, 'PUBLIC_KEY_JSON'),
     smtpUrl: opt(env, 'SMTP_URL'),
     mailFrom: str(env, 'MAIL_FROM', 'Port Activity <no-reply@port.local>'),
+    mailBodyRetentionDays: int(env, 'MAIL_BODY_RETENTION_DAYS', 7),
     passwordRules: parsePasswordRules(opt(env, 'PASSWORD_RULES')),
     // The web UI is served by the gateway itself, so its links point here unless a proxy says otherwise.
     baseUrl: httpUrl(env, 'BASE_URL', `http://localhost:${int(env, 'PORT', 8000)}`),
@@ -274,6 +360,8 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     portDefaultTimeZone: opt(env, 'PORT_DEFAULT_TIME_ZONE'),
     licensePlatesFilter: list(env, 'LICENSE_PLATES_FILTER', (plate) => plate.replaceAll('-', '')),
     checkpointsFilter: list(env, 'CHECKPOINTS_FILTER'),
+    rateLimits: rateLimits(env),
+    trustedProxies: trustedProxies(env),
     vis: {
       agentApiUrl: opt(env, 'VIS_AGENT_API_URL'),
       serviceInstanceUrn: str(env, 'VIS_SERVICE_INSTANCE_URN', ''),

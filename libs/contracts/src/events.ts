@@ -224,12 +224,15 @@ export interface ApiKeyDisabled {
 export const userStream = (id: number): string => `user-${id}`;
 export const apiKeyStream = (id: number): string => `apikey-${id}`;
 
-/** Appended on every successful login; the user's last_login_* columns follow it and its failed-login counters reset. */
+/**
+ * Appended on every successful login; the user's last_login_* columns follow it, and its failed-login counters
+ * reset: the account's, and those of the client at `remote_addr` (an IPv6 one by its /64), not other clients'.
+ */
 export interface UserLoggedIn {
   id: number;
   /** UTC ISO 8601. */
   last_login_time: string;
-  /** What the original kept: HTTP_USER_AGENT, REMOTE_ADDR, HTTP_X_FORWARDED_FOR. */
+  /** What the original kept: HTTP_USER_AGENT, REMOTE_ADDR (the client's address), HTTP_X_FORWARDED_FOR. */
   last_login_data: { user_agent: string | null; remote_addr: string | null; x_forwarded_for: string | null };
 }
 
@@ -256,12 +259,18 @@ export interface UserPasswordChanged {
   reason: 'change' | 'reset';
 }
 
-/** A wrong password: the counters after it (suspend_start UTC ISO 8601 when this failure suspended). */
+/**
+ * A wrong password: the counters after it (suspend_start UTC ISO 8601 when this failure suspended). With `client`,
+ * they are that client's counters for this account (docs/domain.md#login-suspension-and-lock); an event without it
+ * (written before failures were counted per client) holds the account's own counters, which block every client.
+ */
 export interface UserLoginFailed {
   id: number;
   failed_logins: number;
   suspend_start: string | null;
   locked: boolean;
+  /** The client's address (an IPv6 one's /64 network) whose failures these are. */
+  client?: string;
 }
 
 /** POST /user-suspend {suspended: true}; suspend_start UTC ISO 8601. */
@@ -270,7 +279,7 @@ export interface UserSuspended {
   suspend_start: string;
 }
 
-/** POST /user-suspend {suspended: false}: the failed-login counter stays. */
+/** POST /user-suspend {suspended: false}: ends every client's suspension too; the failed-login counters stay. */
 export interface UserUnsuspended {
   id: number;
 }
@@ -279,7 +288,7 @@ export interface UserLocked {
   id: number;
 }
 
-/** Unlocking also zeroes the failed-login counter and ends a suspension. */
+/** Unlocking also zeroes the failed-login counters (the account's and every client's) and ends a suspension. */
 export interface UserUnlocked {
   id: number;
 }

@@ -4,6 +4,7 @@ export * from './events.ts';
 export * from './legacy-secrets.ts';
 export * from './mail-texts.ts';
 export * from './queue.ts';
+export * from './realtime.ts';
 export * from './relay-policy.ts';
 export * from './rpc.ts';
 export * from './sea-chart.ts';

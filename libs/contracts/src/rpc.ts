@@ -190,6 +190,17 @@ export const QueueLinkCommands = {
   sendRtaWebForm: 'sendRtaWebForm',
 } as const;
 
+/**
+ * The `aud` claim of the queue's signed links, naming their kind: the queue-scheduler signs them, the gateway takes a
+ * link only on the form of its kind (services/gateway/src/adapters/eta-form-links.ts).
+ */
+export const LinkAudience = {
+  /** A slot request's JIT ETA form link (with a `jti`, the link's id: only the newest mailed one allows changes). */
+  etaForm: 'pcas:jit-eta-form',
+  /** The RTA web form link. */
+  rtaForm: 'pcas:rta-form',
+} as const;
+
 // ---- cmd.notifier: pinned vessels ----
 
 /** PUT /pinned-vessel-ids: the caller's whole list (values checked by the notifier). Replies the list as stored. */

@@ -1,12 +1,14 @@
 /**
  * The one error shape of the API: `{"error": message}` with the original's status codes
- * (400 bad input, 403 access, 440 session, 503 a service did not answer). Domain code throws these;
- * the HTTP kit renders them; RPC carries them between services unchanged.
+ * (400 bad input, 403 access, 440 session, 429 a rate limit, 503 a service did not answer). Domain code throws
+ * these; the HTTP kit renders them; RPC carries them between services unchanged.
  */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** Sent as `Retry-After` (whole seconds): when the caller may try again. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -26,6 +28,11 @@ export class ApiError extends Error {
 
   static unavailable(message = 'Service unavailable'): ApiError {
     return new ApiError(503, message);
+  }
+
+  /** A rate limit is spent (docs/security.md#limits); at least a second, so a client never retries at once. */
+  static tooManyRequests(retryAfterMs: number, message = 'Too many requests, try again later'): ApiError {
+    return new ApiError(429, message, Math.max(1, Math.ceil(retryAfterMs / 1000)));
   }
 }
 

@@ -1,11 +1,12 @@
 // The HTTP edge every route goes through (express 5). A path under /api/v1/ is the same route without the prefix
 // (as the original's production proxy mounted the API). With a web UI: its files, then pages (routes with an
 // `accept`), then the UI's index.html for any other GET that accepts text/html, before any API route.
-// Per API request, in this order: CORS headers and OPTIONS →
-// body → authenticate (may answer 440 even on public routes, as the original) → module check → merge the
-// parameters, refusing what storage cannot hold (U+0000 and the like, whatever the route declares) → authorize →
-// validate parameters → handler. Authorization runs before validation so an anonymous caller learns nothing
-// about a route's parameters; the storage check runs before it, as authorizing may look a parameter up (login).
+// Per API request, in this order: CORS headers and OPTIONS → the route's rate limits per client address (before
+// the body costs anything) → body → authenticate (may answer 440 even on public routes, as the original) → module
+// check → merge the parameters, refusing what storage cannot hold (U+0000 and the like, whatever the route
+// declares) → the route's rate limits per parameter → authorize → validate parameters → handler. Authorization runs
+// before validation so an anonymous caller learns nothing about a route's parameters; the storage check and the
+// limits run before it, as authorizing may look a parameter up (login).
 
 import { isUtf8 } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
@@ -18,14 +19,17 @@ import { ApiError, isApiError } from '@pcas/errors';
 import { type Logger, SpanKind, withSpan } from '@pcas/observability';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import { addressKey, clientAddress } from './client-address.ts';
 import { compileParams, createAjv, mergeParams, type ParamValidator } from './params.ts';
 import {
   type AuthContext,
   type HttpAppOptions,
   HttpResponse,
   type ModuleName,
+  type RateLimiter,
   type RequestContext,
   type Route,
+  type RouteRateLimit,
   type WebUiOptions,
 } from './types.ts';
 
@@ -69,12 +73,16 @@ interface Locals {
   auth?: AuthContext;
   /** Asked for under API_PREFIX: never answered with the web UI. */
   api?: boolean;
+  /** What this request was charged to its route's rate limits, for a refund. */
+  charged?: Array<{ limit: string; key: string }>;
 }
+
+type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 
 /**
  * Builds the express app serving `options.routes`. Routes match in the order given, so list a literal path
- * before a parameterised one of the same shape (`/users/me` before `/users/:id`). Behind a proxy, set
- * `app.set('trust proxy', …)` on the result so `ctx.ip` is the client's address.
+ * before a parameterised one of the same shape (`/users/me` before `/users/:id`). Behind a proxy, name it in
+ * `trustedProxies` so `ctx.ip` is the client's address (client-address.ts).
  */
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { logger } = options;
@@ -82,6 +90,13 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   // Per-request work kept to the minimum: no ETag hashing of bodies, no framework banner.
   app.disable('etag');
   app.disable('x-powered-by');
+  // Express checks the list here, so a misspelt proxy stops the start rather than trusting nobody quietly.
+  const proxies = options.trustedProxies;
+  app.set('trust proxy', typeof proxies === 'number' ? proxies : proxies?.length ? [...proxies] : false);
+  const limited = options.routes.find((route) => route.rateLimits?.length);
+  if (limited && !options.rateLimiter) {
+    throw new Error(`${limited.method} ${limited.path} declares rate limits but the app has no rate limiter`);
+  }
   // PHP-style query strings (`ids[]=1&ids[]=2` → array), as the original's $_GET.
   app.set('query parser', 'extended');
 
@@ -145,18 +160,17 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
       if (route.accept && req.accepts(['application/json', route.accept]) !== route.accept) return next();
       return handle(options, route, validate, req, res);
     };
+    const byAddress = (route.rateLimits ?? []).filter((limit) => limit.perAddress && !limit.perParam);
+    const steps: Middleware[] = [
+      ...(byAddress.length > 0 ? [chargeByAddress(options.rateLimiter!, route, byAddress)] : []),
+      ...(route.method === 'GET' ? [] : [jsonBody]),
+      handler,
+    ];
     const method = route.method.toLowerCase() as 'get' | 'post' | 'put' | 'delete';
-    if (route.method === 'GET') app.get(route.path, handler);
-    else app[method](route.path, jsonBody, handler);
+    app[method](route.path, ...steps);
     const key = `${route.method} ${route.path}`;
     if (!route.accept && isLiteralPath(route.path) && !direct.has(key) && !shadowed(route, registered)) {
-      direct.set(
-        key,
-        route.method === 'GET'
-          ? handler
-          : (req, res, next) =>
-              jsonBody(req, res, (error?: unknown) => (error ? next(error) : handler(req, res, next))),
-      );
+      direct.set(key, chain(steps));
     }
     registered.push(route);
     if (route.accept) continue; // so its other clients keep the 404 of an unknown path, not a 405
@@ -176,7 +190,8 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
   if (!fallbackAdded && options.webUi) app.use(webUiFallback(options.webUi));
   app.use((_req: Request, res: Response) => send(res, 404, { error: 'Not found' }));
 
-  // Reached by body-parser and path-decoding failures only; route handlers render their own errors.
+  // Reached by rate limits per address, body-parser and path-decoding failures only; route handlers render their
+  // own errors.
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(error);
@@ -184,10 +199,61 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     }
     const { status, message } = bodyError(error);
     if (status >= 500) logger.error({ err: error, reqId: (res.locals as Locals).reqId }, 'request failed');
-    send(res, status, { error: message });
+    send(res, status, { error: message }, isApiError(error) ? error.retryAfterSeconds : undefined);
   });
 
   return app;
+}
+
+/** Runs express middleware one after the other, as a route's list of handlers does. */
+function chain(steps: readonly Middleware[]): Middleware {
+  return (req, res, next) => {
+    const step = (i: number) => (error?: unknown) => {
+      if (error) return next(error);
+      if (i === steps.length) return next();
+      steps[i](req, res, step(i + 1));
+    };
+    step(0)();
+  };
+}
+
+/** What one caller of a rate limit is: its address, its parameter's value or both; null when not counted. */
+function rateLimitKey(limit: RouteRateLimit, address: string, params?: Record<string, unknown>): string | null {
+  const parts: string[] = [];
+  if (limit.perAddress) parts.push(addressKey(address));
+  if (limit.perParam) {
+    const value = params?.[limit.perParam];
+    if (typeof value !== 'string' || value.trim() === '') return null;
+    parts.push(value.trim().toLowerCase());
+  }
+  return JSON.stringify(parts);
+}
+
+/** Charges the request to each limit in turn; the first one spent throws its 429. */
+async function charge(
+  limiter: RateLimiter,
+  limits: readonly RouteRateLimit[],
+  req: Request,
+  locals: Locals,
+  params?: Record<string, unknown>,
+): Promise<void> {
+  const address = clientAddress(req);
+  locals.charged ??= [];
+  for (const limit of limits) {
+    const key = rateLimitKey(limit, address, params);
+    if (key === null) continue;
+    await limiter.consume(limit.limit, key);
+    locals.charged.push({ limit: limit.limit, key });
+  }
+}
+
+/** The route's limits per client address alone, charged before the body is read. */
+function chargeByAddress(limiter: RateLimiter, route: Route, limits: readonly RouteRateLimit[]): Middleware {
+  return (req, res, next) => {
+    // A page's other clients are not its callers (the handler passes them on).
+    if (route.accept && req.accepts(['application/json', route.accept]) !== route.accept) return next();
+    charge(limiter, limits, req, res.locals as Locals).then(() => next(), next);
+  };
 }
 
 // A literal path (no parameters, wildcards or optional parts) can be looked up instead of matched.
@@ -373,7 +439,7 @@ async function handle(
   }
 
   if (isApiError(outcome)) {
-    send(res, outcome.status, { error: outcome.message });
+    send(res, outcome.status, { error: outcome.message }, outcome.retryAfterSeconds);
   } else if (outcome instanceof HttpResponse) {
     res.statusCode = outcome.status;
     for (const [name, value] of Object.entries(outcome.headers)) res.setHeader(name, value);
@@ -405,6 +471,8 @@ async function run(
     throw ApiError.forbidden(`${MODULE_TITLES[route.module]} module is disabled`);
   }
   const raw = mergeParams(route.method, req.params, req.body, route.method === 'GET' ? queryOf(req) : undefined);
+  const byParam = (route.rateLimits ?? []).filter((limit) => limit.perParam);
+  if (byParam.length > 0) await charge(options.rateLimiter!, byParam, req, locals, raw);
   await options.authorize(auth, route, raw);
   const params = validate(raw);
   let log: Logger | undefined;
@@ -412,11 +480,16 @@ async function run(
     params,
     auth,
     headers: req.headers,
-    ip: req.ip,
+    ip: clientAddress(req),
     // Made on first use: most handlers never log, and a child logger per request is not free.
     get log() {
       log ??= options.logger.child({ reqId: locals.reqId });
       return log;
+    },
+    async refundRateLimits() {
+      const charged = locals.charged ?? [];
+      locals.charged = [];
+      await Promise.all(charged.map(({ limit, key }) => options.rateLimiter!.refund(limit, key)));
     },
   };
   return route.handle(ctx);
@@ -439,12 +512,13 @@ function queryOf(req: Request): unknown {
   return req.query;
 }
 
-function send(res: Response, status: number, body: unknown): void {
+function send(res: Response, status: number, body: unknown, retryAfterSeconds?: number): void {
   res.statusCode = status;
   const text = STATUS_TEXT[status];
   if (text) res.statusMessage = text;
   // An HttpResponse may have changed it; error bodies are always JSON.
   res.setHeader('Content-Type', JSON_TYPE);
+  if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(retryAfterSeconds));
   res.end(JSON.stringify(body));
 }
 

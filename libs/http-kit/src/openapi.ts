@@ -1,6 +1,7 @@
 // An OpenAPI 3.1 document made from the route table itself, so it lists exactly what the app serves: each
 // route's method and path, its permission (`x-permission`) and module (`x-module`), its parameters with their
-// types, and the answers the kit gives every route (400, 403, 440, all as {"error": "..."}).
+// types, and the answers the kit gives every route (400, 403, 440, and 429 where a rate limit applies, all as
+// {"error": "..."}).
 
 import { DEFAULT_MAX_LENGTH } from './params.ts';
 import { HttpResponse, type ParamSpec, type ResponseDoc, type Route } from './types.ts';
@@ -45,6 +46,15 @@ const COMPONENTS = {
       'Login Time-out: the Bearer session is unknown or expired (on every route, public ones included).',
     ),
     PayloadTooLarge: ERROR_RESPONSE('The request body is larger than 1 MB.'),
+    TooManyRequests: {
+      ...ERROR_RESPONSE('A rate limit of the route is spent for this client (x-rate-limits); try again later.'),
+      headers: {
+        'Retry-After': {
+          description: 'Seconds until the limit lets this client in again.',
+          schema: { type: 'integer' },
+        },
+      },
+    },
   },
   securitySchemes: {
     session: {
@@ -158,6 +168,7 @@ function operation(route: Route, path: string, operationId: string): Json {
       ? { 404: ERROR_RESPONSE(`Not found: the answer to a client that does not prefer ${route.accept}.`) }
       : {}),
     ...(takesBody ? { 413: { $ref: '#/components/responses/PayloadTooLarge' } } : {}),
+    ...(route.rateLimits?.length ? { 429: { $ref: '#/components/responses/TooManyRequests' } } : {}),
     440: { $ref: '#/components/responses/SessionExpired' },
   };
   for (const [status, doc] of Object.entries(route.responses ?? {})) responses[status] = response(doc);
@@ -167,6 +178,7 @@ function operation(route: Route, path: string, operationId: string): Json {
     summary: `${route.method} ${route.path}`,
     'x-permission': route.permission,
     ...(route.module ? { 'x-module': route.module } : {}),
+    ...(route.rateLimits?.length ? { 'x-rate-limits': route.rateLimits.map((limit) => limit.limit) } : {}),
     security: guarded && route.permission !== 'login' ? AUTHENTICATED : OPTIONAL_AUTH,
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),

@@ -36,7 +36,16 @@ const ROUTES: Route[] = [
       payload: { type: 'mixed' },
     },
   }),
-  route({ method: 'POST', path: '/login', permission: 'login', params: { email: { type: 'string' } } }),
+  route({
+    method: 'POST',
+    path: '/login',
+    permission: 'login',
+    params: { email: { type: 'string' } },
+    rateLimits: [
+      { limit: 'login_address', perAddress: true },
+      { limit: 'login_account', perAddress: true, perParam: 'email' },
+    ],
+  }),
   route({ method: 'GET', path: '/', accept: 'text/html' }),
   route({
     method: 'GET',
@@ -124,6 +133,15 @@ describe('openApiDocument', () => {
     const home = doc.paths['/'].get.responses;
     expect(home['200'].content).toHaveProperty(['text/html']);
     expect(home['404'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
+  });
+
+  it('names the rate limits of a route that has them, and their 429 with Retry-After', () => {
+    const login = doc.paths['/login'].post;
+    expect(login['x-rate-limits']).toEqual(['login_address', 'login_account']);
+    expect(login.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    expect(doc.components.responses.TooManyRequests.headers['Retry-After'].schema).toEqual({ type: 'integer' });
+    expect(doc.paths['/things'].post['x-rate-limits']).toBeUndefined();
+    expect(doc.paths['/things'].post.responses['429']).toBeUndefined();
   });
 
   it('names the Authorization header formats the app accepts', () => {

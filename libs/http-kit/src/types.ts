@@ -33,8 +33,14 @@ export interface RequestContext<P = Record<string, any>> {
   params: P;
   auth: AuthContext;
   headers: IncomingHttpHeaders;
-  ip: string | undefined;
+  /** The client's address (client-address.ts): the socket's, or behind a trusted proxy the one it names. */
+  ip: string;
   log: Logger;
+  /**
+   * Gives back what this request was charged to its route's rate limits, so that it does not count (a sign-in
+   * whose password was right: only failures count against the sign-in limits).
+   */
+  refundRateLimits(): Promise<void>;
 }
 
 /** Return this from a handler for anything other than a JSON 200 (CSV downloads, other statuses). */
@@ -62,7 +68,30 @@ export interface Route<P = Record<string, any>> {
   accept?: string;
   /** Answers besides the kit's own (JSON 200, 400, 403, 440), for the OpenAPI document; a 200 here replaces it. */
   responses?: Record<number, ResponseDoc>;
+  /** The rate limits each request of this route is charged to (HttpAppOptions.rateLimiter); 429 once one is spent. */
+  rateLimits?: readonly RouteRateLimit[];
   handle(ctx: RequestContext<P>): Promise<unknown>;
+}
+
+/**
+ * One rate limit a route is charged to, counted per client address (an IPv6 one by its /64), per value of a
+ * parameter (trimmed, case-insensitive), or per both together. A limit per address alone is charged before the
+ * body is even read; one with a parameter once the parameters are merged, before authorization and validation
+ * (a value that is not a non-empty string is not counted: validation refuses it, or the handler takes it as missing).
+ */
+export interface RouteRateLimit {
+  /** The limit's name, as the app's rate limiter knows it (e.g. `login_address`). */
+  limit: string;
+  perAddress?: boolean;
+  perParam?: string;
+}
+
+/** Counts requests against named limits (docs/security.md#limits); the kit calls it for routes with `rateLimits`. */
+export interface RateLimiter {
+  /** Counts one request of `key` against `limit`; throws ApiError 429 (with its retry delay) once it is spent. */
+  consume(limit: string, key: string): Promise<void>;
+  /** Takes back one counted request of `key`. */
+  refund(limit: string, key: string): Promise<void>;
 }
 
 export interface ResponseDoc {
@@ -82,6 +111,13 @@ export interface HttpAppOptions {
   isModuleEnabled?(module: ModuleName): Promise<boolean>;
   /** A single-page web app served from the same origin (see createHttpApp). */
   webUi?: WebUiOptions;
+  /** Required when a route declares `rateLimits`. */
+  rateLimiter?: RateLimiter;
+  /**
+   * The proxies whose X-Forwarded-For is believed (express's `trust proxy`: addresses, CIDRs, `loopback`,
+   * `linklocal`, `uniquelocal`, or a number of hops); empty or absent, none: the client is the socket's peer.
+   */
+  trustedProxies?: readonly string[] | number;
 }
 
 export interface WebUiOptions {

@@ -20,6 +20,7 @@ interface ScSocket {
   state: string;
   authState: string;
   subscribe(channel: string): ScChannel;
+  isSubscribed(channel: string, includePending?: boolean): boolean;
   authenticate(token: string): Promise<unknown>;
   invokePublish(channel: string, data: unknown): Promise<void>;
   listener(event: string): Listener<unknown>;

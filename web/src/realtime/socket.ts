@@ -1,5 +1,7 @@
 // The real-time channel: one SocketCluster socket per page to /socketcluster/ on the page's own origin (the
-// gateway), signed in with the session's JWT so per-user channels work where anonymous subscriptions are off.
+// gateway), signed in with the session's socket token (the payload's `jwt`), so the channels that need a sign-in or a
+// permission work whatever `realtime_anonymous` says (docs/architecture.md#real-time). The token goes with the
+// handshake, and a signed-in page's subscriptions wait for the sign-in, so none is refused for coming first.
 // Views subscribe by channel name and refetch what a signal says has changed (docs/web-ui.md#rules-the-views-follow).
 
 import { useQueryClient } from '@tanstack/react-query';
@@ -25,6 +27,19 @@ function theSocket(): Socket {
   const { protocol, hostname, port } = window.location;
   const secure = protocol === 'https:';
   const created = create({
+    // The token lives in this module, not in localStorage: the session's own storage is the session id.
+    authEngine: {
+      saveToken: async (_name: string, saved: string) => {
+        token = saved;
+        return saved;
+      },
+      removeToken: async () => {
+        const removed = token;
+        token = null;
+        return removed;
+      },
+      loadToken: async () => token,
+    },
     hostname,
     port: port ? Number(port) : secure ? 443 : 80,
     secure,
@@ -34,10 +49,7 @@ function theSocket(): Socket {
   });
   socket = created;
   void (async () => {
-    for await (const _ of created.listener('connect')) {
-      announce(true);
-      if (token) void created.authenticate(token).catch(() => {});
-    }
+    for await (const _ of created.listener('connect')) announce(true);
   })();
   void (async () => {
     for await (const _ of created.listener('disconnect')) announce(false);
@@ -45,13 +57,18 @@ function theSocket(): Socket {
   return created;
 }
 
-/** Signs the socket in (or out, with null) with the session's JWT; subscriptions already made stay. */
+/**
+ * Signs the socket in with the session's socket token (at sign-in, on reload and when the session is read again
+ * for a fresh token), or out with null. Call it before the views of a signed-in page mount, so that their
+ * subscriptions wait for the sign-in.
+ */
 export function setRealtimeToken(jwt: string | null): void {
+  if (jwt === token) return;
   token = jwt;
   const current = socket;
   if (!current) return;
   if (jwt) void current.authenticate(jwt).catch(() => {});
-  else void current.deauthenticate();
+  else void current.deauthenticate().catch(() => {});
 }
 
 /** Whether the live channel is connected, for the indicator in the header. */
@@ -74,7 +91,8 @@ export function useRealtimeConnected(): boolean {
 const users = new Map<string, number>();
 
 function join(channel: string) {
-  const subscription = theSocket().subscribe(channel);
+  // Signed in: sent once the socket is signed in (a channel may need it); signed out: at once.
+  const subscription = theSocket().subscribe(channel, { waitForAuth: token !== null });
   users.set(channel, (users.get(channel) ?? 0) + 1);
   return subscription;
 }

@@ -6,6 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, setSessionExpiredHandler, storedSessionId, storeSessionId } from '../api/client.ts';
+import { setRealtimeToken } from '../realtime/socket.ts';
 
 export type ModuleSetting =
   | 'activity_module'
@@ -66,6 +67,16 @@ export function signInPath(location: { pathname: string; search: string }): stri
   return `/sign-in?next=${encodeURIComponent(here)}`;
 }
 
+/** When a socket token (a JWT) expires, in ms since the epoch, or null when it cannot be read. */
+export function socketTokenExpiry(jwt: string): number | null {
+  try {
+    const claims = JSON.parse(atob(jwt.split('.')[1].replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: unknown };
+    return typeof claims.exp === 'number' ? claims.exp * 1000 : null;
+  } catch {
+    return null;
+  }
+}
+
 export function SessionProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<SessionState['status']>(storedSessionId() ? 'loading' : 'signed-out');
   const [payload, setPayload] = useState<SessionPayload | null>(null);
@@ -75,6 +86,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const forget = useCallback(() => {
     storeSessionId(null);
+    setRealtimeToken(null);
     setPayload(null);
     setStatus('signed-out');
     queryClient.clear();
@@ -84,6 +96,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     if (!storedSessionId()) return forget();
     try {
       const body = await api<SessionPayload>('GET', 'session');
+      setRealtimeToken(body.jwt ?? null);
       setPayload(body);
       setStatus('signed-in');
     } catch {
@@ -94,6 +107,17 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void reload();
   }, [reload]);
+
+  // The socket token lasts a day; a page open longer reads the session again for a fresh one a minute before.
+  const tokenExpiry = payload?.jwt ? socketTokenExpiry(payload.jwt) : null;
+  useEffect(() => {
+    if (tokenExpiry === null) return;
+    const timer = setTimeout(
+      () => void reload(),
+      Math.min(Math.max(tokenExpiry - Date.now() - 60_000, 0), 2 ** 31 - 1),
+    );
+    return () => clearTimeout(timer);
+  }, [tokenExpiry, reload]);
 
   // A 440 from any call: forget the session and go to sign-in, coming back here afterwards.
   useEffect(() => {
@@ -113,6 +137,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       user: payload?.user ?? null,
       signIn(next) {
         if (next.session_id) storeSessionId(next.session_id);
+        setRealtimeToken(next.jwt ?? null);
         setSignedOutOnPurpose(false);
         setPayload(next);
         setStatus('signed-in');

@@ -2,10 +2,15 @@
 // link's token never travels further (no broker message, no log line): RS256 with the queue-scheduler's public key,
 // which is PUBLIC_KEY_JSON when the key pair is configured (as the queue-scheduler signs with it then), else the one
 // the queue-scheduler generated (`queue.link_keys`, read here for its public half only). The claims are the
-// original's: `data.slot_request_id` for the JIT ETA form, the RTA form's `data.{port, rta, …}`.
+// original's: `data.slot_request_id` for the JIT ETA form, the RTA form's `data.{port, rta, …}`; ours besides: `aud`,
+// the link's kind (LinkAudience in libs/contracts), taken only on its own form, and a JIT ETA form link's id `jti`
+// (whether it is the newest link is the route's question: domain/eta-form-links.ts).
+// Links mailed before links named their kind have no `aud`: such a link is taken until it expires (30 days, 6 hours)
+// only if it was signed before the queue-scheduler first signed typed links (`queue.link_kinds`), and only where its
+// claims fit the form (the two kinds' `data` differ); it has no id, so any typed link mailed since supersedes it.
 
 import type { Config } from '@pcas/config';
-import { ApiError } from '@pcas/contracts';
+import { ApiError, LinkAudience } from '@pcas/contracts';
 import type { Queryable } from '@pcas/sql';
 import jwt from 'jsonwebtoken';
 
@@ -13,6 +18,8 @@ export interface SlotRequestLink {
   slot_request_id: number;
   /** When the link stops working (ISO). */
   expires: string;
+  /** The link's id (`jti`); null for a link mailed before links had one. */
+  link_id: string | null;
 }
 
 export type RtaFormLink = Record<string, unknown> & { rta: string; imo: number; expires: string };
@@ -27,13 +34,18 @@ export interface EtaFormLinks {
 const expired = () => ApiError.forbidden('This link has expired');
 const invalid = () => ApiError.forbidden('This link is not valid');
 
+type Audience = (typeof LinkAudience)[keyof typeof LinkAudience];
+
 export function etaFormLinks(db: Queryable, config: Pick<Config, 'privateKeyPem' | 'publicKeyPem'>): EtaFormLinks {
   let publicKey = config.privateKeyPem && config.publicKeyPem ? config.publicKeyPem : undefined;
+  let typedSince: number | undefined;
+
+  const tableExists = async (table: string) =>
+    (await db.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [table])).rows[0]?.ok === true;
 
   async function key(): Promise<string> {
     if (publicKey) return publicKey;
-    const { rows: table } = await db.query<{ ok: boolean }>("SELECT to_regclass('queue.link_keys') IS NOT NULL AS ok");
-    const found = table[0]?.ok
+    const found = (await tableExists('queue.link_keys'))
       ? (await db.query<{ pem: string }>('SELECT public_key_pem AS pem FROM queue.link_keys WHERE id = 1')).rows[0]
       : undefined;
     // Until the queue-scheduler has made its key no link can be checked (and none has been sent).
@@ -42,7 +54,24 @@ export function etaFormLinks(db: Queryable, config: Pick<Config, 'privateKeyPem'
     return publicKey;
   }
 
-  async function verify(token: string): Promise<{ data: Record<string, unknown>; expires: string }> {
+  /**
+   * When links began to name their kind (epoch ms); undefined while no queue-scheduler of this version has started,
+   * when every link there is was signed without (kept once known: it never changes).
+   */
+  async function linksTypedSince(): Promise<number | undefined> {
+    if (typedSince !== undefined) return typedSince;
+    if (!(await tableExists('queue.link_kinds'))) return undefined;
+    const { rows } = await db.query<{ since: string }>(
+      'SELECT (extract(epoch FROM since) * 1000)::text AS since FROM queue.link_kinds WHERE id = 1',
+    );
+    if (rows[0]) typedSince = Number(rows[0].since);
+    return typedSince;
+  }
+
+  async function verify(
+    token: string,
+    audience: Audience,
+  ): Promise<{ data: Record<string, unknown>; expires: string; id: string | null }> {
     if (typeof token !== 'string' || token === '' || token.length > 8192) throw invalid();
     // What is not a signed token at all is refused without the key (there may be none yet).
     if (jwt.decode(token, { complete: true })?.header.alg !== 'RS256') throw invalid();
@@ -57,18 +86,29 @@ export function etaFormLinks(db: Queryable, config: Pick<Config, 'privateKeyPem'
     if (!data || typeof data !== 'object' || typeof payload !== 'object' || typeof payload.exp !== 'number') {
       throw invalid();
     }
-    return { data: data as Record<string, unknown>, expires: new Date(payload.exp * 1000).toISOString() };
+    if (payload.aud === undefined) {
+      // A link from before links named their kind (see the top of this file).
+      const since = await linksTypedSince();
+      if (since !== undefined && !(typeof payload.iat === 'number' && payload.iat * 1000 < since)) throw invalid();
+    } else if (payload.aud !== audience) throw invalid();
+    const id = payload.aud === undefined ? null : payload.jti;
+    if (audience === LinkAudience.etaForm && id !== null && (typeof id !== 'string' || id === '')) throw invalid();
+    return {
+      data: data as Record<string, unknown>,
+      expires: new Date(payload.exp * 1000).toISOString(),
+      id: typeof id === 'string' ? id : null,
+    };
   }
 
   return {
     async slotRequest(token) {
-      const { data, expires } = await verify(token);
+      const { data, expires, id: link_id } = await verify(token, LinkAudience.etaForm);
       const id = data.slot_request_id;
       if (typeof id !== 'number' || !Number.isSafeInteger(id) || id <= 0) throw invalid();
-      return { slot_request_id: id, expires };
+      return { slot_request_id: id, expires, link_id };
     },
     async rtaForm(token) {
-      const { data, expires } = await verify(token);
+      const { data, expires } = await verify(token, LinkAudience.rtaForm);
       if (typeof data.rta !== 'string' || typeof data.imo !== 'number') throw invalid();
       return { ...data, rta: data.rta, imo: data.imo, expires };
     },

@@ -1,6 +1,6 @@
 // Password reset tokens (docs/domain.md#password-reset): an RS256 JWT valid 24 h with `data: {email,
 // port}`, signed with the gateway's key (signing-key.ts). Two additions over the original: an audience, so the
-// session JWT of the login payload is never accepted as a reset token, and a fingerprint of the current
+// socket token of the login payload is never accepted as a reset token, and a fingerprint of the current
 // password hash, so a token works once: after the reset the hash, and with it the fingerprint, changes.
 
 import { createHash } from 'node:crypto';

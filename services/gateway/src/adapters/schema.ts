@@ -4,6 +4,7 @@
 
 import { GATEWAY_LEGACY_EVENT_SECRETS } from '@pcas/contracts';
 import type { Db, Queryable } from '@pcas/sql';
+import { DEFAULT_REALTIME_ANONYMOUS } from '../domain/realtime.ts';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts';
 import { DEFAULT_SETTINGS } from '../domain/settings.ts';
 
@@ -65,6 +66,19 @@ const DDL = [
      modified_by integer
    )`,
   'CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON gateway.users (lower(email))',
+  // Failed sign-ins per account and client address (UserLoginFailed with `client`; an IPv6 client by its /64), so
+  // that failures suspend and lock an account only for the client making them
+  // (docs/domain.md#login-suspension-and-lock); the counters in gateway.users are the account's own (an
+  // administrator's lock or suspension, counts from before). A row goes at that client's successful login (UserLoggedIn's remote_addr), a user's every row at
+  // unlocking, a password reset and deletion; unsuspending ends their suspensions. Read at sign-in by (user, client).
+  `CREATE TABLE IF NOT EXISTS gateway.login_failures (
+     user_id integer NOT NULL REFERENCES gateway.users (id),
+     client text NOT NULL,
+     failed_logins integer NOT NULL,
+     suspend_start timestamptz,
+     locked boolean NOT NULL,
+     PRIMARY KEY (user_id, client)
+   )`,
   'CREATE SEQUENCE IF NOT EXISTS gateway.api_key_ids',
   `CREATE TABLE IF NOT EXISTS gateway.api_keys (
      id integer PRIMARY KEY,
@@ -85,6 +99,11 @@ const DDL = [
      expires_at timestamptz NOT NULL
    )`,
   'CREATE INDEX IF NOT EXISTS sessions_expires_at ON gateway.sessions (expires_at)',
+  // Sessions ended within a socket token's lifetime, by digest (adapters/session-store.ts), embedded mode only.
+  `CREATE TABLE IF NOT EXISTS gateway.ended_sessions (
+     digest text PRIMARY KEY,
+     expires_at timestamptz NOT NULL
+   )`,
   'CREATE SEQUENCE IF NOT EXISTS gateway.registration_code_ids',
   // Registration codes (stream regcode-<id>); `role` is the role's name, as the original's list shows it.
   `CREATE TABLE IF NOT EXISTS gateway.registration_codes (
@@ -214,6 +233,12 @@ async function seedReferenceData(tx: Queryable): Promise<void> {
     `INSERT INTO gateway.settings (id, name, value)
      SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
     [DEFAULT_SETTINGS.map((s) => s.id), DEFAULT_SETTINGS.map((s) => s.name), DEFAULT_SETTINGS.map((s) => s.value)],
+  );
+  // realtime_anonymous was on/off before its three modes: the old seed (`enabled`, never changed by anyone) takes
+  // the new default; a value an administrator chose keeps its meaning (domain/realtime.ts realtimeAnonymousMode).
+  await tx.query(
+    `UPDATE gateway.settings SET value = $1 WHERE name = 'realtime_anonymous' AND value = 'enabled' AND modified_by IS NULL`,
+    [DEFAULT_REALTIME_ANONYMOUS],
   );
 }
 

@@ -5,7 +5,7 @@ import { freshPostgres, type PostgresForTest, redis as redisForTest, uniqueName 
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGatewaySchema } from './schema.ts';
-import { createRedisSessionStore, createSqlSessionStore, type SessionStore } from './session-store.ts';
+import { createRedisSessionStore, createSqlSessionStore, type SessionStore, sessionDigest } from './session-store.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -43,6 +43,17 @@ function contract(name: string, make: (ttlSeconds: number) => SessionStore) {
       await store.destroy(id);
       expect(await store.get(id)).toBeNull();
       await store.destroy(id); // twice is harmless
+    });
+
+    it('remembers an ended session by its digest, for its socket tokens', async () => {
+      const store = make(60);
+      const [ended, live] = [await store.create(5), await store.create(5)];
+      expect(await store.endedAmong([sessionDigest(ended), sessionDigest(live)])).toEqual(new Set());
+      await store.destroy(ended);
+      expect(await store.endedAmong([sessionDigest(ended), sessionDigest(live)])).toEqual(
+        new Set([sessionDigest(ended)]),
+      );
+      expect(await store.endedAmong([])).toEqual(new Set());
     });
 
     it('expires after the ttl, and each read slides the expiry', async () => {

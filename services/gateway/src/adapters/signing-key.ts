@@ -46,11 +46,45 @@ export async function loadSigningKeys(db: Db, config: Pick<Config, 'privateKeyPe
   return winner.rows[0];
 }
 
-/** The original's claims: iat, nbf, exp = iat + 24 h, data: {user_id}. */
-export function signSessionJwt(keys: SigningKeys, userId: number): string {
-  return jwt.sign({ data: { user_id: userId } }, keys.privateKeyPem, {
+/** What a socket token says it is (`aud`): each verifier of this key accepts only its own kind. */
+export const SOCKET_TOKEN_AUDIENCE = 'socket';
+/** A socket token's lifetime, as the original's JWT (24 h). */
+export const SOCKET_TOKEN_SECONDS = 86_400;
+
+/**
+ * The `jwt` of the login/session payload, which signs a real-time socket in: the original's claims (iat, nbf,
+ * exp = iat + 24 h, data: {user_id}), plus its kind (`aud`) and its session's digest (`sid`), so the socket's
+ * sign-in ends with the session.
+ */
+export function signSocketToken(keys: SigningKeys, userId: number, sessionDigest: string): string {
+  return jwt.sign({ data: { user_id: userId }, sid: sessionDigest }, keys.privateKeyPem, {
     algorithm: 'RS256',
-    expiresIn: 86_400,
+    audience: SOCKET_TOKEN_AUDIENCE,
+    expiresIn: SOCKET_TOKEN_SECONDS,
     notBefore: 0,
   });
+}
+
+export interface SocketToken {
+  userId: number;
+  sessionDigest: string;
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
+/** The claims of a socket token as it verifies (signature, kind, time), or null when it is not one. */
+export function socketTokenClaims(payload: unknown): SocketToken | null {
+  const claims = payload as { data?: { user_id?: unknown }; sid?: unknown; exp?: unknown } | null;
+  const userId = claims?.data?.user_id;
+  if (typeof userId !== 'number' || typeof claims?.sid !== 'string' || typeof claims.exp !== 'number') return null;
+  return { userId, sessionDigest: claims.sid, expiresAt: claims.exp };
+}
+
+/** Verifies a socket token: our key, RS256, its kind, its time. Throws as jsonwebtoken does when it fails. */
+export function verifySocketToken(keys: SigningKeys, token: string): jwt.JwtPayload {
+  const payload = jwt.verify(token, keys.publicKeyPem, { algorithms: ['RS256'], audience: SOCKET_TOKEN_AUDIENCE });
+  if (typeof payload === 'string' || !socketTokenClaims(payload)) {
+    throw new jwt.JsonWebTokenError('not a socket token');
+  }
+  return payload;
 }

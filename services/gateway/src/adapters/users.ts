@@ -17,10 +17,10 @@ import {
   userStream,
 } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import { searchClause } from '@pcas/http-kit';
+import { addressKey, searchClause } from '@pcas/http-kit';
 import type { Logger } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
-import type { LoginCounters } from '../domain/passwords.ts';
+import { type LoginCounters, NO_FAILURES } from '../domain/passwords.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
 import { pageWithTotal } from './paging.ts';
 import { hashPassword } from './password.ts';
@@ -51,10 +51,28 @@ const USER_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, 
 const COUNTER_COLUMNS = 'u.failed_logins, u.suspend_start, u.locked';
 const PASSWORD_HASH = `${secretOf('password', 'u.id')} AS password_hash`;
 
+const asDate = (value: unknown): Date | null =>
+  value === null || value === undefined ? null : new Date(value as string);
+
 /** Dates come back as Date from node-postgres and PGlite alike; normalised so the domain always gets one. */
 function withCounters<T extends { suspend_start: unknown }>(row: T): T & { suspend_start: Date | null } {
-  const value = row.suspend_start;
-  return { ...row, suspend_start: value === null || value === undefined ? null : new Date(value as string) };
+  const clients = row as { any_client_suspend_start?: unknown };
+  return {
+    ...row,
+    suspend_start: asDate(row.suspend_start),
+    ...('any_client_suspend_start' in clients && {
+      any_client_suspend_start: asDate(clients.any_client_suspend_start),
+    }),
+  };
+}
+
+/** This client's failed-login counters for the account (schema.ts, gateway.login_failures). */
+export async function clientLoginCounters(db: Queryable, userId: number, client: string): Promise<LoginCounters> {
+  const { rows } = await db.query<LoginCounters>(
+    'SELECT failed_logins, suspend_start, locked FROM gateway.login_failures WHERE user_id = $1 AND client = $2',
+    [userId, client],
+  );
+  return rows[0] ? withCounters(rows[0]) : NO_FAILURES;
 }
 
 /** The active user with this e-mail (case-insensitive), with the role's permissions, counters and hash. */
@@ -76,16 +94,28 @@ export async function loadUser(db: Queryable, id: number): Promise<UserWithPermi
  * The users with these ids (those that exist), with their roles' permissions, in one query by primary key: what
  * every session request reads, so requests arriving together share it (entry-points/auth.ts).
  */
-export async function loadUsers(db: Queryable, ids: readonly number[]): Promise<Map<number, UserWithPermissions>> {
-  const { rows } = await db.query<UserWithPermissions>(
-    `SELECT ${USER_COLUMNS} FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+export async function loadUsers(
+  db: Queryable,
+  ids: readonly number[],
+): Promise<Map<number, UserWithPermissions & AccountBlock>> {
+  const { rows } = await db.query<UserWithPermissions & AccountBlock>(
+    `SELECT ${USER_COLUMNS}, u.suspend_start, u.locked FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
      WHERE u.id = ANY($1::int[])`,
     [ids],
   );
-  return new Map(rows.map((row) => [Number(row.id), row]));
+  return new Map(rows.map((row) => [Number(row.id), { ...row, suspend_start: asDate(row.suspend_start) }]));
 }
 
-/** The read-model row as user management sees it (role by name; dates in PostgreSQL's text form). */
+/** The account's own suspension and lock (an administrator's, or the original's counters), not a client's. */
+export interface AccountBlock {
+  suspend_start: Date | null;
+  locked: boolean;
+}
+
+/**
+ * The read-model row as user management sees it (role by name; dates in PostgreSQL's text form). The counters
+ * are the account's own; the `any_client_*` fields sum up the clients' (gateway.login_failures).
+ */
 export interface UserRow extends LoginCounters {
   id: number;
   email: string;
@@ -100,6 +130,12 @@ export interface UserRow extends LoginCounters {
   created_by: number | null;
   modified_at: string;
   modified_by: number | null;
+  /** Some client has failed logins counted. */
+  any_client_failures: boolean;
+  /** Some client's failures locked the account for it. */
+  any_client_locked: boolean;
+  /** The latest start of a client's suspension, if any. */
+  any_client_suspend_start: Date | null;
 }
 
 /** The row with the password's hash (from gateway.credentials; '' for none), for the password routes. */
@@ -107,9 +143,13 @@ export interface UserRecord extends UserRow {
   password_hash: string;
 }
 
+const ANY_CLIENT_LOCKED = 'EXISTS (SELECT 1 FROM gateway.login_failures f WHERE f.user_id = u.id AND f.locked)';
 const ROW_COLUMNS = `u.id, u.email, u.first_name, u.last_name, r.name AS role, u.role_id, u.status,
   u.registration_type, u.registration_code_id, ${pgText('u.created_at')} AS created_at, u.created_by,
-  ${pgText('u.modified_at')} AS modified_at, u.modified_by, u.failed_logins, u.suspend_start, u.locked`;
+  ${pgText('u.modified_at')} AS modified_at, u.modified_by, u.failed_logins, u.suspend_start, u.locked,
+  EXISTS (SELECT 1 FROM gateway.login_failures f WHERE f.user_id = u.id) AS any_client_failures,
+  ${ANY_CLIENT_LOCKED} AS any_client_locked,
+  (SELECT max(f.suspend_start) FROM gateway.login_failures f WHERE f.user_id = u.id) AS any_client_suspend_start`;
 const RECORD_COLUMNS = `${ROW_COLUMNS}, ${PASSWORD_HASH}`;
 
 export async function loadUserRecord(db: Queryable, id: number): Promise<UserRecord | null> {
@@ -129,7 +169,10 @@ export async function findActiveUserRecordByEmail(db: Queryable, email: string):
   return rows[0] ? withCounters(rows[0]) : null;
 }
 
-/** The original's single-user JSON (13 keys). `locked` is a real boolean (the original sent "t"/"f"). */
+/**
+ * The original's single-user JSON (13 keys). `locked` is a real boolean (the original sent "t"/"f"), true too while
+ * some client's failures lock the account for that client (what a single client made the original do).
+ */
 export function userJson(user: UserRow) {
   return {
     id: user.id,
@@ -143,7 +186,7 @@ export function userJson(user: UserRow) {
     modified_at: user.modified_at,
     modified_by: user.modified_by,
     status: user.status,
-    locked: user.locked,
+    locked: user.locked || user.any_client_locked,
     registration_type: user.registration_type,
   };
 }
@@ -270,10 +313,15 @@ async function countActiveAdmins(tx: Queryable): Promise<number> {
 
 const SUCCESSFUL_LOGIN_RESET = 'failed_logins = 0, suspend_start = NULL, locked = false';
 
+/** Forgets every client's failed logins of the user (unlock, password reset, deletion). */
+const forgetClientFailures = (tx: Queryable, id: number) =>
+  tx.query('DELETE FROM gateway.login_failures WHERE user_id = $1', [id]);
+
 /**
- * A correct password: appends UserLoggedIn and resets the failed-login counters, unless `blocked` (checked
- * under the lock, against counters a concurrent wrong password may just have changed) returns a message, which
- * is then returned and nothing is written.
+ * A correct password: appends UserLoggedIn and resets the failed-login counters (the account's and those of the
+ * client at `data.remote_addr`), unless `blocked` (checked under the lock, against the account's counters and that
+ * client's, which a concurrent wrong password may just have changed) returns a message, which is then returned
+ * and nothing is written.
  */
 export async function recordLogin(
   db: Db,
@@ -285,7 +333,8 @@ export async function recordLogin(
 ): Promise<string | null> {
   return withUser(db, userId, async (tx, user) => {
     if (!user) throw ApiError.badRequest('No such user');
-    const message = blocked(user);
+    const client = data.remote_addr === null ? null : addressKey(data.remote_addr);
+    const message = blocked(user) ?? (client === null ? null : blocked(await clientLoginCounters(tx, userId, client)));
     if (message) return message;
     const event: UserLoggedIn = { id: userId, last_login_time: new Date().toISOString(), last_login_data: data };
     await appendUserEvent(tx, store, userId, 'UserLoggedIn', event, actor);
@@ -293,24 +342,36 @@ export async function recordLogin(
       `UPDATE gateway.users SET last_login_time = $2, last_login_data = $3, ${SUCCESSFUL_LOGIN_RESET} WHERE id = $1`,
       [userId, event.last_login_time, JSON.stringify(event.last_login_data)],
     );
+    if (client !== null) {
+      await tx.query('DELETE FROM gateway.login_failures WHERE user_id = $1 AND client = $2', [userId, client]);
+    }
     return null;
   });
 }
 
+/** The failed-login counters a sign-in from one client is judged by (domain/passwords.ts). */
+export interface ClientLoginCounters {
+  account: LoginCounters;
+  client: LoginCounters;
+}
+
 /**
- * A wrong password: `next` gives the counters after it from the current ones (or null when the account is
- * already blocked, so nothing is counted). Returns the counters now stored.
+ * A wrong password from `client` (an addressKey): `next` gives that client's counters after it from the current
+ * ones (or null when the account or the client is already blocked, so nothing is counted). Returns the counters
+ * now stored.
  */
 export async function recordFailedLogin(
   db: Db,
   store: EventStore,
   userId: number,
-  next: (counters: LoginCounters) => LoginCounters | null,
-): Promise<LoginCounters> {
+  client: string,
+  next: (counters: ClientLoginCounters) => LoginCounters | null,
+): Promise<ClientLoginCounters> {
   return withUser(db, userId, async (tx, user) => {
     if (!user) throw ApiError.badRequest('No such user');
-    const after = next(user);
-    if (!after) return user;
+    const counters = { account: user, client: await clientLoginCounters(tx, userId, client) };
+    const after = next(counters);
+    if (!after) return counters;
     await appendUserEvent(
       tx,
       store,
@@ -321,17 +382,19 @@ export async function recordFailedLogin(
         failed_logins: after.failed_logins,
         suspend_start: after.suspend_start?.toISOString() ?? null,
         locked: after.locked,
+        client,
       },
       // Whoever typed the password is unknown: the attempt is recorded without an acting user.
       { user_id: null, api_key_id: null },
     );
-    await tx.query('UPDATE gateway.users SET failed_logins = $2, suspend_start = $3, locked = $4 WHERE id = $1', [
-      userId,
-      after.failed_logins,
-      after.suspend_start,
-      after.locked,
-    ]);
-    return after;
+    await tx.query(
+      `INSERT INTO gateway.login_failures (user_id, client, failed_logins, suspend_start, locked)
+       VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (user_id, client) DO UPDATE
+         SET failed_logins = EXCLUDED.failed_logins, suspend_start = EXCLUDED.suspend_start, locked = EXCLUDED.locked`,
+      [userId, client, after.failed_logins, after.suspend_start, after.locked],
+    );
+    return { account: user, client: after };
   });
 }
 
@@ -418,6 +481,7 @@ export async function deleteUser(
       decide(user, await countActiveAdmins(tx));
       await appendUserEvent(tx, store, id, 'UserDeleted', { id }, actor);
       await removeCredential(tx, 'password', id);
+      await forgetClientFailures(tx, id);
       await tx.query(
         `UPDATE gateway.users SET email = id::text || '@deleted', first_name = '', last_name = '',
            role_id = (SELECT r.id FROM gateway.roles r WHERE r.name = 'inactive_user'), status = 'deleted',
@@ -451,13 +515,14 @@ export async function setSuspended(
         'UPDATE gateway.users SET suspend_start = $2, modified_at = now(), modified_by = $3 WHERE id = $1',
         [id, start, actor.user_id],
       );
-    } else if (user.suspend_start !== null) {
-      // The failed-login counter stays, as the original: the next failures continue from it.
+    } else if (user.suspend_start !== null || user.any_client_suspend_start !== null) {
+      // The failed-login counters stay, as the original: the next failures continue from them.
       await appendUserEvent(tx, store, id, 'UserUnsuspended', { id }, actor);
       await tx.query(
         'UPDATE gateway.users SET suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
         [id, actor.user_id],
       );
+      await tx.query('UPDATE gateway.login_failures SET suspend_start = NULL WHERE user_id = $1', [id]);
     }
     return true;
   });
@@ -483,12 +548,14 @@ export async function setLocked(
         [id, actor.user_id],
       );
     } else {
-      if (!user.locked && user.suspend_start === null && user.failed_logins === 0) return true;
+      const clean = !user.locked && user.suspend_start === null && user.failed_logins === 0;
+      if (clean && !user.any_client_failures) return true;
       await appendUserEvent(tx, store, id, 'UserUnlocked', { id }, actor);
       await tx.query(
         `UPDATE gateway.users SET ${SUCCESSFUL_LOGIN_RESET}, modified_at = now(), modified_by = $2 WHERE id = $1`,
         [id, actor.user_id],
       );
+      await forgetClientFailures(tx, id);
     }
     return true;
   });
@@ -518,6 +585,7 @@ export async function setPassword(
        WHERE id = $1`,
       [id, actor.user_id],
     );
+    if (reason === 'reset') await forgetClientFailures(tx, id);
     return loadUserRecord(tx, id);
   });
 }
@@ -540,7 +608,7 @@ export const USER_SORT_FIELDS: Record<string, string> = {
   modified_at: 'u.modified_at',
   modified_by: 'u.modified_by',
   status: 'u.status',
-  locked: 'u.locked',
+  locked: `(u.locked OR ${ANY_CLIENT_LOCKED})`,
   registration_type: 'u.registration_type',
   created_by_email: 'cb.email',
 };

@@ -64,6 +64,22 @@ export function loginBlockedMessage(counters: LoginCounters, rules: PasswordRule
   return null;
 }
 
+/** A client that has not failed to sign in to the account. */
+export const NO_FAILURES: LoginCounters = Object.freeze({ failed_logins: 0, suspend_start: null, locked: false });
+
+/**
+ * Failed logins count per account and client address, so that a stranger's failures suspend and lock the account
+ * for the stranger only: a login is refused by the account's own state (an administrator's lock or suspension,
+ * counts from before) or by the failures of the client it comes from, never by another client's.
+ */
+export function clientLoginBlockedMessage(
+  counters: { account: LoginCounters; client: LoginCounters },
+  rules: PasswordRuleSet,
+  now: Date,
+): string | null {
+  return loginBlockedMessage(counters.account, rules, now) ?? loginBlockedMessage(counters.client, rules, now);
+}
+
 /**
  * The counters after one more wrong password: reaching lock_failures locks (and ends a
  * suspension); otherwise every suspend_failures-th failure starts a suspension. A count of 0 turns a rule off.

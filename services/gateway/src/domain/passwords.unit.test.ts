@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import {
   afterFailedLogin,
   assertPasswordAllowed,
+  clientLoginBlockedMessage,
   isSuspended,
   LOCKED_MESSAGE,
   type LoginCounters,
   loginBlockedMessage,
+  NO_FAILURES,
   passwordProblem,
   rulesForRole,
   suspendedMessage,
@@ -141,6 +143,21 @@ describe('failed logins: suspension and lock (feature account_suspend_and_lock)'
     c = afterFailedLogin(c, rules, at(70));
     expect(c).toEqual({ failed_logins: 7, suspend_start: null, locked: true });
     expect(loginBlockedMessage(c, rules, at(10_000))).toBe(LOCKED_MESSAGE);
+  });
+
+  it("judges a client by the account's own state and that client's failures, never another client's", () => {
+    const strangerLocked: LoginCounters = { failed_logins: 7, suspend_start: null, locked: true };
+    const adminSuspended: LoginCounters = { failed_logins: 0, suspend_start: t0, locked: false };
+    // Each client has its own counters: the stranger's lock is the stranger's only.
+    expect(clientLoginBlockedMessage({ account: fresh, client: strangerLocked }, rules, t0)).toBe(LOCKED_MESSAGE);
+    expect(clientLoginBlockedMessage({ account: fresh, client: NO_FAILURES }, rules, t0)).toBeNull();
+    // The account's own state (an administrator's suspension or lock) holds for every client.
+    expect(clientLoginBlockedMessage({ account: adminSuspended, client: NO_FAILURES }, rules, at(30))).toBe(
+      suspendedMessage(1),
+    );
+    expect(clientLoginBlockedMessage({ account: { ...fresh, locked: true }, client: NO_FAILURES }, rules, t0)).toBe(
+      LOCKED_MESSAGE,
+    );
   });
 
   it('the lock wins over a suspension at the same count', () => {

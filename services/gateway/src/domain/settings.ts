@@ -3,6 +3,7 @@
 // them in that order.
 
 import { ApiError } from '@pcas/contracts';
+import { DEFAULT_REALTIME_ANONYMOUS, REALTIME_ANONYMOUS_MODES } from './realtime.ts';
 
 export interface SettingDef {
   id: number;
@@ -22,11 +23,13 @@ export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   { id: 9, name: 'queue_live_eta_alert_buffer_duration', value: 'PT1H' },
   { id: 10, name: 'queue_live_eta_alert_delay_duration', value: 'PT2H' },
   { id: 11, name: 'port_operator_emails', value: '' },
-  // Not the original's (its socket server let anyone subscribe): `disabled` lets only signed-in sockets subscribe,
-  // and a per-user channel only to that user (docs/architecture.md#real-time). The default keeps the original.
-  { id: 12, name: 'realtime_anonymous', value: 'enabled' },
+  // Not the original's (its socket server let anyone subscribe): what a socket that never signed in may subscribe
+  // to, `off`, `signals` or `legacy` (any channel, as the original); domain/realtime.ts, docs/architecture.md#real-time.
+  { id: 12, name: 'realtime_anonymous', value: DEFAULT_REALTIME_ANONYMOUS },
   // Not the original's (it had no VIS switch): VIS/STM messaging on or off, like the other modules.
   { id: 13, name: 'vis_module', value: 'enabled' },
+  // Not the original's (it took a laytime of any length): the longest laytime of a slot request (docs/domain.md#queue).
+  { id: 14, name: 'queue_max_laytime_duration', value: 'PT72H' },
 ];
 
 export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.name);
@@ -34,20 +37,14 @@ export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.na
 /** The only setting anyone may read without a session (the login page asks before anyone logs in). */
 export const PUBLIC_SETTINGS: readonly string[] = ['codeless_registration_module'];
 
-const ON_OFF_SETTINGS = new Set([
-  'activity_module',
-  'logistics_module',
-  'queue_module',
-  'map_module',
-  'vis_module',
-  'realtime_anonymous',
-]);
+const ON_OFF_SETTINGS = new Set(['activity_module', 'logistics_module', 'queue_module', 'map_module', 'vis_module']);
 const DURATION_SETTINGS = new Set([
   'queue_travel_duration_to_berth',
   'queue_rta_window_duration',
   'queue_laytime_buffer_duration',
   'queue_live_eta_alert_buffer_duration',
   'queue_live_eta_alert_delay_duration',
+  'queue_max_laytime_duration',
 ]);
 const EMAIL_LIST_SETTINGS = new Set(['port_operator_emails']);
 
@@ -99,6 +96,7 @@ export function settingValueToStore(name: string, value: string): string {
   else if (EMAIL_LIST_SETTINGS.has(name)) valid = value === EMPTY_VALUE || parseEmailList(value) !== null;
   // codeless_registration_module: the original checks nothing; anything but "enabled" keeps sign-up closed.
   else if (name === 'codeless_registration_module') valid = value === 'enabled' || value === 'disabled';
+  else if (name === 'realtime_anonymous') valid = (REALTIME_ANONYMOUS_MODES as readonly string[]).includes(value);
   if (!valid) throw ApiError.badRequest(`Invalid value: ${value} for setting: ${name}`);
   return value === EMPTY_VALUE ? '' : value;
 }

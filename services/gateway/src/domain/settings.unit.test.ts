@@ -33,8 +33,9 @@ describe('settings', () => {
       [9, 'queue_live_eta_alert_buffer_duration', 'PT1H'],
       [10, 'queue_live_eta_alert_delay_duration', 'PT2H'],
       [11, 'port_operator_emails', ''],
-      [12, 'realtime_anonymous', 'enabled'],
+      [12, 'realtime_anonymous', 'signals'],
       [13, 'vis_module', 'enabled'],
+      [14, 'queue_max_laytime_duration', 'PT72H'],
     ]);
     expect(PUBLIC_SETTINGS).toEqual(['codeless_registration_module']);
   });
@@ -47,8 +48,10 @@ describe('settings', () => {
   it.each([
     ['activity_module', 'disabled', 'ok:disabled'],
     ['map_module', 'enabled', 'ok:enabled'],
-    ['realtime_anonymous', 'disabled', 'ok:disabled'],
-    ['realtime_anonymous', 'off', '400:Invalid value: off for setting: realtime_anonymous'],
+    ['realtime_anonymous', 'off', 'ok:off'],
+    ['realtime_anonymous', 'signals', 'ok:signals'],
+    ['realtime_anonymous', 'legacy', 'ok:legacy'],
+    ['realtime_anonymous', 'enabled', '400:Invalid value: enabled for setting: realtime_anonymous'],
     ['queue_module', 'on', '400:Invalid value: on for setting: queue_module'],
     ['logistics_module', 'Enabled', '400:Invalid value: Enabled for setting: logistics_module'],
     ['logistics_module', 'empty', '400:Invalid value: empty for setting: logistics_module'],
@@ -56,6 +59,8 @@ describe('settings', () => {
     ['codeless_registration_module', 'yes', '400:Invalid value: yes for setting: codeless_registration_module'],
     ['queue_rta_window_duration', 'PT1H30M', 'ok:PT1H30M'],
     ['queue_laytime_buffer_duration', 'P1D', 'ok:P1D'],
+    ['queue_max_laytime_duration', 'PT48H', 'ok:PT48H'],
+    ['queue_max_laytime_duration', '72:00', '400:Invalid value: 72:00 for setting: queue_max_laytime_duration'],
     [
       'queue_live_eta_alert_delay_duration',
       '30',

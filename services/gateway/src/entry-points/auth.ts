@@ -6,8 +6,16 @@ import { createBatcher } from '@pcas/batching';
 import { ApiError } from '@pcas/contracts';
 import type { AuthContext, Route } from '@pcas/http-kit';
 import { type ActiveApiKey, findActiveApiKeys } from '../adapters/api-keys.ts';
-import { changeTimeZone, findActiveUserByEmail, loadUsers, type UserWithPermissions } from '../adapters/users.ts';
+import {
+  type AccountBlock,
+  changeTimeZone,
+  findActiveUserByEmail,
+  loadUsers,
+  type UserWithPermissions,
+} from '../adapters/users.ts';
+import { rulesForRole } from '../domain/passwords.ts';
 import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
+import { signInHolds } from '../domain/sign-in.ts';
 import { canonicalTimeZone } from '../domain/users.ts';
 import { type CallerCache, NO_OWNER, throughCache } from './caller-cache.ts';
 import type { GatewayDeps } from './deps.ts';
@@ -47,7 +55,7 @@ export function createAccess(
 
   // Requests arriving while one query is on its way share the next (by primary key, one round trip), as API keys
   // do below.
-  const lookUpUser = createBatcher<number, UserWithPermissions | null>(
+  const lookUpUser = createBatcher<number, (UserWithPermissions & AccountBlock) | null>(
     async (ids) => {
       const found = await loadUsers(db, [...new Set(ids)]);
       return ids.map((id) => ({ ok: true, value: found.get(id) ?? null }));
@@ -60,7 +68,8 @@ export function createAccess(
     // Unknown or expired: 440 on every route, even /login (the UI then logs out silently).
     if (!session) throw ApiError.sessionExpired();
     const user = await lookUpUser(session.userId);
-    if (user?.status !== 'active') {
+    // Deleted, locked or suspended: the session ends (domain/sign-in.ts).
+    if (!user || !signInHolds(user, rulesForRole(config.passwordRules, user.role), new Date())) {
       await sessions.destroy(sessionId);
       throw ApiError.sessionExpired();
     }

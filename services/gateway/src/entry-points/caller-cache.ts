@@ -136,6 +136,7 @@ export function sessionsTellingCache(sessions: SessionStore, callers: CallerCach
       callers.forget(id);
       await sessions.destroy(id);
     },
+    endedAmong: (digests) => sessions.endedAmong(digests),
     health: () => sessions.health(),
   };
 }

@@ -720,7 +720,7 @@ describe('startup', () => {
         consignee: 3,
       });
       const settings = await dbs[0].query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.settings');
-      expect(settings.rows[0].n).toBe(13);
+      expect(settings.rows[0].n).toBe(14);
       const keys = await dbs[0].query<{ n: number }>('SELECT count(*)::int AS n FROM gateway.signing_keys');
       expect(keys.rows[0].n).toBe(0); // generated lazily, on the first login
       // Processes generating the JWT key pair at once all end up signing with the same one.

@@ -6,9 +6,10 @@ import path from 'node:path';
 import { createBatcher } from '@pcas/batching';
 import { type RunningService, SEA_CHART_VESSELS_CHANNEL, type ServiceDeps } from '@pcas/contracts';
 import { createHorizonWatch } from '@pcas/eventstore';
-import { answerParserErrors, createHttpApp, type ModuleName } from '@pcas/http-kit';
+import { answerParserErrors, createHttpApp, type ModuleName, type RateLimiter } from '@pcas/http-kit';
 import { createMailer, type Mailer } from '@pcas/mail';
 import type { ActiveApiKey } from '../adapters/api-keys.ts';
+import { assertKnownRateLimits, createRateLimits } from '../adapters/rate-limits.ts';
 import { createSeaChartVessels } from '../adapters/read-models/sea-chart.ts';
 import { ensureGatewaySchema } from '../adapters/schema.ts';
 import type { SessionStore } from '../adapters/session-store.ts';
@@ -26,6 +27,7 @@ import {
   throughCache,
 } from './caller-cache.ts';
 import { startRealtime } from './realtime.ts';
+import { channelRules } from './routes/channels.ts';
 import { allRoutes } from './routes/index.ts';
 import { signingKeyLoader } from './sign-in.ts';
 import { webUiOf } from './web-ui.ts';
@@ -36,7 +38,8 @@ export const CALLER_MAX_AGE_MS = 1_000;
 const HORIZON_CHECK_MS = 5_000;
 
 export async function startGateway(
-  input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer },
+  /** `rateLimiter`: the fleet's, counting in Redis (adapters/rate-limits.ts); absent, this process counts in memory. */
+  input: ServiceDeps & { sessions: SessionStore; mailer?: Mailer; rateLimiter?: RateLimiter },
 ): Promise<RunningService & { port: number }> {
   const { db, config, log } = input;
   // A role name misspelt in PASSWORD_RULES would silently get the default rules: refuse to start instead.
@@ -93,13 +96,17 @@ export async function startGateway(
   const webUi = webUiOf(config);
   if (!webUi) log.warn('the web UI is not built (pnpm install builds it): / shows the status page');
   else if (config.webUiDir) log.info({ dir: webUi.dir }, 'serving the web UI of WEB_UI_DIR');
+  const routes = allRoutes(deps);
+  assertKnownRateLimits(routes);
   const app = createHttpApp({
     webUi,
-    routes: allRoutes(deps),
+    routes,
     logger: log,
     authenticate: access.authenticate,
     authorize: access.authorize,
     isModuleEnabled: moduleEnabled,
+    rateLimiter: input.rateLimiter ?? createRateLimits(config.rateLimits, { prefix: 'limit:' }),
+    trustedProxies: config.trustedProxies,
   });
   const server = createServer(app);
   answerParserErrors(server);
@@ -107,6 +114,9 @@ export async function startGateway(
     ...deps,
     server,
     signingKeys: signingKeyLoader(deps),
+    channels: channelRules(routes),
+    recheckMs: config.realtimeRecheckMs,
+    passwordRules: config.passwordRules,
     // The map's message goes out once a body with the change is served (none of its readers waits for it).
     beforeSending: (channel) => (channel === SEA_CHART_VESSELS_CHANNEL ? seaChartVessels.fresh() : undefined),
   });

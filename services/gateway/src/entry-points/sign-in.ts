@@ -3,8 +3,9 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthContext } from '@pcas/http-kit';
+import { sessionDigest } from '../adapters/session-store.ts';
 import { readSettings } from '../adapters/settings.ts';
-import { loadSigningKeys, type SigningKeys, signSessionJwt } from '../adapters/signing-key.ts';
+import { loadSigningKeys, type SigningKeys, signSocketToken } from '../adapters/signing-key.ts';
 import { recordLogin, type UserWithPermissions } from '../adapters/users.ts';
 import type { LoginCounters } from '../domain/passwords.ts';
 import { buildSessionPayload, MODULE_SETTINGS, type SessionPayload } from '../domain/session-payload.ts';
@@ -26,8 +27,11 @@ export function signingKeyLoader(deps: Pick<GatewayDeps, 'db' | 'config'>): () =
 }
 
 export interface SignIn {
-  /** The login/session payload for this user (with `session_id` when given). */
-  payload(user: UserWithPermissions, ttl: number, sessionId?: string): Promise<SessionPayload>;
+  /**
+   * The login/session payload for this user's session, with `session_id` only when `showSessionId` (a login: GET
+   * /session does not repeat it). Its `jwt` signs a socket in for as long as this session lasts.
+   */
+  payload(user: UserWithPermissions, ttl: number, sessionId: string, showSessionId: boolean): Promise<SessionPayload>;
   /**
    * Records the login and starts a new session (ending the caller's current one, as the original). When
    * `blocked` returns a message under the user's lock (a concurrent failure just locked or suspended the
@@ -44,15 +48,15 @@ export function createSignIn(deps: GatewayDeps): SignIn {
   const { db, store, sessions, config } = deps;
   const signingKeys = signingKeyLoader(deps);
 
-  async function payload(user: UserWithPermissions, ttl: number, sessionId?: string) {
+  async function payload(user: UserWithPermissions, ttl: number, sessionId: string, showSessionId: boolean) {
     const [settings, signing] = await Promise.all([readSettings(db, MODULE_SETTINGS), signingKeys()]);
     return buildSessionPayload({
-      sessionId,
+      sessionId: showSessionId ? sessionId : undefined,
       user,
       settings,
       now: Date.now() / 1000,
       ttl,
-      jwt: signSessionJwt(signing, user.id),
+      jwt: signSocketToken(signing, user.id, sessionDigest(sessionId)),
       rtaPointCoordinates: config.rtaPointCoordinates,
       mapDefaultCoordinates: config.mapDefaultCoordinates,
       mapDefaultZoom: config.mapDefaultZoom,
@@ -80,7 +84,7 @@ export function createSignIn(deps: GatewayDeps): SignIn {
       const sessionId = await sessions.create(user.id);
       // Ask the store how long the session lives, so the payload and the store never disagree.
       const session = await sessions.get(sessionId);
-      return payload(user, session?.ttl ?? config.sessionTtlSeconds, sessionId);
+      return payload(user, session?.ttl ?? config.sessionTtlSeconds, sessionId, true);
     },
   };
 }

@@ -6,13 +6,13 @@
 //   vessel    decides the VESSEL push of a data source's timestamp once the port-call projection has placed it.
 // Jobs name devices by row id (and a digest of the token sent to): tokens themselves never sit in Redis.
 
+import { userNotificationsChanged } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
 import type { DelayedJobs, DueJob } from '@pcas/jobs';
 import type { Bus } from '@pcas/messaging';
 import type { Logger } from '@pcas/observability';
 import { timestampLabelKey } from '@pcas/s211';
 import type { Db, Queryable } from '@pcas/sql';
-import { userNotificationsChanged } from '../domain/channels.ts';
 import {
   expoMessages,
   type PinnedUser,

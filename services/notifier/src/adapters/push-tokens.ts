@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { type PushTokenRegistered, type PushTokenRemoved, pushTokenStream } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Db, Queryable } from '@pcas/sql';
-import type { PushTokenRegistration } from '../domain/push-tokens.ts';
+import { deviceChange, type PushTokenRegistration } from '../domain/push-tokens.ts';
 
 export const PUSH_TOKENS_DDL = [
   'CREATE SEQUENCE IF NOT EXISTS notifier.push_token_ids',
@@ -72,8 +72,9 @@ async function lockDevice(tx: Queryable, platform: string, installationId: strin
 }
 
 /**
- * Registers the device to `userId` (moving it from whoever had it), or with an empty token removes it.
- * Returns the row's id, as the original; 0 when an empty token named no registered device.
+ * Registers the device to `userId` (moving it from another user only with its current token), or with an empty
+ * token removes the user's own device (domain/push-tokens.ts deviceChange). Returns the row's id, as the
+ * original; 0 when an empty token named no device of the user's.
  */
 export async function registerPushToken(
   db: Db,
@@ -90,12 +91,13 @@ export async function registerPushToken(
       [platform, installation_id],
     );
     const existing = rows[0];
-    if (push_token === '') {
-      if (!existing) return 0;
+    const change = deviceChange(existing, userId, registration);
+    if (change === 'nothing') return 0;
+    if (change === 'keep') return existing.id;
+    if (change === 'remove') {
       await removeRow(tx, store, existing, 'unregistered', metadata);
       return existing.id;
     }
-    if (existing && existing.user_id === userId && existing.push_token === push_token) return existing.id;
     const id =
       existing?.id ??
       (await tx.query<{ id: number }>(`SELECT nextval('notifier.push_token_ids')::int AS id`)).rows[0].id;

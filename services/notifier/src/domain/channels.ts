@@ -4,7 +4,14 @@
 // gateway process, which hands it to the sockets subscribed to that channel.
 
 import {
-  SEA_CHART_VESSELS_CHANNEL,
+  LOGISTICS_CHANGED,
+  NOTIFICATIONS_CHANGED,
+  PORTCALLS_CHANGED,
+  QUEUE_PORTCALLS_CHANGED,
+  SEA_CHART_MARKERS_CHANGED,
+  SEA_CHART_VESSELS_CHANGED,
+  userPortCallsChanged,
+  VIS_CHANGED,
   type VisEvents,
   visInboundStream,
   visMessageStream,
@@ -28,20 +35,6 @@ export interface NotificationMessage {
 }
 
 export type FeedItem = ChannelMessage | NotificationMessage;
-
-export const PORTCALLS_CHANGED = 'portcalls-changed';
-export const QUEUE_PORTCALLS_CHANGED = 'queue-portcalls-changed';
-export const NOTIFICATIONS_CHANGED = 'notifications-changed';
-export const LOGISTICS_CHANGED = 'logistics-changed';
-export const SEA_CHART_VESSELS_CHANGED = SEA_CHART_VESSELS_CHANNEL;
-export const SEA_CHART_MARKERS_CHANGED = 'sea-chart-markers-changed';
-/** Ours (the original had no VIS channel): anything the STM/VIS views list changed; `[]`, refetch. */
-export const VIS_CHANGED = 'vis-changed';
-
-/** `portcalls-changed-<userId>`: that user's pinned vessels changed (the UI refetches its port calls). */
-export const userPortCallsChanged = (userId: number) => `${PORTCALLS_CHANGED}-${userId}`;
-/** `notifications-changed-<userId>`: a notification for that user only (the VESSEL push's synthetic one). */
-export const userNotificationsChanged = (userId: number) => `${NOTIFICATIONS_CHANGED}-${userId}`;
 
 /**
  * Channels whose message only says "refetch" (`[]`, as the original sent): a burst of changes may be sent as one

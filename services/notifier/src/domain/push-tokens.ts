@@ -41,6 +41,34 @@ export function readRegistration(input: {
   return { installation_id: installation, platform, push_token: token };
 }
 
+/** A device as registered: whose it is and its current token. */
+export interface RegisteredDevice {
+  user_id: number;
+  push_token: string;
+}
+
+/** What a registration does to the device it names (by platform and installation id). */
+export type DeviceChange = 'register' | 'keep' | 'remove' | 'nothing';
+
+/**
+ * Only a device's own user removes it, and a device moves to another user only with its current token (the
+ * device itself signing in as someone else): otherwise anyone who learnt an installation id could unregister
+ * another user's device or take its pushes away. An empty token naming another user's device removes nothing, as
+ * when it names none (the original's answer 0).
+ */
+export function deviceChange(
+  existing: RegisteredDevice | undefined,
+  userId: number,
+  registration: PushTokenRegistration,
+): DeviceChange {
+  const own = existing !== undefined && existing.user_id === userId;
+  if (registration.push_token === '') return own ? 'remove' : 'nothing';
+  if (!existing) return 'register';
+  if (own) return existing.push_token === registration.push_token ? 'keep' : 'register';
+  if (existing.push_token === registration.push_token) return 'register';
+  throw ApiError.forbidden('This device is registered to another user');
+}
+
 export const MAX_STALE_TOKENS = 10_000;
 
 /** POST /push-notification-tokens {tokens: [...]}: the tokens the push service found stale. */

@@ -1,6 +1,6 @@
 import { isApiError } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
-import { readRegistration, readStaleTokens } from './push-tokens.ts';
+import { deviceChange, readRegistration, readStaleTokens } from './push-tokens.ts';
 
 function outcome(fn: () => unknown): unknown {
   try {
@@ -40,5 +40,29 @@ describe('push token registration input', () => {
     expect(readStaleTokens(['a', 'b', 'a', ''])).toEqual(['a', 'b']);
     expect(outcome(() => readStaleTokens({ a: 'b' }))).toMatch(/^400:Invalid tokens/);
     expect(outcome(() => readStaleTokens(['a', 1]))).toBe('400:Invalid tokens: every token must be a string');
+  });
+});
+
+describe("a registration's change to the device it names", () => {
+  const mine = { user_id: 1, push_token: 'ExponentPushToken[a]' };
+  const registration = (push_token: string) => ({ installation_id: 'i', platform: 'android', push_token });
+
+  it('registers a new device, keeps an unchanged one and takes a new token of its own user', () => {
+    expect(deviceChange(undefined, 1, registration('ExponentPushToken[a]'))).toBe('register');
+    expect(deviceChange(mine, 1, registration('ExponentPushToken[a]'))).toBe('keep');
+    expect(deviceChange(mine, 1, registration('ExponentPushToken[b]'))).toBe('register');
+  });
+
+  it('removes a device only for its own user: for anyone else an empty token removes nothing', () => {
+    expect(deviceChange(mine, 1, registration(''))).toBe('remove');
+    expect(deviceChange(mine, 2, registration(''))).toBe('nothing');
+    expect(deviceChange(undefined, 2, registration(''))).toBe('nothing');
+  });
+
+  it('moves a device to another user only with its current token', () => {
+    expect(deviceChange(mine, 2, registration('ExponentPushToken[a]'))).toBe('register');
+    expect(() => deviceChange(mine, 2, registration('ExponentPushToken[b]'))).toThrow(
+      'This device is registered to another user',
+    );
   });
 });

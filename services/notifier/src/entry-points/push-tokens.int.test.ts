@@ -20,6 +20,8 @@ let deps: ServiceDeps;
 
 const ALICE: Actor = { user_id: 11, api_key_id: null };
 const BOB: Actor = { user_id: 12, api_key_id: null };
+/** Who registered the earlier version's device. */
+const OLD_OWNER: Actor = { user_id: 5, api_key_id: null };
 const PUSH_SERVICE: Actor = { user_id: 3, api_key_id: 7 };
 
 const register = (actor: Actor, input: Record<string, unknown>) =>
@@ -85,8 +87,11 @@ describe('an earlier version’s tokens', () => {
     expect((await stream(39)).map((e) => e.data)).toEqual([
       { id: 39, user_id: 5, platform: 'ios', installation_id: 'old-1' },
     ]);
-    expect(await register(ALICE, { installation_id: 'new-0', platform: 'ios', push_token: '' })).toBe(0);
-    expect(await register(ALICE, { installation_id: 'old-1', platform: 'ios', push_token: '' })).toBe(39);
+    expect(await register(OLD_OWNER, { installation_id: 'new-0', platform: 'ios', push_token: '' })).toBe(0);
+    // Only its own user removes a device: for anyone else an empty token removes nothing (0).
+    expect(await register(ALICE, { installation_id: 'old-1', platform: 'ios', push_token: '' })).toBe(0);
+    expect(await rows()).toHaveLength(1);
+    expect(await register(OLD_OWNER, { installation_id: 'old-1', platform: 'ios', push_token: '' })).toBe(39);
     expect(await rows()).toEqual([]);
   });
 });
@@ -120,11 +125,17 @@ describe('registerPushToken', () => {
     expect(await stream(id)).toHaveLength(1);
   });
 
-  it('one device, one user: registering it again moves it to the current user', async () => {
+  it('one device, one user: the device itself (its current token) signing in as another user moves it', async () => {
+    // Without the device's current token another user cannot take it: refused, nothing stored.
+    await expect(
+      register(BOB, { installation_id: 'inst-1', platform: 'android', push_token: 'ExponentPushToken[bbb]' }),
+    ).rejects.toThrow('This device is registered to another user');
+    expect(await rows()).toMatchObject([{ id, user_id: 11, push_token: 'ExponentPushToken[aaa]' }]);
+    expect(await stream(id)).toHaveLength(1);
     expect(
-      await register(BOB, { installation_id: 'inst-1', platform: 'android', push_token: 'ExponentPushToken[bbb]' }),
+      await register(BOB, { installation_id: 'inst-1', platform: 'android', push_token: 'ExponentPushToken[aaa]' }),
     ).toBe(id);
-    expect(await rows()).toMatchObject([{ id, user_id: 12, push_token: 'ExponentPushToken[bbb]' }]);
+    expect(await rows()).toMatchObject([{ id, user_id: 12, push_token: 'ExponentPushToken[aaa]' }]);
     expect((await stream(id)).at(-1)).toMatchObject({
       type: 'PushTokenRegistered',
       data: { user_id: 12, previous_user_id: 11 },

@@ -4,7 +4,9 @@
 // after the commit, at once when it can, else (or after a failure) as a delayed job: an SMTP server that is down
 // delays the mail (the job retries with a growing delay; a sweep re-arms what is still unsent), never loses it, and
 // never fails the request that caused it.
-// The row holds the message (its links are bearer tokens): it is never logged; log lines name id and subject.
+// The row holds the message (its links are bearer tokens): it is never logged; log lines name id and subject. Once
+// sent, its bodies are kept for a while (MAIL_BODY_RETENTION_DAYS) and then emptied (pruneSentMailBodies); the row
+// stays, so that a mail id recorded once is never recorded and sent again.
 
 import type { DelayedJobs } from '@pcas/jobs';
 import type { Mailer } from '@pcas/mail';
@@ -30,6 +32,10 @@ const SCHEMA = [
   // A sender's claim on the row while it talks to the server: two runs of one mail (a sweep arming it again while a
   // job runs, two processes) never both send it. A claim outlives the server's timeouts; a crashed sender's expires.
   'ALTER TABLE queue.mail_outbox ADD COLUMN IF NOT EXISTS claimed_until timestamptz',
+  // When a sent mail's bodies were emptied (pruneSentMailBodies); null while they are kept.
+  'ALTER TABLE queue.mail_outbox ADD COLUMN IF NOT EXISTS bodies_removed_at timestamptz',
+  `CREATE INDEX IF NOT EXISTS mail_outbox_sent_bodies ON queue.mail_outbox (sent_at)
+     WHERE sent_at IS NOT NULL AND bodies_removed_at IS NULL`,
 ];
 
 const CLAIM_SECONDS = 120;
@@ -92,6 +98,31 @@ export async function recordMails(
   );
   const fresh = new Set(inserted.map((r) => r.id));
   return rows.filter((r) => fresh.has(r.id)).map((r) => r.id);
+}
+
+const PRUNE_BATCH = 1000;
+
+/**
+ * Empties the bodies of the mails sent more than `retentionMs` ago, and with them the links and tokens they hold, in
+ * short transactions of at most PRUNE_BATCH rows; returns how many. Unsent mails keep theirs until they are sent.
+ */
+export async function pruneSentMailBodies(db: Db, retentionMs: number): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const { rows } = await db.query<{ n: number }>(
+      `WITH due AS (SELECT id FROM queue.mail_outbox
+                     WHERE sent_at IS NOT NULL AND bodies_removed_at IS NULL
+                       AND sent_at < now() - make_interval(secs => $1::float8 / 1000)
+                     ORDER BY sent_at LIMIT $2 FOR UPDATE SKIP LOCKED),
+            emptied AS (UPDATE queue.mail_outbox m SET text_body = '', html_body = '', bodies_removed_at = now()
+                          FROM due WHERE m.id = due.id RETURNING 1)
+       SELECT count(*)::int AS n FROM emptied`,
+      [retentionMs, PRUNE_BATCH],
+    );
+    const n = rows[0]?.n ?? 0;
+    total += n;
+    if (n < PRUNE_BATCH) return total;
+  }
 }
 
 /** Job ids: BullMQ takes no `:` in a custom id. */

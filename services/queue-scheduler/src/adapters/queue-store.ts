@@ -16,7 +16,7 @@ import { type EventMetadata, type EventStore, type ExpectedVersion, WrongExpecte
 import { type Queryable, type QueryResult, together } from '@pcas/sql';
 import type { BerthState } from '../domain/berths.ts';
 import type { NominationState } from '../domain/nominations.ts';
-import { msToIsoDuration } from '../domain/queue-rules.ts';
+import { msToIsoDuration, parseAtom } from '../domain/queue-rules.ts';
 
 export const QUEUE_DDL = [
   'CREATE SEQUENCE IF NOT EXISTS queue.berth_ids',
@@ -426,6 +426,11 @@ export interface SlotRequestForChange {
   nomination: Versioned<NominationState> | undefined;
   /** The berth's other vessels by id (a push forward may move them). */
   others: Pick<ReadonlyMap<number, Versioned<SlotRequestData>>, 'get'>;
+  /**
+   * The window ends of those vessels' nominations by nomination id (a push may not move them past it). Read without
+   * their versions: a nomination holding a slot is `reserved`, and only an open one's window can change.
+   */
+  otherWindowEnds: ReadonlyMap<number, number>;
   settings: Record<string, string>;
 }
 
@@ -445,6 +450,7 @@ export async function loadSlotRequestForChange(q: Queryable, id: number): Promis
     reservations: BerthReservationData[];
     nomination: NominationRow | null;
     others: SlotRow[];
+    other_windows: { id: number; window_end: string }[];
     settings: Record<string, string>;
   }>(
     // pg_advisory_xact_lock is strict: no berth, no lock.
@@ -455,10 +461,13 @@ export async function loadSlotRequestForChange(q: Queryable, id: number): Promis
                   WHERE berth_id = (SELECT berth_id FROM s) AND EXISTS (SELECT 1 FROM b)),
           n AS (SELECT ${NOMINATION_COLUMNS} FROM queue.nominations WHERE id = (SELECT nomination_id FROM s)),
           o AS (SELECT ${SLOT_COLUMNS} FROM queue.slot_reservations
-                 WHERE id IN (SELECT slot_reservation_id FROM rs) AND id <> $1::int)
+                 WHERE id IN (SELECT slot_reservation_id FROM rs) AND id <> $1::int),
+          ow AS (SELECT id, ${iso('window_end')} AS window_end FROM queue.nominations
+                  WHERE id IN (SELECT nomination_id FROM o))
      SELECT (SELECT row_to_json(s) FROM s) AS slot,
             (SELECT row_to_json(b) FROM b) AS berth, (SELECT coalesce(json_agg(rs), '[]') FROM rs) AS reservations,
             (SELECT row_to_json(n) FROM n) AS nomination, (SELECT coalesce(json_agg(o), '[]') FROM o) AS others,
+            (SELECT coalesce(json_agg(ow), '[]') FROM ow) AS other_windows,
             ${settings} AS settings`,
     [id],
   );
@@ -476,6 +485,7 @@ export async function loadSlotRequestForChange(q: Queryable, id: number): Promis
           ? nominationState(row.nomination)
           : { state: { nomination: null, status: 'open', slot_reservation_id: null }, version: 0 },
     others: slotsById(row.others),
+    otherWindowEnds: new Map(row.other_windows.map((w) => [w.id, parseAtom(w.window_end) as number])),
     settings: row.settings,
   };
 }

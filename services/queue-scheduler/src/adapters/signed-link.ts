@@ -5,9 +5,15 @@
 // original, whose ETA form verifies with that public key), else one pair generated once and kept in
 // queue.link_keys: outside the event log, never on the bus or in a log line. Only this service signs; the gateway
 // checks the links with the public key where they arrive (services/gateway/src/adapters/eta-form-links.ts).
+// Not the original's: each link names its kind in `aud` (LinkAudience in libs/contracts), and a JIT ETA form link
+// carries its id in `jti` (the mail's event id), so the gateway takes a link only on its own form and lets only the
+// newest link of a slot request change it. Links mailed before this have neither: queue.link_kinds records when this
+// version first signed, and the gateway takes a link without `aud` only if it was signed before then (they run out
+// with their lifetime).
 
-import { createPrivateKey, generateKeyPair, sign as signWith } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, randomUUID, sign as signWith } from 'node:crypto';
 import type { Config } from '@pcas/config';
+import { LinkAudience } from '@pcas/contracts';
 import type { Db } from '@pcas/sql';
 
 export interface LinkKeys {
@@ -39,7 +45,14 @@ export const LINK_KEYS_SCHEMA = [
      private_key_pem text NOT NULL,
      public_key_pem text NOT NULL
    )`,
+  // One row: when links first named their kind (the first start of this version); read by the gateway.
+  'CREATE TABLE IF NOT EXISTS queue.link_kinds (id integer PRIMARY KEY, since timestamptz NOT NULL)',
 ];
+
+/** Records, once, that links name their kind from now on (before the first such link is signed). */
+export async function recordLinkKinds(db: Db): Promise<void> {
+  await db.query('INSERT INTO queue.link_kinds (id, since) VALUES (1, now()) ON CONFLICT (id) DO NOTHING');
+}
 
 function newKeyPair(): Promise<LinkKeys> {
   return new Promise((resolve, reject) => {
@@ -74,8 +87,11 @@ export async function loadLinkKeys(db: Db, config: Pick<Config, 'privateKeyPem' 
 }
 
 export interface SignedLinks {
-  /** The token of a slot request's JIT ETA form link, and when it expires (epoch ms). */
-  slotRequest(slotRequestId: number, now?: number): { token: string; expires: number };
+  /**
+   * The token of a slot request's JIT ETA form link, when it expires (epoch ms) and its id (`jti`: `linkId` when
+   * given, else a new one).
+   */
+  slotRequest(slotRequestId: number, now?: number, linkId?: string): { token: string; expires: number; id: string };
   rtaForm(claims: RtaFormClaims, now?: number): { token: string; expires: number };
 }
 
@@ -87,15 +103,20 @@ export function signedLinks(keys: LinkKeys): SignedLinks {
   const privateKey = createPrivateKey(keys.privateKeyPem);
   // A compact JWS made here (RFC 7515: header.payload.RS256 signature, each base64url) rather than by jsonwebtoken,
   // whose checks of options we never vary cost a fifth of a link's signing; any JWT library verifies it.
-  const sign = (data: object, seconds: number, now = Date.now()) => {
-    const iat = Math.floor(now / 1000);
-    const payload = Buffer.from(JSON.stringify({ iat, nbf: iat, exp: iat + seconds, data })).toString('base64url');
+  const sign = (data: object, seconds: number, now: number | undefined, claims: { aud: string; jti?: string }) => {
+    const iat = Math.floor((now ?? Date.now()) / 1000);
+    const payload = Buffer.from(JSON.stringify({ iat, nbf: iat, exp: iat + seconds, ...claims, data })).toString(
+      'base64url',
+    );
     const signed = `${HEADER}.${payload}`;
     const signature = signWith('sha256', Buffer.from(signed), privateKey).toString('base64url');
     return { token: `${signed}.${signature}`, expires: (iat + seconds) * 1000 };
   };
   return {
-    slotRequest: (slotRequestId, now) => sign({ slot_request_id: slotRequestId }, SLOT_REQUEST_LINK_SECONDS, now),
-    rtaForm: (claims, now) => sign(claims, RTA_FORM_LINK_SECONDS, now),
+    slotRequest(slotRequestId, now, linkId = randomUUID()) {
+      const claims = { aud: LinkAudience.etaForm, jti: linkId };
+      return { ...sign({ slot_request_id: slotRequestId }, SLOT_REQUEST_LINK_SECONDS, now, claims), id: linkId };
+    },
+    rtaForm: (claims, now) => sign(claims, RTA_FORM_LINK_SECONDS, now, { aud: LinkAudience.rtaForm }),
   };
 }

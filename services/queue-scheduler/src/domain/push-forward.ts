@@ -1,7 +1,9 @@
 // Pushing a berth's following reservations forward when a slot's laytime grows (docs/domain.md#queue):
 // the reservations after it move later by what the free gaps between them cannot absorb, each keeping a 1-minute
 // gap to the one before. Moved vessel slots get a forced RTA shift; moved port blocks are reported so the port's
-// operators can be told. Pure: the caller applies the moves (last one first, so none passes through another).
+// operators can be told; a vessel slot moved past its nomination's window end is reported too, and the caller
+// refuses the whole push (the port moves such a vessel by hand). Pure: the caller applies the moves (last one
+// first, so none passes through another).
 
 import { MINUTE_MS, type QueueSettings } from './queue-rules.ts';
 import { type BerthCalendar, maxLaytime, rtaWindowFromBerthStart } from './slot-search.ts';
@@ -18,6 +20,8 @@ export interface StackedReservation {
   slotRequestId: number | null;
   /** That slot request's JIT ETA, when it has one (a forced RTA shift may move it). */
   jitEta?: number | null;
+  /** That slot request's nomination window end, when known: a push may not move the slot's end past it. */
+  windowEnd?: number | null;
 }
 
 /** A reservation moved later by `shiftMs`. */
@@ -52,6 +56,8 @@ export interface PushForwardPlan {
   rtaShifts: ForcedRtaShift[];
   /** The moved port blocks (each a "berth block shifted" mail to the port's operators), in the same order. */
   shiftedBlocks: ShiftedReservation[];
+  /** The moved vessel slots that would end after their nomination's window end, in the same order. */
+  beyondWindow: ShiftedReservation[];
 }
 
 /**
@@ -102,7 +108,7 @@ export function pushForward(
   settings: QueueSettings,
   fromStart?: number,
 ): PushForwardPlan {
-  const plan: PushForwardPlan = { moves: [], rtaShifts: [], shiftedBlocks: [] };
+  const plan: PushForwardPlan = { moves: [], rtaShifts: [], shiftedBlocks: [], beyondWindow: [] };
   if (!(deltaMs > 0)) return plan;
   const grown = reservations.find((r) => r.id === grownId);
   if (grown === undefined) throw new Error(`Reservation ${grownId} is not on this berth`);
@@ -136,6 +142,8 @@ export function pushForward(
     if (r.kind === 'port_blocked') plan.shiftedBlocks.push(move);
     else if (r.slotRequestId !== null) {
       plan.rtaShifts.push(forcedRtaShift(r.slotRequestId, r.id, move.newStart, r.jitEta ?? null, settings));
+      // The same bound as the port's own move of an RTA window (decideUpdate in slot-requests.ts).
+      if (r.windowEnd !== undefined && r.windowEnd !== null && move.newEnd > r.windowEnd) plan.beyondWindow.push(move);
     }
   }
   return plan;

@@ -102,7 +102,12 @@ describe('pushing forward', () => {
   it('leaves the reservations before the grown slot alone, and nothing moves for no growth', () => {
     const berth = [slot(0, -300, -100), slot(1, 0, 180), slot(2, 181, 300)];
     expect(pushForward(berth, 1, 10 * MINUTE_MS, settings).moves.map((m) => m.id)).toEqual([2]);
-    expect(pushForward(berth, 1, 0, settings)).toEqual({ moves: [], rtaShifts: [], shiftedBlocks: [] });
+    expect(pushForward(berth, 1, 0, settings)).toEqual({
+      moves: [],
+      rtaShifts: [],
+      shiftedBlocks: [],
+      beyondWindow: [],
+    });
     expect(() => pushForward(berth, 9, MINUTE_MS, settings)).toThrow();
   });
 
@@ -136,6 +141,40 @@ describe('pushing forward', () => {
         jitEtaMoved: true,
       },
     ]);
+  });
+});
+
+describe('a push and the nomination windows of the vessels it moves', () => {
+  // Slot 2 ends at 300 and moves by 30 to end at 330; slot 3 ends at 400 and moves by 30 to end at 430.
+  const berth = (end2: number | null, end3: number | null) => [
+    slot(1, 0, 180),
+    { ...slot(2, 181, 300), windowEnd: end2 === null ? null : t(end2) },
+    block(5, 301, 350),
+    { ...slot(3, 351, 400), windowEnd: end3 === null ? null : t(end3) },
+  ];
+  const beyond = (end2: number | null, end3: number | null) =>
+    pushForward(berth(end2, end3), 1, 30 * MINUTE_MS, settings).beyondWindow.map((m) => [m.id, m.newEnd]);
+
+  it('reports none while every moved slot still ends by its window end (the end itself included)', () => {
+    expect(beyond(330, 430)).toEqual([]);
+    expect(beyond(null, null)).toEqual([]);
+  });
+
+  it('reports each moved slot that would end after its window end, last on the berth first', () => {
+    expect(beyond(329, 430)).toEqual([[2, t(330)]]);
+    expect(beyond(329, 429)).toEqual([
+      [3, t(430)],
+      [2, t(330)],
+    ]);
+  });
+
+  it('never reports a port block, and not a slot the push leaves where it is', () => {
+    // A window that already ended does not matter to a slot that does not move (the gap before it absorbs the push).
+    const far = [slot(1, 0, 180), slot(2, 181, 300), { ...slot(3, 400, 500), windowEnd: t(0) }];
+    const plan = pushForward(far, 1, 30 * MINUTE_MS, settings);
+    expect(plan.moves.map((m) => m.id)).toEqual([2]);
+    expect(plan.beyondWindow).toEqual([]);
+    expect(pushForward(berth(330, 430), 1, 30 * MINUTE_MS, settings).shiftedBlocks.map((b) => b.id)).toEqual([5]);
   });
 });
 

@@ -15,6 +15,9 @@ export const QUEUE_SETTING_DEFAULTS = {
   queue_laytime_buffer_duration: 'PT30M',
   queue_live_eta_alert_buffer_duration: 'PT1H',
   queue_live_eta_alert_delay_duration: 'PT2H',
+  // Not the original's (it took any `\d+:\d\d`): the longest laytime any caller may give, so that a form link or an
+  // API key cannot push the berth's following reservations forward without limit (docs/domain.md#queue).
+  queue_max_laytime_duration: 'PT72H',
 } as const;
 
 export type QueueSettingName = keyof typeof QUEUE_SETTING_DEFAULTS;
@@ -31,6 +34,8 @@ export interface QueueSettings {
   liveEtaAlertBufferMs: number;
   /** How long a live ETA may stay late (orange) before red and the alert mail (`queue_live_eta_alert_delay_duration`). */
   liveEtaAlertDelayMs: number;
+  /** The longest laytime a slot request may have (`queue_max_laytime_duration`). */
+  maxLaytimeMs: number;
 }
 
 /** A duration's parts as written; weeks are counted into days. */
@@ -110,6 +115,7 @@ export function queueSettings(values: Partial<Record<string, string | null | und
     laytimeBufferMs: settingMs(values, 'queue_laytime_buffer_duration'),
     liveEtaAlertBufferMs: settingMs(values, 'queue_live_eta_alert_buffer_duration'),
     liveEtaAlertDelayMs: settingMs(values, 'queue_live_eta_alert_delay_duration'),
+    maxLaytimeMs: settingMs(values, 'queue_max_laytime_duration'),
   };
 }
 

@@ -27,13 +27,14 @@ const refusal = (run: () => unknown) => {
 };
 
 describe('queue settings', () => {
-  it('default to the original’s durations', () => {
+  it('default to the original’s durations, and a longest laytime of 72 hours', () => {
     expect(DEFAULT_QUEUE_SETTINGS).toEqual({
       travelToBerthMs: 30 * MINUTE_MS,
       rtaWindowMs: 30 * MINUTE_MS,
       laytimeBufferMs: 30 * MINUTE_MS,
       liveEtaAlertBufferMs: HOUR_MS,
       liveEtaAlertDelayMs: 2 * HOUR_MS,
+      maxLaytimeMs: 72 * HOUR_MS,
     });
   });
 
@@ -44,6 +45,7 @@ describe('queue settings', () => {
         queue_rta_window_duration: 'bad',
         queue_laytime_buffer_duration: null,
         queue_live_eta_alert_delay_duration: 'P1D',
+        queue_max_laytime_duration: 'PT100H',
         port_operator_emails: 'a@b.fi',
       }),
     ).toEqual({
@@ -52,6 +54,7 @@ describe('queue settings', () => {
       laytimeBufferMs: 30 * MINUTE_MS,
       liveEtaAlertBufferMs: HOUR_MS,
       liveEtaAlertDelayMs: 24 * HOUR_MS,
+      maxLaytimeMs: 100 * HOUR_MS,
     });
   });
 });

@@ -21,6 +21,7 @@ import {
   isoDurationMs,
   isoUtc,
   laytimeFromHhMm,
+  msToHhMm,
   msToIsoDuration,
   parseAtom,
   type QueueSettings,
@@ -66,6 +67,17 @@ function readLaytime(value: unknown, agent: boolean): { laytime: string; laytime
   const ms = iso === undefined ? undefined : isoDurationMs(iso);
   if (iso === undefined || ms === undefined) throw ApiError.badRequest(`Given laytime is not valid: ${String(value)}`);
   return { laytime: msToIsoDuration(ms), laytimeMs: ms };
+}
+
+/**
+ * The longest laytime (`queue_max_laytime_duration`) in the form the caller writes laytimes: `hh:mm` from a vessel,
+ * ISO 8601 from the port. Not the original's rule: without it a laytime had no bound, and every hour of it may push
+ * the berth's following reservations forward (push-forward.ts).
+ */
+export function checkLaytimeBound(laytimeMs: number, agent: boolean, settings: QueueSettings): void {
+  if (laytimeMs <= settings.maxLaytimeMs) return;
+  const max = agent ? msToHhMm(settings.maxLaytimeMs) : msToIsoDuration(settings.maxLaytimeMs);
+  throw ApiError.badRequest(`Given laytime is longer than maximum laytime: ${max}`);
 }
 
 function readTime(value: unknown, what: string): number {
@@ -252,6 +264,8 @@ export interface SlotUpdateContext {
   nomination: NominationState | undefined;
   /** The slot requests whose reservations a push forward moves (their JIT ETAs move with them). */
   slotRequests: (id: number) => SlotRequestData | undefined;
+  /** A nomination's window end (epoch ms) by id, for those slot requests: a push may not move them past it. */
+  nominationWindowEnd?: (nominationId: number) => number | undefined;
 }
 
 export interface SlotUpdate {
@@ -265,10 +279,11 @@ export interface SlotUpdate {
 }
 
 /**
- * PUT slot-reservations: the status must allow it; the JIT ETA must lie within the RTA window (the new one when
- * the port gives a start); a new RTA start must keep the slot inside the nomination's window and free on the
- * berth (then `updated`); otherwise a longer laytime pushes the following reservations forward before the slot
- * is resized (`accepted` from the vessel, `updated` when the port named an RTA start).
+ * PUT slot-reservations: the status must allow it; the laytime must be at most the longest one; the JIT ETA must lie
+ * within the RTA window (the new one when the port gives a start); a new RTA start must keep the slot inside the
+ * nomination's window and free on the berth (then `updated`); otherwise a longer laytime pushes the following
+ * reservations forward before the slot is resized (`accepted` from the vessel, `updated` when the port named an RTA
+ * start), unless that would move a vessel past its nomination's window end: the port decides those by hand.
  */
 export function decideUpdate(state: SlotRequestData, input: SlotUpdateInput, context: SlotUpdateContext): SlotUpdate {
   const { settings, berth } = context;
@@ -276,6 +291,7 @@ export function decideUpdate(state: SlotRequestData, input: SlotUpdateInput, con
     throw ApiError.badRequest(`Invalid current slot reservation status: ${state.status}`);
   }
   const { laytime, laytimeMs } = readLaytime(input.laytime, input.agent);
+  checkLaytimeBound(laytimeMs, input.agent, settings);
   const jitEta = readTime(input.jit_eta, 'JIT ETA');
   const portRta =
     input.rta_window_start === undefined || input.rta_window_start === null ? undefined : input.rta_window_start;
@@ -333,18 +349,28 @@ export function decideUpdate(state: SlotRequestData, input: SlotUpdateInput, con
   const end = start + neededLength(laytimeMs, settings);
   const overflow = laytimeOverflow(calendar, reservation.id, laytimeMs, settings);
   if (overflow > 0) {
-    const stacked = [...berth.reservations.values()].map((r) => ({
-      id: r.id,
-      start: parseAtom(r.reservation_start) as number,
-      end: parseAtom(r.reservation_end) as number,
-      kind: r.berth_reservation_type,
-      slotRequestId: r.slot_reservation_id,
-      jitEta:
-        r.slot_reservation_id === null
-          ? null
-          : (parseAtom(context.slotRequests(r.slot_reservation_id)?.jit_eta) ?? null),
-    }));
+    const stacked = [...berth.reservations.values()].map((r) => {
+      const other = r.slot_reservation_id === null ? undefined : context.slotRequests(r.slot_reservation_id);
+      const nominationId = other?.nomination_id ?? null;
+      return {
+        id: r.id,
+        start: parseAtom(r.reservation_start) as number,
+        end: parseAtom(r.reservation_end) as number,
+        kind: r.berth_reservation_type,
+        slotRequestId: r.slot_reservation_id,
+        jitEta: parseAtom(other?.jit_eta) ?? null,
+        windowEnd: nominationId === null ? null : (context.nominationWindowEnd?.(nominationId) ?? null),
+      };
+    });
     const plan = pushForward(stacked, reservation.id, overflow, settings);
+    const beyond = plan.beyondWindow[plan.beyondWindow.length - 1];
+    if (beyond) {
+      // A vessel is not told which other vessel; the port is, to move or cancel that one by hand first.
+      const why = input.agent
+        ? 'it would push another vessel beyond its nomination window; the port can move it by hand'
+        : `it would push slot reservation ${beyond.slotRequestId} beyond its nomination window; move or cancel it first`;
+      throw ApiError.badRequest(`Given laytime not possible: ${String(input.laytime)} (${why})`);
+    }
     for (const m of plan.moves) {
       out.berthEvents.push({
         type: 'BerthReservationMoved',

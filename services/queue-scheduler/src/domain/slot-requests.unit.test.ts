@@ -6,8 +6,9 @@ import type { BerthReservationData, NominationData, SlotRequestData, SlotRequest
 import { describe, expect, it } from 'vitest';
 import type { BerthState } from './berths.ts';
 import type { NominationState } from './nominations.ts';
-import { isoUtc, DEFAULT_QUEUE_SETTINGS as settings } from './queue-rules.ts';
+import { isoUtc, queueSettings, DEFAULT_QUEUE_SETTINGS as settings } from './queue-rules.ts';
 import {
+  checkLaytimeBound,
   decideCancel,
   decideComplete,
   decideUpdate,
@@ -94,6 +95,26 @@ describe('reading a slot request', () => {
     expect(() => readSlotRequest({ ...bad, email: 'a@b.fi', imo: IMO, laytime: '1:00' })).toThrow(
       'Given ETA is not in ISO format: x',
     );
+  });
+});
+
+describe('the longest laytime', () => {
+  it('is 72 hours unless set: at most that is taken, a minute more refused in the caller’s own form', () => {
+    expect(() => checkLaytimeBound(72 * HOUR, true, settings)).not.toThrow();
+    expect(() => checkLaytimeBound(72 * HOUR + MIN, true, settings)).toThrow(
+      'Given laytime is longer than maximum laytime: 72:00',
+    );
+    expect(() => checkLaytimeBound(72 * HOUR + MIN, false, settings)).toThrow(
+      'Given laytime is longer than maximum laytime: PT72H',
+    );
+    const set = queueSettings({ queue_max_laytime_duration: 'PT12H30M' });
+    expect(() => checkLaytimeBound(12 * HOUR + 30 * MIN, true, set)).not.toThrow();
+    expect(() => checkLaytimeBound(13 * HOUR, true, set)).toThrow(
+      'Given laytime is longer than maximum laytime: 12:30',
+    );
+    // An hour count of any length is read (`\d+:\d\d`), so a huge one reaches the bound and is refused there.
+    const huge = readSlotRequest({ ...request, eta: isoUtc(W0), laytime: '99999999999999999999:00', agent: true });
+    expect(() => checkLaytimeBound(huge.laytimeMs, true, settings)).toThrow('longer than maximum laytime');
   });
 });
 
@@ -253,6 +274,67 @@ describe('a slot request answered and changed', () => {
       },
     ]);
     expect(out.shiftedBlocks.map((b) => b.id)).toEqual([102]);
+  });
+
+  it('a laytime longer than the longest one is refused before anything is decided, from the vessel and the port', () => {
+    const ctx = { settings, berth: berth(1, [own]), nomination: nomination(), slotRequests: () => undefined };
+    const jit = isoUtc(W0 + 2 * HOUR + 10 * MIN);
+    expect(() => decideUpdate(offered, { laytime: '72:01', jit_eta: jit, agent: true }, ctx)).toThrow(
+      'Given laytime is longer than maximum laytime: 72:00',
+    );
+    expect(() => decideUpdate(offered, { laytime: 'P4D', jit_eta: jit, agent: false }, ctx)).toThrow(
+      'Given laytime is longer than maximum laytime: PT72H',
+    );
+    // Checked before the JIT ETA: a bad one does not hide it.
+    expect(() => decideUpdate(offered, { laytime: '80:00', jit_eta: 'x', agent: true }, ctx)).toThrow(
+      'longer than maximum laytime',
+    );
+  });
+
+  describe('a push forward and the pushed vessel’s nomination window', () => {
+    const nextStart = S + 3 * HOUR + 10 * MIN;
+    const next = reservation(101, nextStart, nextStart + 3 * HOUR, { slot_reservation_id: 2 });
+    const other: SlotRequestData = {
+      ...offered,
+      id: 2,
+      nomination_id: 8,
+      status: 'accepted',
+      berth_reservation_id: 101,
+      rta_window_start: isoUtc(nextStart - 30 * MIN),
+      rta_window_end: isoUtc(nextStart),
+      jit_eta: isoUtc(nextStart - 20 * MIN),
+    };
+    // 3 h asks 51 min more than the gap (see above): the next slot would end at nextStart + 3h51.
+    const pushedEnd = nextStart + 3 * HOUR + 51 * MIN;
+    const ctx = (windowEnd: number | undefined) => ({
+      settings,
+      berth: berth(1, [own, next]),
+      nomination: nomination(),
+      slotRequests: (id: number) => (id === 2 ? other : undefined),
+      nominationWindowEnd: (id: number) => (id === 8 ? windowEnd : undefined),
+    });
+    const longer = (agent: boolean) => ({
+      laytime: agent ? '03:00' : 'PT3H',
+      jit_eta: isoUtc(W0 + 2 * HOUR),
+      agent,
+    });
+
+    it('pushes it while it still ends by its window end', () => {
+      const out = decideUpdate(offered, longer(true), ctx(pushedEnd));
+      expect(out.shiftedSlotEvents.map((e) => e.data.id)).toEqual([2]);
+      expect(out.berthEvents.find((e) => e.data.id === 101)?.data).toMatchObject({
+        reservation_end: isoUtc(pushedEnd),
+      });
+    });
+
+    it('refuses when it would end after its window end: the vessel is not told which, the port is', () => {
+      expect(() => decideUpdate(offered, longer(true), ctx(pushedEnd - 1000))).toThrow(
+        'Given laytime not possible: 03:00 (it would push another vessel beyond its nomination window; the port can move it by hand)',
+      );
+      expect(() => decideUpdate(offered, longer(false), ctx(pushedEnd - 1000))).toThrow(
+        'Given laytime not possible: PT3H (it would push slot reservation 2 beyond its nomination window; move or cancel it first)',
+      );
+    });
   });
 
   it('the port moves the RTA window: inside the nomination and free on the berth, else refused', () => {

@@ -96,6 +96,7 @@ import { NO_NOTIFICATIONS, type QueueNotifications } from '../domain/notificatio
 import { isoDurationMs, parseAtom, type QueueSettings, queueSettings } from '../domain/queue-rules.ts';
 import {
   cannotFindSlotRequest,
+  checkLaytimeBound,
   completionDue,
   decideCancel,
   decideComplete,
@@ -759,6 +760,8 @@ export function createQueueCommands(deps: QueueCommandDeps) {
       const { nominations, berths, reservationId } = inputs;
       const id = inputs.slotId as number;
       after.settings = queueSettings(inputs.settings);
+      // The bound is a setting, read here: a refusal rolls back the claim and stores nothing.
+      checkLaytimeBound(request.laytimeMs, input.agent, after.settings);
       const placed = place(
         id,
         { ...request, nomination_id: null },
@@ -838,6 +841,7 @@ export function createQueueCommands(deps: QueueCommandDeps) {
             berth: c.berth?.state ?? { berth: null, reservations: new Map() },
             nomination: c.nomination?.state,
             slotRequests: (id) => c.others.get(id)?.state,
+            nominationWindowEnd: (id) => c.otherWindowEnds.get(id),
           },
         ),
       );

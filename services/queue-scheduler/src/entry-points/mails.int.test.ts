@@ -1,15 +1,17 @@
 // The queue's mails on real PostgreSQL and a real SMTP server started here: a slot request event appended to the
 // log becomes one outbox row and one mail, however often the event is delivered; a mail server that refuses
-// delays the mail (the delivery job retries, the sweep arms what a job gave up) and never loses it.
+// delays the mail (the delivery job retries, the sweep arms what a job gave up) and never loses it. Each mail's link
+// is recorded as its request's newest; the pruning job empties the bodies of mails sent longer ago than the retention.
 
 import { loadConfig } from '@pcas/config';
-import { type ServiceDeps, type SlotRequestData, slotRequestStream } from '@pcas/contracts';
+import { LinkAudience, type ServiceDeps, type SlotRequestData, slotRequestStream } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createInProcessJobs } from '@pcas/jobs';
 import { createInProcessBus, eventMessage, eventRoutingKey, type Relay, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
+import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailDelivery, recordMail, recordMails } from '../adapters/outbox.ts';
 import { type QueueMails, startQueueMails } from './mails.ts';
@@ -61,8 +63,19 @@ beforeAll(async () => {
     createJobs: (handler) =>
       createInProcessJobs({ queue: 'queue-mails-test', handler, log, maxAttempts: 2, retryBaseMs: 50 }),
     sweepEveryMs: 400,
+    pruneEveryMs: 300,
   });
 }, 60_000);
+
+/** Polls `read` until `done` holds or the deadline passes; the last value read. */
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
+  let value = await read();
+  for (const deadline = Date.now() + ms; !done(value) && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    value = await read();
+  }
+  return value;
+}
 
 afterAll(async () => {
   await mails?.stop();
@@ -97,6 +110,65 @@ describe('slot request mails', () => {
     expect(smtp.messages).toHaveLength(1);
     expect(await outbox()).toHaveLength(1);
   }, 60_000);
+
+  it('each slot request mail’s link names its kind and id, and the newest is recorded as the request’s', async () => {
+    const newest = async () =>
+      (await deps.db.query<{ link_id: string | null }>('SELECT link_id FROM queue.mail_slot_requests WHERE id = 8'))
+        .rows[0]?.link_id ?? null;
+    const tokenOf = (subject: string) => {
+      const mail = smtp.messages.find((m) => m.subject === subject);
+      const token = mail && /\?token=([\w.-]+)/.exec(mail.text)?.[1];
+      return token ? (jwt.decode(token) as jwt.JwtPayload) : undefined;
+    };
+    const offer = await deps.store.append(slotRequestStream(8), [
+      { type: 'SlotRequestReceived', data: received(8, 'master@xray.example') },
+    ]);
+    const first = await until(
+      async () => tokenOf('Slot request #8 offer'),
+      (claims) => claims !== undefined,
+    );
+    expect(first).toMatchObject({ aud: LinkAudience.etaForm, jti: offer.events[0].id, data: { slot_request_id: 8 } });
+    expect(await newest()).toBe(offer.events[0].id);
+    const accepted = await deps.store.append(slotRequestStream(8), [
+      { type: 'SlotRequestUpdated', data: { ...received(8, 'master@xray.example'), status: 'accepted' } },
+    ]);
+    const second = await until(
+      async () => tokenOf('Slot request #8 confirmation'),
+      (claims) => claims !== undefined,
+    );
+    expect(second?.jti).toBe(accepted.events[0].id);
+    expect(await newest()).toBe(accepted.events[0].id);
+  });
+
+  it('the pruning job empties the bodies of mails sent longer ago than the retention (7 days), and no others', async () => {
+    const mail = (subject: string) => ({ to: ['a@b.example'], subject, text: `${subject} ?token=x`, html: '<p>x</p>' });
+    for (const id of ['sent-8-days', 'sent-6-days', 'unsent-old']) await recordMail(deps.db, id, mail(id));
+    await deps.db.query(
+      `UPDATE queue.mail_outbox SET sent_at = now() - CASE id WHEN 'sent-8-days' THEN interval '8 days'
+                                                             ELSE interval '6 days' END
+        WHERE id IN ('sent-8-days', 'sent-6-days')`,
+    );
+    // Claimed far ahead, so the sweep leaves it unsent: an unsent mail keeps its body however old.
+    await deps.db.query(
+      `UPDATE queue.mail_outbox SET created_at = now() - interval '30 days', claimed_until = now() + interval '1 day'
+        WHERE id = 'unsent-old'`,
+    );
+    const rows = () =>
+      deps.db
+        .query<{ id: string; text_body: string; html_body: string; removed: boolean }>(
+          `SELECT id, text_body, html_body, bodies_removed_at IS NOT NULL AS removed FROM queue.mail_outbox
+            WHERE id IN ('sent-8-days', 'sent-6-days', 'unsent-old') ORDER BY id`,
+        )
+        .then((r) => r.rows);
+    const after = await until(rows, (r) => r.some((row) => row.removed));
+    expect(after).toEqual([
+      { id: 'sent-6-days', text_body: 'sent-6-days ?token=x', html_body: '<p>x</p>', removed: false },
+      { id: 'sent-8-days', text_body: '', html_body: '', removed: true },
+      { id: 'unsent-old', text_body: 'unsent-old ?token=x', html_body: '<p>x</p>', removed: false },
+    ]);
+    // The row stays, so the mail it was is never recorded (and sent) again.
+    expect(await recordMail(deps.db, 'sent-8-days', mail('again'))).toBe(false);
+  });
 
   it('two runs of one mail at once (a sweep while its job runs) send it once', async () => {
     const sent: string[] = [];

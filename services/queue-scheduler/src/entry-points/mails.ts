@@ -3,6 +3,9 @@
 // transaction that records the event as seen, so a decision stored is a mail recorded, once, whatever crashes or
 // redeliveries happen. The berth block shifted mail comes through the queue's notification hook (the berth's
 // events do not say why a block moved). Delivery: at once after the commit, else a delayed job (adapters/outbox.ts).
+// Each slot request mail's link is recorded as the request's newest (queue.mail_slot_requests.link_id) in the same
+// transaction: only that link may still change the request (services/gateway/src/domain/eta-form-links.ts). A job
+// every hour on the same queue empties the bodies of mails sent more than MAIL_BODY_RETENTION_DAYS ago.
 
 import path from 'node:path';
 import type { ServiceDeps, SlotRequestEvents, SlotRequestStatus } from '@pcas/contracts';
@@ -12,8 +15,21 @@ import { createMailer, type Mailer } from '@pcas/mail';
 import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import { mailTextsSql, mailTranslations, portOperatorEmails, translationsOf } from '../adapters/mails.ts';
-import { ensureOutboxSchema, type MailDelivery, mailDelivery, recordMail, recordMails } from '../adapters/outbox.ts';
-import { LINK_KEYS_SCHEMA, loadLinkKeys, type SignedLinks, signedLinks } from '../adapters/signed-link.ts';
+import {
+  ensureOutboxSchema,
+  type MailDelivery,
+  mailDelivery,
+  pruneSentMailBodies,
+  recordMail,
+  recordMails,
+} from '../adapters/outbox.ts';
+import {
+  LINK_KEYS_SCHEMA,
+  loadLinkKeys,
+  recordLinkKinds,
+  type SignedLinks,
+  signedLinks,
+} from '../adapters/signed-link.ts';
 import { berthBlockShiftedMail, type Mail, mailsStatus, operatorEmails, slotRequestMail } from '../domain/mails.ts';
 import type { QueueNotifications } from '../domain/notifications.ts';
 
@@ -26,6 +42,8 @@ export interface QueueMailOptions {
   sweepEveryMs?: number;
   /** Tests: their own BullMQ prefix. */
   jobsPrefix?: string;
+  /** How often sent mails' bodies past their retention are emptied (default hourly; first a minute after start). */
+  pruneEveryMs?: number;
 }
 
 export interface QueueMails {
@@ -64,10 +82,17 @@ const RECIPIENTS_SCHEMA = `CREATE TABLE IF NOT EXISTS queue.mail_slot_requests (
   id integer PRIMARY KEY,
   email text NOT NULL
 )`;
+// The `jti` of the newest JIT ETA form link mailed for the request; null before one was (or for links without one).
+const NEWEST_LINK_SCHEMA = 'ALTER TABLE queue.mail_slot_requests ADD COLUMN IF NOT EXISTS link_id text';
+
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
+/** One prune job per interval, so every process arming it arms one (ids unlike deliveryJobId's `mail-…`). */
+const pruneJobId = (at: number, every: number): string => `prune-mail-bodies-${Math.floor(at / every)}`;
 
 export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptions = {}): Promise<QueueMails> {
   const { config, db, bus, log } = deps;
-  await ensureOutboxSchema(db, [RECIPIENTS_SCHEMA, ...LINK_KEYS_SCHEMA]);
+  await ensureOutboxSchema(db, [RECIPIENTS_SCHEMA, NEWEST_LINK_SCHEMA, ...LINK_KEYS_SCHEMA]);
+  await recordLinkKinds(db);
   const links = signedLinks(await loadLinkKeys(db, config));
   const mailer =
     options.mailer ??
@@ -82,7 +107,17 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
   const ownsMailer = !options.mailer;
 
   let delivery: MailDelivery | undefined;
+  const pruneEvery = options.pruneEveryMs ?? PRUNE_EVERY_MS;
+  const retentionMs = config.mailBodyRetentionDays * 24 * 60 * 60 * 1000;
+  const armPrune = (at: number) => jobs.schedule(pruneJobId(at, pruneEvery), new Date(at), { prune: true });
   const handler: JobHandler = async (job) => {
+    if ((job.data as { prune?: boolean }).prune) {
+      // The next run is armed first, so a failing prune still leaves one.
+      await armPrune(Date.now() + pruneEvery);
+      const emptied = await pruneSentMailBodies(db, retentionMs);
+      if (emptied > 0) log.info({ emptied }, 'bodies of sent queue mails removed after their retention');
+      return;
+    }
     await delivery?.sendNow((job.data as { id: string }).id);
   };
   const jobsLog = log.child({ component: 'queue-mail-jobs' });
@@ -145,6 +180,7 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
     const addresses = new Map(rows[0].addresses.map((row) => [row.id, row.email]));
     const portTexts = translationsOf(rows[0].texts);
     const mails: { id: string; mail: Mail }[] = [];
+    const linkOf = new Map<string, { slotRequestId: number; linkId: string }>();
     for (const { event, status, id } of mailed) {
       // A request received in this batch: the address it was received with, as the table then holds.
       const email = addresses.get(id) ?? received.get(id);
@@ -152,7 +188,8 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
         log.warn({ slot_request_id: id, event: event.type }, 'slot request mail without an address; not sent');
         continue;
       }
-      const link = links.slotRequest(id, event.created.getTime());
+      // The link's id is the event's: a mail made again from the same event would carry the same link.
+      const link = links.slotRequest(id, event.created.getTime(), event.id);
       const mail = slotRequestMail(
         {
           slot_request_id: id,
@@ -164,9 +201,25 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
         portTexts,
         timeZone,
       );
-      if (mail) mails.push({ id: `slotrequest-${event.id}`, mail });
+      if (mail) {
+        mails.push({ id: `slotrequest-${event.id}`, mail });
+        linkOf.set(`slotrequest-${event.id}`, { slotRequestId: id, linkId: link.id });
+      }
     }
     const fresh = new Set(await recordMails(tx, mails, true));
+    // Each request's newest link is the last one recorded here (the events come in the log's order).
+    const newest = new Map<number, string>();
+    for (const m of mails) {
+      const link = linkOf.get(m.id);
+      if (link && fresh.has(m.id)) newest.set(link.slotRequestId, link.linkId);
+    }
+    if (newest.size > 0) {
+      await tx.query(
+        `UPDATE queue.mail_slot_requests m SET link_id = l.link_id
+           FROM unnest($1::int[], $2::text[]) AS l(id, link_id) WHERE m.id = l.id`,
+        [[...newest.keys()], [...newest.values()]],
+      );
+    }
     return mails.filter((m) => fresh.has(m.id));
   }
 
@@ -213,6 +266,7 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
 
   // Whatever was recorded but not sent before a restart (in-process timers are gone) goes now.
   await delivery.sweep();
+  await armPrune(Date.now() + Math.min(pruneEvery, 60_000));
   log.info({ jobs: jobs.kind }, 'queue mails started');
 
   return {

@@ -1,7 +1,10 @@
 // Sending to a peer port: one signed POST of a batch of messages, and what came back. Posted to `<peer URL>/batch`,
 // whose answer carries the messages' acknowledgements; a peer whose version does not know that path (404) is sent
 // `/messages` instead (its acknowledgements come back as messages of their own), and asked again after a while.
+// Each post is signed anew (src/domain/signature.ts: from us to the peer, a fresh nonce), so a post tried again is
+// a new request to the peer, never a replay.
 
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { BatchOutcome } from '../domain/delivery.ts';
@@ -28,8 +31,14 @@ export type PostBatch = (
 export function httpPostBatch(selfServiceId: string, timeoutMs: number): PostBatch {
   // Peer URLs that answered 404 at BATCH_ANSWER's path, until when.
   const legacy = new Map<string, number>();
-  const postTo = (peer: { url: string; secret: string }, path: string, body: Record<string, unknown>) => {
-    const headers = signedHeaders(selfServiceId, peer.secret, { method: 'POST', path, body }, Date.now());
+  const postTo = (
+    peer: { service_id: string; url: string; secret: string },
+    path: string,
+    body: Record<string, unknown>,
+  ) => {
+    const link = { sender: selfServiceId, recipient: peer.service_id, secret: peer.secret };
+    const nonce = randomBytes(16).toString('hex');
+    const headers = signedHeaders(link, { method: 'POST', path, body }, Date.now(), nonce);
     return postJson(`${peer.url.replace(/\/+$/, '')}${path}`, headers, JSON.stringify(body), timeoutMs);
   };
   return async (peer, batch) => {

@@ -66,6 +66,15 @@ export const PEER_DDL: string[] = [
      received_at timestamptz NOT NULL DEFAULT now(),
      PRIMARY KEY (from_service_id, message_id)
    )`,
+  // The peer requests accepted while their time is within the window, by signature (unique: each request signs a
+  // nonce), so the same request sent again is refused (services/vis-bridge/src/queries/peer-verifier.ts). A table,
+  // not a process's memory or Redis: every gateway process checks requests, the embedded mode has no Redis, and
+  // the primary key makes "first to insert wins" atomic across them. Rows past expires_at are deleted.
+  `CREATE TABLE IF NOT EXISTS vis.peer_requests_seen (
+     signature text PRIMARY KEY,
+     expires_at timestamptz NOT NULL
+   )`,
+  `CREATE INDEX IF NOT EXISTS peer_requests_seen_expiry ON vis.peer_requests_seen (expires_at)`,
 ];
 
 /** Creates direct mode's tables and the sealing key if missing; under schema.ts's lock, after its tables. */

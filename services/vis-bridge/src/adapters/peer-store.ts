@@ -77,6 +77,40 @@ export async function peerFor(q: Queryable, serviceId: string): Promise<Peer | u
   return rows[0];
 }
 
+/**
+ * Every peer's secret, for the verifier's keys (services/vis-bridge/src/queries/peer-verifier.ts); none before the
+ * vis-bridge has made its tables (it may start after the gateway).
+ */
+export async function peerSecrets(q: Queryable): Promise<{ service_id: string; secret: string }[]> {
+  const { rows: table } = await q.query<{ ok: boolean }>("SELECT to_regclass('vis.peer_secrets') IS NOT NULL AS ok");
+  if (!table[0]?.ok) return [];
+  const { rows } = await q.query<{ service_id: string; secret: string }>(
+    'SELECT p.service_id, s.secret FROM vis.peers p JOIN vis.peer_secrets s USING (service_id)',
+  );
+  return rows;
+}
+
+/**
+ * Records a peer request as seen until `untilSeconds` (seconds since the epoch). False when it was seen before:
+ * the insert that comes first wins, whichever process makes it.
+ */
+export async function rememberPeerRequest(q: Queryable, signature: string, untilSeconds: number): Promise<boolean> {
+  const { rows } = await q.query(
+    `INSERT INTO vis.peer_requests_seen (signature, expires_at) VALUES ($1, to_timestamp($2))
+     ON CONFLICT (signature) DO NOTHING RETURNING 1`,
+    [signature, untilSeconds],
+  );
+  return rows.length === 1;
+}
+
+/** Forgets the requests whose time has left the window (they are refused as too old anyway). */
+export async function forgetExpiredPeerRequests(q: Queryable): Promise<void> {
+  const { rows: table } = await q.query<{ ok: boolean }>(
+    "SELECT to_regclass('vis.peer_requests_seen') IS NOT NULL AS ok",
+  );
+  if (table[0]?.ok) await q.query('DELETE FROM vis.peer_requests_seen WHERE expires_at < now()');
+}
+
 /** The peers and how delivery to each stands, for GET /vis-configuration (no secrets). */
 export async function peerOverview(q: Queryable): Promise<unknown[]> {
   const { rows } = await q.query(

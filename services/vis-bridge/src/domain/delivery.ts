@@ -48,8 +48,10 @@ export function decideDelivery(messageIds: readonly string[], outcome: BatchOutc
   const { status, body } = outcome;
   const said = errorOf(body);
   if (status === 413 && messageIds.length > 1) return { kind: 'split', error: `413 ${said}`.trim() };
-  // Not signed right or not trusted (yet): the two ports' settings may still be on their way; try again.
-  if (status === 401 || status === 403 || status === 408 || status === 429 || status >= 500) {
+  // Not signed right or not trusted (yet): the two ports' settings may still be on their way; try again. 409: the
+  // peer had this very request before (something on the way sent it twice); the next attempt is signed anew.
+  const again = [401, 403, 408, 409, 429];
+  if (again.includes(status) || status >= 500) {
     return { kind: 'retry', error: `${status} ${said}`.trim() };
   }
   if (status < 200 || status >= 300) {

@@ -24,12 +24,12 @@ describe('retryDelayMs', () => {
 describe('decideDelivery', () => {
   const ids = ['m1', 'm2', 'm3'];
 
-  it('retries the whole batch when the peer is down, busy or does not trust us (yet)', () => {
+  it('retries the whole batch when the peer is down, busy, does not trust us (yet) or took the request for a replay', () => {
     expect(decideDelivery(ids, { kind: 'unreachable', error: 'ECONNREFUSED' })).toEqual({
       kind: 'retry',
       error: 'ECONNREFUSED',
     });
-    for (const status of [401, 403, 429, 500, 503]) {
+    for (const status of [401, 403, 409, 429, 500, 503]) {
       expect(decideDelivery(ids, { kind: 'answered', status, body: { error: 'x' } })).toEqual({
         kind: 'retry',
         error: `${status} x`,

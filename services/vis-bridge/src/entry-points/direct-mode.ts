@@ -9,6 +9,7 @@ import { createDeliverer, type Deliverer, type DeliveryJob } from '../adapters/d
 import { createDirectTransport, type DirectTransport } from '../adapters/direct-transport.ts';
 import { httpPostBatch, type PostBatch } from '../adapters/peer-client.ts';
 import type { VisInbox } from '../adapters/transport.ts';
+import { MAX_SERVICE_ID_LENGTH } from '../domain/signature.ts';
 import { type PeerSide, peerCommands } from './peer-commands.ts';
 
 export interface DirectMode {
@@ -68,7 +69,6 @@ export async function startDirectMode(
     deliverer,
     serviceId: vis.serviceInstanceUrn,
     portName: vis.portName,
-    skewSeconds: vis.peerClockSkewSeconds,
     syncPoint: { lat: vis.syncPointLat, lon: vis.syncPointLon, radiusMeters: vis.syncPointRadius },
   });
 
@@ -88,6 +88,9 @@ export async function startDirectMode(
   timer.unref?.();
   void sweep();
   if (!vis.serviceInstanceUrn) log.warn('VIS_SERVICE_INSTANCE_URN is not set: peers cannot tell who sends');
+  if (vis.serviceInstanceUrn.length > MAX_SERVICE_ID_LENGTH) {
+    log.warn(`VIS_SERVICE_INSTANCE_URN is longer than ${MAX_SERVICE_ID_LENGTH} characters: peers cannot link it`);
+  }
   log.info('vis-bridge in direct mode (no VIS agent): peers reach /vis/*, the outbox delivers to them');
 
   return {

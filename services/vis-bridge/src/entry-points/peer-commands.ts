@@ -1,8 +1,8 @@
 // cmd.vis-bridge commands of direct mode (docs/architecture.md#vis-direct-mode): link a peer (POST /port-peer), and
-// take what a peer delivered to the gateway's /vis/* endpoints. A delivery is checked here, not in the gateway:
-// the sender must be a linked peer, its signature right and its clock within the window (else 401/403, logged,
-// nothing stored); each message is then stored once (a redelivery is answered "duplicate"), through the same
-// inbox functions the agent's posts use, and acknowledged back to the sender.
+// take what a peer delivered to the gateway's /vis/* endpoints. The gateway verified the delivery before sending it
+// here (src/queries/peer-verifier.ts: signature, recipient, time, not seen before), and says so; this command, like
+// every command on the broker, trusts its caller. Each message is then stored once (a redelivery is answered
+// "duplicate"), through the same inbox functions the agent's posts use, and acknowledged back to the sender.
 
 import { createHash } from 'node:crypto';
 import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
@@ -29,7 +29,8 @@ import {
   type PeerMessage,
   type PeerOperation,
 } from '../domain/outbox.ts';
-import { verify } from '../domain/signature.ts';
+import { peerSecretProblem } from '../domain/peer-secret.ts';
+import { MAX_SERVICE_ID_LENGTH, SIGNATURE_VERSION } from '../domain/signature.ts';
 
 /** The command names (the gateway's routes/vis-peer.ts sends them). */
 export const PeerCommands = {
@@ -44,7 +45,7 @@ export interface LinkVisPeerInput {
   sealed_secret: string;
 }
 
-/** What the gateway passes on from a request to a /vis/* endpoint: the operation, the signature headers, the body. */
+/** What the gateway passes on from a request to a /vis/* endpoint it verified: the operation, the sender, the body. */
 export interface ReceiveFromPeerInput {
   /**
    * `messages` (a batch; the acknowledgements go back through the outbox), `batch` (a batch whose answer carries
@@ -53,25 +54,24 @@ export interface ReceiveFromPeerInput {
   operation: string;
   /** The signed path, e.g. `/messages`. */
   path: string;
+  /** The sender, as verified. */
   service_id?: string;
-  timestamp?: string;
-  signature?: string;
+  /**
+   * The signature version the gateway verified the request with. Absent (a gateway of an earlier version, which
+   * left the check to this command) or another version: refused.
+   */
+  verified_version?: string;
   body: Record<string, unknown>;
 }
 
 /** Messages of one batch stored at once (in lanes, see lanesOf). */
 const STORE_CONCURRENCY = 16;
 
-export const MIN_SECRET_LENGTH = 16;
-/** What RSA-OAEP (2048 bits, SHA-256) can seal. */
-export const MAX_SECRET_LENGTH = 128;
-
 export interface PeerCommandOptions {
   inbox: VisInbox;
   deliverer: Deliverer;
   serviceId: string;
   portName: string;
-  skewSeconds: number;
   syncPoint: { lat: number; lon: number; radiusMeters: number };
   now?: () => number;
 }
@@ -95,7 +95,8 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Pe
   async function link(payload: unknown, headers: Record<string, unknown> = {}) {
     const { actor, input } = decodeCommand<Partial<LinkVisPeerInput>>(payload);
     const serviceId = typeof input.service_id === 'string' ? input.service_id.trim() : '';
-    if (!serviceId) throw ApiError.badRequest('Invalid service_id');
+    // The longest id the signature's key derivation takes (src/domain/signature.ts).
+    if (!serviceId || serviceId.length > MAX_SERVICE_ID_LENGTH) throw ApiError.badRequest('Invalid service_id');
     const url = typeof input.url === 'string' ? input.url.trim().replace(/\/+$/, '') : '';
     let protocol = '';
     try {
@@ -104,9 +105,8 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Pe
     if (protocol !== 'http:' && protocol !== 'https:') throw ApiError.badRequest(`Invalid peer URL: ${url}`);
     const secret = typeof input.sealed_secret === 'string' ? await unsealSecret(db, input.sealed_secret) : undefined;
     if (secret === undefined) throw ApiError.badRequest('Invalid secret');
-    if (secret.length < MIN_SECRET_LENGTH || secret.length > MAX_SECRET_LENGTH) {
-      throw ApiError.badRequest(`Peer secret must be ${MIN_SECRET_LENGTH} to ${MAX_SECRET_LENGTH} characters`);
-    }
+    const weakness = peerSecretProblem(secret);
+    if (weakness) throw ApiError.badRequest(weakness);
     await linkPeer(db, store, { service_id: serviceId, url, secret }, eventMetadata(actor, headers));
     log.info({ peer: serviceId, url }, 'VIS peer linked');
     // Known as a VIS service at once (as the agent's find-services would record it), so the API can address it.
@@ -125,7 +125,7 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Pe
   async function receive(payload: unknown) {
     const { input } = decodeCommand<Partial<ReceiveFromPeerInput>>(payload);
     const body = (input.body ?? {}) as Record<string, unknown>;
-    const peer = await authenticate(input, body);
+    const peer = await authenticate(input);
     if (input.operation === BATCH_ANSWER.operation) {
       // Nothing is queued for the sender: its acknowledgements go back in this answer.
       const { results, acknowledgements } = await takeAll(peer, batchOf(body.messages), 'answer');
@@ -162,25 +162,16 @@ export function peerCommands(deps: ServiceDeps, options: PeerCommandOptions): Pe
     if (acknowledgements.length > 0) await takeAll(peer, acknowledgements, 'queue');
   }
 
-  async function authenticate(input: Partial<ReceiveFromPeerInput>, body: Record<string, unknown>): Promise<Peer> {
-    const refuse = (status: 401 | 403, reason: string): never => {
-      // Who knocked and why it was refused; never the signature or any secret.
-      log.warn(
-        { peer: input.service_id ?? null, operation: input.operation, status, reason },
-        'VIS peer request refused',
-      );
-      throw new ApiError(status, reason);
+  async function authenticate(input: Partial<ReceiveFromPeerInput>): Promise<Peer> {
+    const refuse = (reason: string): never => {
+      log.warn({ peer: input.service_id ?? null, operation: input.operation, reason }, 'VIS peer request refused');
+      throw new ApiError(401, reason);
     };
-    if (!input.service_id || !input.signature) return refuse(401, 'VIS peer request is not signed');
+    if (input.verified_version !== SIGNATURE_VERSION || !input.service_id) {
+      return refuse('VIS peer request was not verified');
+    }
     const peer = await peerFor(db, input.service_id);
-    if (!peer) return refuse(401, `Unknown VIS peer: ${input.service_id}`);
-    const verdict = verify(
-      peer.secret,
-      { method: 'POST', path: input.path ?? '', timestamp: input.timestamp, signature: input.signature, body },
-      now(),
-      options.skewSeconds,
-    );
-    if (!verdict.ok) return refuse(verdict.status, verdict.reason);
+    if (!peer) return refuse(`Unknown VIS peer: ${input.service_id}`);
     return peer;
   }
 

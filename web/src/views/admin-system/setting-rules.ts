@@ -2,12 +2,20 @@
 // duration, a list of e-mail addresses), checked here first so the form can say what is wrong before sending.
 // A setting this list does not know is still shown, as free text, so a newer service does not hide it.
 
-export type SettingKind = 'module' | 'switch' | 'duration' | 'emails' | 'text';
+export type SettingKind = 'module' | 'switch' | 'choice' | 'duration' | 'emails' | 'text';
+
+export interface SettingChoice {
+  value: string;
+  label: string;
+  description: string;
+}
 
 export interface SettingInfo {
   kind: SettingKind;
   label: string;
   description?: string;
+  /** The values of a `choice`, in order. */
+  choices?: SettingChoice[];
 }
 
 export const SETTINGS: Record<string, SettingInfo> = {
@@ -33,15 +41,40 @@ export const SETTINGS: Record<string, SettingInfo> = {
     description: 'Anyone may create an account on the sign-in page, without a registration code.',
   },
   realtime_anonymous: {
-    kind: 'switch',
+    kind: 'choice',
     label: 'Live updates without signing in',
-    description: 'When off, only signed-in users receive live updates, and a personal channel only its own user.',
+    description:
+      'What a live connection that never signed in may receive. This web UI signs its connection in, so it works in every mode.',
+    choices: [
+      {
+        value: 'off',
+        label: 'Nothing',
+        description: 'Only signed-in connections receive live updates, each what its user may see.',
+      },
+      {
+        value: 'signals',
+        label: 'Change signals (default)',
+        description:
+          'Anyone may receive the signals that say a list changed, which carry no data. The original web UI and mobile app get their live port call updates.',
+      },
+      {
+        value: 'legacy',
+        label: 'Everything, as the original',
+        description:
+          'Anyone may receive every channel, notifications and other users’ channels included. Needed only for the original web UI’s and mobile app’s notification pop-ups.',
+      },
+    ],
   },
   queue_travel_duration_to_berth: { kind: 'duration', label: 'Travel time from the queue to the berth' },
   queue_rta_window_duration: { kind: 'duration', label: 'Length of the arrival (RTA) window' },
   queue_laytime_buffer_duration: { kind: 'duration', label: 'Buffer after laytime' },
   queue_live_eta_alert_buffer_duration: { kind: 'duration', label: 'Live ETA alert: allowed difference' },
   queue_live_eta_alert_delay_duration: { kind: 'duration', label: 'Live ETA alert: delay before alerting' },
+  queue_max_laytime_duration: {
+    kind: 'duration',
+    label: 'Longest laytime of a slot request',
+    description: 'A slot request or change with a longer laytime is refused.',
+  },
   port_operator_emails: {
     kind: 'emails',
     label: 'Port operator e-mail addresses',

@@ -13,7 +13,7 @@ const SETTINGS = [
   { id: 5, codeless_registration_module: 'disabled' },
   { id: 7, queue_rta_window_duration: 'PT30M' },
   { id: 11, port_operator_emails: '' },
-  { id: 12, realtime_anonymous: 'enabled' },
+  { id: 12, realtime_anonymous: 'signals' },
   { id: 13, some_future_setting: 'x' },
   { id: 14 },
   null,
@@ -76,14 +76,22 @@ describe('the settings view', () => {
     expect(calls.filter((call) => call.method === 'PUT')[1].path).toBe('settings/map_module/enabled');
   });
 
-  it('does not read the session again for a setting that is not a module', async () => {
+  it('chooses what live connections that never signed in receive, and does not read the session again', async () => {
     const calls = stubApi(answer);
     const reload = renderWithReload();
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('switch', { name: /Live updates without signing in/ }));
+    const group = await screen.findByRole('radiogroup', { name: /Live updates without signing in/ });
+    expect(group).toBeTruthy();
+    expect((screen.getByRole('radio', { name: /Change signals/ }) as HTMLInputElement).checked).toBe(true);
+    expect(
+      screen.getByText(/Needed only for the original web UI’s and mobile app’s notification pop-ups/),
+    ).toBeTruthy();
+    await user.click(screen.getByRole('radio', { name: /Nothing/ }));
     await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')!.path).toBe('settings/realtime_anonymous/disabled');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls.find((call) => call.method === 'PUT')!.path).toBe('settings/realtime_anonymous/off');
+    await waitFor(() =>
+      expect(calls.filter((call) => call.method === 'GET' && call.path === 'settings').length).toBe(2),
+    );
     expect(reload).not.toHaveBeenCalled();
   });
 

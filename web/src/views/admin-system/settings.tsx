@@ -2,7 +2,7 @@
 // menu shows or hides the module's views without reloading the page. The other settings are a form each, with
 // the current value, checked before sending (the value travels in the URL path, encoded).
 
-import { Button, Group, Paper, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Radio, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -116,6 +116,8 @@ export default function SettingsView() {
               {others.map((setting) =>
                 settingInfo(setting.name).kind === 'switch' ? (
                   <SettingSwitch key={setting.name} setting={setting} />
+                ) : settingInfo(setting.name).kind === 'choice' ? (
+                  <SettingChoices key={setting.name} setting={setting} />
                 ) : (
                   // Keyed by the value too: a saved (or elsewhere changed) value starts a fresh form.
                   <SettingForm key={`${setting.name}:${setting.value}`} setting={setting} />
@@ -148,6 +150,33 @@ function SettingSwitch({ setting }: { setting: Setting }) {
         })
       }
     />
+  );
+}
+
+/** One of a few named values, each explained; a change is sent at once. */
+function SettingChoices({ setting }: { setting: Setting }) {
+  const { t } = useTranslation();
+  const info = settingInfo(setting.name);
+  const change = useSettingChange();
+  return (
+    <Radio.Group
+      label={t(info.label)}
+      description={info.description ? t(info.description) : undefined}
+      value={change.isPending ? change.variables.value : setting.value}
+      onChange={(value) => change.mutate({ name: setting.name, value, kind: info.kind })}
+    >
+      <Stack gap="xs" mt="xs">
+        {(info.choices ?? []).map((choice) => (
+          <Radio
+            key={choice.value}
+            value={choice.value}
+            disabled={change.isPending}
+            label={t(choice.label)}
+            description={t(choice.description)}
+          />
+        ))}
+      </Stack>
+    </Radio.Group>
   );
 }
 

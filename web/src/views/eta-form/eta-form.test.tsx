@@ -84,6 +84,17 @@ describe('the JIT ETA form', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('This link has expired');
   });
 
+  it('a link that no longer allows changes shows the request, the reason and no form', async () => {
+    const reason = 'This link has been replaced by a newer one; use the link in the latest e-mail';
+    const calls = stubApi(() => ({ ...offered, link_read_only: reason }));
+    show(<JitEtaForm />, '/agent/eta-form/?token=older');
+    expect((await screen.findByTestId('link-read-only')).textContent).toBe(reason);
+    expect(screen.getByText('Victor (IMO 9520027)')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Send JIT ETA' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Cancel slot request' })).toBeNull();
+    expect(calls.filter((c) => c.method !== 'GET')).toEqual([]);
+  });
+
   it('no token', async () => {
     const calls = stubApi(() => offered);
     show(<JitEtaForm />, '/agent/eta-form/');

@@ -1,7 +1,8 @@
 // The vessel's JIT ETA form (`/agent/eta-form/?token=…`), where the slot request mail's link lands: no sign-in, the
 // signed link's token is the credential. It shows the slot request with a message per status, and for a request the
 // port waits on, the JIT ETA (within the RTA window, in the phone's time zone) and laytime to send or update, and
-// a cancel. An expired or forged link gets a page that says so and what to do.
+// a cancel. An expired or forged link gets a page that says so and what to do. A link that no longer allows changes
+// (a newer one was mailed, or the request is cancelled or completed) shows the request with the reason, no form.
 
 import { Button, Group, NumberInput, Stack, Table, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -33,6 +34,8 @@ export interface SlotRequestView {
   laytime: string;
   max_laytime: string | null;
   link_expires?: string;
+  /** Why this link only shows the request (the gateway's words); null or absent when it may change it. */
+  link_read_only?: string | null;
 }
 
 /** What the vessel is told per status (the original form's messages). */
@@ -103,6 +106,7 @@ function SlotRequestForm({
 }) {
   const { t } = useTranslation();
   const status = slot.slot_reservation_status;
+  const readOnly = slot.link_read_only ?? null;
   const [jitEta, setJitEta] = useState(() => {
     const given = slot.jit_eta ?? slot.rta_window_start;
     return given ? `${new Date(normaliseTime(given)).toISOString().slice(0, 19)}+00:00` : '';
@@ -171,6 +175,13 @@ function SlotRequestForm({
           </Text>
           <Text size="sm">{t(STATUS_TEXT[status] ?? '')}</Text>
         </Notice>
+        {readOnly && (
+          <Notice color="blue" title={t('This link only shows the slot request')}>
+            <Text size="sm" data-testid="link-read-only">
+              {t(readOnly)}
+            </Text>
+          </Notice>
+        )}
         {done && (
           <Notice color="green" title={t('Done')}>
             {t(done)}
@@ -216,7 +227,7 @@ function SlotRequestForm({
             </Table.Tr>
           </Table.Tbody>
         </Table>
-        {OPEN.has(status) && (
+        {!readOnly && OPEN.has(status) && (
           <form onSubmit={send} noValidate>
             <Stack gap="sm">
               <DateTimeField
@@ -258,7 +269,7 @@ function SlotRequestForm({
             </Stack>
           </form>
         )}
-        {CANCELLABLE.has(status) && (
+        {!readOnly && CANCELLABLE.has(status) && (
           <ConfirmButton
             color="red"
             question="Cancel this slot request?"

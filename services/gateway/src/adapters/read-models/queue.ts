@@ -287,6 +287,24 @@ export function dashboardSlotRequests(db: Queryable, query: ListQuery) {
   );
 }
 
+/**
+ * What a JIT ETA form link's check reads of its slot request (domain/eta-form-links.ts): the status as the lists show
+ * it (completed once due) and the id of the newest link mailed for it; null when there is no such request.
+ */
+export async function slotRequestLinkState(
+  db: Queryable,
+  id: number,
+): Promise<{ status: string; newest_link_id: string | null } | null> {
+  const rows = await rowsOrNone(
+    db.query<{ status: string; newest_link_id: string | null }>(
+      `SELECT ${SLOT_STATUS} AS status, m.link_id AS newest_link_id
+         FROM queue.slot_reservations s LEFT JOIN queue.mail_slot_requests m ON m.id = s.id WHERE s.id = $1`,
+      [id],
+    ),
+  );
+  return rows[0] ?? null;
+}
+
 /** GET /slot-reservation-by-id and the agent's: the row, laytime as `HH:MM` and the longest laytime the berth allows. */
 export async function slotRequestById(db: Queryable, id: number): Promise<unknown> {
   const maxLaytime = `CASE WHEN v.next_start IS NULL THEN NULL ELSE ${hhmm(

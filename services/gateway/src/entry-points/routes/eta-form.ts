@@ -2,10 +2,13 @@
 // pages at /agent/eta-form/ and /agent/eta-form/rta/) have no session and no API key: the signed link's token is
 // their credential, checked here with the queue-scheduler's public key (so the token goes no further than the
 // gateway); these routes then do what the original's agent routes do for the one slot request it names (the agent
-// routes themselves keep the original's API key, routes/queue.ts). Also a data source's live ETA and the port's RTA
-// web form.
+// routes themselves keep the original's API key, routes/queue.ts). A JIT ETA form link changes its request only
+// while it is the newest mailed for it and the request is open (domain/eta-form-links.ts); otherwise GET still shows
+// the request, with `link_read_only` saying why, and PUT/DELETE answer 403 with that reason. Also a data source's live
+// ETA and the port's RTA web form.
 
 import {
+  ApiError,
   type CancelSlotRequestInput,
   type CommandBody,
   PORTCALL_PROJECTOR,
@@ -19,7 +22,8 @@ import {
 } from '@pcas/contracts';
 import type { AuthContext, Route } from '@pcas/http-kit';
 import { etaFormLinks } from '../../adapters/eta-form-links.ts';
-import { slotRequestById } from '../../adapters/read-models/queue.ts';
+import { slotRequestById, slotRequestLinkState } from '../../adapters/read-models/queue.ts';
+import { linkChangeRefusal } from '../../domain/eta-form-links.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -32,6 +36,13 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
     const body: CommandBody<I> = { actor: actorOf(auth), input };
     return bus.rpc(service, command, body);
   };
+  /** The link, when it may change its slot request; else 403 with the reason (nothing is sent on). */
+  const changingLink = async (token: string) => {
+    const link = await links.slotRequest(token);
+    const refusal = linkChangeRefusal(link, await slotRequestLinkState(db, link.slot_request_id));
+    if (refusal !== null) throw ApiError.forbidden(refusal);
+    return link;
+  };
 
   return [
     {
@@ -42,8 +53,12 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       params: { token: TOKEN },
       async handle({ params }) {
         const link = await links.slotRequest(params.token);
-        const slot = await slotRequestById(db, link.slot_request_id);
-        return slot === null ? null : { ...(slot as object), link_expires: link.expires };
+        const [slot, state] = await Promise.all([
+          slotRequestById(db, link.slot_request_id),
+          slotRequestLinkState(db, link.slot_request_id),
+        ]);
+        if (slot === null) return null;
+        return { ...(slot as object), link_expires: link.expires, link_read_only: linkChangeRefusal(link, state) };
       },
     },
     {
@@ -53,7 +68,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       module: 'queue',
       params: { token: TOKEN, laytime: { type: 'string', maxLength: 64 }, jit_eta: { type: 'string', maxLength: 64 } },
       async handle({ params, auth }) {
-        const link = await links.slotRequest(params.token);
+        const link = await changingLink(params.token);
         return send<SlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.updateSlotRequest, auth, {
           id: link.slot_request_id,
           laytime: params.laytime,
@@ -69,7 +84,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       module: 'queue',
       params: { token: TOKEN },
       async handle({ params, auth }) {
-        const link = await links.slotRequest(params.token);
+        const link = await changingLink(params.token);
         return send<CancelSlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.cancelSlotRequest, auth, {
           id: link.slot_request_id,
           by_vessel: true,

@@ -60,6 +60,11 @@ export function passwordRoutes(deps: GatewayDeps): Route[] {
       path: '/request-password-reset',
       permission: 'public',
       params: { email: { type: 'string', maxLength: EMAIL_MAX }, port: { type: 'string', maxLength: 100 } },
+      // Mails to one address, and requests from one client, are limited (docs/security.md#limits).
+      rateLimits: [
+        { limit: 'reset_address', perAddress: true },
+        { limit: 'reset_email', perParam: 'email' },
+      ],
       async handle({ params, log }) {
         if (params.email === '') throw ApiError.badRequest("Email can't be empty");
         if (params.port === '') throw ApiError.badRequest("Port can't be empty");

@@ -24,6 +24,12 @@ import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from './users.ts';
 
 const CODE_MAX = 64;
 
+/** Sign-ups per address and per e-mail, with or without a code (docs/security.md#limits). */
+const REGISTRATION_LIMITS: Route['rateLimits'] = [
+  { limit: 'register_address', perAddress: true },
+  { limit: 'register_email', perParam: 'email' },
+];
+
 export function registrationRoutes(deps: GatewayDeps): Route[] {
   const { db, store, config } = deps;
   const signIn = createSignIn(deps);
@@ -74,6 +80,7 @@ export function registrationRoutes(deps: GatewayDeps): Route[] {
       path: '/register',
       permission: 'public',
       params: { ...fields, code: { type: 'string', maxLength: CODE_MAX } },
+      rateLimits: REGISTRATION_LIMITS,
       async handle({ params, auth, headers, ip }) {
         const code = decideCode(params.code === '' ? null : await findRegistrationCode(db, params.code));
         assertPasswordAllowed(params.password, params.email, rulesForRole(config.passwordRules, code.role));
@@ -91,6 +98,7 @@ export function registrationRoutes(deps: GatewayDeps): Route[] {
       path: '/codeless-register',
       permission: 'public',
       params: fields,
+      rateLimits: REGISTRATION_LIMITS,
       async handle({ params, auth, headers, ip }) {
         const setting = await getSetting(db, 'codeless_registration_module');
         decideCodelessEnabled(setting?.value);

@@ -91,16 +91,21 @@ export async function managedList<Row, Out>(
 export function userRoutes(deps: GatewayDeps): Route[] {
   const { db, store, config } = deps;
 
-  /** A list row in the original's key order, `suspended` computed from the role's rules. */
+  /**
+   * A list row in the original's key order, `suspended` computed from the role's rules: the account's suspension,
+   * or a client's (as `locked` counts a client's lock).
+   */
   const listRow = (row: UserListRow, now: Date) => {
     const { created_by_email, ...user } = row;
     const single = userJson(user);
     const { locked, registration_type, ...head } = single;
+    const rules = rulesForRole(config.passwordRules, row.role);
     return {
       ...head,
       created_by_email,
       locked,
-      suspended: isSuspended(row, rulesForRole(config.passwordRules, row.role), now),
+      suspended:
+        isSuspended(row, rules, now) || isSuspended({ suspend_start: row.any_client_suspend_start }, rules, now),
       registration_type,
     };
   };

@@ -1,10 +1,12 @@
 // The VIS service endpoint other ports reach in direct mode (docs/architecture.md#vis-direct-mode), and the link to
-// each peer. The gateway only routes: a peer's request is public here and goes on to cmd.vis-bridge with its
-// signature headers, where the sender is authenticated (401/403), its whitelist checked and each message stored
-// once. The operations are those of the STM VIS interface the API uses (upload a text message, upload a voyage
-// plan with its RTA, delivery acknowledgements) plus the departure notice, one at a time or as a batch
-// (`/vis/batch`, how our outbox sends, whose answer carries the acknowledgements; `/vis/messages`, whose come back
-// later as messages, as earlier versions sent). Each body is signed as the route hands it on (its declared fields).
+// each peer. A peer's request is public here and checked first, in this process, by the vis-bridge's verifier
+// (@pcas/vis-bridge/queries: signature version, recipient, time, signature with the key of the sender's direction,
+// not seen before): a refusal (401/403/409) is answered here and sends or writes nothing. A verified request goes on
+// to cmd.vis-bridge, where its whitelist is checked and each message stored once. The operations are those of the
+// STM VIS interface the API uses (upload a text message, upload a voyage plan with its RTA, delivery
+// acknowledgements) plus the departure notice, one at a time or as a batch (`/vis/batch`, how our outbox sends,
+// whose answer carries the acknowledgements; `/vis/messages`, whose come back later as messages, as earlier
+// versions sent). Each body is signed as the route hands it on (its declared fields).
 
 import {
   createCipheriv,
@@ -15,8 +17,9 @@ import {
   randomBytes,
 } from 'node:crypto';
 import { ApiError, type CommandBody, VIS_BRIDGE } from '@pcas/contracts';
-import type { ParamSpec, RequestContext, Route } from '@pcas/http-kit';
+import type { ParamSpec, Route } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
+import { createPeerVerifier } from '@pcas/vis-bridge/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -84,31 +87,33 @@ const OPERATIONS: { operation: string; path: string; params: Record<string, Para
   },
 ];
 
-const header = (ctx: RequestContext, name: string): string | undefined => {
-  const value = ctx.headers[name];
-  return typeof value === 'string' ? value : undefined;
-};
-
 export function visPeerRoutes(deps: GatewayDeps): Route[] {
   const { bus, db } = deps;
+  const verifier = createPeerVerifier(db, {
+    ownServiceId: deps.config.vis.serviceInstanceUrn,
+    skewSeconds: deps.config.vis.peerClockSkewSeconds,
+  });
   const peerRoutes: Route[] = OPERATIONS.map(({ operation, path, params }) => ({
     method: 'POST',
     path: `/vis${path}`,
-    // Authenticated by the vis-bridge from the signature headers, not by a session or API key.
+    // Authenticated by the peer signature headers (checked in the handler), not by a session or API key.
     permission: 'public',
     module: 'vis',
     params,
+    // Per sender address, before the body is even read (docs/security.md#limits).
+    rateLimits: [{ limit: 'vis_address', perAddress: true }],
     async handle(ctx) {
       const body: Record<string, unknown> = {};
       for (const name of Object.keys(params)) if (ctx.params[name] !== undefined) body[name] = ctx.params[name];
-      const input = {
-        operation,
-        path,
-        service_id: header(ctx, 'x-vis-service-id'),
-        timestamp: header(ctx, 'x-vis-timestamp'),
-        signature: header(ctx, 'x-vis-signature'),
-        body,
-      };
+      const checked = await verifier.verify({ method: 'POST', path, headers: ctx.headers, body });
+      if (!checked.ok) {
+        // Who knocked and why it was refused; never the signature or any secret.
+        const peer = String(ctx.headers['x-vis-service-id'] ?? '').slice(0, 256) || null;
+        ctx.log.warn({ peer, operation, status: checked.status, reason: checked.reason }, 'VIS peer request refused');
+        throw new ApiError(checked.status, checked.reason);
+      }
+      // The sender as verified, and by which version: the vis-bridge takes only requests the gateway verified.
+      const input = { operation, path, service_id: checked.sender, verified_version: checked.version, body };
       return bus.rpc(VIS_BRIDGE, RECEIVE_FROM_PEER, { actor: actorOf(ctx.auth), input } satisfies CommandBody<
         typeof input
       >);
@@ -126,7 +131,13 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
         // The secret goes on sealed: the RPC crosses the broker, which must never carry it readable.
         const sealed_secret = await sealSecret(db, params.secret);
         const input = { service_id: params.service_id, url: params.url, sealed_secret };
-        return bus.rpc(VIS_BRIDGE, LINK_VIS_PEER, { actor: actorOf(auth), input } satisfies CommandBody<typeof input>);
+        const linked = await bus.rpc(VIS_BRIDGE, LINK_VIS_PEER, {
+          actor: actorOf(auth),
+          input,
+        } satisfies CommandBody<typeof input>);
+        // This process knows the new key at once; the others within the verifier's refresh interval.
+        verifier.invalidate();
+        return linked;
       },
     },
   ];

@@ -1,14 +1,16 @@
-// A gateway on real servers for integration tests: a fresh PostgreSQL database, sessions in Redis (the SQL
-// store when no Redis can be had outside CI), the in-process bus. Users of any role and API keys are created
-// through the gateway's own adapters (so their events are real), and sessions are minted in the session store,
-// which lets a test act as any role without a login per request.
+// A gateway on real servers for integration tests: a fresh PostgreSQL database, sessions and rate limits in Redis
+// (the SQL session store and limits in memory when no Redis can be had outside CI), the in-process bus. Every
+// gateway gets a NAMESPACE of its own, so its Redis keys (sessions, rate limits) are its own. Users of any role
+// and API keys are created through the gateway's own adapters (so their events are real), and sessions are minted
+// in the session store, which lets a test act as any role without a login per request.
 
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Config, loadConfig } from '@pcas/config';
+import { type Config, loadConfig, RATE_LIMITS_OFF_ENV } from '@pcas/config';
 import { createEventStore, createHorizonWatch, type EventStore } from '@pcas/eventstore';
+import type { RateLimiter } from '@pcas/http-kit';
 import { createMailer } from '@pcas/mail';
 import { type Bus, createInProcessBus } from '@pcas/messaging';
 import { createLogger, type Logger } from '@pcas/observability';
@@ -16,6 +18,7 @@ import { type Db, openDb } from '@pcas/sql';
 import { ApiClient, freshPostgres, type PostgresForTest, redis as redisForTest } from '@pcas/testing';
 import { Redis } from 'ioredis';
 import { createApiKey } from '../../adapters/api-keys.ts';
+import { createRateLimits } from '../../adapters/rate-limits.ts';
 import { createSeaChartVessels } from '../../adapters/read-models/sea-chart.ts';
 import { createRedisSessionStore, createSqlSessionStore, type SessionStore } from '../../adapters/session-store.ts';
 import { createUser } from '../../adapters/users.ts';
@@ -33,6 +36,8 @@ export interface TestGateway {
   databaseUrl: string | undefined;
   /** Redis URL the sessions live in, and their key prefix (what a second gateway process needs to share them). */
   redisUrl: string | undefined;
+  /** The prefix of its rate limits' keys in that Redis (adapters/rate-limits.ts). */
+  rateLimitPrefix: string;
   /** A caller without credentials. */
   anonymous: ApiClient;
   /** A client with a fresh session of this user (no login, no password). */
@@ -65,7 +70,9 @@ export async function startTestGateway(
   const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
   const namespace = `t${token()}`;
   const config = loadConfig(
-    {},
+    // Rate limits off unless a test sets them (`rateLimits`): these tests call from one address far faster than
+    // any client, and a limit would make an answer depend on what ran before it (rate-limits.int.test.ts).
+    RATE_LIMITS_OFF_ENV,
     {
       port: 0,
       invalidAccessDelayMs: 0,
@@ -82,9 +89,13 @@ export async function startTestGateway(
   let sessions: SessionStore;
   // The fleet gateway's prefix (entry-points/main.ts), so a gateway process started with NAMESPACE shares them.
   const sessionPrefix = `pcas:${namespace}:session:`;
+  // As the fleet gateway's (entry-points/main.ts).
+  const limitPrefix = `pcas:${namespace}:limit:`;
+  let rateLimiter: RateLimiter | undefined;
   if (redisServer) {
     redisClient = new Redis(redisServer.url);
     sessions = createRedisSessionStore(redisClient, { ttlSeconds: config.sessionTtlSeconds, prefix: sessionPrefix });
+    rateLimiter = createRateLimits(config.rateLimits, { redis: redisClient, prefix: limitPrefix });
   } else {
     sessions = createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
   }
@@ -98,7 +109,7 @@ export async function startTestGateway(
   const seaChartVessels = createSeaChartVessels(db, config.seaChart.vesselLocationMaxAgeMinutes);
   const horizonWatch = createHorizonWatch(db, { thresholdMs: config.database.holdWarnMs, log });
   const deps: GatewayDeps = { config, db, store, bus, log, sessions, mailer, seaChartVessels, horizonWatch };
-  const gateway = await startGateway(deps);
+  const gateway = await startGateway({ ...deps, rateLimiter });
   const baseUrl = `http://127.0.0.1:${gateway.port}`;
   const admin = await db.query<{ id: number }>('SELECT id FROM gateway.users WHERE lower(email) = lower($1)', [
     config.adminEmail,
@@ -115,6 +126,7 @@ export async function startTestGateway(
     deps,
     databaseUrl: pg.url,
     redisUrl: redisServer?.url,
+    rateLimitPrefix: limitPrefix,
     anonymous,
     adminId,
     async as(userId) {
@@ -149,7 +161,7 @@ export async function startTestGateway(
       await mailer.close();
       await bus.close();
       if (redisClient) {
-        const keys = await redisClient.keys(`${sessionPrefix}*`);
+        const keys = await redisClient.keys(`pcas:${namespace}:*`);
         if (keys.length > 0) await redisClient.del(...keys);
         await redisClient.quit();
       }
