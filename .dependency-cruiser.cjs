@@ -5,7 +5,7 @@ module.exports = {
     {
       name: 'domain-is-pure',
       comment:
-        'src/domain may import only other domain code, libs/contracts, libs/s211 and node builtins that do no I/O',
+        'src/domain may import only other domain code, libs/contracts, libs/s211, libs/values and node builtins that do no I/O',
       severity: 'error',
       from: { path: '^services/[^/]+/src/domain/' },
       to: {

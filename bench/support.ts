@@ -4,13 +4,12 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { type ApiClient, repoRoot } from '@pcas/testing';
+import { imoWithCheckDigit } from '@pcas/values';
 import { Pool } from 'undici';
 
 /** A 7-digit IMO number with a valid check digit, from any base (its last six digits). */
 export function validImo(base: number): number {
-  const digits = String(base).padStart(6, '0').slice(-6).split('').map(Number);
-  const sum = digits.reduce((acc, d, i) => acc + d * (7 - i), 0);
-  return Number(`${digits.join('')}${sum % 10}`);
+  return imoWithCheckDigit(Number(String(base).padStart(6, '0').slice(-6)));
 }
 
 /** The p-th percentile of ascending samples (nearest rank), null without samples. */

@@ -16,6 +16,7 @@ import {
   startFleet,
   startSmtpServer,
 } from '@pcas/testing';
+import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals } from './timestamps.ts';
 
@@ -27,12 +28,7 @@ const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const pg = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
 
 /** A valid IMO from six digits (the check digit appended). */
-const imo = (six: number) => {
-  const d = String(six);
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(d[i]) * (7 - i);
-  return six * 10 + (sum % 10);
-};
+const imo = imoWithCheckDigit;
 const IMO_X = imo(952_001);
 const IMO_V = imo(952_002);
 const MASTER = 'master@victor.example';

@@ -15,6 +15,7 @@ import {
   startFleet,
   startSmtpServer,
 } from '@pcas/testing';
+import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource } from './timestamps.ts';
 
@@ -26,12 +27,7 @@ const W0 = Math.ceil(Date.now() / DAY) * DAY + DAY;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
 /** A valid IMO from six digits (the check digit appended). */
-const imo = (six: number) => {
-  const d = String(six);
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(d[i]) * (7 - i);
-  return six * 10 + (sum % 10);
-};
+const imo = imoWithCheckDigit;
 const IMO_A = imo(953_001);
 const IMO_X = imo(953_002);
 const IMO_Y = imo(953_003);

@@ -6,6 +6,7 @@
 // and the module switch.
 
 import { type ApiClient, connectRealtime, type RealtimeClient, type RunningSystem, startFleet } from '@pcas/testing';
+import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, waitForTimestamps } from './timestamps.ts';
 
@@ -18,12 +19,7 @@ const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const pg = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
 
 /** A valid IMO from six digits (the check digit appended). */
-const imo = (six: number) => {
-  const d = String(six);
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(d[i]) * (7 - i);
-  return six * 10 + (sum % 10);
-};
+const imo = imoWithCheckDigit;
 const IMO_A = imo(941_001);
 const IMO_B = imo(941_002);
 

@@ -5,6 +5,7 @@
 // form; the view at a phone's width; with `realtime_anonymous` off, the page's socket signs in and still follows live.
 
 import type { ApiClient, RunningSystem } from '@pcas/testing';
+import { imoWithCheckDigit } from '@pcas/values';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
@@ -25,10 +26,7 @@ const HOUR = 3_600_000;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
 /** A valid IMO number from six digits (the seventh is the check digit the service verifies). */
-function imoOf(six: number): number {
-  const digits = String(six).split('').map(Number);
-  return six * 10 + (digits.reduce((sum, digit, index) => sum + digit * (7 - index), 0) % 10);
-}
+const imoOf = imoWithCheckDigit;
 
 const ALPHA = { imo: imoOf(930001), vessel_name: 'Activity Alpha' };
 const BRAVO = { imo: imoOf(930002), vessel_name: 'Activity Bravo' };

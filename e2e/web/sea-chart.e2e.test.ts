@@ -4,7 +4,7 @@
 // server (the page's Content-Security-Policy allows its origin); a newer position moves the vessel without a
 // reload; a keyboard reaches the vessel through the list; a fixed vessel added through the admin (and a refused
 // one, in words) shows on the chart by MMSI alone; without tiles nothing is asked of another host and everything
-// is still drawn, at a phone's width too; axe; the map_module switch takes the menu entries away.
+// is still drawn, at a phone's width too, where the opened menu lies above the chart and takes its taps; axe; the map_module switch takes the menu entries away.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -250,6 +250,25 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
       if (process.env.SEA_CHART_SCREENSHOT) {
         await page.screenshot({ path: process.env.SEA_CHART_SCREENSHOT.replace(/\.png$/, '-phone.png') });
       }
+
+      // The phone's menu opens over the chart, and the chart takes none of its taps (Leaflet's panes have
+      // z-indexes of 400 and more): a link lying over the map is the topmost element at its centre, and goes.
+      await page.getByRole('button', { name: 'Menu', exact: true }).click();
+      const link = page.getByRole('navigation', { name: 'Port activity' }).getByRole('link', { name: 'Vessels' });
+      await link.waitFor(WAIT);
+      const [linkBox, mapBox] = [await link.boundingBox(), await page.locator('.leaflet-container').boundingBox()];
+      expect(linkBox && mapBox && linkBox.y > mapBox.y && linkBox.y < mapBox.y + mapBox.height).toBe(true);
+      // Polled: the drawer slides in.
+      const topmost = () =>
+        link.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return hit !== null && element.contains(hit);
+        });
+      await expect.poll(topmost, WAIT).toBe(true);
+      await link.click();
+      await page.waitForURL(/\/vessels$/, WAIT);
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
       expect(problems).toEqual([]);
     } finally {
       page.off('request', watch);

@@ -11,15 +11,16 @@ import { startIngest } from '@pcas/ingest';
 import { startLogistics } from '@pcas/logistics';
 import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { startNotifier } from '@pcas/notifier';
-import { createLogger, startTracing, stopTracing } from '@pcas/observability';
+import { createLogger, startTracing, stopTracing, writeBesideLog } from '@pcas/observability';
 import { startPortcallProjector } from '@pcas/portcall-projector';
 import { startQueueScheduler } from '@pcas/queue-scheduler';
 import { openDb } from '@pcas/sql';
 import { startVisBridge } from '@pcas/vis-bridge';
+import { loginBlock } from './login-block.ts';
 
 async function main() {
   const config = loadConfig(process.env, { mode: 'embedded' });
-  // A newcomer has set nothing: a known password, printed below and named on the page at / until changed.
+  // A newcomer has set nothing: a known password, printed below (and the status page says to change it).
   config.adminPassword ??= EMBEDDED_ADMIN_PASSWORD;
   const log = createLogger('embedded', config.logLevel);
   await startTracing('port-call-activity-service');
@@ -45,9 +46,14 @@ async function main() {
     { port: gateway.port, dataDir: path.resolve(config.dataDir), admin: config.adminEmail },
     'Port Call Activity Service (embedded) is up',
   );
-  console.log(`\n  Port Call Activity Service: http://localhost:${gateway.port}`);
-  console.log(
-    `  Admin login: ${config.adminEmail} / ${config.adminPassword}${process.env.ADMIN_PASSWORD ? '' : '  (set ADMIN_EMAIL / ADMIN_PASSWORD to change)'}\n`,
+  // Through the log's own stream, after its start-up lines: the way in is the last thing on the terminal.
+  writeBesideLog(
+    log,
+    `\n${loginBlock({
+      url: `http://localhost:${gateway.port}`,
+      email: config.adminEmail,
+      defaultPassword: process.env.ADMIN_PASSWORD ? undefined : config.adminPassword,
+    })}\n\n`,
   );
 
   let stopping = false;
@@ -60,6 +66,9 @@ async function main() {
     await bus.close();
     await db.close();
     await stopTracing();
+    log.info({ signal }, 'stopped');
+    await new Promise<void>((resolve) => log.flush(() => resolve()));
+    // A clean stop is a success: `pnpm start` (which runs this with exec, no wrapper between) ends without an error.
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -86,6 +86,9 @@ type Middleware = (req: Request, res: Response, next: NextFunction) => void;
  */
 export function createHttpApp(options: HttpAppOptions): express.Express {
   const { logger } = options;
+  // Each request at debug; at info, one line a minute of how many were answered (none when there were none).
+  const summary = requestSummary(logger);
+  setInterval(summary.flush, 60_000).unref();
   const app = express();
   // Per-request work kept to the minimum: no ETag hashing of bodies, no framework banner.
   app.disable('etag');
@@ -128,7 +131,10 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     locals.started = started;
     for (const [name, value] of COMMON_HEADERS) res.setHeader(name, value);
     res.setHeader('X-Request-Id', reqId);
-    res.on('finish', () => logRequest(logger, req, res, locals));
+    res.on('finish', () => {
+      logRequest(logger, req, res, locals);
+      summary.count(res.statusCode);
+    });
     if (req.method === 'OPTIONS') {
       // CORS preflight: answered at once, before any authentication.
       res.statusCode = 200;
@@ -539,18 +545,39 @@ function logRequest(logger: Logger, req: Request, res: Response, locals: Locals)
   // Path only: query strings may carry tokens (password reset links); bodies and headers are never logged.
   const url = req.originalUrl;
   const q = url.indexOf('?');
-  logger.info(
-    {
-      reqId: locals.reqId,
-      method: req.method,
-      path: q === -1 ? url : url.slice(0, q),
-      status: res.statusCode,
-      ms: Math.round((performance.now() - locals.started) * 10) / 10,
-      userId: locals.auth?.userId ?? undefined,
-      apiKeyId: locals.auth?.apiKeyId ?? undefined,
+  const status = res.statusCode;
+  const line = {
+    reqId: locals.reqId,
+    method: req.method,
+    path: q === -1 ? url : url.slice(0, q),
+    status,
+    ms: Math.round((performance.now() - locals.started) * 10) / 10,
+    userId: locals.auth?.userId ?? undefined,
+    apiKeyId: locals.auth?.apiKeyId ?? undefined,
+  };
+  // A failed request stays visible at the default level; the everyday ones are debug (the minute's summary counts them).
+  if (status >= 500) logger.error(line, 'request');
+  else if (status === 429 || status === 413) logger.warn(line, 'request');
+  else logger.debug(line, 'request');
+}
+
+/** Counts answered requests by status class; `flush` logs the counts since the last flush at info (nothing when none). */
+export function requestSummary(logger: Logger): { count(status: number): void; flush(): void } {
+  let counts: Record<string, number> = {};
+  let total = 0;
+  return {
+    count(status) {
+      const key = `${Math.floor(status / 100)}xx`;
+      counts[key] = (counts[key] ?? 0) + 1;
+      total++;
     },
-    'request',
-  );
+    flush() {
+      if (total === 0) return;
+      logger.info({ requests: total, ...counts }, 'requests in the last minute');
+      counts = {};
+      total = 0;
+    },
+  };
 }
 
 /** A path parameter that is not declared never reaches the handler (undeclared parameters are dropped). */

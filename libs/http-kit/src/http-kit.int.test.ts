@@ -5,7 +5,7 @@ import net, { type AddressInfo } from 'node:net';
 import { ApiError } from '@pcas/errors';
 import type { Logger } from '@pcas/observability';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { answerParserErrors, createHttpApp } from './app.ts';
+import { answerParserErrors, createHttpApp, requestSummary } from './app.ts';
 import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
 import { type AuthContext, HttpResponse, type Route } from './types.ts';
 
@@ -16,7 +16,7 @@ const logger = {
   info: (obj: any, msg?: string) => logged.push({ level: 'info', obj, msg }),
   warn: (obj: any, msg?: string) => logged.push({ level: 'warn', obj, msg }),
   error: (obj: any, msg?: string) => logged.push({ level: 'error', obj, msg }),
-  debug: () => {},
+  debug: (obj: any, msg?: string) => logged.push({ level: 'debug', obj, msg }),
 } as unknown as Logger;
 
 const anonymous = ANONYMOUS_AUTH;
@@ -443,14 +443,37 @@ describe('responses', () => {
 });
 
 describe('request log', () => {
-  it('logs one line per request with method, path, status, time and user, never the query or headers', async () => {
+  it('logs one line per request at debug with method, path, status, time and user, never the query or headers', async () => {
     await rawRequest(server, 'GET', '/items?limit=1&token=secret-token', {
       headers: { Authorization: 'Bearer good' },
     });
     const lines = logged.filter((line) => line.msg === 'request');
     expect(lines).toHaveLength(1);
+    expect(lines[0].level).toBe('debug');
     expect(lines[0].obj).toMatchObject({ method: 'GET', path: '/items', status: 200, userId: 7 });
     expect(typeof lines[0].obj.ms).toBe('number');
     expect(JSON.stringify(lines[0].obj)).not.toMatch(/secret-token|Bearer/);
+  });
+
+  it('logs a failed request (5xx) at error, not debug', async () => {
+    await rawRequest(server, 'GET', '/boom');
+    const line = logged.find((entry) => entry.msg === 'request' && entry.obj.path === '/boom');
+    expect(line?.level).toBe('error');
+    expect(line?.obj.status).toBe(500);
+  });
+
+  it('sums the requests up at info, once per interval, and says nothing for an interval without any', () => {
+    const lines: Array<{ obj: any; msg?: string }> = [];
+    const quiet = { info: (obj: any, msg?: string) => lines.push({ obj, msg }) } as unknown as Logger;
+    const summary = requestSummary(quiet);
+    summary.flush();
+    expect(lines).toEqual([]);
+    for (const status of [200, 200, 304, 404, 500]) summary.count(status);
+    summary.flush();
+    expect(lines).toEqual([
+      { obj: { requests: 5, '2xx': 2, '3xx': 1, '4xx': 1, '5xx': 1 }, msg: 'requests in the last minute' },
+    ]);
+    summary.flush();
+    expect(lines).toHaveLength(1);
   });
 });

@@ -31,3 +31,15 @@ export function createLogger(
 ): Logger {
   return destination ? pino({ name, level, redact }, destination) : pino({ name, level, redact });
 }
+
+/**
+ * Writes plain text (a notice for a person at the terminal) to the logger's own stream, so it lands after the
+ * lines logged before it: pino writes asynchronously, and a console.log would overtake them.
+ */
+export function writeBesideLog(log: Logger, text: string): void {
+  const stream = (log as unknown as Record<symbol, { write(chunk: string): unknown } | undefined>)[
+    pino.symbols.streamSym
+  ];
+  if (stream) stream.write(text);
+  else process.stdout.write(text);
+}

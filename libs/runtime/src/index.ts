@@ -37,8 +37,10 @@ export async function runInFleet(name: string, start: (deps: ServiceDeps) => Pro
     await stopTracing();
     process.exit(0);
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  // `on`, not `once`: Ctrl-C on `pnpm start:fleet` reaches this process from the terminal (SIGINT) and again from
+  // the launcher (SIGTERM); the second must not kill a stop under way (shutdown runs once).
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 /** For a service's main.ts: run it, or exit non-zero with the reason. */

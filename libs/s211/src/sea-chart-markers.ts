@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { canonicalJson } from '@pcas/values';
 
 /** The ports whose markers ship with the project (`MAP_MARKERS=<name>`). */
 export const BUNDLED_MARKER_PORTS = ['gavle', 'rauma'] as const;
@@ -21,19 +22,6 @@ export interface MarkerFeature {
   [key: string]: unknown;
 }
 
-/** Object keys sorted at every depth, so formatting and key order never change an id. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    return `{${Object.keys(record)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(record[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /**
  * The features with their ids: a hash of each feature's content (a given id in the file is ignored); two features
  * alike, or a hash collision, take the next free id in file order.
@@ -43,7 +31,9 @@ export function withMarkerIds(features: readonly Record<string, unknown>[]): Mar
   return features.map((feature) => {
     const properties = { ...((feature.properties ?? {}) as Record<string, unknown>) };
     delete properties.id;
-    const content = canonical({ ...feature, properties });
+    // Canonical JSON: formatting and key order never change an id. (Its own copy wrote an undefined member as null
+    // where this leaves it out; a feature read from a JSON file has none, so every id stays as it was.)
+    const content = canonicalJson({ ...feature, properties });
     const hash = createHash('sha256').update(content, 'utf8').digest();
     let id = MARKER_ID_BASE + (hash.readUInt32BE(0) % MARKER_ID_SPAN);
     while (taken.has(id)) id = id + 1 >= MARKER_ID_BASE + MARKER_ID_SPAN ? MARKER_ID_BASE : id + 1;

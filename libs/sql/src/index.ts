@@ -2,6 +2,8 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, OpenDbOptions } from './types.ts';
 
+export { type PageQuery, pageWithTotal, rowsOrNone } from './paging.ts';
+export { pgTimestampText } from './pg-text.ts';
 export { together, togetherText } from './together.ts';
 export type { Db, OpenDbOptions, Queryable, QueryResult } from './types.ts';
 

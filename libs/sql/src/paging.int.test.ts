@@ -4,8 +4,7 @@
 import { type Db, openDb, type Queryable } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pageWithTotal } from './paging.ts';
-import { rowsOrNone } from './read-models/port-calls.ts';
+import { pageWithTotal, rowsOrNone } from './paging.ts';
 
 let pg: PostgresForTest;
 let db: Db;

@@ -3,7 +3,7 @@
 // the plan a count alone would have, in the same snapshot as the rows. Only a page with no rows has none to carry
 // it: past the end (offset > 0, or a limit of 0) a second statement counts; a first page with no rows is a total of 0.
 
-import type { Queryable } from '@pcas/sql';
+import type { Queryable } from './types.ts';
 
 export interface PageQuery {
   /** The row's columns. */
@@ -40,4 +40,19 @@ export async function pageWithTotal<R extends object>(
   if (page.offset <= 0 && page.limit > 0) return { rows: [], total: 0 };
   const counted = await rowsOf(db.query<{ total: number }>(count, page.params));
   return { rows: [], total: counted[0]?.total ?? 0 };
+}
+
+const UNDEFINED_TABLE = '42P01';
+
+/**
+ * A read model's rows, or none while its table is not there yet: its owner creates its schema when it starts, and
+ * a reader in another process (the gateway, started first) answers with nothing until then (SQLSTATE 42P01).
+ */
+export async function rowsOrNone<R>(query: Promise<{ rows: R[] }>): Promise<R[]> {
+  try {
+    return (await query).rows;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === UNDEFINED_TABLE) return [];
+    throw error;
+  }
 }

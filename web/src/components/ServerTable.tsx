@@ -18,6 +18,11 @@ export interface Column<T> {
   /** The API's sort expression for this column (e.g. `lower(vessel_name)`); absent: not sortable. */
   sort?: string;
   render?: (row: T) => ReactNode;
+  /**
+   * Kept at the table's right edge while the table scrolls sideways (a wide table on a laptop or a phone), so the
+   * row's buttons stay reachable; a column keyed `actions` is by default.
+   */
+  sticky?: boolean;
 }
 
 export interface ServerTableProps<T> {
@@ -89,9 +94,11 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
         />
       )}
       <ErrorNotice error={query.error} />
-      <ScrollArea type="auto">
+      {/* The table scrolls inside itself; the page never scrolls sideways. */}
+      <ScrollArea type="auto" className="table-scroll">
         <Table striped highlightOnHover verticalSpacing="xs" miw={600}>
-          <Table.Caption>
+          {/* An empty list says so under the table in words; its caption is then for screen readers only. */}
+          <Table.Caption className={total > 0 ? undefined : 'visually-hidden'}>
             {total > 0
               ? t('{{caption}}: {{from}}–{{to}} of {{total}}', {
                   caption: t(props.caption),
@@ -108,6 +115,7 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
                 return (
                   <Table.Th
                     key={column.key}
+                    className={isSticky(column) ? 'sticky-column' : undefined}
                     scope="col"
                     aria-sort={active ? (sort?.descending ? 'descending' : 'ascending') : undefined}
                   >
@@ -130,7 +138,7 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
               return [
                 <Table.Tr key={key}>
                   {props.columns.map((column) => (
-                    <Table.Td key={column.key}>
+                    <Table.Td key={column.key} className={isSticky(column) ? 'sticky-column' : undefined}>
                       {column.render ? column.render(row) : display(row[column.key])}
                     </Table.Td>
                   ))}
@@ -163,6 +171,10 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
       )}
     </>
   );
+}
+
+function isSticky(column: Column<any>): boolean {
+  return column.sticky ?? column.key === 'actions';
 }
 
 /** The API's sort string: DESC goes on each field of a column sorted by several (`lower(a) DESC,id DESC`). */

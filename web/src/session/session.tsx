@@ -2,39 +2,26 @@
 // (as the original web UI, so a reload keeps the user signed in). Views ask `can(permission)` and
 // `moduleOn(module)` to hide what the user may not do; the API refuses it anyway.
 
+import type { SessionPayload as ApiSessionPayload, ModuleSetting, SessionUser } from '@pcas/values';
 import { useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { api, setSessionExpiredHandler, storedSessionId, storeSessionId } from '../api/client.ts';
 import { setRealtimeToken } from '../realtime/socket.ts';
 
-export type ModuleSetting =
-  | 'activity_module'
-  | 'logistics_module'
-  | 'queue_module'
-  | 'map_module'
-  | 'vis_module'
-  | 'codeless_registration_module';
+export type { ModuleSetting, SessionUser };
 
-export interface SessionUser {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  role: string;
-  permissions: string[];
-}
-
-export interface SessionPayload {
-  session_id?: string;
-  user: SessionUser;
-  modules: Partial<Record<ModuleSetting, 'enabled' | 'disabled'>>;
-  session: { expires_ts: number; ttl: number };
-  jwt?: string;
-  rta_point_coordinates?: string;
-  map_default_coordinates?: string;
-  map_default_zoom?: string | number;
-}
+/**
+ * What the UI keeps of the API's login/session payload (@pcas/values' SessionPayload, which the gateway builds):
+ * the same keys, but only the user, the modules and the session's end are relied on, so a test or a registration
+ * answer may leave out the rest; a map zoom may also come as a number (the original sent one).
+ */
+export type SessionPayload = Pick<ApiSessionPayload, 'session_id' | 'user'> & {
+  modules: Partial<ApiSessionPayload['modules']>;
+  session: Pick<ApiSessionPayload['session'], 'expires_ts' | 'ttl'>;
+} & Partial<Pick<ApiSessionPayload, 'jwt' | 'rta_point_coordinates' | 'map_default_coordinates'>> & {
+    map_default_zoom?: ApiSessionPayload['map_default_zoom'] | number;
+  };
 
 export interface SessionState {
   /** `loading` while a stored session is checked on page load. */

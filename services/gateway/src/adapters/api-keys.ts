@@ -8,11 +8,10 @@ import { randomBytes } from 'node:crypto';
 import { type Actor, type ApiKeyCreated, type ApiKeyPermissionsSet, apiKeyStream } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
 import { escapeLike } from '@pcas/http-kit';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, pageWithTotal, type Queryable } from '@pcas/sql';
 import { API_KEY_PERMISSIONS } from '../domain/roles.ts';
 import { apiKeyUser } from '../domain/users.ts';
 import { secretOf, storeCredential } from './credentials.ts';
-import { pageWithTotal } from './paging.ts';
 import { pgText } from './schema.ts';
 import { createUser, metadataOf } from './users.ts';
 

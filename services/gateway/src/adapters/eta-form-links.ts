@@ -1,16 +1,17 @@
 // Checks the signed links of the queue's e-mails (docs/domain.md#queue-e-mails-and-live-eta) where they arrive, so a
 // link's token never travels further (no broker message, no log line): RS256 with the queue-scheduler's public key,
 // which is PUBLIC_KEY_JSON when the key pair is configured (as the queue-scheduler signs with it then), else the one
-// the queue-scheduler generated (`queue.link_keys`, read here for its public half only). The claims are the
+// the queue-scheduler generated (its `queue.link_keys`, whose public half only its queries read). The claims are the
 // original's: `data.slot_request_id` for the JIT ETA form, the RTA form's `data.{port, rta, …}`; ours besides: `aud`,
 // the link's kind (LinkAudience in libs/contracts), taken only on its own form, and a JIT ETA form link's id `jti`
 // (whether it is the newest link is the route's question: domain/eta-form-links.ts).
 // Links mailed before links named their kind have no `aud`: such a link is taken until it expires (30 days, 6 hours)
-// only if it was signed before the queue-scheduler first signed typed links (`queue.link_kinds`), and only where its
+// only if it was signed before the queue-scheduler first signed typed links (its `queue.link_kinds`), and only where its
 // claims fit the form (the two kinds' `data` differ); it has no id, so any typed link mailed since supersedes it.
 
 import type { Config } from '@pcas/config';
 import { ApiError, LinkAudience } from '@pcas/contracts';
+import { linkPublicKey, linksTypedSince as linksTypedSinceOf } from '@pcas/queue-scheduler/queries';
 import type { Queryable } from '@pcas/sql';
 import jwt from 'jsonwebtoken';
 
@@ -40,17 +41,12 @@ export function etaFormLinks(db: Queryable, config: Pick<Config, 'privateKeyPem'
   let publicKey = config.privateKeyPem && config.publicKeyPem ? config.publicKeyPem : undefined;
   let typedSince: number | undefined;
 
-  const tableExists = async (table: string) =>
-    (await db.query<{ ok: boolean }>('SELECT to_regclass($1) IS NOT NULL AS ok', [table])).rows[0]?.ok === true;
-
   async function key(): Promise<string> {
     if (publicKey) return publicKey;
-    const found = (await tableExists('queue.link_keys'))
-      ? (await db.query<{ pem: string }>('SELECT public_key_pem AS pem FROM queue.link_keys WHERE id = 1')).rows[0]
-      : undefined;
+    const found = await linkPublicKey(db);
     // Until the queue-scheduler has made its key no link can be checked (and none has been sent).
     if (!found) throw ApiError.unavailable('Links cannot be checked yet; try again shortly');
-    publicKey = found.pem;
+    publicKey = found;
     return publicKey;
   }
 
@@ -60,11 +56,7 @@ export function etaFormLinks(db: Queryable, config: Pick<Config, 'privateKeyPem'
    */
   async function linksTypedSince(): Promise<number | undefined> {
     if (typedSince !== undefined) return typedSince;
-    if (!(await tableExists('queue.link_kinds'))) return undefined;
-    const { rows } = await db.query<{ since: string }>(
-      'SELECT (extract(epoch FROM since) * 1000)::text AS since FROM queue.link_kinds WHERE id = 1',
-    );
-    if (rows[0]) typedSince = Number(rows[0].since);
+    typedSince = await linksTypedSinceOf(db);
     return typedSince;
   }
 

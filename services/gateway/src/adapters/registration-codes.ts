@@ -11,10 +11,9 @@ import {
 } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
 import { searchClause } from '@pcas/http-kit';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, pageWithTotal, type Queryable } from '@pcas/sql';
 import { generateRegistrationCode } from '../domain/user-management.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
-import { pageWithTotal } from './paging.ts';
 import { pgText } from './schema.ts';
 import { isUniqueViolation, lockStream } from './stream-lock.ts';
 import { metadataOf } from './users.ts';

@@ -2,29 +2,12 @@
 // PUBLIC_KEY_JSON). Without configured keys one pair is generated once and kept in the database, so every
 // gateway process signs with the same key.
 
-import { generateKeyPair } from 'node:crypto';
 import type { Config } from '@pcas/config';
 import type { Db } from '@pcas/sql';
+import { newRsaKeyPair, type PemKeyPair } from '@pcas/values/key-pair';
 import jwt from 'jsonwebtoken';
 
-export interface SigningKeys {
-  privateKeyPem: string;
-  publicKeyPem: string;
-}
-
-function newKeyPair(): Promise<SigningKeys> {
-  return new Promise((resolve, reject) => {
-    generateKeyPair(
-      'rsa',
-      {
-        modulusLength: 2048,
-        publicKeyEncoding: { type: 'spki', format: 'pem' },
-        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      },
-      (error, publicKeyPem, privateKeyPem) => (error ? reject(error) : resolve({ privateKeyPem, publicKeyPem })),
-    );
-  });
-}
+export type SigningKeys = PemKeyPair;
 
 export async function loadSigningKeys(db: Db, config: Pick<Config, 'privateKeyPem' | 'publicKeyPem'>) {
   if (config.privateKeyPem && config.publicKeyPem) {
@@ -35,7 +18,7 @@ export async function loadSigningKeys(db: Db, config: Pick<Config, 'privateKeyPe
   );
   if (stored.rows[0]) return stored.rows[0];
   // Processes starting together may each generate a pair; the first insert wins and all read it back.
-  const fresh = await newKeyPair();
+  const fresh = await newRsaKeyPair();
   await db.query(
     'INSERT INTO gateway.signing_keys (id, private_key_pem, public_key_pem) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING',
     [fresh.privateKeyPem, fresh.publicKeyPem],

@@ -19,10 +19,9 @@ import {
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import { addressKey, searchClause } from '@pcas/http-kit';
 import type { Logger } from '@pcas/observability';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, pageWithTotal, type Queryable } from '@pcas/sql';
 import { type LoginCounters, NO_FAILURES } from '../domain/passwords.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
-import { pageWithTotal } from './paging.ts';
 import { hashPassword } from './password.ts';
 import { LOCKS, pgText } from './schema.ts';
 import { isUniqueViolation, lockStream, lockUserRoles } from './stream-lock.ts';

@@ -1,39 +1,15 @@
 // The login / session payload (docs/domain.md#the-session-payload).
 // The web UI reads these exact keys; `user` must stay flat (any nested object crashes its profile page).
 
-export const MODULE_SETTINGS = [
-  'activity_module',
-  'logistics_module',
-  'queue_module',
-  'map_module',
-  'codeless_registration_module',
-  // This project's own module switch (VIS/STM); the original's five come first.
-  'vis_module',
-] as const;
+// Its types and the module list are @pcas/values' (the web UI reads the same); this builds it.
 
-export type ModuleSetting = (typeof MODULE_SETTINGS)[number];
-export type ModuleState = 'enabled' | 'disabled';
-
-export interface SessionUser {
-  id: number;
-  email: string;
-  first_name: string;
-  last_name: string;
-  /** The role's name, e.g. "admin". */
-  role: string;
-  permissions: string[];
-}
-
-export interface SessionPayload {
-  session_id?: string;
-  user: SessionUser;
-  modules: Record<ModuleSetting, ModuleState>;
-  session: { time: number; ttl: number; expires_ts: number };
-  jwt: string;
-  rta_point_coordinates: string;
-  map_default_coordinates: string;
-  map_default_zoom: string;
-}
+import {
+  MODULE_SETTINGS,
+  type ModuleSetting,
+  type ModuleState,
+  type SessionPayload,
+  type SessionUser,
+} from '@pcas/values';
 
 export interface SessionPayloadInput {
   /** Present for POST /login (and registration); absent for GET /session. */

@@ -3,6 +3,7 @@
 // them in that order.
 
 import { ApiError } from '@pcas/contracts';
+import { isIsoDuration, parseEmailList } from '@pcas/values';
 import { DEFAULT_REALTIME_ANONYMOUS, REALTIME_ANONYMOUS_MODES } from './realtime.ts';
 
 export interface SettingDef {
@@ -50,35 +51,6 @@ const EMAIL_LIST_SETTINGS = new Set(['port_operator_emails']);
 
 /** The UI cannot put an empty value in a URL path, so it sends this word to clear a setting. */
 export const EMPTY_VALUE = 'empty';
-
-// PHP DateInterval's ISO 8601 form: whole numbers, designators in order, at least one of them, a `T` only
-// before a time part. PHP 8 accepts weeks together with days, so this does too.
-const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
-
-/** A duration the original's DateInterval accepts, e.g. `PT30M`, `PT1H30M`, `P1D`. */
-export function isIsoDuration(value: string): boolean {
-  return ISO_DURATION.test(value);
-}
-
-// The practical subset of RFC 5321 that PHP's FILTER_VALIDATE_EMAIL accepts: a dot-atom local part and a
-// domain of at least two labels.
-const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-export function isEmailAddress(text: string): boolean {
-  const at = text.lastIndexOf('@');
-  if (at <= 0 || text.length > 254) return false;
-  const local = text.slice(0, at);
-  const domain = text.slice(at + 1);
-  return local.length <= 64 && LOCAL_PART.test(local) && domain.length <= 253 && DOMAIN.test(domain);
-}
-
-/** Space- and/or comma-separated addresses, as the queue settings page sends them; null if any is invalid. */
-export function parseEmailList(text: string): string[] | null {
-  const emails = text.split(/[\s,]+/).filter((part) => part !== '');
-  if (emails.length === 0 || !emails.every(isEmailAddress)) return null;
-  return emails;
-}
 
 export function isSettingName(name: string): boolean {
   return SETTING_NAMES.includes(name);

@@ -53,11 +53,6 @@ export function assertUserFields(fields: { first_name: string; last_name: string
 export const INT4_MAX = 2_147_483_647;
 export const rowId = (id: number): number => (id >= 1 && id <= INT4_MAX ? id : 0);
 
-/** Password reset mails go only to usernames that are e-mail addresses (docs/domain.md#password-reset). */
-export function isEmailAddress(username: string): boolean {
-  return username.length <= 254 && /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<>()[\]\\,;:".]+$/.test(username);
-}
-
 // ---- users ----
 
 export function decideCreateUser(manager: Manager, role: string): void {

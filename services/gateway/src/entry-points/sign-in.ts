@@ -3,12 +3,13 @@
 
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AuthContext } from '@pcas/http-kit';
+import { MODULE_SETTINGS, type SessionPayload } from '@pcas/values';
 import { sessionDigest } from '../adapters/session-store.ts';
 import { readSettings } from '../adapters/settings.ts';
 import { loadSigningKeys, type SigningKeys, signSocketToken } from '../adapters/signing-key.ts';
 import { recordLogin, type UserWithPermissions } from '../adapters/users.ts';
 import type { LoginCounters } from '../domain/passwords.ts';
-import { buildSessionPayload, MODULE_SETTINGS, type SessionPayload } from '../domain/session-payload.ts';
+import { buildSessionPayload } from '../domain/session-payload.ts';
 import type { GatewayDeps } from './deps.ts';
 
 const headerText = (value: string | string[] | undefined) =>

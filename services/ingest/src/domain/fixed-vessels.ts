@@ -5,6 +5,7 @@
 
 import type { FixedVesselData, FixedVesselEvents } from '@pcas/contracts';
 import { isVesselTypeId } from '@pcas/s211';
+import { postedVesselIdentity } from '@pcas/values';
 
 export type FixedVesselEvent =
   | { type: 'FixedVesselAdded'; data: FixedVesselEvents['FixedVesselAdded'] }
@@ -35,10 +36,9 @@ export interface FixedVesselInput {
 
 /** IMO or MMSI as given: null when absent (null, '', 0); else a whole number above 0, or the change is refused. */
 export function identityOf(value: unknown): number | null {
-  if (value === undefined || value === null || value === '' || value === 0 || value === '0') return null;
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new FixedVesselRefused('Invalid vessel properties');
-  return n;
+  const identity = postedVesselIdentity(value);
+  if (identity === 'invalid') throw new FixedVesselRefused('Invalid vessel properties');
+  return identity;
 }
 
 /** The vessel's new properties, checked in the original's order. */

@@ -13,6 +13,7 @@ import {
   type VesselPositionRecorded,
   type VesselPositionsRecorded,
 } from '@pcas/contracts';
+import { postedVesselIdentity } from '@pcas/values';
 import { uuidV5 } from './event-id.ts';
 
 /** What the checks look up, read in one go for a whole batch (adapters/positions.ts). */
@@ -41,13 +42,6 @@ export interface PositionDecision {
   reply: RecordVesselPositionsReply;
 }
 
-/** IMO or MMSI as posted: a whole number (or its digits as text) above zero; anything else is not one. */
-function identity(value: unknown): number | null | 'invalid' {
-  if (value === undefined || value === null || value === '' || value === 0 || value === '0') return null;
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : NaN;
-  return Number.isSafeInteger(n) && n > 0 ? n : 'invalid';
-}
-
 /** A number as posted (JSON number or numeric text); null when absent. */
 function numeric(value: unknown): number | null | 'invalid' {
   if (value === undefined || value === null || value === '') return null;
@@ -64,8 +58,8 @@ export function identitiesOf(items: readonly unknown[]): { imos: number[]; mmsis
   for (const item of items) {
     if (item === null || typeof item !== 'object') continue;
     const { imo, mmsi } = item as Record<string, unknown>;
-    const i = identity(imo);
-    const m = identity(mmsi);
+    const i = postedVesselIdentity(imo);
+    const m = postedVesselIdentity(mmsi);
     if (typeof i === 'number') imos.add(i);
     if (typeof m === 'number') mmsis.add(m);
   }
@@ -88,8 +82,8 @@ function degrees(value: unknown, name: string): number | null {
 function checkItem(item: unknown, lookups: PositionLookups): VesselPositionRecorded {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return fail('IMO and MMSI missing');
   const raw = item as Record<string, unknown>;
-  const givenImo = identity(raw.imo);
-  const mmsi = identity(raw.mmsi);
+  const givenImo = postedVesselIdentity(raw.imo);
+  const mmsi = postedVesselIdentity(raw.mmsi);
   if (givenImo === null && (mmsi === null || mmsi === 'invalid')) fail('IMO and MMSI missing');
   let imo: number | null;
   let vesselName: string;

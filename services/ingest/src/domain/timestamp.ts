@@ -11,7 +11,8 @@ import {
   type VesselRenamed,
 } from '@pcas/contracts';
 import { isStateName, isTimeTypeName, STATE_NAMES, TIME_TYPE_NAMES, type TimeTypeName } from '@pcas/s211';
-import { canonicalJson, uuidV5 } from './event-id.ts';
+import { canonicalJson } from '@pcas/values';
+import { uuidV5 } from './event-id.ts';
 import { assertValidImo } from './imo.ts';
 import { formatUtc, parseAgentTime } from './time.ts';
 import type { Vessel } from './vessel.ts';

@@ -3,7 +3,6 @@
 // original's duplicate check compares (time, checkpoint, direction, payload), so a passage posted again (a retry,
 // a redelivery, two identical posts at once) is stored once.
 
-import { createHash } from 'node:crypto';
 import {
   ApiError,
   type GateContainer,
@@ -12,6 +11,7 @@ import {
   type RecordGatePassageCommand,
   toUtcTimestamp,
 } from '@pcas/contracts';
+import { nameUuid, uuidNamespace } from '@pcas/values/name-uuid';
 
 export const DIRECTIONS = ['In', 'Out'] as const;
 
@@ -79,7 +79,7 @@ export function readGatePassage(input: RecordGatePassageCommand): GatePassage {
 }
 
 // Fixed namespace of the passages' name-based ids; changing it would break deduplication of old posts.
-const NAMESPACE = Buffer.from('b7c1e0a4f35d4e2a9c6b18d0e5a7f312', 'hex');
+const NAMESPACE = uuidNamespace('b7c1e0a4f35d4e2a9c6b18d0e5a7f312');
 
 /** RFC 4122 version-5 UUID of the fields the original's duplicate check compares (key order fixed above). */
 export function gatePassageEventId(p: GatePassage): string {
@@ -94,11 +94,7 @@ export function gatePassageEventId(p: GatePassage): string {
       containers: p.containers,
     },
   ]);
-  const hash = createHash('sha1').update(NAMESPACE).update(name, 'utf8').digest();
-  hash[6] = (hash[6] & 0x0f) | 0x50;
-  hash[8] = (hash[8] & 0x3f) | 0x80;
-  const hex = hash.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(NAMESPACE, name);
 }
 
 /** The event a checked passage is recorded as, by whoever posted it. */

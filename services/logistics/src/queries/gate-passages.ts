@@ -1,10 +1,9 @@
-// GET /logistics-timestamps/:limit and …/by-license-plate/:license_plate: read-only queries on the logistics
-// service's read model logistics.gate_passages (docs/architecture.md#services), whose rows are shaped like the
-// answers. Until the logistics service has created its schema there is nothing to read.
+// GET /logistics-timestamps/:limit and …/by-license-plate/:license_plate, run by the gateway in its process
+// (`@pcas/logistics/queries`): read-only queries on this service's read model logistics.gate_passages, whose rows
+// are shaped like the answers, with the original's plate and checkpoint filter. Until this service has created its
+// schema there is nothing to read.
 
-import type { Queryable } from '@pcas/sql';
-import { pgTimestampText } from './pg-text.ts';
-import { rowsOrNone } from './port-calls.ts';
+import { pgTimestampText, type Queryable, rowsOrNone } from '@pcas/sql';
 
 /** GET …/by-license-plate/:license_plate answers at most this many passages, the newest (as the original). */
 export const BY_LICENSE_PLATE_SIZE = 100;

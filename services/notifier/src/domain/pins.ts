@@ -2,6 +2,7 @@
 // order given. PUT /pinned-vessel-ids replaces the whole list; the same list again changes nothing.
 
 import { ApiError, type PinnedVesselsSet } from '@pcas/contracts';
+import { isValidImo } from '@pcas/values';
 
 /** More than anyone follows (the activity timeline shows a few hundred port calls); bounds one user's row count. */
 export const MAX_PINNED_VESSELS = 500;
@@ -10,19 +11,10 @@ export const MAX_PINNED_VESSELS = 500;
 const MADE_UP_IMO_MIN = 100_000_000;
 const MADE_UP_IMO_MAX = MADE_UP_IMO_MIN + 2 ** 31 - 1;
 
-/** Seven digits whose last is the check digit of the first six (weights 7..2). */
-function isCheckedImo(imo: number): boolean {
-  if (imo < 1_000_000 || imo > 9_999_999) return false;
-  const digits = String(imo);
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(digits[i]) * (7 - i);
-  return sum % 10 === Number(digits[6]);
-}
-
 /** An IMO a vessel of the timeline can have: a checked seven-digit IMO or a made-up one. */
 export function isPinnableImo(value: unknown): value is number {
   if (typeof value !== 'number' || !Number.isInteger(value)) return false;
-  return isCheckedImo(value) || (value >= MADE_UP_IMO_MIN && value <= MADE_UP_IMO_MAX);
+  return isValidImo(value) || (value >= MADE_UP_IMO_MIN && value <= MADE_UP_IMO_MAX);
 }
 
 /** A value as an error message shows it: JSON, cut short. */

@@ -1,14 +1,12 @@
-// GET /notifications and the decision lists: read-only queries on the notifier's read models
-// (docs/domain.md#notifications-and-decisions). The objects are built by the notifier's SQL functions
-// notifier.notification_object and notifier.decision_object (defined with its schema), which its real-time
-// messages use too: one definition of the shape, none of it here. Until the notifier has created its schema (a
+// GET /notifications and the decision lists, run by the gateway in its process (`@pcas/notifier/queries`):
+// read-only queries on this service's read models (docs/domain.md#notifications-and-decisions). The objects are
+// built by the SQL functions notifier.notification_object and notifier.decision_object (adapters/schema.ts), which
+// the real-time messages use too: one definition of the shape. Until this service has created its schema (a
 // gateway started first) there is nothing to read.
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort } from '@pcas/http-kit';
-import type { Queryable } from '@pcas/sql';
-import { pageWithTotal } from '../paging.ts';
-import { rowsOrNone } from './port-calls.ts';
+import { pageWithTotal, type Queryable, rowsOrNone } from '@pcas/sql';
 
 /** The original always answers the newest 100 roots, whatever limit the path names. */
 export const NOTIFICATION_LIST_SIZE = 100;

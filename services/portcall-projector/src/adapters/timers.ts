@@ -5,12 +5,12 @@
 // vessel's stream and the projection applies the rules at that event's time. As an event, the tick sits at a fixed
 // place in the stream, so a rebuild applies it exactly where the live projection did.
 
-import { createHash } from 'node:crypto';
 import { type PortCallTimersElapsed, vesselStream } from '@pcas/contracts';
 import { type EventStore, WrongExpectedVersionError } from '@pcas/eventstore';
 import type { DelayedJobs } from '@pcas/jobs';
 import type { Logger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
+import { NO_NAMESPACE, nameUuid } from '@pcas/values/name-uuid';
 import { dueTimers, nextTimerAt } from '../domain/port-calls.ts';
 import { currentVessel, type ProjectorRules, type TimerChange } from './projection.ts';
 
@@ -22,13 +22,6 @@ export interface TimerJob {
 
 /** One job per vessel and due time: arming it again changes nothing. */
 export const timerJobId = (imo: number, dueIso: string): string => `portcall-timer-${imo}-${Date.parse(dueIso)}`;
-
-/** A UUID from a name (sha1, as UUIDv5 does): the same tick of the same state is appended once. */
-export function nameUuid(name: string): string {
-  const h = createHash('sha1').update(name).digest('hex');
-  const variant = ((Number.parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 /**
  * How close a due time must be for its job to be armed (default; at least twice the sweep's interval, see
@@ -135,7 +128,11 @@ export async function fireTimer(
         const now = rows[0].now;
         const { state, streamVersion } = await currentVessel(tx, store, rules, imo);
         if (dueTimers(state, now).length === 0) return { next: nextTimerAt(state) };
-        const event = { id: nameUuid(`portcall-timer:${imo}:${state.version}`), type: 'PortCallTimersElapsed' };
+        // A UUID from the name (version 5, no namespace): the same tick of the same state is appended once.
+        const event = {
+          id: nameUuid(NO_NAMESPACE, `portcall-timer:${imo}:${state.version}`),
+          type: 'PortCallTimersElapsed',
+        };
         const data: PortCallTimersElapsed = { imo };
         await store.append(vesselStream(imo), [{ ...event, data }], { tx, expectedVersion: streamVersion });
         return { appended: true as const };

@@ -1,7 +1,7 @@
 // The settings that steer the port-call rules (docs/domain.md#grouping, #the-activity-timeline), as one plain
 // object. A rebuild under other settings re-derives every port call from the same events.
 
-import { type IsoDuration, parseIsoDuration, ZERO_DURATION } from './port-call-time.ts';
+import { type IsoDuration, parseIsoDuration, ZERO_DURATION } from '@pcas/values';
 
 export interface PortCallSettings {
   /** PORT_CALL_MASTER_SOURCE: payload `source` values whose `external_id` is a master ID. Empty: clustering mode. */
@@ -69,9 +69,9 @@ export function compileSettings(settings: PortCallSettings): CompiledSettings {
     c = {
       master: isMasterMode(settings),
       masterSources: new Set(settings.masterSources),
-      // The original falls back to no buffer when a duration is invalid.
-      startBuffer: parseIsoDuration(settings.masterStartBuffer) ?? ZERO_DURATION,
-      endBuffer: parseIsoDuration(settings.masterEndBuffer) ?? ZERO_DURATION,
+      // The original falls back to no buffer when a duration is invalid. Blanks around one were always forgiven here.
+      startBuffer: parseIsoDuration(settings.masterStartBuffer?.trim()) ?? ZERO_DURATION,
+      endBuffer: parseIsoDuration(settings.masterEndBuffer?.trim()) ?? ZERO_DURATION,
       departedStates: new Set(settings.departedStates.length > 0 ? settings.departedStates : DEFAULT_DEPARTED_STATES),
       visibleUnlocodes: new Set(settings.visibleUnlocodes),
     };

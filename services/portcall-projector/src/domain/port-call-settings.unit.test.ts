@@ -1,6 +1,7 @@
 // Settings, templates and time helpers of the port-call rules.
 
 import { ApiError } from '@pcas/contracts';
+import { parseIsoDuration } from '@pcas/values';
 import { describe, expect, it } from 'vitest';
 import {
   compileSettings,
@@ -9,7 +10,7 @@ import {
   parsePortCallSettings,
 } from './port-call-settings.ts';
 import { parsePortCallTemplate, portCallTemplate, slotKey, templatePairs } from './port-call-template.ts';
-import { DAY_MS, dbText, isoMs, isoUtc, parseIsoDuration, parseStrictIso, shiftMs } from './port-call-time.ts';
+import { DAY_MS, dbText, isoMs, isoUtc, parseStrictIso, shiftMs } from './port-call-time.ts';
 
 describe('settings from the environment', () => {
   it('defaults: clustering mode, no buffers, departed at berth departure, the Gävle template', () => {
@@ -43,6 +44,12 @@ describe('settings from the environment', () => {
   it('an invalid buffer is no buffer, as in the original', () => {
     const c = compileSettings(parsePortCallSettings({ PORT_CALL_MASTER_START_BUFFER_DURATION: '6 hours' }));
     expect(shiftMs(1000, c.startBuffer, 1)).toBe(1000);
+  });
+
+  it('forgives blanks around a buffer', () => {
+    const c = compileSettings({ ...DEFAULT_PORT_CALL_SETTINGS, masterStartBuffer: ' PT6H ', masterEndBuffer: ' ' });
+    expect(c.startBuffer).toMatchObject({ hours: 6 });
+    expect(c.endBuffer).toMatchObject({ hours: 0 });
   });
 });
 
@@ -98,18 +105,13 @@ describe('time', () => {
     for (const bad of ['2019-12-12T12:13:14Z', '2019-12-12T12:13:14.5+00:00', '2019-02-30T00:00:00+00:00', 12, null]) {
       expect(parseStrictIso(bad)).toBeUndefined();
     }
+    // Unlike the queue's (@pcas/values' parseAtom, which reads them as 19xx), the years 0000-0099 are refused.
+    for (const early of ['0050-01-01T00:00:00+00:00', '0000-02-29T00:00:00+00:00', '0099-12-31T23:59:59+00:00']) {
+      expect(parseStrictIso(early), early).toBeUndefined();
+    }
   });
 
-  it('reads ISO durations and adds them the calendar way', () => {
-    expect(parseIsoDuration('P1W2DT3H4M5S')).toEqual({
-      years: 0,
-      months: 0,
-      days: 9,
-      hours: 3,
-      minutes: 4,
-      seconds: 5,
-    });
-    for (const bad of ['', 'P', 'PT', '6H', 'P1.5D', '-PT1H']) expect(parseIsoDuration(bad)).toBeUndefined();
+  it('adds ISO durations the calendar way', () => {
     const jan31 = Date.UTC(2020, 0, 31);
     expect(shiftMs(jan31, parseIsoDuration('P1M')!, 1)).toBe(Date.UTC(2020, 2, 2));
     expect(shiftMs(jan31, parseIsoDuration('PT12H')!, -1)).toBe(Date.UTC(2020, 0, 30, 12));

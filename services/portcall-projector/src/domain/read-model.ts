@@ -4,6 +4,7 @@
 // timeline may show it), so the gateway serves them with plain queries.
 
 import { vesselTypeById } from '@pcas/s211';
+import { canonicalJson } from '@pcas/values';
 import type { PortCallSettings } from './port-call-settings.ts';
 import type { TemplateEntry } from './port-call-template.ts';
 import { isoMs } from './port-call-time.ts';
@@ -59,7 +60,8 @@ export interface VesselWrites {
   next_timer_at: string | null;
 }
 
-const sameValue = (a: unknown, b: unknown): boolean => canonical(a) === canonical(b);
+// Canonical JSON (keys sorted), so values that went through jsonb (which reorders keys) compare equal.
+const sameValue = (a: unknown, b: unknown): boolean => canonicalJson(a) === canonicalJson(b);
 
 /** Field by field; nested objects (weights, RTA and live-ETA details) by their canonical JSON. */
 function samePortCall(a: PortCall, b: PortCall): boolean {
@@ -86,16 +88,6 @@ function sameObject(x: object, y: object): boolean {
     if (v !== b[key]) return false;
   }
   return true;
-}
-
-/** JSON with object keys sorted, so values that went through jsonb (which reorders keys) compare equal. */
-export function canonical(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
 }
 
 export function portCallReadModel(

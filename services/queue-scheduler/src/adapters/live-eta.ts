@@ -3,18 +3,10 @@
 // transaction that appends the LiveEtaAlertChanged event to `liveetaalert-<id>`. Evaluations of one slot request are
 // serialised by a transaction-scoped advisory lock, so a live ETA and the delayed job never decide on the same state.
 
-import { createHash } from 'node:crypto';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import { type AlertSlotRequest, type LiveEtaAlertChanged, liveEtaAlertStream } from '../domain/live-eta.ts';
 import type { AlertState } from '../domain/live-eta-alert.ts';
-
-/** A UUID from a name (sha1, as UUIDv5 does): the same evaluation is appended once, however often it runs. */
-export function nameUuid(name: string): string {
-  const h = createHash('sha1').update(name).digest('hex');
-  const variant = ((Number.parseInt(h[16], 16) & 0x3) | 0x8).toString(16);
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
 
 export interface AlertRow extends AlertSlotRequest {
   imo: number;

@@ -14,9 +14,10 @@ import type {
 } from '@pcas/contracts';
 import { type EventMetadata, type EventStore, type ExpectedVersion, WrongExpectedVersionError } from '@pcas/eventstore';
 import { type Queryable, type QueryResult, together } from '@pcas/sql';
+import { parseAtom } from '@pcas/values';
 import type { BerthState } from '../domain/berths.ts';
 import type { NominationState } from '../domain/nominations.ts';
-import { msToIsoDuration, parseAtom } from '../domain/queue-rules.ts';
+import { msToIsoDuration } from '../domain/queue-rules.ts';
 
 export const QUEUE_DDL = [
   'CREATE SEQUENCE IF NOT EXISTS queue.berth_ids',

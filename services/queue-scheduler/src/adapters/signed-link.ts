@@ -11,15 +11,13 @@
 // version first signed, and the gateway takes a link without `aud` only if it was signed before then (they run out
 // with their lifetime).
 
-import { createPrivateKey, generateKeyPair, randomUUID, sign as signWith } from 'node:crypto';
+import { createPrivateKey, randomUUID, sign as signWith } from 'node:crypto';
 import type { Config } from '@pcas/config';
 import { LinkAudience } from '@pcas/contracts';
 import type { Db } from '@pcas/sql';
+import { newRsaKeyPair, type PemKeyPair } from '@pcas/values/key-pair';
 
-export interface LinkKeys {
-  privateKeyPem: string;
-  publicKeyPem: string;
-}
+export type LinkKeys = PemKeyPair;
 
 export const SLOT_REQUEST_LINK_SECONDS = 30 * 24 * 3600;
 export const RTA_FORM_LINK_SECONDS = 6 * 3600;
@@ -54,20 +52,6 @@ export async function recordLinkKinds(db: Db): Promise<void> {
   await db.query('INSERT INTO queue.link_kinds (id, since) VALUES (1, now()) ON CONFLICT (id) DO NOTHING');
 }
 
-function newKeyPair(): Promise<LinkKeys> {
-  return new Promise((resolve, reject) => {
-    generateKeyPair(
-      'rsa',
-      {
-        modulusLength: 2048,
-        publicKeyEncoding: { type: 'spki', format: 'pem' },
-        privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-      },
-      (error, publicKeyPem, privateKeyPem) => (error ? reject(error) : resolve({ privateKeyPem, publicKeyPem })),
-    );
-  });
-}
-
 const SELECT_KEYS =
   'SELECT private_key_pem AS "privateKeyPem", public_key_pem AS "publicKeyPem" FROM queue.link_keys WHERE id = 1';
 
@@ -78,7 +62,7 @@ export async function loadLinkKeys(db: Db, config: Pick<Config, 'privateKeyPem' 
   const stored = await db.query<LinkKeys>(SELECT_KEYS);
   if (stored.rows[0]) return stored.rows[0];
   // Processes starting together may each generate a pair; the first insert wins and all read it back.
-  const fresh = await newKeyPair();
+  const fresh = await newRsaKeyPair();
   await db.query(
     'INSERT INTO queue.link_keys (id, private_key_pem, public_key_pem) VALUES (1, $1, $2) ON CONFLICT (id) DO NOTHING',
     [fresh.privateKeyPem, fresh.publicKeyPem],

@@ -12,7 +12,8 @@ import {
   type BerthReservationData,
   type BerthReservationType,
 } from '@pcas/contracts';
-import { isoUtc, parseAtom } from './queue-rules.ts';
+import { parseAtom } from '@pcas/values';
+import { isoUtc } from './queue-rules.ts';
 import { type BerthCalendar, berthCalendar, isFree } from './slot-search.ts';
 
 export interface BerthState {

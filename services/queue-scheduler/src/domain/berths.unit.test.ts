@@ -2,9 +2,10 @@
 // berth's reservations and their times are those it was built from.
 
 import type { BerthReservationData } from '@pcas/contracts';
+import { parseAtom } from '@pcas/values';
 import { describe, expect, it } from 'vitest';
 import { type BerthState, calendarOf } from './berths.ts';
-import { isoUtc, parseAtom } from './queue-rules.ts';
+import { isoUtc } from './queue-rules.ts';
 import { type BerthCalendar, berthCalendar } from './slot-search.ts';
 
 const HOUR = 3_600_000;

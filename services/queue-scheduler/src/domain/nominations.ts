@@ -9,8 +9,8 @@ import {
   type NominationInput,
   type NominationStatus,
 } from '@pcas/contracts';
-import { checkNominationWindow, isoUtc, isWindowGiven, nominationExpires, parseAtom } from './queue-rules.ts';
-import { isEmailAddress, isValidImo } from './validation.ts';
+import { isEmailAddress, isValidImo, parseAtom } from '@pcas/values';
+import { checkNominationWindow, isoUtc, isWindowGiven, nominationExpires } from './queue-rules.ts';
 
 export interface NominationState {
   nomination: NominationData | null;

@@ -3,6 +3,7 @@
 // when a nomination expires and when a slot request completes by itself. Pure: `now` and the zone are given.
 
 import { ApiError, wallClock } from '@pcas/contracts';
+import { isoDurationMs, parseAtom } from '@pcas/values';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
@@ -36,62 +37,6 @@ export interface QueueSettings {
   liveEtaAlertDelayMs: number;
   /** The longest laytime a slot request may have (`queue_max_laytime_duration`). */
   maxLaytimeMs: number;
-}
-
-/** A duration's parts as written; weeks are counted into days. */
-export interface IsoDuration {
-  years: number;
-  months: number;
-  days: number;
-  hours: number;
-  minutes: number;
-  seconds: number;
-}
-
-// PHP DateInterval's ISO 8601 form: whole numbers, designators in order, at least one of them, a `T` only before
-// a time part (the same form the settings API accepts).
-const ISO_DURATION =
-  /^P(?!$)(?:(\d+)Y)?(?:(\d+)M)?(?:(\d+)W)?(?:(\d+)D)?(?:T(?=\d)(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/;
-
-// A module-level helper, not a closure per call: the build names every closure it creates (a property write each).
-const part = (m: RegExpExecArray, i: number): number => (m[i] === undefined ? 0 : Number(m[i]));
-
-/** `PT30M`, `PT1H30M`, `P1D` … as parts; undefined when the original would not take it. */
-export function parseIsoDuration(text: unknown): IsoDuration | undefined {
-  if (typeof text !== 'string') return undefined;
-  const m = ISO_DURATION.exec(text);
-  if (!m) return undefined;
-  return {
-    years: part(m, 1),
-    months: part(m, 2),
-    days: part(m, 3) * 7 + part(m, 4),
-    hours: part(m, 5),
-    minutes: part(m, 6),
-    seconds: part(m, 7),
-  };
-}
-
-/** Durations read before, by text (cleared when it reaches DURATIONS_KEPT). */
-const durationsMs = new Map<string, number | undefined>();
-const DURATIONS_KEPT = 1000;
-
-/**
- * A duration in milliseconds, or undefined when not one. A year counts as 8,766 hours and a month as 731, the
- * lengths the original's `HH:MM` rendering gives them: the search needs one fixed length per duration, and the
- * queue's durations are hours and minutes in practice.
- */
-export function isoDurationMs(text: unknown): number | undefined {
-  if (typeof text !== 'string') return undefined;
-  // The settings and laytimes are a few texts read on every decision: each is parsed once.
-  if (durationsMs.has(text)) return durationsMs.get(text);
-  const d = parseIsoDuration(text);
-  const ms =
-    d === undefined
-      ? undefined
-      : (d.years * 8766 + d.months * 731 + d.days * 24 + d.hours) * HOUR_MS + d.minutes * MINUTE_MS + d.seconds * 1000;
-  if (durationsMs.size >= DURATIONS_KEPT) durationsMs.clear();
-  durationsMs.set(text, ms);
-  return ms;
 }
 
 /** Milliseconds as the shortest ISO duration in hours, minutes and seconds: `PT2H`, `PT1H30M`, `PT0S`. */
@@ -147,51 +92,6 @@ export function msToHhMm(ms: number): string {
 export function laytimeToHhMm(iso: unknown): string | undefined {
   const ms = isoDurationMs(iso);
   return ms === undefined ? undefined : msToHhMm(ms);
-}
-
-/** The two ASCII digits at `i`, or -1 when either is not one. */
-function twoDigits(text: string, i: number): number {
-  const a = text.charCodeAt(i) - 48;
-  const b = text.charCodeAt(i + 1) - 48;
-  return a >= 0 && a <= 9 && b >= 0 && b <= 9 ? a * 10 + b : -1;
-}
-
-/**
- * The original's strict date-time form `YYYY-MM-DDThh:mm:ss±hh:mm`, a real calendar time, as epoch ms; else undefined.
- * Read by character codes, not a regular expression: every reservation time of a berth's calendar goes through
- * here on each placement.
- */
-export function parseAtom(text: unknown): number | undefined {
-  if (typeof text !== 'string' || text.length !== 25) return undefined;
-  const sign = text.charCodeAt(19);
-  if (
-    text.charCodeAt(4) !== 45 || // -
-    text.charCodeAt(7) !== 45 ||
-    text.charCodeAt(10) !== 84 || // T
-    text.charCodeAt(13) !== 58 || // :
-    text.charCodeAt(16) !== 58 ||
-    text.charCodeAt(22) !== 58 ||
-    (sign !== 43 && sign !== 45) // + or -
-  ) {
-    return undefined;
-  }
-  const y1 = twoDigits(text, 0);
-  const y2 = twoDigits(text, 2);
-  const mo = twoDigits(text, 5);
-  const d = twoDigits(text, 8);
-  const h = twoDigits(text, 11);
-  const mi = twoDigits(text, 14);
-  const s = twoDigits(text, 17);
-  const oh = twoDigits(text, 20);
-  const om = twoDigits(text, 23);
-  if (y1 < 0 || y2 < 0 || d < 0 || s < 0) return undefined;
-  if (mo < 1 || mo > 12 || h < 0 || h > 23 || mi < 0 || mi > 59 || s > 59 || oh < 0 || oh > 23 || om < 0 || om > 59) {
-    return undefined;
-  }
-  const local = Date.UTC(y1 * 100 + y2, mo - 1, d, h, mi, s);
-  // Days 1–28 exist in every month; others (0 and 29–99) are checked against the calendar as Date.UTC rolls them.
-  if ((d < 1 || d > 28) && new Date(local).getUTCDate() !== d) return undefined;
-  return local - (sign === 45 ? -1 : 1) * (oh * 60 + om) * MINUTE_MS;
 }
 
 /** Epoch ms as `YYYY-MM-DDThh:mm:ss+00:00` (whole seconds), as the original writes times. */

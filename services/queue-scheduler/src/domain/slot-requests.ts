@@ -14,21 +14,19 @@ import {
   type SlotRequestPlacement,
   type SlotRequestStatus,
 } from '@pcas/contracts';
+import { isEmailAddress, isoDurationMs, isValidImo, parseAtom } from '@pcas/values';
 import { type BerthState, calendarOf } from './berths.ts';
 import { type NominationState, nominationFits } from './nominations.ts';
 import { laytimeOverflow, pushForward } from './push-forward.ts';
 import {
-  isoDurationMs,
   isoUtc,
   laytimeFromHhMm,
   msToHhMm,
   msToIsoDuration,
-  parseAtom,
   type QueueSettings,
   slotRequestCompletes,
 } from './queue-rules.ts';
 import { type BerthCalendar, berthStartFromRta, findBestSlot, isFree, neededLength } from './slot-search.ts';
-import { isEmailAddress, isValidImo } from './validation.ts';
 
 export type SlotRequestState = SlotRequestData | null;
 

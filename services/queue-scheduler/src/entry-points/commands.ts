@@ -40,6 +40,7 @@ import {
 import { type EventMetadata, WrongExpectedVersionError } from '@pcas/eventstore';
 import { RPC_ID_HEADER } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
+import { isoDurationMs, parseAtom } from '@pcas/values';
 import {
   appendStreams,
   appendTo,
@@ -93,7 +94,7 @@ import {
   type NominationState,
 } from '../domain/nominations.ts';
 import { NO_NOTIFICATIONS, type QueueNotifications } from '../domain/notifications.ts';
-import { isoDurationMs, parseAtom, type QueueSettings, queueSettings } from '../domain/queue-rules.ts';
+import { type QueueSettings, queueSettings } from '../domain/queue-rules.ts';
 import {
   cannotFindSlotRequest,
   checkLaytimeBound,

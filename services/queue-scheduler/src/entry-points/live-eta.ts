@@ -9,7 +9,8 @@ import type { RecordedEvent } from '@pcas/eventstore';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
 import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
-import { type AlertRow, lockAlertSlot, nameUuid, pendingAlerts, recordAlert } from '../adapters/live-eta.ts';
+import { NO_NAMESPACE, nameUuid } from '@pcas/values/name-uuid';
+import { type AlertRow, lockAlertSlot, pendingAlerts, recordAlert } from '../adapters/live-eta.ts';
 import { loadSettingValues } from '../adapters/queue-store.ts';
 import { decideLiveEtaAlert } from '../domain/live-eta.ts';
 import { liveEtaAlertMail } from '../domain/mails.ts';
@@ -72,7 +73,14 @@ export async function startLiveEta(deps: ServiceDeps, mails: QueueMails, options
     const toDeliver = await db.transaction(async (tx) => {
       const slot = await lockAlertSlot(tx, id, null);
       if (!slot) return [];
-      const outcome = await evaluate(tx, slot, null, Math.max(at, now()), nameUuid(`liveeta-job:${id}:${at}`));
+      // A UUID from the name (version 5, no namespace): the same evaluation is appended once, however often it runs.
+      const outcome = await evaluate(
+        tx,
+        slot,
+        null,
+        Math.max(at, now()),
+        nameUuid(NO_NAMESPACE, `liveeta-job:${id}:${at}`),
+      );
       next = outcome.reevaluateAt;
       return outcome.mails;
     });

@@ -20,6 +20,7 @@ import { createInProcessBus, RPC_ID_HEADER } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { openDb, type Queryable } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBerth, loadNomination, loadSlotRequest, recordTimestampWork } from '../adapters/queue-store.ts';
 import { ensureSchema } from '../adapters/schema.ts';
@@ -65,12 +66,7 @@ const MIN = 60_000;
 const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
 
 /** A valid IMO from six digits (the check digit appended). */
-const imo = (six: number) => {
-  const d = String(six);
-  let sum = 0;
-  for (let i = 0; i < 6; i++) sum += Number(d[i]) * (7 - i);
-  return six * 10 + (sum % 10);
-};
+const imo = imoWithCheckDigit;
 
 /** A command as the gateway sends it, then what follows its commit (timestamps, notices) done. */
 const send = async (command: string, input: Record<string, unknown>, actor: Actor = PORT) => {

@@ -6,10 +6,11 @@
 import { commandHandler } from '@pcas/commands';
 import { QUEUE_SCHEDULER, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, jobsPrefixFor } from '@pcas/jobs';
+import { parseAtom } from '@pcas/values';
 import { dueItems, loadSettingValues, loadSlotRequest } from '../adapters/queue-store.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import type { QueueNotifications } from '../domain/notifications.ts';
-import { parseAtom, queueSettings } from '../domain/queue-rules.ts';
+import { queueSettings } from '../domain/queue-rules.ts';
 import { completionDue } from '../domain/slot-requests.ts';
 import { createQueueCommands, type QueueJobs } from './commands.ts';
 import { etaFormCommands } from './eta-form.ts';

@@ -10,6 +10,7 @@
 // trimmed by the edge before anyone sees them, so the sender trims them before signing too.
 
 import { createHash, createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
+import { canonicalJson } from '@pcas/values';
 
 export const SIGNATURE_SCHEME = 'VIS-HMAC-SHA256';
 /**
@@ -32,15 +33,8 @@ export const PEER_HEADERS = {
 /** Longest service id signed: the HKDF info (at most 1024 bytes) holds two. */
 export const MAX_SERVICE_ID_LENGTH = 256;
 
-/** A JSON value serialised with object keys in order, so equal values give equal text whoever wrote them. */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-}
+/** The form a peer signs a body in (@pcas/values' canonical JSON: keys sorted, no blanks, absent values left out). */
+export { canonicalJson };
 
 /** A body as the edge will hand it on: top-level strings trimmed, absent values left out. */
 export function edgeForm<T extends Record<string, unknown>>(body: T): T {

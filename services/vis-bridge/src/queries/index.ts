@@ -1,6 +1,16 @@
-// What other services may use of the vis-bridge in their own process (`@pcas/vis-bridge/queries`): the gateway
-// checks a peer's request here before it sends anything on (docs/architecture.md#vis-direct-mode).
+// What other services may use of the vis-bridge in their own process (`@pcas/vis-bridge/queries`,
+// docs/architecture.md#queries): the gateway checks a peer's request here before it sends anything on
+// (docs/architecture.md#vis-direct-mode), seals a peer's secret to the key read here, and reads the VIS lists.
 
+export {
+  type ListQuery,
+  listInboundVessels,
+  listPorts,
+  listVisNotifications,
+  listVisTextMessages,
+  listVisVessels,
+  listVisVoyagePlans,
+} from './lists.ts';
 export {
   createPeerVerifier,
   type PeerCheck,
@@ -9,3 +19,4 @@ export {
   type PeerVerifierOptions,
   REPLAY_REFUSAL,
 } from './peer-verifier.ts';
+export { peerSealingKey } from './sealing-key.ts';

@@ -1,14 +1,11 @@
-// The VIS lists (docs/domain.md#vis-and-other-ports): read-only queries on the vis-bridge's read models (schema
-// `vis`, docs/architecture.md#services), paged and sorted as the original's lists. Rows come out in the original's
-// raw-model shape (times as PostgreSQL's text at UTC) plus the names and parsed fields its services added. Until
-// the vis-bridge has created its schema there is nothing to read.
+// The VIS lists (docs/domain.md#vis-and-other-ports), run by the gateway in its process (`@pcas/vis-bridge/queries`):
+// read-only queries on this service's read models (schema `vis`, adapters/schema.ts), paged and sorted as the
+// original's lists. Rows come out in the original's raw-model shape (times as PostgreSQL's text at UTC) plus the
+// names and parsed fields its services added. Until this service has created its schema there is nothing to read.
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import type { Queryable } from '@pcas/sql';
-import { pageWithTotal } from '../paging.ts';
-import { pgTimestampText } from './pg-text.ts';
-import { rowsOrNone } from './port-calls.ts';
+import { pageWithTotal, pgTimestampText, type Queryable, rowsOrNone } from '@pcas/sql';
 
 export interface ListQuery {
   offset: number;

@@ -121,7 +121,9 @@ export function ActivityTimeline() {
           <p role="status" aria-live="polite" style={{ margin: '0 0 var(--mantine-spacing-sm)', fontSize: 14 }}>
             {deferredSearch.trim()
               ? t('{{shown}} of {{total}} port calls match', { shown: shown.length, total })
-              : t('{{total}} ongoing port calls', { total })}
+              : total === 1
+                ? t('1 ongoing port call')
+                : t('{{total}} ongoing port calls', { total })}
           </p>
           {shown.length === 0 ? (
             <Empty>No vessel matches the search.</Empty>

@@ -222,7 +222,7 @@ function TimestampPriorities() {
               <Table.Tr>
                 <Table.Th scope="col">{t('Timestamp')}</Table.Th>
                 <Table.Th scope="col">{t('API keys, highest priority first')}</Table.Th>
-                <Table.Th scope="col">
+                <Table.Th scope="col" className="sticky-column">
                   <VisuallyHidden>{t('Actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>
@@ -241,7 +241,7 @@ function TimestampPriorities() {
                   <Table.Td>
                     <OrderCell listed={row.api_keys} apiKeys={apiKeys} empty="No source may post it" />
                   </Table.Td>
-                  <Table.Td>
+                  <Table.Td className="sticky-column">
                     <Button
                       variant="light"
                       size="xs"
@@ -347,7 +347,7 @@ function PayloadKeyPriorities() {
               <Table.Tr>
                 <Table.Th scope="col">{t('Payload key')}</Table.Th>
                 <Table.Th scope="col">{t('API keys, highest priority first')}</Table.Th>
-                <Table.Th scope="col">
+                <Table.Th scope="col" className="sticky-column">
                   <VisuallyHidden>{t('Actions')}</VisuallyHidden>
                 </Table.Th>
               </Table.Tr>

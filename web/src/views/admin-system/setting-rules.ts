@@ -1,6 +1,9 @@
 // What each setting is, in words, and which values it takes: the gateway's rules (an on/off switch, an ISO 8601
 // duration, a list of e-mail addresses), checked here first so the form can say what is wrong before sending.
-// A setting this list does not know is still shown, as free text, so a newer service does not hide it.
+// A setting this list does not know is still shown, as free text, so a newer service does not hide it. The rules
+// themselves are the gateway's own, from @pcas/values.
+
+import { isEmailAddress, isIsoDuration, isoDurationFields, splitEmailList } from '@pcas/values';
 
 export type SettingKind = 'module' | 'switch' | 'choice' | 'duration' | 'emails' | 'text';
 
@@ -35,6 +38,11 @@ export const SETTINGS: Record<string, SettingInfo> = {
     description: 'Nominations, slot requests and berth reservations.',
   },
   map_module: { kind: 'module', label: 'Sea chart', description: 'Vessels and markers on a map.' },
+  vis_module: {
+    kind: 'module',
+    label: 'STM / VIS',
+    description: 'Voyage plans and text messages with STM vessels, inbound vessels and other ports.',
+  },
   codeless_registration_module: {
     kind: 'module',
     label: 'Registration without a code',
@@ -86,53 +94,37 @@ export const SETTINGS: Record<string, SettingInfo> = {
 export function settingInfo(name: string): SettingInfo {
   const known = SETTINGS[name];
   if (known) return known;
-  if (name.endsWith('_module')) return { kind: 'module', label: name };
-  return { kind: 'text', label: name };
+  if (name.endsWith('_module')) return { kind: 'module', label: wordsOfName(name.slice(0, -'_module'.length)) };
+  return { kind: 'text', label: wordsOfName(name) };
 }
 
-// The gateway's (PHP DateInterval's) form: whole numbers, designators in order, a `T` only before a time part.
-const ISO_DURATION = /^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+S)?)?$/;
-
-export function isIsoDuration(value: string): boolean {
-  return ISO_DURATION.test(value);
+/** A setting's name as words when no label is known: `queue_max_laytime_duration` → `Queue max laytime duration`. */
+export function wordsOfName(name: string): string {
+  const words = name.replaceAll('_', ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /** `PT1H30M` → `1 h 30 min`; null when it is not a duration. */
 export function durationInWords(value: string): string | null {
-  const match = ISO_DURATION.exec(value);
-  if (!match) return null;
-  const [, y, mo, w, d, , h, mi, s] = match;
+  const fields = isoDurationFields(value);
+  if (!fields) return null;
   const parts: string[] = [];
-  const add = (part: string | undefined, unit: string) => {
-    if (part) parts.push(`${Number.parseInt(part, 10)} ${unit}`);
+  const add = (part: number | undefined, unit: string) => {
+    if (part !== undefined) parts.push(`${part} ${unit}`);
   };
-  add(y, 'y');
-  add(mo, 'mo');
-  add(w, 'wk');
-  add(d, 'd');
-  add(h, 'h');
-  add(mi, 'min');
-  add(s, 's');
+  add(fields.years, 'y');
+  add(fields.months, 'mo');
+  add(fields.weeks, 'wk');
+  add(fields.days, 'd');
+  add(fields.hours, 'h');
+  add(fields.minutes, 'min');
+  add(fields.seconds, 's');
   return parts.join(' ');
-}
-
-const LOCAL_PART = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-const DOMAIN = /^([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-
-function isEmailAddress(text: string): boolean {
-  const at = text.lastIndexOf('@');
-  if (at <= 0 || text.length > 254) return false;
-  const local = text.slice(0, at);
-  const domain = text.slice(at + 1);
-  return local.length <= 64 && LOCAL_PART.test(local) && domain.length <= 253 && DOMAIN.test(domain);
 }
 
 /** The addresses of a list that are not e-mail addresses. */
 export function invalidEmails(value: string): string[] {
-  return value
-    .split(/[\s,]+/)
-    .filter((part) => part !== '')
-    .filter((part) => !isEmailAddress(part));
+  return splitEmailList(value).filter((part) => !isEmailAddress(part));
 }
 
 /** What is wrong with a value for this kind of setting, or null. */

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SessionContext } from '../../session/session.tsx';
 import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
-import { durationInWords, invalidEmails, settingPath } from './setting-rules.ts';
+import { durationInWords, invalidEmails, settingInfo, settingPath } from './setting-rules.ts';
 import SettingsView, { readSettings } from './settings.tsx';
 
 const SETTINGS = [
@@ -51,6 +51,16 @@ describe('the settings view', () => {
       'some_future_setting',
     ]);
     expect(readSettings({ error: 'x' })).toEqual([]);
+  });
+
+  it('names every setting in words, one it does not know from its name, and a duration in words too', async () => {
+    stubApi(answer);
+    renderWithReload();
+    expect(await screen.findByRole('textbox', { name: 'Some future setting' })).toBeTruthy();
+    expect(screen.queryByText('some_future_setting')).toBeNull();
+    expect(screen.getByText(/ISO 8601 duration: 30 min/)).toBeTruthy();
+    expect(settingInfo('vis_module').label).toBe('STM / VIS');
+    expect(settingInfo('harbour_module').label).toBe('Harbour');
   });
 
   it('switches a module with PUT settings/<name>/<state>, no body, then reads the session again', async () => {

@@ -200,7 +200,7 @@ export default function TranslationsView() {
                 {t('Key (English)')}
               </Table.Th>
               <Table.Th scope="col">{t('Text')}</Table.Th>
-              <Table.Th scope="col" w={90}>
+              <Table.Th scope="col" w={90} className="sticky-column">
                 <VisuallyHidden>{t('Actions')}</VisuallyHidden>
               </Table.Th>
             </Table.Tr>
@@ -214,7 +214,7 @@ export default function TranslationsView() {
                 <Table.Td style={{ overflowWrap: 'anywhere' }}>
                   <Text size="sm">{entry.value}</Text>
                 </Table.Td>
-                <Table.Td>
+                <Table.Td className="sticky-column">
                   <Button
                     variant="light"
                     size="xs"

@@ -184,7 +184,9 @@ function TimeLine({
       aria-label={t('Time line of {{berth}}', { berth: berth.name })}
     >
       <Text size="sm" mb={4}>
-        {t('{{count}} reservations from {{period}}', { count: bars.length, period })}
+        {bars.length === 1
+          ? t('1 reservation from {{period}}', { period })
+          : t('{{count}} reservations from {{period}}', { count: bars.length, period })}
       </Text>
       <div className={classes.days} style={grid} aria-hidden>
         {days.map((day) => (
@@ -199,6 +201,9 @@ function TimeLine({
             ? t('Blocked by port')
             : t('{{vessel}} (vessel slot)', { vessel: reservation.vessel_name ?? '' });
           const when = `${formatTime(reservation.reservation_start)} – ${formatTime(reservation.reservation_end)}`;
+          // A vessel's bar shows the vessel's name (its colour says the kind, the legend in words), a block's its
+          // words, which start its button's name; the whole is the bar's title and, for a screen reader, its name.
+          const short = block ? what : (reservation.vessel_name ?? t('Vessel slot'));
           const style = { left: `${left}%`, width: `${width}%` };
           return (
             <li key={reservation.id} className={classes.slot} style={style}>
@@ -209,11 +214,14 @@ function TimeLine({
                   aria-label={t('{{what}}, {{when}}: move', { what, when })}
                   onClick={() => onMove(reservation)}
                 >
-                  <span className={classes.barText}>{what}</span>
+                  <span className={classes.barText}>{short}</span>
                 </UnstyledButton>
               ) : (
                 <div className={`${classes.bar} ${block ? classes.block : classes.vessel}`} title={`${what}, ${when}`}>
-                  <span className={classes.barText}>{what}</span>
+                  <span className={classes.barText} aria-hidden>
+                    {short}
+                  </span>
+                  <span className={classes.hidden}>{what}</span>
                   <span className={classes.hidden}>, {when}</span>
                 </div>
               )}

@@ -21,6 +21,10 @@ describe('the queue model', () => {
     expect(parseLaytime('02:05')).toEqual({ hours: 2, minutes: 5 });
     expect(parseLaytime('12:30:00')).toEqual({ hours: 12, minutes: 30 });
     expect(parseLaytime('P')).toBeNull();
+    // Read as the queue reads laytimes (@pcas/values' isoDurationMs): the API's own form, and only DateInterval's.
+    expect(parseLaytime('PT1H2M3S')).toEqual({ hours: 1, minutes: 2 });
+    expect(parseLaytime(' PT2H ')).toEqual({ hours: 2, minutes: 0 });
+    expect(parseLaytime('PT1.5S')).toBeNull();
     expect(parseLaytime('two hours')).toBeNull();
     expect(isoLaytime({ hours: 12, minutes: 30 })).toBe('PT12H30M');
     expect(isoLaytime({ hours: 0, minutes: 5 })).toBe('PT5M');

@@ -1,6 +1,7 @@
 // The just-in-time queue's shapes as the API answers them (docs/domain.md#queue), its paths, and the small pure
 // rules the views share: laytime as hours and minutes, the alert state in words, which changes a status allows.
 
+import { isoDurationMs } from '@pcas/values';
 import { normaliseTime } from '../../components/time.ts';
 
 export const QUEUE_CHANNEL = 'queue-portcalls-changed';
@@ -147,9 +148,11 @@ export function parseLaytime(value: string | null | undefined): HoursMinutes | n
   if (!value) return null;
   const clock = /^(\d+):(\d{1,2})(?::\d{1,2})?$/.exec(value.trim());
   if (clock) return { hours: Number(clock[1]), minutes: Number(clock[2]) };
-  const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/.exec(value.trim());
-  if (!iso || value.trim() === 'P' || value.trim().endsWith('T')) return null;
-  const total = Number(iso[1] ?? 0) * 24 * 60 + Number(iso[2] ?? 0) * 60 + Number(iso[3] ?? 0);
+  // The queue's own reading (@pcas/values' isoDurationMs, as its `HH:MM` rendering): for the laytimes the API writes
+  // (`PT{h}H{m}M{s}S`, whole seconds under a minute) the same as this page's former D/H/M/S reading.
+  const ms = isoDurationMs(value.trim());
+  if (ms === undefined) return null;
+  const total = Math.floor(ms / 60_000);
   return { hours: Math.floor(total / 60), minutes: total % 60 };
 }
 

@@ -19,6 +19,7 @@ import {
   MARKER_CLASS_LABELS,
   markerTypeLabel,
   nameOf,
+  PLACE_SYMBOLS,
   withUnit,
 } from './model.ts';
 import classes from './sea-chart.module.css';
@@ -34,15 +35,6 @@ export interface ChartMapProps {
   /** A vessel to show: the chart centres on it and opens its popup (`at` tells a second ask from the first). */
   focus: { key: string; at: number } | null;
 }
-
-/** The letter and colour of a place's symbol; the popup and the legend say the word. */
-const PLACE_SYMBOLS: Record<string, { letter: string; colour: string }> = {
-  port: { letter: 'P', colour: '#0b3d91' },
-  berth: { letter: 'B', colour: '#6b3e00' },
-  anchorage: { letter: 'A', colour: '#00565f' },
-  'vis-sync-point': { letter: 'S', colour: '#5b1f8a' },
-  'rta-point': { letter: 'R', colour: '#8a1f4d' },
-};
 
 function element<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, content?: string) {
   const node = document.createElement(tag);

@@ -17,6 +17,7 @@ import { ViewGate } from '../../components/ViewGate.tsx';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { useSession } from '../../session/session.tsx';
 import {
+  type ChartMarker,
   type ChartVessel,
   FIXED_VESSEL_PERMISSION,
   MAP_SETTINGS_PATH,
@@ -26,7 +27,9 @@ import {
   MARKERS_PATH,
   mapStartOf,
   markersOf,
+  markerTypeLabel,
   nameOf,
+  PLACE_SYMBOLS,
   searchVessels,
   tileServerOf,
   tileUrlOf,
@@ -97,7 +100,7 @@ export function SeaChart() {
               focus={focus}
             />
           </Suspense>
-          <Legend vessels={vessels} />
+          <Legend vessels={vessels} markers={markers} />
           {!tileUrl && (
             <Text size="xs" c="gray.7" mt={4}>
               {t('No map tiles are set for this port: places and vessels are drawn on a plain background.')}
@@ -115,17 +118,26 @@ export function SeaChart() {
   );
 }
 
-/** The marker classes on the chart, in words beside their colour. */
-function Legend({ vessels }: { vessels: readonly ChartVessel[] }) {
+/** The marker classes of the vessels and the lettered places on the chart, in words beside their colour. */
+function Legend({ vessels, markers }: { vessels: readonly ChartVessel[]; markers: readonly ChartMarker[] }) {
   const { t } = useTranslation();
   const shown = [...new Set(vessels.map((vessel) => vessel.markerClass))].sort();
-  if (shown.length === 0) return null;
+  const places = Object.keys(PLACE_SYMBOLS).filter((type) => markers.some((marker) => marker.type === type));
+  if (shown.length === 0 && places.length === 0) return null;
   return (
-    <ul className={classes.legend} aria-label={t('Vessel colours')}>
+    <ul className={classes.legend} aria-label={t('Legend')}>
       {shown.map((markerClass) => (
         <li key={markerClass}>
           <span className={classes.swatch} style={{ background: MARKER_CLASS_COLOURS[markerClass] }} aria-hidden />
           {t(MARKER_CLASS_LABELS[markerClass])}
+        </li>
+      ))}
+      {places.map((type) => (
+        <li key={type}>
+          <span className={classes.legendSymbol} style={{ background: PLACE_SYMBOLS[type].colour }} aria-hidden>
+            {PLACE_SYMBOLS[type].letter}
+          </span>
+          {t(markerTypeLabel(type))}
         </li>
       ))}
     </ul>
@@ -195,7 +207,7 @@ function VesselRow({ vessel, onShow }: { vessel: ChartVessel; onShow: (key: stri
   return (
     <li className={classes.vesselRow} data-vessel-key={vessel.key}>
       <Group gap="xs" wrap="nowrap" align="flex-start" justify="space-between">
-        <Stack gap={0} style={{ minWidth: 0 }}>
+        <Stack gap={0} style={{ minWidth: 0, flex: 1 }}>
           <Group gap={6} wrap="nowrap">
             <span
               className={classes.swatch}
@@ -223,6 +235,8 @@ function VesselRow({ vessel, onShow }: { vessel: ChartVessel; onShow: (key: stri
         <Button
           size="compact-xs"
           variant="light"
+          // Never squeezed by a long line beside it: the button keeps its whole word.
+          style={{ flex: 'none' }}
           onClick={() => onShow(vessel.key)}
           aria-label={t('Show {{name}} on the chart', { name })}
         >

@@ -282,6 +282,15 @@ export const MARKER_CLASS_COLOURS: Record<MarkerClass, string> = {
   vessel_white: '#ffffff',
 };
 
+/** The letter and colour of a place's symbol; the popup and the legend say the word. */
+export const PLACE_SYMBOLS: Record<string, { letter: string; colour: string }> = {
+  port: { letter: 'P', colour: '#0b3d91' },
+  berth: { letter: 'B', colour: '#6b3e00' },
+  anchorage: { letter: 'A', colour: '#00565f' },
+  'vis-sync-point': { letter: 'S', colour: '#5b1f8a' },
+  'rta-point': { letter: 'R', colour: '#8a1f4d' },
+};
+
 /** The words of a marker type of the marker files. */
 export function markerTypeLabel(type: string): string {
   switch (type) {

@@ -152,9 +152,11 @@ describe('sea chart view', () => {
     expect(tug!.textContent).toContain('MMSI 230999000');
     expect(tug!.textContent).not.toContain('IMO');
     // The legend says in words what the colours are.
-    const legend = screen.getByRole('list', { name: 'Vessel colours' });
+    const legend = screen.getByRole('list', { name: 'Legend' });
     expect(legend.textContent).toContain('Cargo vessel');
     expect(legend.textContent).toContain('Tug, pilot or service craft');
+    // And the letter of each kind of place on the chart.
+    expect(legend.textContent).toContain('PPort');
 
     expect(useLiveRefresh).toHaveBeenCalledWith(['sea-chart-vessels-changed'], ['sea-chart/vessels']);
     expect(useLiveRefresh).toHaveBeenCalledWith(['sea-chart-markers-changed'], ['sea-chart/markers']);

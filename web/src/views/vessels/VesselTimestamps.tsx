@@ -105,9 +105,11 @@ export function VesselTimestamps() {
         return (
           <Stack gap={0}>
             <Text size="sm">
-              {row.created_by === null || row.created_by === undefined
-                ? t('Unknown')
-                : t('User {{id}}', { id: row.created_by })}
+              {row.created_by_name
+                ? row.created_by_name
+                : row.created_by === null || row.created_by === undefined
+                  ? t('Unknown')
+                  : t('User {{id}}', { id: row.created_by })}
             </Text>
             {source && (
               <Text size="xs" c="gray.7">

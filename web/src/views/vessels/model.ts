@@ -39,6 +39,11 @@ export interface TimestampRow {
   is_trash: unknown;
   weight?: number | null;
   created_by: number | null;
+  /**
+   * Who created it in words, as the port call's timesheet names its sources (a data source's API key name, else
+   * the user's name), once GET timestamps sends it; until then the view falls back to the user's id.
+   */
+  created_by_name?: string | null;
   created_at: string | null;
   modified_by?: number | null;
   modified_at?: string | null;

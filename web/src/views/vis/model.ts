@@ -1,6 +1,7 @@
 // What the STM/VIS views share: the API's paths and rows (the vis-bridge's lists, see docs/web-ui.md#stm--vis), the
 // RTZ states in words, and the checks a form makes before asking the API.
 
+import { isUnLocode } from '@pcas/values';
 import { normaliseTime } from '../../components/time.ts';
 
 export const VIS_MODULE = 'vis_module';
@@ -128,7 +129,7 @@ export const serviceLabel = (name: string | null | undefined, id: string | null 
 
 /** A UN/LOCODE: two letters of the country, three of the place (letters or digits 2-9). */
 export function locodeProblem(code: string): string | null {
-  return /^[A-Z]{2}[A-Z2-9]{3}$/.test(code) ? null : 'A UN/LOCODE is five characters, e.g. FIRAU';
+  return isUnLocode(code) ? null : 'A UN/LOCODE is five characters, e.g. FIRAU';
 }
 
 /** What the user typed as locodes, upper-cased, spaces and duplicates gone. */

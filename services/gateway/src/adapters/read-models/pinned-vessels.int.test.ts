@@ -3,11 +3,11 @@
 // shared check for a whole batch of callers, and the document without pins made once.
 
 import { gunzipSync } from 'node:zlib';
+import { pinnedVessels } from '@pcas/notifier/queries';
 import { type Db, openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureGatewaySchema } from '../schema.ts';
-import { pinnedVessels } from './pinned-vessels.ts';
 import { createOngoingPortCalls } from './port-calls.ts';
 
 // The projector and the notifier own these tables; a minimal copy of their shape stands in for them here.

@@ -6,19 +6,19 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiError, INGEST, IngestCommands, type PostTimestampsCommand } from '@pcas/contracts';
 import { type AuthContext, createHttpApp } from '@pcas/http-kit';
+import { createVesselQueries } from '@pcas/ingest/queries';
 import type { Bus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
+import { listTimestamps, vesselVisibility } from '@pcas/portcall-projector/queries';
+import { type Db, openDb, pgTimestampText } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GatewayDeps } from '../../entry-points/deps.ts';
 import { timestampRoutes } from '../../entry-points/routes/timestamps.ts';
 import { vesselRoutes } from '../../entry-points/routes/vessels.ts';
-import { pgTimestampText } from './pg-text.ts';
-import { listTimestamps } from './timestamps.ts';
-import { listVessels } from './vessels.ts';
 
 const log = createLogger('read-models-test', 'silent');
+const { listVessels } = createVesselQueries(vesselVisibility);
 
 // The projector and ingest own these tables; a minimal copy of their shape stands in for them here.
 const TABLES = [

@@ -1,36 +1,12 @@
-// The sea chart's reads (docs/domain.md#sea-chart): GET /sea-chart/vessels from ingest's read model
-// (ingest.sea_chart_positions, each row with its Feature) and the projector's ongoing port calls, and the
-// fixed-vessel lists from ingest.fixed_vessels. Read-only.
+// GET /sea-chart/vessels' bodies (docs/domain.md#sea-chart): the Features are ingest's query
+// (`@pcas/ingest/queries`, ingest.sea_chart_positions), kept when fixed or when the vessel has an ongoing port call
+// by the projector's rule (`@pcas/portcall-projector/queries`); this adapter keeps the gateway's reuse of bodies.
 
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { VESSEL_TYPES } from '@pcas/s211';
+import { createSeaChartFeatures } from '@pcas/ingest/queries';
+import { hasOngoingPortCall, portCallsTableExists } from '@pcas/portcall-projector/queries';
 import type { Queryable } from '@pcas/sql';
-import { pgTimestampText } from './pg-text.ts';
-import { rowsOrNone } from './port-calls.ts';
-
-// Type names by vessel type id, as an SQL array (index = type id): the types are data of libs/s211, not tables.
-const TYPE_NAMES = [...VESSEL_TYPES].sort((a, b) => a.id - b.id);
-const typeNames: (string | null)[] = [];
-for (const t of TYPE_NAMES) typeNames[t.id - 1] = t.name;
-
-// The ongoing port calls as the activity timeline has them (not done, or done within two hours).
-const ONGOING = `pc.shown AND (pc.status <> 'done' OR (pc.status = 'done' AND pc.atd >= now() - interval '2 hours'))`;
-
-/**
- * One query: the Features (ingest keeps each row's finished GeoJSON Feature, services/ingest/src/adapters/
- * positions.ts) younger than the age limit, each kept when it is a fixed vessel's or
- * its vessel has an ongoing port call, joined into the answer here. Measured with 2,000 features: the rows cost
- * the server 2 ms of CPU where string_agg took 5 and making each Feature in the query 9.
- */
-const VESSELS_SQL = (portCalls: boolean) => `
-  SELECT l.feature FROM ingest.sea_chart_positions l
-   WHERE l.location_timestamp >= now() - make_interval(mins => $1::int)
-     AND l.feature IS NOT NULL
-     AND (l.fixed
-          ${portCalls ? `OR (l.imo IS NOT NULL AND EXISTS (SELECT 1 FROM portcall.port_calls pc WHERE pc.imo = l.imo AND ${ONGOING}))` : ''})
-   ORDER BY l.id`;
 
 const gzip = promisify(zlib.gzip);
 
@@ -74,19 +50,17 @@ export function createSeaChartVessels(
 ): SeaChartVessels {
   const reuseMs = options.reuseMs ?? 1000;
   const now = options.now ?? Date.now;
-  let portCallsTable: boolean | undefined;
+  const features = createSeaChartFeatures(db, maxAgeMinutes, {
+    condition: hasOngoingPortCall,
+    ready: portCallsTableExists,
+  });
   let changedAt = Number.NEGATIVE_INFINITY;
   let current: { body: SeaChartVesselsBody; startedAt: number } | undefined;
   let running: { done: Promise<SeaChartVesselsBody>; startedAt: number } | undefined;
 
   const query = async (): Promise<SeaChartVesselsBody> => {
     // The projector creates its schema when it starts: until then only the fixed vessels are shown.
-    if (!portCallsTable) {
-      const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok");
-      portCallsTable = rows[0].ok;
-    }
-    const rows = await rowsOrNone(db.query<{ feature: string }>(VESSELS_SQL(portCallsTable), [maxAgeMinutes]));
-    const json = Buffer.from(`[${rows.map((r) => r.feature).join(',')}]`);
+    const json = Buffer.from(`[${(await features()).join(',')}]`);
     // The same answer keeps its gzip. A new one is served once its gzip is made (browsers all ask for it): until
     // then the body before it is.
     if (current && json.equals(current.body.json)) return current.body;
@@ -143,69 +117,4 @@ export function createSeaChartVessels(
       await answer(now());
     },
   };
-}
-
-// ---- fixed vessels ----
-
-const FIXED_COLUMNS = [
-  'id',
-  'imo',
-  'mmsi',
-  'vessel_type',
-  'vessel_name',
-  'created_at',
-  'created_by',
-  'modified_at',
-  'modified_by',
-];
-const FIXED_SORTABLE: Record<string, string> = Object.fromEntries(FIXED_COLUMNS.map((c) => [c, `f.${c}`]));
-
-/** A fixed vessel as the original served it, with `readable_type_name` (the type's name). */
-const FIXED_ITEM = `json_build_object(
-    'id', f.id, 'imo', f.imo, 'mmsi', f.mmsi, 'vessel_type', f.vessel_type, 'vessel_name', f.vessel_name,
-    'readable_type_name', ($1::text[])[f.vessel_type],
-    'created_at', ${pgTimestampText('f.created_at')}, 'created_by', f.created_by,
-    'modified_at', ${pgTimestampText('f.modified_at')}, 'modified_by', f.modified_by)`;
-
-export interface FixedVesselListQuery {
-  limit: number;
-  offset: number;
-  sort?: string;
-  search?: string;
-}
-
-/** GET /sea-chart/fixed-vessels: paginated, sorted (default vessel_name), searched on the name (`^` a prefix). */
-export async function listFixedVessels(db: Queryable, query: FixedVesselListQuery): Promise<Paginated<unknown>> {
-  const orderBy = parseSort(query.sort, FIXED_SORTABLE, 'vessel_name');
-  const counted = searchClause(query.search, { columns: ['f.vessel_name'] });
-  const search = searchClause(query.search, { columns: ['f.vessel_name'], offset: 1 });
-  const params = [typeNames, ...(search?.params ?? [])];
-  const n = params.length + 1;
-  const [total, data] = await Promise.all([
-    rowsOrNone(
-      db.query<{ total: number }>(
-        `SELECT count(*)::int AS total FROM ingest.fixed_vessels f ${counted ? `WHERE ${counted.sql}` : ''}`,
-        counted?.params ?? [],
-      ),
-    ),
-    rowsOrNone(
-      db.query<{ o: unknown }>(
-        `SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f ${search ? `WHERE ${search.sql}` : ''}
-          ORDER BY ${orderBy}, f.id LIMIT $${n} OFFSET $${n + 1}`,
-        [...params, query.limit, query.offset],
-      ),
-    ),
-  ]);
-  return paginated(
-    data.map((r) => r.o),
-    { start: query.offset, limit: query.limit, total: total[0]?.total ?? 0 },
-  );
-}
-
-/** GET /sea-chart/fixed-vessel?id=: the vessel, or null when there is none (as the original's empty find). */
-export async function fixedVesselById(db: Queryable, id: number): Promise<unknown | null> {
-  const rows = await rowsOrNone(
-    db.query<{ o: unknown }>(`SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f WHERE f.id = $2`, [typeNames, id]),
-  );
-  return rows[0]?.o ?? null;
 }

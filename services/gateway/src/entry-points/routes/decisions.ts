@@ -1,5 +1,5 @@
 // Decisions (docs/domain.md#notifications-and-decisions): answering an item, closing and deleting go to the
-// notifier on cmd.notifier; the lists read its read model.
+// notifier on cmd.notifier; the lists are its queries (`@pcas/notifier/queries`), run here.
 
 import {
   type AnswerDecisionItemCommand,
@@ -9,7 +9,7 @@ import {
   type NotifierIdCommand,
 } from '@pcas/contracts';
 import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
-import { decisionById, listDecisions } from '../../adapters/read-models/notifications.ts';
+import { decisionById, listDecisions } from '@pcas/notifier/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 

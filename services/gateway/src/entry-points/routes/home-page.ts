@@ -80,7 +80,9 @@ ${
   login
     ? html`<p class="hint${login.defaultPassword ? ' warn' : ''}">Log in as <strong>${login.email}</strong>.${
         login.defaultPassword
-          ? html` Its password is still the default, <code>${EMBEDDED_ADMIN_PASSWORD}</code>: change it (<code>POST /change-password</code>).`
+          ? input.webUi
+            ? html` Its password is still the default one printed at start-up: change it on <a href="/profile">your profile page</a>.`
+            : html` Its password is still the default one printed at start-up: change it.`
           : ''
       }</p>`
     : ''

@@ -36,13 +36,17 @@ describe('homePage', () => {
     expect(page).toContain('No projection has recorded its progress yet.');
   });
 
-  it('names the default password only while it is in use, and no login at all without a hint', () => {
+  it('says the default password is in use (without naming it) only while it is, and no login at all without a hint', () => {
     const withDefault = homePage({
       health: health(),
       mode: 'embedded',
       login: { email: 'a@b', defaultPassword: true },
+      webUi: true,
     });
-    expect(withDefault).toContain(`<code>${EMBEDDED_ADMIN_PASSWORD}</code>: change it`);
+    // Never the password itself (the page is public): where to change it.
+    expect(withDefault).not.toContain(EMBEDDED_ADMIN_PASSWORD);
+    expect(withDefault).toContain('still the default one printed at start-up: change it on <a href="/profile">');
+    expect(withDefault).not.toContain('POST /change-password');
     const changed = homePage({ health: health(), mode: 'embedded', login: { email: 'a@b', defaultPassword: false } });
     expect(changed).toContain('Log in as <strong>a@b</strong>.');
     expect(changed).not.toContain(EMBEDDED_ADMIN_PASSWORD);

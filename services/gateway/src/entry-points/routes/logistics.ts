@@ -1,10 +1,11 @@
 // Truck gate logistics (docs/domain.md#gate-logistics): gate systems post each passage (API key); the logistics
-// service checks, decides and stores it, reached over cmd.logistics. The lists read its read model. Every route
-// belongs to the logistics module: off, they answer 403 naming it.
+// service checks, decides and stores it, reached over cmd.logistics. The lists are that service's queries
+// (`@pcas/logistics/queries`), run here in process. Every route belongs to the logistics module: off, they answer
+// 403 naming it.
 
 import { type CommandBody, LOGISTICS, LogisticsCommands, type RecordGatePassageCommand } from '@pcas/contracts';
 import { parseLimit, type Route } from '@pcas/http-kit';
-import { gatePassagesByPlate, listGatePassages } from '../../adapters/read-models/logistics.ts';
+import { gatePassagesByPlate, listGatePassages } from '@pcas/logistics/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 

@@ -1,6 +1,6 @@
 // Notifications (docs/domain.md#notifications-and-decisions): the notifier decides and stores them; the gateway
-// checks the parameters' types, sends the commands on cmd.notifier and reads the list from the notifier's read
-// model.
+// checks the parameters' types, sends the commands on cmd.notifier and reads the list with the notifier's queries
+// (`@pcas/notifier/queries`).
 
 import {
   type CommandBody,
@@ -10,7 +10,7 @@ import {
   type NotifierIdCommand,
 } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
-import { listNotifications } from '../../adapters/read-models/notifications.ts';
+import { listNotifications } from '@pcas/notifier/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 

@@ -5,11 +5,11 @@
 import { ApiError } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import type { Logger } from '@pcas/observability';
+import { isMailableUsername } from '@pcas/values';
 import { hashPassword } from '../../adapters/password.ts';
 import { passwordFingerprint, signResetToken, verifyResetToken } from '../../adapters/reset-token.ts';
 import { findActiveUserRecordByEmail, setPassword, userJson } from '../../adapters/users.ts';
 import { assertPasswordAllowed, rulesForRole } from '../../domain/passwords.ts';
-import { isEmailAddress } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { signingKeyLoader } from '../sign-in.ts';
 import { EMAIL_MAX, PASSWORD_MAX } from './users.ts';
@@ -42,7 +42,7 @@ export function passwordRoutes(deps: GatewayDeps): Route[] {
 
   async function sendResetMail(email: string, port: string, log: Logger): Promise<void> {
     const user = await findActiveUserRecordByEmail(db, email);
-    if (!user || !isEmailAddress(user.email)) return;
+    if (!user || !isMailableUsername(user.email)) return;
     const { token, expiresAt } = signResetToken(await signingKeys(), {
       email: user.email,
       port,

@@ -1,9 +1,10 @@
-// A user's pinned vessels (docs/domain.md#pinned-vessels): read from the notifier's read model, changed by the
+// A user's pinned vessels (docs/domain.md#pinned-vessels): read with the notifier's queries
+// (`@pcas/notifier/queries`), changed by the
 // notifier (cmd.notifier setPinnedVessels), which checks the list and records it on the user's pins stream.
 
 import { type CommandBody, NOTIFIER, PinCommands, type SetPinnedVesselsCommand } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
-import { pinnedVessels } from '../../adapters/read-models/pinned-vessels.ts';
+import { pinnedVessels } from '@pcas/notifier/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 

@@ -1,19 +1,15 @@
 // Port-call queries (docs/domain.md#the-activity-timeline, #the-ship-object, #exports-and-the-timesheet): the
 // activity timeline, the port-call list and timesheet, a port call's timestamps and its vessel's orphans, the
 // CSV timesheet, the template and the manual-entry definitions, and the export. All of them read the
-// portcall-projector's read models; nothing here changes data.
+// portcall-projector's read models through its queries (`@pcas/portcall-projector/queries`), run here; nothing here
+// changes data.
 
 import { ApiError } from '@pcas/contracts';
 import { HttpResponse, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { exportPortCalls, listPortCalls, listTimestamps } from '@pcas/portcall-projector/queries';
 import { portCallTemplate, TIMESTAMP_DEFINITIONS } from '@pcas/s211';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
-import {
-  createOngoingPortCalls,
-  exportPortCalls,
-  listPortCalls,
-  portCallById,
-} from '../../adapters/read-models/port-calls.ts';
-import { listTimestamps } from '../../adapters/read-models/timestamps.ts';
+import { createOngoingPortCalls, portCallById } from '../../adapters/read-models/port-calls.ts';
 import { storedTranslations } from '../../adapters/translations.ts';
 import { timelineSlots, timesheetCsv } from '../../domain/port-calls.ts';
 import { DEFAULT_TEXT_LANGUAGE, defaultTranslations, effectiveTranslations } from '../../domain/translations.ts';

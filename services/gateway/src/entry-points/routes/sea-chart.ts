@@ -1,6 +1,7 @@
 // Routes of the sea chart: vessel positions, markers, fixed vessels (docs/domain.md#sea-chart). Ingest owns the
-// positions and the fixed vessels: their changes go over cmd.ingest, the lists read its read models. The markers
-// are read from MAP_MARKERS once, at start. Every route belongs to the map module: off, they answer 403 naming it.
+// positions and the fixed vessels: their changes go over cmd.ingest, the lists are its queries
+// (`@pcas/ingest/queries`), run here. The markers are read from MAP_MARKERS once, at start. Every route belongs to
+// the map module: off, they answer 403 naming it.
 
 import {
   type AddFixedVesselCommand,
@@ -12,9 +13,9 @@ import {
   SeaChartCommands,
 } from '@pcas/contracts';
 import { HttpResponse, type Route } from '@pcas/http-kit';
+import { fixedVesselById, listFixedVessels } from '@pcas/ingest/queries';
 import { loadSeaChartMarkers } from '@pcas/s211/sea-chart-markers';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
-import { fixedVesselById, listFixedVessels } from '../../adapters/read-models/sea-chart.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 

@@ -1,5 +1,6 @@
 // Timestamp routes: posting (agents and people) and trash/restore go to the ingest service over RPC; the lists
-// read the projector's read model (docs/domain.md#posting-a-timestamp, #exports-and-the-timesheet).
+// are the projector's queries (`@pcas/portcall-projector/queries`), run here (docs/domain.md#posting-a-timestamp,
+// #exports-and-the-timesheet).
 
 import { createBatcher } from '@pcas/batching';
 import {
@@ -14,7 +15,7 @@ import {
 } from '@pcas/contracts';
 import { type ModuleName, type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { currentTraceCarrier } from '@pcas/observability';
-import { listTimestamps, type TimestampFilter } from '../../adapters/read-models/timestamps.ts';
+import { listTimestamps, type TimestampFilter } from '@pcas/portcall-projector/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 

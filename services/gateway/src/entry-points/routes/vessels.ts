@@ -3,10 +3,14 @@
 
 import { type CommandBody, INGEST, IngestCommands, type SetVesselTypeCommand } from '@pcas/contracts';
 import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { createVesselQueries } from '@pcas/ingest/queries';
+import { vesselVisibility } from '@pcas/portcall-projector/queries';
 import { VESSEL_TYPES } from '@pcas/s211';
-import { listVessels } from '../../adapters/read-models/vessels.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+
+/** GET /vessels: ingest's query, with the projector's visibility (POST /vessel-visibility) over ingest's column. */
+const { listVessels } = createVesselQueries(vesselVisibility);
 
 /**
  * GET /vessel-types: the original's rows (`id`, `name`, the marker type id, and its audit columns, which for

@@ -19,7 +19,7 @@ import {
 import { ApiError, type CommandBody, VIS_BRIDGE } from '@pcas/contracts';
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
-import { createPeerVerifier } from '@pcas/vis-bridge/queries';
+import { createPeerVerifier, peerSealingKey } from '@pcas/vis-bridge/queries';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -148,17 +148,12 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
  * X25519 key agreement, HKDF-SHA256, AES-256-GCM; sent as the ephemeral public key (DER), nonce, tag and text.
  */
 async function sealSecret(db: Queryable, secret: string): Promise<string> {
-  const { rows: table } = await db.query<{ ok: boolean }>(
-    "SELECT to_regclass('vis.peer_sealing_key') IS NOT NULL AS ok",
-  );
-  const { rows } = table[0]?.ok
-    ? await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1')
-    : { rows: [] };
+  const publicPem = await peerSealingKey(db);
   // The vis-bridge makes its key when it first starts; until then no secret can be sealed for it.
-  if (!rows[0]) throw new ApiError(503, 'VIS bridge not ready');
+  if (!publicPem) throw new ApiError(503, 'VIS bridge not ready');
   const ephemeral = generateKeyPairSync('x25519');
   const ephemeralDer = ephemeral.publicKey.export({ format: 'der', type: 'spki' });
-  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: createPublicKey(rows[0].public_pem) });
+  const shared = diffieHellman({ privateKey: ephemeral.privateKey, publicKey: createPublicKey(publicPem) });
   const key = Buffer.from(hkdfSync('sha256', shared, ephemeralDer, 'pcas vis peer secret', 32));
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);

@@ -1,6 +1,7 @@
 // Routes of VIS/STM messaging (vis-bridge, cmd.vis-bridge; docs/domain.md#vis-and-other-ports). What the agent
-// posts (API key) and what users send are the vis-bridge's to check and store, sent on over RPC; the lists read its
-// read models. Every route belongs to the VIS module: off, they answer 403 naming it.
+// posts (API key) and what users send are the vis-bridge's to check and store, sent on over RPC; the lists are its
+// queries (`@pcas/vis-bridge/queries`), run here. Every route belongs to the VIS module: off, they answer 403 naming
+// it.
 
 import {
   type CommandBody,
@@ -21,7 +22,7 @@ import {
   listVisTextMessages,
   listVisVessels,
   listVisVoyagePlans,
-} from '../../adapters/read-models/vis.ts';
+} from '@pcas/vis-bridge/queries';
 import { loadUserRecord } from '../../adapters/users.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';

@@ -1,12 +1,11 @@
-// GET /timestamps and GET /export/timestamps: read-only queries on the projector's portcall.timestamps, shaped
-// as the original's TimestampPrettyModel: payload as JSON text, is_trash 't'/'f', times in PostgreSQL's text form
-// (docs/domain.md#original-behaviours-we-keep).
+// GET /timestamps and GET /export/timestamps, run by the gateway in its process (`@pcas/portcall-projector/queries`):
+// read-only queries on this service's portcall.timestamps, shaped as the original's TimestampPrettyModel: payload
+// as JSON text, is_trash 't'/'f', times in PostgreSQL's text form (docs/domain.md#original-behaviours-we-keep).
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort } from '@pcas/http-kit';
 import { STATES, TIME_TYPES } from '@pcas/s211';
-import type { Queryable } from '@pcas/sql';
-import { pgTimestampText } from './pg-text.ts';
+import { pgTimestampText, type Queryable } from '@pcas/sql';
 
 export interface TimestampListRow {
   id: number;
