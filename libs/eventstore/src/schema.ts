@@ -7,9 +7,6 @@ export const WAKE_CHANNEL = 'eventstore_events';
 /** SQLSTATE raised by eventstore.append on a version conflict; DETAIL carries the actual version. */
 export const WRONG_EXPECTED_VERSION = 'ES409';
 
-// One constant key, so processes starting together create the schema one after the other.
-const INIT_LOCK = 'SELECT pg_advisory_xact_lock(7265746)';
-
 // One statement per entry: PGlite's query() runs exactly one statement.
 const TABLES = [
   'CREATE SCHEMA IF NOT EXISTS eventstore',
@@ -267,4 +264,4 @@ $fn$;
 `;
 
 /** Statements for init(), run in one transaction. */
-export const SCHEMA_STATEMENTS = [INIT_LOCK, ...TABLES, APPEND_FUNCTION, APPEND_ONE_FUNCTION, APPEND_MANY_FUNCTION];
+export const SCHEMA_STATEMENTS = [...TABLES, APPEND_FUNCTION, APPEND_ONE_FUNCTION, APPEND_MANY_FUNCTION];

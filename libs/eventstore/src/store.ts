@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createBatcher, type ItemOutcome } from '@pcas/batching';
 import { createLogger, currentTraceCarrier, type Logger, withSpan } from '@pcas/observability';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, type Queryable, setUpSchema } from '@pcas/sql';
 import {
   type AppendManyRow,
   type AppendRow,
@@ -303,9 +303,7 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
 
   const store: EventStore = {
     async init() {
-      await db.transaction(async (tx) => {
-        for (const statement of SCHEMA_STATEMENTS) await tx.query(statement);
-      });
+      await setUpSchema(db, 'eventstore', SCHEMA_STATEMENTS);
     },
 
     append(streamId: string, events: NewEvent[], appendOptions: AppendOptions = {}): Promise<AppendResult> {

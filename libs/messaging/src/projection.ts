@@ -4,7 +4,7 @@
 
 import type { RecordedEvent } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, type Queryable, setUpSchema } from '@pcas/sql';
 import { bindingCategories, bindingsToRegex } from './routing.ts';
 import type { Bus, BusMessage, Consumer } from './types.ts';
 
@@ -28,9 +28,7 @@ export interface ProjectionOptions {
   maxAttempts?: number;
 }
 
-// One statement per entry (PGlite runs one per query); the lock keeps concurrent first starts apart.
 const SCHEMA = [
-  'SELECT pg_advisory_xact_lock(7265747)',
   'CREATE SCHEMA IF NOT EXISTS messaging',
   `CREATE TABLE IF NOT EXISTS messaging.inbox (
     consumer text NOT NULL,
@@ -50,9 +48,7 @@ const SCHEMA = [
 
 /** Creates the messaging schema if missing (idempotent). */
 export async function ensureMessagingSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    for (const statement of SCHEMA) await tx.query(statement);
-  });
+  await setUpSchema(db, 'messaging', SCHEMA);
 }
 
 /** A delivered event back as a RecordedEvent (created was sent as an ISO string). */

@@ -7,8 +7,8 @@
 
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
-import { advisoryLockId, eventRoutingKey, retryDelayMs } from './routing.ts';
+import { advisoryLockKey, type Db } from '@pcas/sql';
+import { eventRoutingKey, retryDelayMs } from './routing.ts';
 import type { Bus } from './types.ts';
 
 export interface RelayOptions {
@@ -121,7 +121,7 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
   const standbyRetryMs = options.standbyRetryMs ?? 3_000;
   const checkpointIntervalMs = options.checkpointIntervalMs ?? 100;
   const minReadIntervalMs = options.minReadIntervalMs ?? 5;
-  const lockId = advisoryLockId(`pcas.relay:${name}`);
+  const lockId = advisoryLockKey('relay', name);
   const stopping = new AbortController();
   const waiter = new Waiter();
   let active = false;

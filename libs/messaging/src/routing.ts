@@ -73,13 +73,3 @@ export function bindingCategories(bindings: string[]): string[] {
 export function retryDelayMs(attempt: number, baseMs = 50, maxMs = 2_000): number {
   return Math.min(maxMs, baseMs * 2 ** Math.max(0, attempt - 1));
 }
-
-/** A stable signed 32-bit advisory lock id for a name (FNV-1a), so every process picks the same lock. */
-export function advisoryLockId(name: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < name.length; i++) {
-    hash ^= name.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash | 0;
-}

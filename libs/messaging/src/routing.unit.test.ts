@@ -1,7 +1,6 @@
 import { ApiError } from '@pcas/errors';
 import { describe, expect, it } from 'vitest';
 import {
-  advisoryLockId,
   bindingCategories,
   bindingsToRegex,
   eventRoutingKey,
@@ -84,18 +83,11 @@ describe('stream categories and routing keys', () => {
   });
 });
 
-describe('retry delays and lock ids', () => {
+describe('retry delays', () => {
   it('backs off exponentially up to a cap', () => {
     expect([1, 2, 3, 4].map((a) => retryDelayMs(a))).toEqual([50, 100, 200, 400]);
     expect(retryDelayMs(30)).toBe(2_000);
     expect(retryDelayMs(3, 10, 25)).toBe(25);
-  });
-
-  it('gives a stable signed 32-bit lock id per name', () => {
-    const id = advisoryLockId('pcas.relay:relay');
-    expect(id).toBe(advisoryLockId('pcas.relay:relay'));
-    expect(id).not.toBe(advisoryLockId('pcas.relay:other'));
-    expect(Number.isInteger(id) && id >= -(2 ** 31) && id < 2 ** 31).toBe(true);
   });
 });
 

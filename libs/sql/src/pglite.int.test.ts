@@ -70,12 +70,12 @@ describe('openDb (PGlite)', () => {
   });
 
   it('excludes a second holder of the same advisory lock within the process', async () => {
-    const outer = await db.tryWithAdvisoryLock(7, async () => {
-      const inner = await db.tryWithAdvisoryLock(7, async () => 'inner');
+    const outer = await db.tryWithAdvisoryLock('7', async () => {
+      const inner = await db.tryWithAdvisoryLock('7', async () => 'inner');
       return inner.acquired;
     });
     expect(outer).toEqual({ acquired: true, result: false });
-    expect(await db.tryWithAdvisoryLock(7, async () => 'again')).toEqual({ acquired: true, result: 'again' });
+    expect(await db.tryWithAdvisoryLock('7', async () => 'again')).toEqual({ acquired: true, result: 'again' });
   });
 
   it('keeps data in a file dataDir across reopen', async () => {

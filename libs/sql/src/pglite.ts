@@ -30,7 +30,7 @@ export async function openPglite(options: OpenDbOptions & { dataDir: string }): 
       throw new Error(`PGlite: ${what} called inside a transaction callback; use the tx it was given`);
     }
   };
-  const heldLocks = new Set<number>();
+  const heldLocks = new Set<string>();
   const lockControllers = new Set<AbortController>();
 
   return {

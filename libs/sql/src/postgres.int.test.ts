@@ -1,11 +1,11 @@
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDb } from './index.ts';
+import { openDb, setUpSchema } from './index.ts';
 import type { Db } from './types.ts';
 
-/** A positive advisory-lock key no other test file uses (below 2^53, so a JavaScript number holds it). */
-const randomLockKey = () => Math.floor(Math.random() * 2 ** 52) + 2 ** 40;
+/** A positive advisory-lock key no other test file uses. */
+const randomLockKey = () => String(Math.floor(Math.random() * 2 ** 52) + 2 ** 40);
 
 const waitFor = async (check: () => boolean, ms = 5_000) => {
   const until = Date.now() + ms;
@@ -123,7 +123,7 @@ describe('openDb (PostgreSQL)', () => {
           `SELECT pg_terminate_backend(pid) FROM pg_locks
             WHERE locktype = 'advisory' AND granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
               AND classid::int8 = $1 AND objid::int8 = $2`,
-          [Math.floor(lostKey / 2 ** 32), lostKey % 2 ** 32],
+          [Math.floor(Number(lostKey) / 2 ** 32), Number(lostKey) % 2 ** 32],
         );
         // The abort may already have happened while our own query's answer was on its way.
         if (!lost.aborted) await new Promise<void>((resolve) => lost.addEventListener('abort', () => resolve()));
@@ -136,5 +136,38 @@ describe('openDb (PostgreSQL)', () => {
     await expect
       .poll(async () => (await db.tryWithAdvisoryLock(lostKey, async () => 1)).acquired, { timeout: 10_000 })
       .toBe(true);
+  });
+});
+
+describe('setUpSchema', () => {
+  it('lets several processes set up one schema at the same moment, each statement once', async () => {
+    // Separate pools stand in for processes starting together; without the lock, CREATE ... IF NOT EXISTS
+    // racing on the catalog fails with a unique violation.
+    const owner = `setup_${process.pid}_${Date.now()}`;
+    const statements = [
+      `CREATE SCHEMA IF NOT EXISTS ${owner}`,
+      `CREATE TABLE IF NOT EXISTS ${owner}.rows (id int PRIMARY KEY)`,
+      `CREATE INDEX IF NOT EXISTS rows_id ON ${owner}.rows (id)`,
+    ];
+    const processes = await Promise.all(
+      [1, 2, 3, 4].map(() => openDb({ url: server.url, poolSize: 1, applicationName: 'sql-test-setup' })),
+    );
+    try {
+      const seeded: number[] = [];
+      await Promise.all(
+        processes.map((one, i) =>
+          setUpSchema(one, owner, statements, async (tx) => {
+            const { rowCount } = await tx.query(`INSERT INTO ${owner}.rows VALUES (1) ON CONFLICT DO NOTHING`);
+            if (rowCount > 0) seeded.push(i);
+          }),
+        ),
+      );
+      expect(seeded).toHaveLength(1);
+      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${owner}.rows`);
+      expect(rows[0].n).toBe(1);
+    } finally {
+      await Promise.all(processes.map((one) => one.close()));
+      await db.query(`DROP SCHEMA IF EXISTS ${owner} CASCADE`);
+    }
   });
 });

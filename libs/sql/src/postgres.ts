@@ -200,7 +200,7 @@ export function openPostgres(options: OpenDbOptions & { url: string }): Db {
       lockHolders.add(client);
       let heartbeat: NodeJS.Timeout | undefined;
       try {
-        const { rows } = await run<{ ok: boolean }>(client, 'SELECT pg_try_advisory_lock($1) AS ok', [lockId]);
+        const { rows } = await run<{ ok: boolean }>(client, 'SELECT pg_try_advisory_lock($1::bigint) AS ok', [lockId]);
         if (!rows[0].ok) return { acquired: false };
         // A silently dead connection (no RST) would otherwise go unnoticed while we believe we hold the lock.
         heartbeat = setInterval(() => {
@@ -208,7 +208,7 @@ export function openPostgres(options: OpenDbOptions & { url: string }): Db {
         }, HEARTBEAT_MS);
         heartbeat.unref();
         const result = await fn(lost.signal);
-        if (!lost.signal.aborted) await client.query('SELECT pg_advisory_unlock($1)', [lockId]);
+        if (!lost.signal.aborted) await client.query('SELECT pg_advisory_unlock($1::bigint)', [lockId]);
         return { acquired: true, result };
       } finally {
         done = true;

@@ -17,10 +17,10 @@ export interface Db extends Queryable {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   /**
    * Runs fn while holding a session-level advisory lock on a dedicated connection; resolves false at once
-   * when another session holds it. Used for single-active workers (the relay).
+   * when another session holds it. Used for single-active workers (the relay). `lockKey`: from advisoryLockKey.
    */
   tryWithAdvisoryLock<T>(
-    lockId: number,
+    lockKey: string,
     fn: (lost: AbortSignal) => Promise<T>,
   ): Promise<{ acquired: boolean; result?: T }>;
   close(): Promise<void>;

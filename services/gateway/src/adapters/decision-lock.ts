@@ -2,8 +2,8 @@
 // see "absent" and both record a change). An advisory lock per stream serializes them; it assigns no
 // transaction id, so `store.append` still comes before the transaction's first write (libs/eventstore).
 
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 
 export async function lockStreamForDecision(tx: Queryable, streamId: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`gateway-decide:${streamId}`]);
+  await lockForTransaction(tx, 'gateway-decide', streamId);
 }

@@ -1,15 +1,12 @@
 // The gateway's schema: read models of its own streams (users, API keys), reference data (roles,
-// permissions, settings), sessions for the embedded mode, the secrets (credentials) and the shared JWT signing key. Creating it is
-// idempotent and serialized by an advisory lock, so several gateway processes may start at once.
+// permissions, settings), sessions for the embedded mode, the secrets (credentials) and the shared JWT signing key. Set up the one
+// way every owner sets up its schema (setUpSchema), so several gateway processes may start at once.
 
 import { GATEWAY_LEGACY_EVENT_SECRETS } from '@pcas/contracts';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, type Queryable, setUpSchema } from '@pcas/sql';
 import { DEFAULT_REALTIME_ANONYMOUS } from '../domain/realtime.ts';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts';
 import { DEFAULT_SETTINGS } from '../domain/settings.ts';
-
-/** Advisory lock ids (arbitrary constants, unique within this database). */
-export const LOCKS = { schema: 7_410_001, adminSeed: 7_410_002, userRoles: 7_410_003 } as const;
 
 const DDL = [
   'CREATE SCHEMA IF NOT EXISTS gateway',
@@ -148,10 +145,7 @@ const DDL = [
 
 /** Creates the schema and seeds roles, permissions, the default matrix (once) and settings. */
 export async function ensureGatewaySchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    // DDL racing in several processes fails on catalog unique constraints; take turns.
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.schema]);
-    for (const statement of DDL) await tx.query(statement);
+  await setUpSchema(db, 'gateway', DDL, async (tx) => {
     await moveSecretsOutOfTheLog(tx);
     await seedReferenceData(tx);
   });

@@ -1,9 +1,8 @@
 // Locks of user management. Per-stream serialization of read-decide-append comes from decision-lock.ts (shared
 // with the settings and roles code); this adds the lock of changes that depend on the set of admins.
 
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 import { lockStreamForDecision } from './decision-lock.ts';
-import { LOCKS } from './schema.ts';
 
 /** Serializes read-decide-append on one stream among the gateway's writers (see decision-lock.ts). */
 export const lockStream = lockStreamForDecision;
@@ -13,7 +12,7 @@ export const lockStream = lockStreamForDecision;
  * this lock first, before any stream lock, so two admins demoting each other cannot both succeed.
  */
 export async function lockUserRoles(tx: Queryable): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.userRoles]);
+  await lockForTransaction(tx, 'gateway', 'user-roles');
 }
 
 /** PostgreSQL's unique_violation: a concurrent writer took the same e-mail or code first. */

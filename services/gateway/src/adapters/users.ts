@@ -19,11 +19,11 @@ import {
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
 import { addressKey, searchClause } from '@pcas/http-kit';
 import type { Logger } from '@pcas/observability';
-import { type Db, pageWithTotal, type Queryable } from '@pcas/sql';
+import { type Db, lockForTransaction, pageWithTotal, type Queryable } from '@pcas/sql';
 import { type LoginCounters, NO_FAILURES } from '../domain/passwords.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
 import { hashPassword } from './password.ts';
-import { LOCKS, pgText } from './schema.ts';
+import { pgText } from './schema.ts';
 import { isUniqueViolation, lockStream, lockUserRoles } from './stream-lock.ts';
 
 export const metadataOf = (actor: Actor): EventMetadata => ({ user_id: actor.user_id, api_key_id: actor.api_key_id });
@@ -663,7 +663,7 @@ export async function seedFirstAdmin(deps: { db: Db; store: EventStore; config: 
   const generated = config.adminPassword ? undefined : randomBytes(15).toString('hex');
   const passwordHash = await hashPassword(config.adminPassword ?? generated!);
   const created = await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [LOCKS.adminSeed]);
+    await lockForTransaction(tx, 'gateway', 'admin-seed');
     if ((await tx.query(ADMIN_EXISTS)).rowCount > 0) return null;
     const taken = await tx.query('SELECT 1 FROM gateway.users WHERE lower(email) = lower($1)', [config.adminEmail]);
     if (taken.rowCount > 0) {

@@ -10,10 +10,8 @@ import {
   type TimestampApiKeyWeightsSet,
 } from '@pcas/contracts';
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 import type { Priorities } from '../domain/port-calls.ts';
-
-const PRIORITIES_LOCK = 0x70637333; // 'pcs3'
 
 export const PRIORITY_STREAMS = [TIMESTAMP_PRIORITIES_STREAM, PAYLOAD_KEY_PRIORITIES_STREAM] as const;
 
@@ -88,7 +86,7 @@ async function applyOne(tx: Queryable, event: RecordedEvent): Promise<void> {
 export async function applyPriorityEvents(tx: Queryable, events: readonly RecordedEvent[]): Promise<number> {
   if (events.length === 0) return 0;
   // The live projection and a rebuild may both apply the same events: one after the other, never interleaved.
-  await tx.query('SELECT pg_advisory_xact_lock($1)', [PRIORITIES_LOCK]);
+  await lockForTransaction(tx, 'portcall', 'priorities');
   const applied = await versions(tx);
   let count = 0;
   for (const event of events) {

@@ -32,11 +32,7 @@
 // portcall.timestamp_weights, portcall.payload_key_weights: the priorities as the projection applies them,
 //   from the priorities-* streams; portcall.priority_versions: the last event of each stream applied.
 
-import type { Db } from '@pcas/sql';
-
-// Any constant shared by the instances of this service: serialises their DDL, because CREATE ... IF NOT EXISTS
-// still fails with a unique violation when two sessions create the same object at the same moment.
-const SCHEMA_LOCK = 0x70637331; // 'pcs1'
+import { type Db, setUpSchema } from '@pcas/sql';
 
 /** The first key of every per-vessel advisory lock (the two-key space never meets the event store's one-key locks). */
 export const VESSEL_LOCK_CLASS = 0x70637332; // 'pcs2'
@@ -191,8 +187,5 @@ const DDL = [
 ];
 
 export async function ensureSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [SCHEMA_LOCK]);
-    for (const statement of DDL) await tx.query(statement);
-  });
+  await setUpSchema(db, 'portcall', DDL);
 }
