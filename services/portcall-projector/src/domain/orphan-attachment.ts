@@ -8,10 +8,10 @@ import {
   JIT_SOURCE,
   masterIdOf,
   opensOrMovesRange,
+  rangeCovers,
   resolvePortCall,
   SLOT_MASTER_PREFIX,
 } from './master-mode.ts';
-import { shiftMs, toMs } from './port-call-time.ts';
 import type { PortCall, VesselTimestamp } from './port-call-types.ts';
 import type { Work } from './vessel-work.ts';
 
@@ -40,9 +40,7 @@ export function parseMasterData(w: Work, t: VesselTimestamp): void {
   // The original looked the master ID up across all vessels; a vessel's stream only knows its own.
   let pc = portCalls.filter((p) => p.master_id === masterId).sort((a, b) => b.seq - a.seq)[0];
   if (!pc) {
-    const plusStart = shiftMs(t.time_ms, s.startBuffer, 1);
-    const minusEnd = shiftMs(t.time_ms, s.endBuffer, -1);
-    const covering = portCalls.find((p) => covers(p, plusStart, minusEnd));
+    const covering = portCalls.find((p) => rangeCovers(p, t.time_ms, s));
     if (covering) {
       if (jit) covering.master_id = masterId;
       // A clustered port call, or one a slot reservation holds: the timestamp is attached by range later.
@@ -57,16 +55,6 @@ export function parseMasterData(w: Work, t: VesselTimestamp): void {
   if (pc.master_manual) return;
   if (t.state === 'Arrival_Vessel_PortArea' || t.state === 'Arrival_Vessel_Berth') pc.master_start = t.time;
   else if (t.state === 'Departure_Vessel_Berth') pc.master_end = t.time;
-}
-
-/** `master_start <= time + start buffer AND master_end >= time - end buffer`, both bounds set. */
-function covers(pc: PortCall, plusStart: number, minusEnd: number): boolean {
-  return (
-    pc.master_start !== null &&
-    pc.master_end !== null &&
-    toMs(pc.master_start) <= plusStart &&
-    toMs(pc.master_end) >= minusEnd
-  );
 }
 
 export interface AttachOptions {
@@ -90,9 +78,7 @@ export function attachOrphansByMaster(w: Work, options: AttachOptions): void {
       target = portCalls.filter((pc) => pc.master_id === masterId).sort(byMasterEndDesc)[0];
     }
     if (!target) {
-      const plusStart = shiftMs(t.time_ms, s.startBuffer, 1);
-      const minusEnd = shiftMs(t.time_ms, s.endBuffer, -1);
-      const candidates = portCalls.filter((pc) => covers(pc, plusStart, minusEnd)).sort(byMasterEndDesc);
+      const candidates = portCalls.filter((pc) => rangeCovers(pc, t.time_ms, s)).sort(byMasterEndDesc);
       if (candidates.length === 1) target = candidates[0];
       else if (candidates.length > 1) target = resolvePortCall(t, candidates);
     }

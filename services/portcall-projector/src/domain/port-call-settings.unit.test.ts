@@ -90,7 +90,7 @@ describe('time', () => {
   it('writes what Date#toISOString writes, whatever the time', () => {
     const edges = [0, 1, 999, DAY_MS - 1, Date.UTC(2000, 1, 29), Date.UTC(2100, 1, 28, 23, 59, 59, 999)];
     edges.push(Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(10000, 0, 1), -1, -DAY_MS * 400, 1.5);
-    for (let i = 0; i < 20_000; i++) edges.push(Math.floor(((i * 7919) % 20_000) * 12_672_000_000 + i * 86_399_999));
+    for (let i = 0; i < 5_000; i++) edges.push(Math.floor(((i * 7919) % 5_000) * 50_688_000_000 + i * 86_399_999));
     for (const ms of edges) {
       expect(isoMs(ms)).toBe(new Date(ms).toISOString());
       expect(isoUtc(ms)).toBe(`${new Date(ms).toISOString().slice(0, 19)}+00:00`);
