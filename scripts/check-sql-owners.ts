@@ -31,6 +31,7 @@ export const OWNERS: Readonly<Record<string, string>> = {
   portcall: 'services/portcall-projector',
   queue: 'services/queue-scheduler',
   vis: 'services/vis-bridge',
+  dcsa: 'services/dcsa-bridge',
   eventstore: 'libs/eventstore',
   messaging: 'libs/messaging',
 };

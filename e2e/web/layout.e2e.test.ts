@@ -22,6 +22,7 @@ const VESSEL = { imo: 9074729, vessel_name: 'Layout E2E' };
 
 const VIEWS = [
   '/',
+  '/berth-board',
   '/port-calls',
   '/vessels',
   '/notifications',

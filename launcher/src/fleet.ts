@@ -1,6 +1,11 @@
 // `pnpm start:fleet`: each service its own process against PostgreSQL, RabbitMQ and Redis (DATABASE_URL,
 // AMQP_URL, REDIS_URL; the local servers when unset). Creates the database if it is missing, restarts a
 // service that dies, and stops them all on SIGINT/SIGTERM.
+//
+// Built (dist/fleet.js, `pnpm build:services`), it starts each service from the build, `node dist/<service>.js`;
+// run from source (tsx: the tests, development), from source. Each process gets its instance id (INSTANCE_ID,
+// in its log lines and metrics) and its operations port: OPS_PORT (default 9464) for the first, then one more
+// for each next one, in the order below (docs/operations.md#metrics-and-probes); OPS_PORT=0: each a free port.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
@@ -9,6 +14,9 @@ import { createLogger } from '@pcas/observability';
 import pg from 'pg';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// Set by the production build (build.config.mjs); undefined under tsx.
+declare const __PCAS_BUILD__: boolean | undefined;
+const fromBuild = typeof __PCAS_BUILD__ !== 'undefined' && __PCAS_BUILD__;
 const log = createLogger('fleet', process.env.LOG_LEVEL ?? 'info');
 
 const SERVICES = [
@@ -19,6 +27,7 @@ const SERVICES = [
   { name: 'queue-scheduler', entry: 'services/queue-scheduler/src/entry-points/main.ts' },
   { name: 'vis-bridge', entry: 'services/vis-bridge/src/entry-points/main.ts' },
   { name: 'gateway', entry: 'services/gateway/src/entry-points/main.ts' },
+  { name: 'dcsa-bridge', entry: 'services/dcsa-bridge/src/entry-points/main.ts' },
 ];
 
 const env: Record<string, string | undefined> = {
@@ -53,8 +62,24 @@ async function ensureDatabase(url: string) {
 const children = new Map<string, ChildProcess>();
 let stopping = false;
 
+const opsBase = Number(process.env.OPS_PORT ?? 9464);
+
+/** The process's own settings: its instance id and operations port. */
+function processEnv(service: (typeof SERVICES)[number]): Record<string, string | undefined> {
+  const index = SERVICES.indexOf(service);
+  return {
+    ...env,
+    INSTANCE_ID: `${service.name}-1`,
+    OPS_PORT: String(opsBase === 0 ? 0 : opsBase + index),
+  };
+}
+
 function start(service: (typeof SERVICES)[number], attempt = 0) {
-  const child = spawn(process.execPath, ['--import', 'tsx', service.entry], { cwd: root, env, stdio: 'inherit' });
+  // Built, the services are the launcher's neighbours (dist/, or wherever the build was written).
+  const args = fromBuild
+    ? [path.join(path.dirname(process.argv[1]!), `${service.name}.js`)]
+    : ['--import', 'tsx', service.entry];
+  const child = spawn(process.execPath, args, { cwd: root, env: processEnv(service), stdio: 'inherit' });
   children.set(service.name, child);
   const startedAt = Date.now();
   child.on('exit', (code, signal) => {
@@ -70,7 +95,15 @@ function start(service: (typeof SERVICES)[number], attempt = 0) {
 async function main() {
   await ensureDatabase(env.DATABASE_URL!);
   for (const service of SERVICES) start(service);
-  log.info({ services: SERVICES.map((s) => s.name), port: env.PORT ?? '8000' }, 'fleet started');
+  log.info(
+    {
+      services: SERVICES.map((s) => s.name),
+      port: env.PORT ?? '8000',
+      opsPorts: Object.fromEntries(SERVICES.map((s) => [s.name, Number(processEnv(s).OPS_PORT)])),
+      from: fromBuild ? 'dist' : 'source',
+    },
+    'fleet started',
+  );
   const shutdown = async () => {
     if (stopping) return;
     stopping = true;

@@ -3,7 +3,7 @@
 // downloads only its own code. Areas own their sub-paths (`/port-calls/*` → views/port-calls).
 
 import type { QueryClient } from '@tanstack/react-query';
-import { lazy, Suspense } from 'react';
+import { type ComponentType, lazy, Suspense } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { api, storedSessionId } from './api/client.ts';
 import { Loading } from './components/states-ui.tsx';
@@ -23,6 +23,7 @@ const Profile = lazy(() => import('./views/account/profile.tsx'));
 const loadActivity = () => import('./views/activity/index.tsx');
 const Activity = lazy(loadActivity);
 const PortCalls = lazy(() => import('./views/port-calls/index.tsx'));
+const BerthBoard = lazy(() => import('./views/berth-board/index.tsx'));
 const Vessels = lazy(() => import('./views/vessels/index.tsx'));
 const Notifications = lazy(() => import('./views/notifications/index.tsx'));
 const Logistics = lazy(() => import('./views/logistics/index.tsx'));
@@ -32,6 +33,7 @@ const FixedVessels = lazy(() => import('./views/sea-chart/fixed-vessels.tsx'));
 const Vis = lazy(() => import('./views/vis/index.tsx'));
 const InboundVessels = lazy(() => import('./views/vis/inbound.tsx'));
 const OtherPorts = lazy(() => import('./views/vis/ports.tsx'));
+const Dcsa = lazy(() => import('./views/dcsa/index.tsx'));
 const Users = lazy(() => import('./views/admin-users/users.tsx'));
 const RegistrationCodes = lazy(() => import('./views/admin-users/registration-codes.tsx'));
 const Roles = lazy(() => import('./views/admin-users/roles.tsx'));
@@ -77,51 +79,56 @@ function View({ children }: { children: React.ReactNode }) {
   );
 }
 
+/** Views open to everyone, by path. */
+const OPEN_VIEWS: readonly (readonly [string, ComponentType])[] = [
+  ['register', Register],
+  ['forgot-password', ForgotPassword],
+  ['reset-password', ResetPassword],
+  // The vessel's forms: reached from the queue's e-mails, no sign-in (the link's token is the credential).
+  ['agent/eta-form', JitEtaForm],
+  ['agent/eta-form/rta', RtaForm],
+];
+
+/** Views that need a session, in the shared layout, by path; an area owns its sub-paths. */
+const SIGNED_IN_VIEWS: readonly (readonly [string, ComponentType])[] = [
+  ['profile', Profile],
+  ['port-calls/*', PortCalls],
+  ['berth-board', BerthBoard],
+  ['vessels/*', Vessels],
+  ['notifications/*', Notifications],
+  ['logistics/*', Logistics],
+  ['sea-chart/*', SeaChart],
+  ['queue/*', Queue],
+  ['vis/*', Vis],
+  ['inbound-vessels/*', InboundVessels],
+  ['dcsa/*', Dcsa],
+  ['ports/*', OtherPorts],
+  ['admin/users/*', Users],
+  ['admin/registration-codes/*', RegistrationCodes],
+  ['admin/roles/*', Roles],
+  ['admin/api-keys/*', ApiKeys],
+  ['admin/priorities/*', Priorities],
+  ['admin/settings/*', Settings],
+  ['admin/translations/*', Translations],
+  ['admin/fixed-vessels/*', FixedVessels],
+  ['*', NotFound],
+];
+
 export function App() {
   return (
     <Routes>
       <Route path="sign-in" element={<SignIn />} />
-      <Route
-        path="register"
-        element={
-          <View>
-            <Register />
-          </View>
-        }
-      />
-      <Route
-        path="forgot-password"
-        element={
-          <View>
-            <ForgotPassword />
-          </View>
-        }
-      />
-      <Route
-        path="reset-password"
-        element={
-          <View>
-            <ResetPassword />
-          </View>
-        }
-      />
-      {/* The vessel's forms: reached from the queue's e-mails, no sign-in (the link's token is the credential). */}
-      <Route
-        path="agent/eta-form"
-        element={
-          <View>
-            <JitEtaForm />
-          </View>
-        }
-      />
-      <Route
-        path="agent/eta-form/rta"
-        element={
-          <View>
-            <RtaForm />
-          </View>
-        }
-      />
+      {OPEN_VIEWS.map(([path, Component]) => (
+        <Route
+          key={path}
+          path={path}
+          element={
+            <View>
+              <Component />
+            </View>
+          }
+        />
+      ))}
       <Route element={<RequireSession />}>
         <Route
           index
@@ -133,158 +140,17 @@ export function App() {
             </View>
           }
         />
-        <Route
-          path="profile"
-          element={
-            <View>
-              <Profile />
-            </View>
-          }
-        />
-        <Route
-          path="port-calls/*"
-          element={
-            <View>
-              <PortCalls />
-            </View>
-          }
-        />
-        <Route
-          path="vessels/*"
-          element={
-            <View>
-              <Vessels />
-            </View>
-          }
-        />
-        <Route
-          path="notifications/*"
-          element={
-            <View>
-              <Notifications />
-            </View>
-          }
-        />
-        <Route
-          path="logistics/*"
-          element={
-            <View>
-              <Logistics />
-            </View>
-          }
-        />
-        <Route
-          path="sea-chart/*"
-          element={
-            <View>
-              <SeaChart />
-            </View>
-          }
-        />
-        <Route
-          path="queue/*"
-          element={
-            <View>
-              <Queue />
-            </View>
-          }
-        />
-        <Route
-          path="vis/*"
-          element={
-            <View>
-              <Vis />
-            </View>
-          }
-        />
-        <Route
-          path="inbound-vessels/*"
-          element={
-            <View>
-              <InboundVessels />
-            </View>
-          }
-        />
-        <Route
-          path="ports/*"
-          element={
-            <View>
-              <OtherPorts />
-            </View>
-          }
-        />
-        <Route
-          path="admin/users/*"
-          element={
-            <View>
-              <Users />
-            </View>
-          }
-        />
-        <Route
-          path="admin/registration-codes/*"
-          element={
-            <View>
-              <RegistrationCodes />
-            </View>
-          }
-        />
-        <Route
-          path="admin/roles/*"
-          element={
-            <View>
-              <Roles />
-            </View>
-          }
-        />
-        <Route
-          path="admin/api-keys/*"
-          element={
-            <View>
-              <ApiKeys />
-            </View>
-          }
-        />
-        <Route
-          path="admin/priorities/*"
-          element={
-            <View>
-              <Priorities />
-            </View>
-          }
-        />
-        <Route
-          path="admin/settings/*"
-          element={
-            <View>
-              <Settings />
-            </View>
-          }
-        />
-        <Route
-          path="admin/translations/*"
-          element={
-            <View>
-              <Translations />
-            </View>
-          }
-        />
-        <Route
-          path="admin/fixed-vessels/*"
-          element={
-            <View>
-              <FixedVessels />
-            </View>
-          }
-        />
-        <Route
-          path="*"
-          element={
-            <View>
-              <NotFound />
-            </View>
-          }
-        />
+        {SIGNED_IN_VIEWS.map(([path, Component]) => (
+          <Route
+            key={path}
+            path={path}
+            element={
+              <View>
+                <Component />
+              </View>
+            }
+          />
+        ))}
       </Route>
     </Routes>
   );

@@ -35,8 +35,9 @@ export interface TransactionalCommand<S, E extends DecidedEvent> extends StreamC
   /**
    * Writes that must commit with the events (a service's own tables), in the same transaction, after the append:
    * the event store takes the stream's lock with the append, which must come before the transaction's own writes.
+   * `appended` is the append's result (the stream's new version, for rows that record it).
    */
-  project?(tx: Queryable, events: readonly E[]): Promise<void>;
+  project?(tx: Queryable, events: readonly E[], appended: AppendResult): Promise<void>;
 }
 
 export interface RetryOptions {
@@ -131,7 +132,7 @@ export function decideAndAppendInTransaction<S, E extends DecidedEvent>(
     () =>
       db.transaction(async (tx) => {
         const decided = await appendDecision(store, command, await command.load(tx), tx);
-        if (decided.appended && command.project) await command.project(tx, decided.events);
+        if (decided.appended && command.project) await command.project(tx, decided.events, decided.appended);
         return decided;
       }),
     options,

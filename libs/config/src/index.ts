@@ -6,6 +6,11 @@ export type RunMode = 'embedded' | 'fleet';
 export interface Config {
   mode: RunMode;
   port: number;
+  /**
+   * The process's operations port (`OPS_PORT`): Prometheus metrics and the liveness and readiness probes
+   * (docs/operations.md#metrics-and-probes). Fleet: 9464 unless set; embedded: off unless set. 0: any free port.
+   */
+  ops: { port: number | undefined; host: string };
   /** PostgreSQL URL (fleet). Embedded mode uses PGlite under dataDir instead. */
   databaseUrl: string | undefined;
   amqpUrl: string | undefined;
@@ -320,6 +325,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
   const config: Config = {
     mode,
     port: int(env, 'PORT', 8000),
+    ops: {
+      port: env.OPS_PORT?.trim() ? int(env, 'OPS_PORT', 9464) : (overrides.mode ?? mode) === 'fleet' ? 9464 : undefined,
+      host: str(env, 'OPS_HOST', '127.0.0.1'),
+    },
     databaseUrl: opt(env, 'DATABASE_URL'),
     amqpUrl: opt(env, 'AMQP_URL'),
     redisUrl: opt(env, 'REDIS_URL'),

@@ -10,6 +10,28 @@ export const berthStream = (id: number): string => `berth-${id}`;
 export const nominationStream = (id: number): string => `nomination-${id}`;
 export const slotRequestStream = (id: number): string => `slotrequest-${id}`;
 
+/**
+ * The queue's settings (docs/queue.md) and the values the gateway seeds them with: one definition for the gateway's
+ * seed and the queue-scheduler's fallback while a setting has never been changed (its copy has no row then).
+ */
+export const QUEUE_SETTING_DEFAULTS = {
+  queue_travel_duration_to_berth: 'PT30M',
+  queue_rta_window_duration: 'PT30M',
+  queue_laytime_buffer_duration: 'PT30M',
+  queue_live_eta_alert_buffer_duration: 'PT1H',
+  queue_live_eta_alert_delay_duration: 'PT2H',
+  // Not the original's (it took any `\d+:\d\d`): the longest laytime any caller may give, so that a form link or an
+  // API key cannot push the berth's following reservations forward without limit (docs/domain.md#queue).
+  queue_max_laytime_duration: 'PT72H',
+} as const;
+
+/** The port operators' addresses the queue's alert mails go to (space or comma separated); seeded empty. */
+export const PORT_OPERATOR_EMAILS_DEFAULT = '';
+
+/** The settings the queue-scheduler keeps a copy of (its durations and the port operators' addresses). */
+export const isQueueCopiedSetting = (name: string): boolean =>
+  Object.hasOwn(QUEUE_SETTING_DEFAULTS, name) || name === 'port_operator_emails';
+
 export const NOMINATION_STATUSES = ['open', 'reserved', 'expired'] as const;
 export type NominationStatus = (typeof NOMINATION_STATUSES)[number];
 
@@ -206,4 +228,6 @@ export const QueueCommands = {
   createSlotRequest: 'createSlotRequest',
   updateSlotRequest: 'updateSlotRequest',
   cancelSlotRequest: 'cancelSlotRequest',
+  /** `{name}`: a setting the gateway changed, copied by the queue from the log at once (docs/queue.md). */
+  copyPortSetting: 'copyPortSetting',
 } as const;

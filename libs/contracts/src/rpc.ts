@@ -173,6 +173,40 @@ export const PortcallCommands = {
   setLiveEta: 'setLiveEta',
 } as const;
 
+/** PortcallQueries.masterPortCall: the port call a decision's master id names (the newest, should several). */
+export interface MasterPortCallQuery {
+  master_id: string;
+}
+
+/** The port call's vessel and status, or null when no port call carries the master id. */
+export type MasterPortCallReply = { imo: number; status: string } | null;
+
+/** Read-only queries the portcall-projector answers on its RPC queue, besides its commands. */
+export const PortcallQueries = {
+  /** VesselPortCallsQuery → VesselPortCall[]: the queue's RTA form and live ETA alert read a vessel's port calls. */
+  vesselPortCalls: 'vesselPortCalls',
+  /** MasterPortCallQuery → MasterPortCallReply: the notifier checks a decision's master id. */
+  masterPortCall: 'masterPortCall',
+} as const;
+
+export interface VesselPortCallsQuery {
+  imo: number;
+}
+
+/** A vessel's port call as the queue reads it; the list is by current ETA, then id. */
+export interface VesselPortCall {
+  id: number;
+  imo: number;
+  status: string;
+  vessel_name: string | null;
+  loa: number | null;
+  beam: number | null;
+  draft: number | null;
+  berth: string | null;
+  eta_form_email: string | null;
+  live_eta: string | null;
+}
+
 // ---- cmd.queue-scheduler: the vessel-facing side (docs/domain.md#queue-e-mails-and-live-eta). The queue's own
 // commands are in queue.ts. ----
 

@@ -16,10 +16,11 @@ import { type Server, STATUS_CODES } from 'node:http';
 import path from 'node:path';
 import type { Duplex } from 'node:stream';
 import { ApiError, isApiError } from '@pcas/errors';
-import { type Logger, SpanKind, withSpan } from '@pcas/observability';
+import { httpRequestDuration, type Logger, SpanKind, secondsSince, withSpan } from '@pcas/observability';
 import compression from 'compression';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { addressKey, clientAddress } from './client-address.ts';
+import { countConnections } from './connections.ts';
 import { compileParams, createAjv, mergeParams, type ParamValidator } from './params.ts';
 import {
   type AuthContext,
@@ -75,6 +76,8 @@ interface Locals {
   api?: boolean;
   /** What this request was charged to its route's rate limits, for a refund. */
   charged?: Array<{ limit: string; key: string }>;
+  /** The route that answered (its path in the route table), for the latency histogram. */
+  route?: string;
 }
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
@@ -134,6 +137,9 @@ export function createHttpApp(options: HttpAppOptions): express.Express {
     res.on('finish', () => {
       logRequest(logger, req, res, locals);
       summary.count(res.statusCode);
+      // By route, never by raw path: one series per route, whatever ids the paths carry.
+      const route = locals.route ?? (res.statusCode === 404 ? 'unmatched' : 'other');
+      httpRequestDuration.observe({ route, method: req.method, status: `${res.statusCode}` }, secondsSince(started));
     });
     if (req.method === 'OPTIONS') {
       // CORS preflight: answered at once, before any authentication.
@@ -381,6 +387,7 @@ function webUiFallback(webUi: WebUiOptions) {
  * is a JSON {"error"}; the statuses stay Node's.
  */
 export function answerParserErrors(server: Server): void {
+  countConnections(server);
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     // As Node itself: nothing is written into a response already under way on this connection.
     const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
@@ -412,6 +419,7 @@ async function handle(
   res: Response,
 ): Promise<void> {
   const locals = res.locals as Locals;
+  locals.route = route.path;
   const traceparent = req.headers.traceparent;
   let outcome: unknown;
   try {

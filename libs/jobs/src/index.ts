@@ -4,7 +4,7 @@
 // with a growing delay a bounded number of times, and treat scheduling an id that is already waiting as a no-op,
 // so callers make ids idempotent (e.g. from what the job is about and when it is due).
 
-import type { Logger } from '@pcas/observability';
+import { collectGauge, type Logger } from '@pcas/observability';
 import { type Job, Queue, Worker } from 'bullmq';
 
 export interface DueJob {
@@ -144,6 +144,16 @@ export async function createBullJobs(options: BullJobsOptions): Promise<DelayedJ
     log.warn({ err: error, job: job?.id, queue: options.queue, attempts: job?.attemptsMade }, 'job failed'),
   );
   await Promise.all([queue.waitUntilReady(), worker.waitUntilReady()]);
+  // Read from Redis at each scrape; every process using the queue reports the same counts (take max per queue).
+  const removeGauge = collectGauge(
+    'bullmq_queue_jobs',
+    'Jobs of a BullMQ queue by state (waiting, delayed, active, failed)',
+    ['queue', 'state'],
+    async (set) => {
+      const counts = await queue.getJobCounts('waiting', 'delayed', 'active', 'failed');
+      for (const [state, count] of Object.entries(counts)) set({ queue: options.queue, state }, count);
+    },
+  );
   return {
     kind: 'bullmq',
     async schedule(id, at, data) {
@@ -165,6 +175,7 @@ export async function createBullJobs(options: BullJobsOptions): Promise<DelayedJ
       }
     },
     async close() {
+      removeGauge();
       await worker.close();
       await queue.close();
     },

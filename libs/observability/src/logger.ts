@@ -1,4 +1,6 @@
+import { hostname } from 'node:os';
 import { type DestinationStream, type Logger, pino } from 'pino';
+import { instanceId } from './metrics.ts';
 
 export type { Logger };
 
@@ -23,13 +25,17 @@ const redact = {
   censor: '<removed>',
 };
 
-/** `destination`: where the lines go (default stdout); a test passes one to read what the service logged. */
+/**
+ * `destination`: where the lines go (default stdout); a test passes one to read what the service logged. Every line
+ * names the process (`instance`, the same id as the `instance_id` label of its metrics).
+ */
 export function createLogger(
   name: string,
   level = process.env.LOG_LEVEL ?? 'info',
   destination?: DestinationStream,
 ): Logger {
-  return destination ? pino({ name, level, redact }, destination) : pino({ name, level, redact });
+  const options = { name, level, redact, base: { pid: process.pid, hostname: hostname(), instance: instanceId() } };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**

@@ -2,7 +2,7 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, OpenDbOptions } from './types.ts';
 
-export { type PageQuery, pageWithTotal, rowsOrNone } from './paging.ts';
+export { type PageQuery, pageWithTotal } from './paging.ts';
 export { pgTimestampText } from './pg-text.ts';
 export { advisoryLockKey, lockForTransaction, setUpSchema } from './schema-setup.ts';
 export { together, togetherText } from './together.ts';

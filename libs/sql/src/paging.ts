@@ -16,43 +16,21 @@ export interface PageQuery {
   offset: number;
 }
 
-type RowsOf = <T>(query: Promise<{ rows: T[] }>) => Promise<T[]>;
-const allRows: RowsOf = async (query) => (await query).rows;
-
 export async function pageWithTotal<R extends object>(
   db: Queryable,
   page: PageQuery,
-  /** How a statement's rows are taken (e.g. none while the table is not there yet). */
-  rowsOf: RowsOf = allRows,
 ): Promise<{ rows: R[]; total: number }> {
   const count = `SELECT count(*)::int AS total ${page.from}`;
   const n = page.params.length + 1;
-  const found = await rowsOf(
-    db.query<R & { page_total: number }>(
-      `SELECT ${page.select}, (${count}) AS page_total ${page.from}
-        ORDER BY ${page.orderBy} LIMIT $${n} OFFSET $${n + 1}`,
-      [...page.params, page.limit, page.offset],
-    ),
+  const { rows: found } = await db.query<R & { page_total: number }>(
+    `SELECT ${page.select}, (${count}) AS page_total ${page.from}
+      ORDER BY ${page.orderBy} LIMIT $${n} OFFSET $${n + 1}`,
+    [...page.params, page.limit, page.offset],
   );
   if (found.length > 0) {
     return { rows: found.map(({ page_total: _, ...row }) => row as R), total: found[0].page_total };
   }
   if (page.offset <= 0 && page.limit > 0) return { rows: [], total: 0 };
-  const counted = await rowsOf(db.query<{ total: number }>(count, page.params));
+  const counted = (await db.query<{ total: number }>(count, page.params)).rows;
   return { rows: [], total: counted[0]?.total ?? 0 };
-}
-
-const UNDEFINED_TABLE = '42P01';
-
-/**
- * A read model's rows, or none while its table is not there yet: its owner creates its schema when it starts, and
- * a reader in another process (the gateway, started first) answers with nothing until then (SQLSTATE 42P01).
- */
-export async function rowsOrNone<R>(query: Promise<{ rows: R[] }>): Promise<R[]> {
-  try {
-    return (await query).rows;
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code === UNDEFINED_TABLE) return [];
-    throw error;
-  }
 }

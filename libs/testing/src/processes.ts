@@ -89,7 +89,8 @@ async function terminate(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-const quietEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', INVALID_ACCESS_DELAY_MS: '0' };
+// OPS_PORT 0: each process's metrics and probes on a free port, so that fleets started side by side never meet.
+const quietEnv = { LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn', INVALID_ACCESS_DELAY_MS: '0', OPS_PORT: '0' };
 
 /** The PGlite the service runs (libs/sql's), by version; undefined when its files are not where pnpm puts them. */
 function pgliteVersion(): string | undefined {
@@ -167,8 +168,14 @@ export async function withVhost(amqpUrl: string): Promise<{ url: string; drop():
 const settledValue = <T>(made: PromiseSettledResult<T>): T | undefined =>
   made.status === 'fulfilled' ? made.value : undefined;
 
-/** `pnpm start:fleet`: each service its own process against real PostgreSQL, RabbitMQ and Redis. */
-export async function startFleet(extraEnv: Record<string, string> = {}): Promise<RunningSystem> {
+/**
+ * `pnpm start:fleet`: each service its own process against real PostgreSQL, RabbitMQ and Redis. `fromBuild`: the
+ * production build's launcher (its fleet.js, which starts the built services beside it) instead of the sources.
+ */
+export async function startFleet(
+  extraEnv: Record<string, string> = {},
+  options: { fromBuild?: string } = {},
+): Promise<RunningSystem> {
   // The database and the virtual host (rabbitmqctl: a second or so a call) are made side by side.
   const [pgMade, vhostMade, redisMade] = await Promise.allSettled([
     freshPostgres('pcas_fleet'),
@@ -195,7 +202,7 @@ export async function startFleet(extraEnv: Record<string, string> = {}): Promise
     ADMIN_PASSWORD: 'e2e-admin-password',
     ...extraEnv,
   };
-  const { child, output } = launch('launcher/src/fleet.ts', env);
+  const { child, output } = launch(options.fromBuild ?? 'launcher/src/fleet.ts', env);
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = async () => {
     await terminate(child);

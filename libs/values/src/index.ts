@@ -5,6 +5,7 @@ export * from './atom-time.ts';
 export * from './canonical-json.ts';
 export * from './duration.ts';
 export * from './email.ts';
+export * from './form-claims.ts';
 export * from './imo.ts';
 export * from './locode.ts';
 export * from './session-payload.ts';

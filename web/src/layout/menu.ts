@@ -23,6 +23,7 @@ export const MENU: MenuSection[] = [
     label: 'Port activity',
     entries: [
       { path: '/', label: 'Activity timeline', permissions: ['basic_user_action'], module: 'activity_module' },
+      { path: '/berth-board', label: 'Berth board', permissions: ['basic_user_action'], module: 'activity_module' },
       { path: '/port-calls', label: 'Port calls', permissions: ['manage_port_call'], module: 'activity_module' },
       { path: '/vessels', label: 'Vessels', permissions: ['basic_user_action'] },
       { path: '/notifications', label: 'Notifications', permissions: ['basic_user_action'] },
@@ -36,6 +37,7 @@ export const MENU: MenuSection[] = [
       { path: '/vis', label: 'STM / VIS', permissions: ['view_vis_information'], module: 'vis_module' },
       { path: '/inbound-vessels', label: 'Inbound vessels', permissions: ['basic_user_action'], module: 'vis_module' },
       { path: '/ports', label: 'Other ports', permissions: ['manage_port'], module: 'vis_module' },
+      { path: '/dcsa', label: 'DCSA partners', permissions: ['manage_api_key'] },
     ],
   },
   {

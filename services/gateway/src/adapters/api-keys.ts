@@ -9,7 +9,7 @@ import { type Actor, type ApiKeyCreated, type ApiKeyPermissionsSet, apiKeyStream
 import type { EventStore } from '@pcas/eventstore';
 import { escapeLike } from '@pcas/http-kit';
 import { type Db, pageWithTotal, type Queryable } from '@pcas/sql';
-import { API_KEY_PERMISSIONS } from '../domain/roles.ts';
+import { DEFAULT_KEY_PERMISSIONS } from '../domain/roles.ts';
 import { apiKeyUser } from '../domain/users.ts';
 import { secretOf, storeCredential } from './credentials.ts';
 import { pgText } from './schema.ts';
@@ -147,7 +147,7 @@ export interface ApiKeyRow {
 
 const KEY = secretOf('api_key', 'k.id');
 /** Every API-key permission as an SQL array (our own constants): what a key without a list holds. */
-const ALL_KEY_PERMISSIONS = `ARRAY[${API_KEY_PERMISSIONS.map((p) => `'${p}'`).join(', ')}]::text[]`;
+const ALL_KEY_PERMISSIONS = `ARRAY[${DEFAULT_KEY_PERMISSIONS.map((p) => `'${p}'`).join(', ')}]::text[]`;
 
 /** API field → SQL expression, for the original's sort syntax. */
 export const API_KEY_SORT_FIELDS: Record<string, string> = {

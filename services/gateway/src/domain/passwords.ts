@@ -92,8 +92,3 @@ export function afterFailedLogin(counters: LoginCounters, rules: PasswordRuleSet
   const suspend = rules.suspend_failures > 0 && failed % rules.suspend_failures === 0;
   return { failed_logins: failed, suspend_start: suspend ? now : counters.suspend_start, locked: counters.locked };
 }
-
-/** The answer to a wrong password, given the counters after it: a 200 message, or null for 403 Invalid access. */
-export function failedLoginMessage(after: LoginCounters, rules: PasswordRuleSet, now: Date): string | null {
-  return loginBlockedMessage(after, rules, now);
-}

@@ -86,11 +86,18 @@ export const API_KEY_PERMISSIONS: readonly string[] = [
   'push_notification_token',
   'export_api',
   'update_sea_chart_location',
+  'dcsa_partner',
 ];
 
 /**
+ * What a key created without a list may do: the original's API-key permissions. `dcsa_partner` (ours, for a DCSA
+ * carrier or terminal: docs/dcsa.md) is given only by choice, so no existing data source gains it.
+ */
+export const DEFAULT_KEY_PERMISSIONS: readonly string[] = API_KEY_PERMISSIONS.filter((p) => p !== 'dcsa_partner');
+
+/**
  * The API-key permissions an administrator chose for a key (POST /api-keys, PUT /api-keys/permissions): absent or
- * null, all of them (as the original's keys); else a non-empty list of API-key permissions, kept each once in
+ * null, the defaults (DEFAULT_KEY_PERMISSIONS, as the original's keys); else a non-empty list of API-key permissions, kept each once in
  * the catalogue's order.
  */
 export function readKeyPermissions(value: unknown): string[] | null {

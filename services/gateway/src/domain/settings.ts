@@ -2,7 +2,7 @@
 // Ids keep the original's listing order, since GET /settings returns `[{id, <name>: value}]` and the UI shows
 // them in that order.
 
-import { ApiError } from '@pcas/contracts';
+import { ApiError, PORT_OPERATOR_EMAILS_DEFAULT, QUEUE_SETTING_DEFAULTS } from '@pcas/contracts';
 import { isIsoDuration, parseEmailList } from '@pcas/values';
 import { DEFAULT_REALTIME_ANONYMOUS, REALTIME_ANONYMOUS_MODES } from './realtime.ts';
 
@@ -12,25 +12,34 @@ export interface SettingDef {
   value: string;
 }
 
+// The queue's values are the queue-scheduler's fallbacks too (libs/contracts/src/queue.ts): one definition.
 export const DEFAULT_SETTINGS: readonly SettingDef[] = [
   { id: 1, name: 'activity_module', value: 'enabled' },
   { id: 2, name: 'logistics_module', value: 'enabled' },
   { id: 3, name: 'queue_module', value: 'enabled' },
   { id: 4, name: 'map_module', value: 'enabled' },
   { id: 5, name: 'codeless_registration_module', value: 'disabled' },
-  { id: 6, name: 'queue_travel_duration_to_berth', value: 'PT30M' },
-  { id: 7, name: 'queue_rta_window_duration', value: 'PT30M' },
-  { id: 8, name: 'queue_laytime_buffer_duration', value: 'PT30M' },
-  { id: 9, name: 'queue_live_eta_alert_buffer_duration', value: 'PT1H' },
-  { id: 10, name: 'queue_live_eta_alert_delay_duration', value: 'PT2H' },
-  { id: 11, name: 'port_operator_emails', value: '' },
+  { id: 6, name: 'queue_travel_duration_to_berth', value: QUEUE_SETTING_DEFAULTS.queue_travel_duration_to_berth },
+  { id: 7, name: 'queue_rta_window_duration', value: QUEUE_SETTING_DEFAULTS.queue_rta_window_duration },
+  { id: 8, name: 'queue_laytime_buffer_duration', value: QUEUE_SETTING_DEFAULTS.queue_laytime_buffer_duration },
+  {
+    id: 9,
+    name: 'queue_live_eta_alert_buffer_duration',
+    value: QUEUE_SETTING_DEFAULTS.queue_live_eta_alert_buffer_duration,
+  },
+  {
+    id: 10,
+    name: 'queue_live_eta_alert_delay_duration',
+    value: QUEUE_SETTING_DEFAULTS.queue_live_eta_alert_delay_duration,
+  },
+  { id: 11, name: 'port_operator_emails', value: PORT_OPERATOR_EMAILS_DEFAULT },
   // Not the original's (its socket server let anyone subscribe): what a socket that never signed in may subscribe
   // to, `off`, `signals` or `legacy` (any channel, as the original); domain/realtime.ts, docs/architecture.md#real-time.
   { id: 12, name: 'realtime_anonymous', value: DEFAULT_REALTIME_ANONYMOUS },
   // Not the original's (it had no VIS switch): VIS/STM messaging on or off, like the other modules.
   { id: 13, name: 'vis_module', value: 'enabled' },
   // Not the original's (it took a laytime of any length): the longest laytime of a slot request (docs/domain.md#queue).
-  { id: 14, name: 'queue_max_laytime_duration', value: 'PT72H' },
+  { id: 14, name: 'queue_max_laytime_duration', value: QUEUE_SETTING_DEFAULTS.queue_max_laytime_duration },
 ];
 
 export const SETTING_NAMES: readonly string[] = DEFAULT_SETTINGS.map((s) => s.name);

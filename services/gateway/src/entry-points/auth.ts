@@ -14,7 +14,7 @@ import {
   type UserWithPermissions,
 } from '../adapters/users.ts';
 import { rulesForRole } from '../domain/passwords.ts';
-import { ANONYMOUS, API_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
+import { ANONYMOUS, DEFAULT_KEY_PERMISSIONS, isAllowed } from '../domain/roles.ts';
 import { signInHolds } from '../domain/sign-in.ts';
 import { canonicalTimeZone } from '../domain/users.ts';
 import { type CallerCache, NO_OWNER, throughCache } from './caller-cache.ts';
@@ -114,7 +114,7 @@ export function createAccess(
   const permissionsOf = (found: ActiveApiKey): ReadonlySet<string> => {
     let permissions = keyPermissions.get(found);
     if (!permissions) {
-      permissions = new Set([...found.permissions, ...(found.key_permissions ?? API_KEY_PERMISSIONS)]);
+      permissions = new Set([...found.permissions, ...(found.key_permissions ?? DEFAULT_KEY_PERMISSIONS)]);
       keyPermissions.set(found, permissions);
     }
     return permissions;

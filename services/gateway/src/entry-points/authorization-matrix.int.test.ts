@@ -25,6 +25,7 @@ import { RATE_LIMITS_OFF_ENV } from '@pcas/config';
 import type { ModuleName, ParamSpec, Route } from '@pcas/http-kit';
 import { ApiClient, freePort, rabbitmq, repoRoot, uniqueName, waitForHealth } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_KEY_PERMISSIONS } from '../domain/roles.ts';
 import { allRoutes } from './routes/index.ts';
 import { CALLER_MAX_AGE_MS } from './service.ts';
 import { startTestGateway, type TestGateway } from './testing/gateway-harness.ts';
@@ -66,10 +67,12 @@ function expectedAccess(caller: Caller, permission: string, matrix: Matrix): Acc
   // An unknown or expired session is refused before anything else, on every route (the UI then logs out).
   if (caller.kind === 'unknown_session') return 'expired';
   if (permission === 'public') return 'allowed';
-  // API-key-only permissions: no role can hold them; a key holds those it was given (all, when created without
-  // a list).
+  // API-key-only permissions: no role can hold them; a key holds those it was given (the original's, when created
+  // without a list: dcsa_partner only by choice).
   if (API_KEY_ONLY.includes(permission)) {
-    const held = caller.kind === 'api_key' || (caller.kind === 'scoped_api_key' && caller.holds.includes(permission));
+    const held =
+      (caller.kind === 'api_key' && DEFAULT_KEY_PERMISSIONS.includes(permission)) ||
+      (caller.kind === 'scoped_api_key' && caller.holds.includes(permission));
     return held ? 'allowed' : 'refused';
   }
   // A disabled key is no credential at all: the caller is anonymous.

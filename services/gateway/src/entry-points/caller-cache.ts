@@ -141,7 +141,7 @@ export function sessionsTellingCache(sessions: SessionStore, callers: CallerCach
   };
 }
 
-// The streams whose events change what the caches hold (libs/contracts/src/events.ts: userStream, apiKeyStream,
+// The streams whose events change what the caches hold (libs/contracts/src/events-gateway.ts: userStream, apiKeyStream,
 // rolePermissionsStream, settingStream): a user's status, role or time zone, a key's state, a role's permissions,
 // a setting.
 const USER_STREAM = /^user-(\d+)$/;

@@ -15,7 +15,7 @@ import type { PasswordRules } from '@pcas/config';
 import type { ServiceDeps } from '@pcas/contracts';
 import type { Consumer } from '@pcas/messaging';
 import jwt from 'jsonwebtoken';
-import { type AGServerSocket, attach } from 'socketcluster-server';
+import { type AGServer, type AGServerSocket, attach } from 'socketcluster-server';
 import type { SessionStore } from '../adapters/session-store.ts';
 import { readSettings } from '../adapters/settings.ts';
 import { type SigningKeys, socketTokenClaims, verifySocketToken } from '../adapters/signing-key.ts';
@@ -54,6 +54,73 @@ const callerOf = (user: { id: number; permissions: readonly string[] }): SocketC
   userId: Number(user.id),
   permissions: new Set(user.permissions),
 });
+
+/** What re-checking the open sockets reads, and the callers it updates (startRealtime's). */
+interface Rechecking {
+  db: ServiceDeps['db'];
+  sessions: Pick<SessionStore, 'endedAmong'>;
+  channels: ChannelRules;
+  mode: () => Promise<RealtimeAnonymous>;
+  holds: (user: (UserWithPermissions & AccountBlock) | null) => boolean;
+  callers: WeakMap<AGServerSocket, SocketCaller>;
+}
+
+/** Every open socket checked again: its sign-in kept or ended, each channel kept or left. */
+async function recheck(agServer: AGServer, { db, sessions, channels, mode, holds, callers }: Rechecking) {
+  const sockets = Object.values(agServer.clients) as AGServerSocket[];
+  if (sockets.length === 0) return;
+  const signedIn = sockets.flatMap((socket) => {
+    const claims = socket.authToken ? socketTokenClaims(socket.authToken) : null;
+    return claims ? [{ socket, claims }] : [];
+  });
+  const [current, users, ended] = await Promise.all([
+    mode(),
+    loadUsers(db, [...new Set(signedIn.map(({ claims }) => claims.userId))]),
+    sessions.endedAmong([...new Set(signedIn.map(({ claims }) => claims.sessionDigest))]),
+  ]);
+  const now = Date.now() / 1000;
+  for (const { socket, claims } of signedIn) {
+    const user = users.get(claims.userId) ?? null;
+    const state = {
+      expiresAt: claims.expiresAt,
+      sessionEnded: ended.has(claims.sessionDigest),
+      userSignedIn: holds(user),
+    };
+    if (user && keepsSignIn(state, now)) callers.set(socket, callerOf(user));
+    else {
+      callers.delete(socket);
+      void socket.deauthenticate().catch(() => {});
+    }
+  }
+  for (const socket of sockets) {
+    const caller = (socket.authToken && callers.get(socket)) || ANONYMOUS;
+    for (const channel of socket.subscriptions()) {
+      const refusal = subscribeRefusal(channel, caller, current, channels);
+      if (refusal) void socket.kickOut(channel, refusal).catch(() => {});
+    }
+  }
+}
+
+/** The socket server's auth engine: our own socket tokens checked, none issued. */
+function authEngineOf(
+  signingKeys: () => Promise<SigningKeys>,
+  signedInCaller: (payload: unknown) => Promise<SocketCaller | null>,
+) {
+  return {
+    // Only our own socket tokens. What this returns becomes the socket's authToken (the token's payload; the
+    // package's types call it a Jwt).
+    async verifyToken(signedToken: string | null) {
+      if (typeof signedToken !== 'string') throw new jwt.JsonWebTokenError('jwt must be a string');
+      const payload = verifySocketToken(await signingKeys(), signedToken);
+      if (!(await signedInCaller(payload))) throw new jwt.JsonWebTokenError('the session of this token has ended');
+      return payload as unknown as jwt.Jwt;
+    },
+    // The gateway issues tokens over HTTP only; a socket never gets one from here.
+    async signToken(): Promise<string> {
+      throw new Error('the real-time edge issues no tokens');
+    },
+  };
+}
 
 export async function startRealtime(
   deps: Pick<ServiceDeps, 'db' | 'bus' | 'log'> & {
@@ -101,20 +168,7 @@ export async function startRealtime(
     return caller;
   }
 
-  const authEngine = {
-    // Only our own socket tokens. What this returns becomes the socket's authToken (the token's payload; the
-    // package's types call it a Jwt).
-    async verifyToken(signedToken: string | null) {
-      if (typeof signedToken !== 'string') throw new jwt.JsonWebTokenError('jwt must be a string');
-      const payload = verifySocketToken(await signingKeys(), signedToken);
-      if (!(await signedInCaller(payload))) throw new jwt.JsonWebTokenError('the session of this token has ended');
-      return payload as unknown as jwt.Jwt;
-    },
-    // The gateway issues tokens over HTTP only; a socket never gets one from here.
-    async signToken(): Promise<string> {
-      throw new Error('the real-time edge issues no tokens');
-    },
-  };
+  const authEngine = authEngineOf(signingKeys, signedInCaller);
   const agServer = attach(server, {
     path: REALTIME_PATH,
     allowClientPublish: false,
@@ -152,46 +206,11 @@ export async function startRealtime(
     for await (const { socket } of agServer.listener('authentication')) callers.delete(socket);
   })();
 
-  /** Every open socket checked again: its sign-in kept or ended, each channel kept or left. */
-  async function recheck() {
-    const sockets = Object.values(agServer.clients) as AGServerSocket[];
-    if (sockets.length === 0) return;
-    const signedIn = sockets.flatMap((socket) => {
-      const claims = socket.authToken ? socketTokenClaims(socket.authToken) : null;
-      return claims ? [{ socket, claims }] : [];
-    });
-    const [current, users, ended] = await Promise.all([
-      mode(),
-      loadUsers(db, [...new Set(signedIn.map(({ claims }) => claims.userId))]),
-      sessions.endedAmong([...new Set(signedIn.map(({ claims }) => claims.sessionDigest))]),
-    ]);
-    const now = Date.now() / 1000;
-    for (const { socket, claims } of signedIn) {
-      const user = users.get(claims.userId) ?? null;
-      const state = {
-        expiresAt: claims.expiresAt,
-        sessionEnded: ended.has(claims.sessionDigest),
-        userSignedIn: holds(user),
-      };
-      if (user && keepsSignIn(state, now)) callers.set(socket, callerOf(user));
-      else {
-        callers.delete(socket);
-        void socket.deauthenticate().catch(() => {});
-      }
-    }
-    for (const socket of sockets) {
-      const caller = (socket.authToken && callers.get(socket)) || ANONYMOUS;
-      for (const channel of socket.subscriptions()) {
-        const refusal = subscribeRefusal(channel, caller, current, channels);
-        if (refusal) void socket.kickOut(channel, refusal).catch(() => {});
-      }
-    }
-  }
   let rechecking = false;
   const rechecks = setInterval(() => {
     if (rechecking) return;
     rechecking = true;
-    recheck()
+    recheck(agServer, { db, sessions, channels, mode, holds, callers })
       .catch((error) => log.warn({ err: error }, 'real-time re-check failed'))
       .finally(() => {
         rechecking = false;

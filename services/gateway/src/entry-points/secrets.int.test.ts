@@ -44,7 +44,7 @@ interface Delivery {
 async function tapEvents(url: string) {
   const connection = await amqplib.connect(url);
   const channel = await connection.createChannel();
-  // As the bus declares it (libs/messaging/src/amqp-bus.ts), so whichever comes first, both agree.
+  // As the bus declares it (libs/messaging/src/amqp-connection.ts, amqp-rpc.ts), so whichever comes first, both agree.
   await channel.assertExchange('events', 'topic', { durable: true });
   const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
   await channel.bindQueue(queue, 'events', '#');

@@ -26,6 +26,7 @@ import {
   storeTellingCache,
   throughCache,
 } from './caller-cache.ts';
+import { prepareOwnersTables } from './owners-tables.ts';
 import { startRealtime } from './realtime.ts';
 import { channelRules } from './routes/channels.ts';
 import { allRoutes } from './routes/index.ts';
@@ -80,6 +81,7 @@ export async function startGateway(
   );
   watching.unref();
   await ensureGatewaySchema(db);
+  await prepareOwnersTables(db);
   await seedFirstAdmin(deps);
   const access = createAccess(deps, caches);
   // A module's switch, as its setting (`queue_module`) holds it; requests arriving while one read is on its way

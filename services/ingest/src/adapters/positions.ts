@@ -140,49 +140,29 @@ export async function refreshSeaChartFeatures(
   await tx.query(refreshSql('l.imo = ANY($1::bigint[]) OR l.mmsi = ANY($2::bigint[])'), [imos, mmsis]);
 }
 
-// The ongoing port calls as the activity timeline has them (the projector's read model, read-only).
-const ONGOING = `p.shown AND (p.status <> 'done' OR (p.status = 'done' AND p.atd >= now() - interval '2 hours'))`;
-
 // What the batch's checks look up, in the statement that takes the sea chart's lock (shared): known vessels by
-// IMO, fixed vessels by IMO or MMSI, and the vessels of ongoing port calls by MMSI (without that part until the
-// projector has made its schema). Its snapshot may predate the lock: the checks only need what was committed
-// when the batch arrived, and the upsert, a later statement, reads the fixed vessels again after it.
-const LOOKUPS_SQL = (portCalls: boolean) => `
+// IMO and fixed vessels by IMO or MMSI (the vessels of ongoing port calls are the projector's, asked of it before:
+// ongoing-port-calls.ts). Its snapshot may predate the lock: the checks only need what was committed when the batch
+// arrived, and the upsert, a later statement, reads the fixed vessels again after it.
+const LOOKUPS_SQL = `
   SELECT pg_advisory_xact_lock_shared(${SEA_CHART_LOCK_KEY})::text AS locked,
          (SELECT coalesce(json_agg(json_build_array(v.imo, v.vessel_name)), '[]')
             FROM ingest.vessels v WHERE v.imo = ANY($1::bigint[])) AS vessels,
          (SELECT coalesce(json_agg(json_build_array(f.imo, f.mmsi, f.vessel_name)), '[]')
-            FROM ingest.fixed_vessels f WHERE f.imo = ANY($1::bigint[]) OR f.mmsi = ANY($2::bigint[])) AS fixed,
-         ${
-           portCalls
-             ? `(SELECT coalesce(json_agg(json_build_array(o.mmsi, o.imo)), '[]')
-                  FROM (SELECT DISTINCT ON (p.mmsi) p.mmsi, p.imo FROM portcall.port_calls p
-                         WHERE p.mmsi = ANY($2::bigint[]) AND ${ONGOING} ORDER BY p.mmsi, p.id DESC) o)`
-             : "'[]'::json"
-         } AS ongoing`;
+            FROM ingest.fixed_vessels f WHERE f.imo = ANY($1::bigint[]) OR f.mmsi = ANY($2::bigint[])) AS fixed`;
 
 interface LookupRow {
   vessels: [number, string][];
   fixed: [number | null, number | null, string][];
-  ongoing: [number, number][];
-}
-
-// The projector creates its schema when it starts: until it has, no port calls (asked again each batch).
-const portCallsSeen = new WeakSet<object>();
-async function portCallsTable(db: Queryable): Promise<boolean> {
-  if (portCallsSeen.has(db)) return true;
-  const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok");
-  if (rows[0].ok) portCallsSeen.add(db);
-  return rows[0].ok;
 }
 
 /** Takes the sea chart's lock (shared) and reads what the batch's checks look up: one statement. */
 async function lockAndLookUp(
   tx: Queryable,
   ids: { imos: number[]; mmsis: number[] },
-  portCalls: boolean,
+  ongoingByMmsi: ReadonlyMap<number, number>,
 ): Promise<PositionLookups> {
-  const row = (await tx.query<LookupRow>(LOOKUPS_SQL(portCalls), [ids.imos, ids.mmsis])).rows[0];
+  const row = (await tx.query<LookupRow>(LOOKUPS_SQL, [ids.imos, ids.mmsis])).rows[0];
   const fixedByMmsi = new Map<number, { imo: number | null; vessel_name: string }>();
   const fixedByImo = new Map<number, string>();
   for (const [imo, mmsi, name] of row.fixed) {
@@ -193,7 +173,7 @@ async function lockAndLookUp(
     vessels: new Map(row.vessels.map(([imo, name]) => [Number(imo), name])),
     fixedByMmsi,
     fixedByImo,
-    ongoingByMmsi: new Map(row.ongoing.map(([mmsi, imo]) => [Number(mmsi), Number(imo)])),
+    ongoingByMmsi,
   };
 }
 
@@ -240,7 +220,8 @@ async function upsertPositions(tx: Queryable, events: readonly PositionEvent[]):
 }
 
 /**
- * A batch in one transaction: the lock (shared) with the checks' lookups, the decision on them, then the accepted
+ * A batch in one transaction (`ongoingByMmsi` asked of the projector before it): the lock (shared) with the checks'
+ * lookups, the decision on them, then the accepted
  * positions appended (one multi-stream append, with the batch's signal on its seachart-batches-<n> stream) and the rows of the
  * new ones upserted. Five round trips whatever the batch's size. `fresh`: how many were new (the rest were stored
  * before).
@@ -249,12 +230,12 @@ export async function recordPositions<D extends { events: readonly PositionEvent
   db: Db,
   store: EventStore,
   ids: { imos: number[]; mmsis: number[] },
+  ongoingByMmsi: ReadonlyMap<number, number>,
   decide: (lookups: PositionLookups) => D,
   metadata: EventMetadata,
 ): Promise<D & { fresh: number }> {
-  const portCalls = await portCallsTable(db);
   return db.transaction(async (tx) => {
-    const decision = decide(await lockAndLookUp(tx, ids, portCalls));
+    const decision = decide(await lockAndLookUp(tx, ids, ongoingByMmsi));
     const { events } = decision;
     if (events.length === 0) return { ...decision, fresh: 0 };
     const entries: StreamAppend[] = events.map((e) => ({

@@ -14,12 +14,6 @@ export async function findVesselByName(q: Queryable, name: string): Promise<Vess
   );
   return rows[0];
 }
-
-export async function findVesselByImo(q: Queryable, imo: number): Promise<Vessel | undefined> {
-  const { rows } = await q.query<Vessel>('SELECT imo, vessel_name FROM ingest.vessels WHERE imo = $1', [imo]);
-  return rows[0];
-}
-
 /**
  * Serialises IMO-0 registrations of one name until the transaction ends, so two posts of a new unnamed vessel
  * cannot both create it.

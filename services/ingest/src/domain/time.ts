@@ -1,3 +1,3 @@
 // The agent time formats (docs/domain.md#time-formats): one check for every agent endpoint, in @pcas/contracts.
 
-export { formatUtc, invalidDateFormat, parseAgentTime, toUtcTimestamp } from '@pcas/contracts';
+export { formatUtc, parseAgentTime, toUtcTimestamp } from '@pcas/contracts';

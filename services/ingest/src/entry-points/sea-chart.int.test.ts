@@ -4,7 +4,12 @@
 // (Over HTTP, with the module switch, the age limit and Redis in the fleet: e2e/sea-chart.e2e.test.ts.)
 
 import { loadConfig } from '@pcas/config';
-import { type PostTimestampCommand, SEA_CHART_CHANGES_STREAM } from '@pcas/contracts';
+import {
+  PORTCALL_PROJECTOR,
+  PortcallLookups,
+  type PostTimestampCommand,
+  SEA_CHART_CHANGES_STREAM,
+} from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { createInProcessJobs, type DelayedJobs } from '@pcas/jobs';
 import { createInProcessBus } from '@pcas/messaging';
@@ -29,6 +34,8 @@ let db: Db;
 let store: EventStore;
 let seaChart: ReturnType<typeof seaChartCommands>;
 const map: Record<string, string> = {};
+/** The ongoing port calls' vessels by MMSI, as the projector's lookup answers (the stub served below). */
+const ongoing = new Map<number, number>();
 
 const at = (second: number) => `2026-11-25T10:00:${String(second).padStart(2, '0')}+00:00`;
 const position = (second: number, over: Record<string, unknown> = {}) => ({
@@ -89,7 +96,14 @@ beforeAll(async () => {
     };
     await ingest.postTimestamp({ actor: operator, input });
   }
-  const deps = { config: loadConfig({}), db, store, bus: createInProcessBus({ log }), log };
+  const bus = createInProcessBus({ log });
+  // The portcall-projector's lookup of the vessels of ongoing port calls by MMSI (its RPC; see `ongoing`).
+  await bus.serveRpc(PORTCALL_PROJECTOR, async (command, payload) => {
+    if (command !== PortcallLookups.ongoingImosByMmsi) throw new Error(`unexpected ${command}`);
+    const { mmsis } = (payload as { input: { mmsis: number[] } }).input;
+    return mmsis.flatMap((mmsi) => (ongoing.has(mmsi) ? [[mmsi, ongoing.get(mmsi)]] : []));
+  });
+  const deps = { config: loadConfig({}), db, store, bus, log };
   seaChart = seaChartCommands(deps, { mapStore: { set: async (key, value) => (map[key] = value) } });
 });
 
@@ -140,6 +154,17 @@ describe('vessel positions', () => {
     // Redelivered once more, alone: still nothing new.
     await record(batches[0]);
     expect(await streamTimes(`position-imo-${OTHER}`)).toHaveLength(times.length);
+  });
+
+  it('matches a position by MMSI through the vessel of an ongoing port call, as the projector answers', async () => {
+    ongoing.set(230000500, OTHER);
+    try {
+      const reply = await record([position(7, { imo: undefined, mmsi: 230000500 })]);
+      expect(reply.successful).toEqual([{ imo: OTHER, mmsi: 230000500 }]);
+      expect(reply.failed).toEqual([]);
+    } finally {
+      ongoing.delete(230000500);
+    }
   });
 
   it('matches a position by MMSI through a fixed vessel; an unknown MMSI or IMO fails and stores nothing', async () => {

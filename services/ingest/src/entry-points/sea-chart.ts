@@ -25,6 +25,7 @@ import {
   readMmsiImoPairs,
   saveFixedVesselChange,
 } from '../adapters/fixed-vessels.ts';
+import { ongoingPortCallsLookup } from '../adapters/ongoing-port-calls.ts';
 import { compactPositions, recordPositions } from '../adapters/positions.ts';
 import {
   decideAddFixedVessel,
@@ -48,6 +49,7 @@ export interface SeaChartCommandsOptions {
 
 export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOptions = {}) {
   const { db, store, log } = deps;
+  const ongoingByMmsi = ongoingPortCallsLookup(deps.bus, log);
 
   // Writes of the map go one after another, each reading the rows when it starts, so the last write holds the
   // last change of this process (another process's late write is healed by the periodic refresh). Callers that
@@ -81,10 +83,12 @@ export function seaChartCommands(deps: ServiceDeps, options: SeaChartCommandsOpt
     if (items.length > MAX_POSITION_BATCH) {
       throw ApiError.badRequest(`Too many locations: at most ${MAX_POSITION_BATCH} in one request`);
     }
+    const ids = identitiesOf(items);
     const { events, reply, fresh } = await recordPositions(
       db,
       store,
-      identitiesOf(items),
+      ids,
+      await ongoingByMmsi(ids.mmsis),
       (lookups) => decidePositions(items, lookups),
       eventMetadata(actor, headers),
     );

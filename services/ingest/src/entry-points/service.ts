@@ -7,6 +7,7 @@ import { createBullJobs, createInProcessJobs, type DelayedJobs, jobsPrefixFor } 
 import { Redis } from 'ioredis';
 import { ensureSchema } from '../adapters/schema.ts';
 import { createIngestCommands } from './commands.ts';
+import { withIngestLookups } from './lookups.ts';
 import { armRetention, RETENTION_QUEUE, retentionJob, seaChartCommands } from './sea-chart.ts';
 
 // The AIS agents' map is also rewritten this often, so a write another process made late is soon replaced.
@@ -26,10 +27,13 @@ export async function startIngest(deps: ServiceDeps): Promise<RunningService> {
   redis?.on('error', (error) => deps.log.warn({ err: error }, 'redis'));
   const seaChart = seaChartCommands(deps, { mapStore: redis });
   const seaChartHandle = commandHandler(seaChart.commands);
-  const rpc = await deps.bus.serveRpc(INGEST, (command, payload, headers) =>
-    Object.hasOwn(seaChart.commands, command)
-      ? seaChartHandle(command, payload, headers)
-      : commands.handle(command, payload, headers),
+  const rpc = await deps.bus.serveRpc(
+    INGEST,
+    withIngestLookups(deps.db, (command, payload, headers) =>
+      Object.hasOwn(seaChart.commands, command)
+        ? seaChartHandle(command, payload, headers)
+        : commands.handle(command, payload, headers),
+    ),
   );
   await seaChart.refreshMap();
   const mapTimer = redis ? setInterval(() => void seaChart.refreshMap(), MAP_REFRESH_MS) : undefined;

@@ -1,6 +1,8 @@
 // What the gateway runs of the ingest service in its own process (`@pcas/ingest/queries`,
 // docs/architecture.md#queries): the reads of this service's read models.
 
+/** Sets up this service's tables (idempotent), so that its queries run in whichever process serves them first. */
+export { ensureSchema as prepareQueries } from '../adapters/schema.ts';
 export {
   type ApiKeyNames,
   listPayloadKeyWeights,

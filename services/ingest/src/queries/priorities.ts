@@ -2,7 +2,7 @@
 // (`@pcas/ingest/queries`): read-only queries on this service's weight tables (docs/domain.md#priorities), each
 // weight with its API key's name, joined by the SQL the gateway (which owns the API keys) lends.
 
-import { type Queryable, rowsOrNone } from '@pcas/sql';
+import type { Queryable } from '@pcas/sql';
 
 export interface WeightedApiKey {
   api_key_id: number;
@@ -27,22 +27,22 @@ export interface ApiKeyNames {
 
 /** Every timestamp weight with its key's name, highest weight first within a pair. */
 export async function listTimestampWeights(db: Queryable, keys: ApiKeyNames): Promise<TimestampWeightRow[]> {
-  return rowsOrNone(
-    db.query<TimestampWeightRow>(
+  return db
+    .query<TimestampWeightRow>(
       `SELECT w.time_type, w.state, w.api_key_id, ${keys.name} AS api_key_name, w.weight
          FROM ingest.timestamp_api_key_weights w ${keys.join('w.api_key_id')}
         ORDER BY w.time_type, w.state, w.weight DESC, w.api_key_id`,
-    ),
-  );
+    )
+    .then((found) => found.rows);
 }
 
 /** Every payload-key weight with its key's name, by payload key, highest weight first. */
 export async function listPayloadKeyWeights(db: Queryable, keys: ApiKeyNames): Promise<PayloadKeyWeightRow[]> {
-  return rowsOrNone(
-    db.query<PayloadKeyWeightRow>(
+  return db
+    .query<PayloadKeyWeightRow>(
       `SELECT w.payload_key, w.api_key_id, ${keys.name} AS api_key_name, w.weight
          FROM ingest.payload_key_api_key_weights w ${keys.join('w.api_key_id')}
         ORDER BY w.payload_key, w.weight DESC, w.api_key_id`,
-    ),
-  );
+    )
+    .then((found) => found.rows);
 }

@@ -4,7 +4,7 @@
 
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
 import { VESSEL_TYPES } from '@pcas/s211';
-import { pgTimestampText, type Queryable, rowsOrNone } from '@pcas/sql';
+import { pgTimestampText, type Queryable } from '@pcas/sql';
 
 // Type names by vessel type id, as an SQL array (index = type id): the types are data of libs/s211, not tables.
 const TYPE_NAMES = [...VESSEL_TYPES].sort((a, b) => a.id - b.id);
@@ -13,13 +13,11 @@ for (const t of TYPE_NAMES) typeNames[t.id - 1] = t.name;
 
 /**
  * Which non-fixed vessels the map shows: the projector's rule, lent by its queries module (the gateway passes
- * `@pcas/portcall-projector/queries`' `hasOngoingPortCall` and `portCallsTableExists`).
+ * `@pcas/portcall-projector/queries`' `hasOngoingPortCall`).
  */
 export interface ShownVessels {
   /** SQL condition on the IMO expression `imo`: the vessel has an ongoing port call. */
   condition(imo: string): string;
-  /** Whether the tables the condition reads exist yet; until then only the fixed vessels are shown. */
-  ready(db: Queryable): Promise<boolean>;
 }
 
 /**
@@ -28,27 +26,23 @@ export interface ShownVessels {
  * answer by the caller. Measured with 2,000 features: the rows cost the server 2 ms of CPU where string_agg took 5
  * and making each Feature in the query 9.
  */
-const VESSELS_SQL = (shown: ShownVessels, portCalls: boolean) => `
+const VESSELS_SQL = (shown: ShownVessels) => `
   SELECT l.feature FROM ingest.sea_chart_positions l
    WHERE l.location_timestamp >= now() - make_interval(mins => $1::int)
      AND l.feature IS NOT NULL
      AND (l.fixed
-          ${portCalls ? `OR (l.imo IS NOT NULL AND ${shown.condition('l.imo')})` : ''})
+          OR (l.imo IS NOT NULL AND ${shown.condition('l.imo')}))
    ORDER BY l.id`;
 
-/**
- * GET /sea-chart/vessels' Features (JSON texts, in id order) of the last `maxAgeMinutes`. Asks whether the port
- * calls exist only until they do.
- */
+/** GET /sea-chart/vessels' Features (JSON texts, in id order) of the last `maxAgeMinutes`. */
 export function createSeaChartFeatures(
   db: Queryable,
   maxAgeMinutes: number,
   shown: ShownVessels,
 ): () => Promise<string[]> {
-  let portCallsTable: boolean | undefined;
+  const sql = VESSELS_SQL(shown);
   return async () => {
-    if (!portCallsTable) portCallsTable = await shown.ready(db);
-    const rows = await rowsOrNone(db.query<{ feature: string }>(VESSELS_SQL(shown, portCallsTable), [maxAgeMinutes]));
+    const rows = (await db.query<{ feature: string }>(sql, [maxAgeMinutes])).rows;
     return rows.map((r) => r.feature);
   };
 }
@@ -90,19 +84,19 @@ export async function listFixedVessels(db: Queryable, query: FixedVesselListQuer
   const params = [typeNames, ...(search?.params ?? [])];
   const n = params.length + 1;
   const [total, data] = await Promise.all([
-    rowsOrNone(
-      db.query<{ total: number }>(
+    db
+      .query<{ total: number }>(
         `SELECT count(*)::int AS total FROM ingest.fixed_vessels f ${counted ? `WHERE ${counted.sql}` : ''}`,
         counted?.params ?? [],
-      ),
-    ),
-    rowsOrNone(
-      db.query<{ o: unknown }>(
+      )
+      .then((found) => found.rows),
+    db
+      .query<{ o: unknown }>(
         `SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f ${search ? `WHERE ${search.sql}` : ''}
           ORDER BY ${orderBy}, f.id LIMIT $${n} OFFSET $${n + 1}`,
         [...params, query.limit, query.offset],
-      ),
-    ),
+      )
+      .then((found) => found.rows),
   ]);
   return paginated(
     data.map((r) => r.o),
@@ -112,8 +106,11 @@ export async function listFixedVessels(db: Queryable, query: FixedVesselListQuer
 
 /** GET /sea-chart/fixed-vessel?id=: the vessel, or null when there is none (as the original's empty find). */
 export async function fixedVesselById(db: Queryable, id: number): Promise<unknown | null> {
-  const rows = await rowsOrNone(
-    db.query<{ o: unknown }>(`SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f WHERE f.id = $2`, [typeNames, id]),
-  );
+  const rows = (
+    await db.query<{ o: unknown }>(`SELECT ${FIXED_ITEM} AS o FROM ingest.fixed_vessels f WHERE f.id = $2`, [
+      typeNames,
+      id,
+    ])
+  ).rows;
   return rows[0]?.o ?? null;
 }

@@ -3,7 +3,7 @@
 // are shaped like the answers, with the original's plate and checkpoint filter. Until this service has created its
 // schema there is nothing to read.
 
-import { pgTimestampText, type Queryable, rowsOrNone } from '@pcas/sql';
+import { pgTimestampText, type Queryable } from '@pcas/sql';
 
 /** GET …/by-license-plate/:license_plate answers at most this many passages, the newest (as the original). */
 export const BY_LICENSE_PLATE_SIZE = 100;
@@ -31,13 +31,13 @@ export interface LogisticsFilter {
 
 async function items(db: Queryable, where: string, params: unknown[], limit: number): Promise<unknown[]> {
   params.push(limit);
-  const rows = await rowsOrNone(
-    db.query<{ o: unknown }>(
+  const rows = (
+    await db.query<{ o: unknown }>(
       `SELECT ${ITEM} AS o FROM logistics.gate_passages ${where}
         ORDER BY time DESC, created_at DESC, event_id LIMIT $${params.length}`,
       params,
-    ),
-  );
+    )
+  ).rows;
   return rows.map((r) => r.o);
 }
 

@@ -11,13 +11,21 @@
 //
 // Decoration. The notification object (sender, ship, decision, replies newest first) is built by one SQL function,
 // notifier.notification_object(id), and the decision object by notifier.decision_object(id): the gateway's GETs
-// and the notifier's real-time messages select the same function, so the shape lives in one place, and the
-// sender's name and the vessel's name are read when the object is read (a rename or a deleted user shows at
-// once, with no copy to keep up to date). They are PL/pgSQL so that their references to gateway.users and
-// ingest.vessels (other services' read models, read-only) are resolved when called, not when created: the
-// notifier may create its schema before those services have created theirs.
+// and the notifier's real-time messages select the same function, so the shape lives in one place. The sender's
+// name and the vessel's name come from the notifier's copies (notifier.users, notifier.vessels: adapters/copies.ts),
+// read when the object is read, so a rename or a deleted user shows as soon as its event is copied. They are
+// PL/pgSQL so that their references are resolved when called, not when created (the copies' tables are created
+// after these functions). The ship's `id` (ingest's row id of the vessel) is in no event, so it is null here.
 
-import type { DecisionResponseOptions, NotificationCreated } from '@pcas/contracts';
+import {
+  type DecisionResponseOptions,
+  type MasterPortCallQuery,
+  type MasterPortCallReply,
+  type NotificationCreated,
+  PORTCALL_PROJECTOR,
+  PortcallQueries,
+} from '@pcas/contracts';
+import type { Bus } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
 import type { AnsweredItem, StoredDecision } from '../domain/decisions.ts';
 import type { MasterPortCall, ParentNotification, StoredNotification } from '../domain/notifications.ts';
@@ -64,11 +72,11 @@ const NOTIFICATION_OBJECT = `CREATE OR REPLACE FUNCTION notifier.notification_ob
         'sender', coalesce((
           SELECT jsonb_build_object('first_name', u.first_name, 'last_name', u.last_name,
                    'email', CASE WHEN u.status = 'deleted' THEN 'ex-user' ELSE u.email END, 'status', u.status)
-            FROM gateway.users u WHERE u.id = n.created_by),
+            FROM notifier.users u WHERE u.id = n.created_by),
           jsonb_build_object('first_name', NULL, 'last_name', NULL, 'email', 'ex-user', 'status', NULL)),
         'ship', CASE WHEN n.ship_imo IS NULL THEN NULL ELSE coalesce((
-          SELECT jsonb_build_object('id', v.id, 'imo', v.imo, 'vessel_name', v.vessel_name)
-            FROM ingest.vessels v WHERE v.imo = n.ship_imo),
+          SELECT jsonb_build_object('id', NULL, 'imo', v.imo, 'vessel_name', v.vessel_name)
+            FROM notifier.vessels v WHERE v.imo = n.ship_imo),
           jsonb_build_object('id', NULL, 'imo', n.ship_imo, 'vessel_name', NULL)) END,
         'decision', (SELECT notifier.decision_object(d.id) FROM notifier.decisions d
                       WHERE d.notification_id = n.id ORDER BY d.id LIMIT 1),
@@ -134,13 +142,11 @@ export const NOTIFICATIONS_DDL: readonly string[] = [
 
 // ---- reads for the commands' checks ----
 
-/** The port call a master id names (the newest, should several carry it). */
-export async function masterPortCall(q: Queryable, masterId: string): Promise<MasterPortCall | null> {
-  const { rows } = await q.query<{ imo: string | number; status: string }>(
-    'SELECT imo, status FROM portcall.port_calls WHERE master_id = $1 ORDER BY id DESC LIMIT 1',
-    [masterId],
-  );
-  return rows[0] ? { imo: Number(rows[0].imo), status: rows[0].status } : null;
+/** The port call a master id names (the newest, should several carry it): asked of the projector, its owner. */
+export async function masterPortCall(bus: Bus, masterId: string): Promise<MasterPortCall | null> {
+  const input: MasterPortCallQuery = { master_id: masterId };
+  const reply = await bus.rpc<MasterPortCallReply>(PORTCALL_PROJECTOR, PortcallQueries.masterPortCall, { input });
+  return reply ? { imo: Number(reply.imo), status: reply.status } : null;
 }
 
 export async function parentNotification(q: Queryable, id: number): Promise<ParentNotification | null> {

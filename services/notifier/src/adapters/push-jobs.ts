@@ -3,7 +3,7 @@
 // job is tried again with a growing delay. Three kinds:
 //   send      one request to Expo (at most 100 devices); afterwards the receipts job is armed;
 //   receipts  asks Expo what became of the messages (the original waited an hour), removes DeviceNotRegistered ones;
-//   vessel    decides the VESSEL push of a data source's timestamp once the port-call projection has placed it.
+//   vessel    makes the VESSEL push of a data source's timestamp the projector placed as the heaviest of its kind.
 // Jobs name devices by row id (and a digest of the token sent to): tokens themselves never sit in Redis.
 
 import { userNotificationsChanged } from '@pcas/contracts';
@@ -72,14 +72,6 @@ export async function claimPush(q: Queryable, key: string): Promise<boolean> {
   return rows.length > 0;
 }
 
-/** A VESSEL job waits for the port-call projection: until it has folded the timestamp in, the job is tried later. */
-export class NotProjectedYetError extends Error {
-  constructor(timestampId: number) {
-    super(`timestamp ${timestampId} is not in the port-call read model yet`);
-    this.name = 'NotProjectedYetError';
-  }
-}
-
 export function pushJobHandler(deps: PushJobsDeps): (job: DueJob) => Promise<void> {
   const { db, store, log, expo } = deps;
   const now = deps.now ?? (() => new Date());
@@ -134,9 +126,6 @@ export function pushJobHandler(deps: PushJobsDeps): (job: DueJob) => Promise<voi
 
   async function vessel(job: Extract<PushJob, { kind: 'vessel' }>): Promise<void> {
     const { news } = job;
-    const placed = await timestampPlacement(db, news);
-    if (placed === 'pending') throw new NotProjectedYetError(news.timestamp_id);
-    if (placed === 'no') return;
     const key = `vessel-${news.timestamp_id}`;
     if (!(await claimPush(db, key))) return;
     const at = now();
@@ -161,40 +150,13 @@ export function pushJobHandler(deps: PushJobsDeps): (job: DueJob) => Promise<voi
   };
 }
 
-/**
- * Whether the timestamp joined a port call and is the heaviest of its kind there (the original pushes only when no
- * other live timestamp of the port call with the same time type and state weighs more): 'yes', 'no', or 'pending'
- * while the port-call projection has not folded it in.
- */
-export async function timestampPlacement(db: Queryable, news: VesselNews): Promise<'yes' | 'no' | 'pending'> {
-  const { rows } = await db.query<{
-    version: string | null;
-    port_call_id: string | null;
-    is_trash: boolean | null;
-    heavier: boolean;
-  }>(
-    `SELECT v.version, t.port_call_id, t.is_trash,
-            EXISTS (SELECT 1 FROM portcall.timestamps o
-                     WHERE o.port_call_id = t.port_call_id AND o.imo = t.imo AND o.time_type = t.time_type
-                       AND o.state = t.state AND NOT o.is_trash AND o.weight > t.weight) AS heavier
-       FROM (SELECT $1::bigint AS imo) q
-       LEFT JOIN portcall.vessels v ON v.imo = q.imo
-       LEFT JOIN portcall.timestamps t ON t.id = $2`,
-    [news.imo, news.timestamp_id],
-  );
-  const row = rows[0];
-  if (!row || row.version === null || Number(row.version) < news.timestamp_id || row.is_trash === null)
-    return 'pending';
-  return row.port_call_id !== null && !row.is_trash && !row.heavier ? 'yes' : 'no';
-}
-
 /** Who pinned the vessel (deleted users aside), their time zone and devices. */
 export async function pinnedUsers(db: Queryable, imo: number): Promise<PinnedUser[]> {
   const { rows } = await db.query<{ user_id: number; time_zone: string | null; token_ids: number[] }>(
     `SELECT p.user_id, u.time_zone,
             coalesce(array_agg(t.id ORDER BY t.id) FILTER (WHERE t.id IS NOT NULL), '{}') AS token_ids
        FROM notifier.pinned_vessels p
-       LEFT JOIN gateway.users u ON u.id = p.user_id
+       LEFT JOIN notifier.users u ON u.id = p.user_id
        LEFT JOIN notifier.push_tokens t ON t.user_id = p.user_id
       WHERE p.imo = $1 AND u.status IS DISTINCT FROM 'deleted'
       GROUP BY p.user_id, u.time_zone
@@ -204,7 +166,7 @@ export async function pinnedUsers(db: Queryable, imo: number): Promise<PinnedUse
   return rows.map((r) => ({ user_id: Number(r.user_id), time_zone: r.time_zone, token_ids: r.token_ids.map(Number) }));
 }
 
-/** The port's stored text of the timestamp's label, if any (the gateway's translations, read-only). */
+/** The port's stored text of the timestamp's label, if any (the notifier's copy of the gateway's translations). */
 async function labelTranslation(
   db: Queryable,
   namespace: string,
@@ -213,7 +175,7 @@ async function labelTranslation(
 ): Promise<Map<string, string>> {
   const key = timestampLabelKey(timeType, state);
   const { rows } = await db.query<{ value: string }>(
-    "SELECT value FROM gateway.translations WHERE namespace = $1 AND language = 'en' AND key = $2",
+    "SELECT value FROM notifier.translations WHERE namespace = $1 AND language = 'en' AND key = $2",
     [namespace, key],
   );
   return new Map(rows.map((r) => [key, r.value]));
@@ -227,7 +189,7 @@ export async function notificationAudience(
   const devices = await q.query<{ token_id: number; user_id: number }>(
     // A deleted user's devices get nothing, as in the VESSEL audience.
     `SELECT t.id AS token_id, t.user_id FROM notifier.push_tokens t
-       LEFT JOIN gateway.users u ON u.id = t.user_id
+       LEFT JOIN notifier.users u ON u.id = t.user_id
       WHERE u.status IS DISTINCT FROM 'deleted'
       ORDER BY t.id`,
   );
@@ -241,7 +203,7 @@ export async function notificationAudience(
   const pins = await q.query<{ user_id: number }>('SELECT user_id FROM notifier.pinned_vessels WHERE imo = $1', [
     shipImo,
   ]);
-  const vessel = await q.query<{ vessel_name: string }>('SELECT vessel_name FROM ingest.vessels WHERE imo = $1', [
+  const vessel = await q.query<{ vessel_name: string }>('SELECT vessel_name FROM notifier.vessels WHERE imo = $1', [
     shipImo,
   ]);
   return {

@@ -3,6 +3,7 @@
 
 import { decidedCommandsTableSql } from '@pcas/commands';
 import type { Db } from '@pcas/sql';
+import { COPIES_DDL } from './copies.ts';
 import { NOTIFICATIONS_DDL } from './notifications.ts';
 import { PINS_DDL } from './pins.ts';
 import { PUSHES_DDL } from './push-jobs.ts';
@@ -13,6 +14,7 @@ const DDL: string[] = [
   ...PINS_DDL,
   ...NOTIFICATIONS_DDL,
   ...PUSH_TOKENS_DDL,
+  ...COPIES_DDL,
   ...PUSHES_DDL,
   decidedCommandsTableSql('notifier'),
 ];

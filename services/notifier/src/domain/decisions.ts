@@ -8,6 +8,7 @@ import {
   type DecisionItemAnswered,
   type DecisionResponseOptions,
   type NotificationCreated,
+  type PortCallChanged,
 } from '@pcas/contracts';
 
 export interface StoredDecisionItem {
@@ -106,4 +107,22 @@ function closed(decision: StoredDecision, reason: DecisionClosed['reason']): Dec
 export function decideDeleteDecision(id: number, decision: StoredDecision | null): DecisionEvent[] {
   if (!decision) throw invalidDecision(id);
   return [{ type: 'DecisionDeleted', data: { decision_id: decision.id, notification_id: decision.notification_id } }];
+}
+
+/**
+ * The port calls that are done after a batch of PortCallChanged signals (each port call's last signal counts) and
+ * carry a master id, once per master id, with the id of the signal that told it. A signal without a status (a
+ * deletion, or one appended by an earlier version) closes nothing.
+ */
+export function donePortCalls(
+  changes: readonly { id: string; data: PortCallChanged }[],
+): { master_id: string; cause: string }[] {
+  const last = new Map<number, { id: string; data: PortCallChanged }>();
+  for (const c of changes) last.set(c.data.port_call_id, c);
+  const out = new Map<string, string>();
+  for (const c of [...last.values()].sort((a, b) => a.data.port_call_id - b.data.port_call_id)) {
+    const { deleted, status, master_id } = c.data;
+    if (!deleted && status === 'done' && typeof master_id === 'string' && !out.has(master_id)) out.set(master_id, c.id);
+  }
+  return [...out].map(([master_id, cause]) => ({ master_id, cause }));
 }

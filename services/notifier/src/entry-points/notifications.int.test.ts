@@ -2,10 +2,21 @@
 // decision commands with the original's message, in its order, storing nothing (no event, no row, no id taken);
 // the events on notification-<id> and decision-<id> with the actor; the decorated object (sender, "ex-user",
 // ship, decision, replies newest first); and the auto-close of a done port call's decisions from the projector's
-// signals, where a redelivered signal and a rebuild's repeated signals close nothing twice and reopen nothing.
+// signals, where a redelivered signal and a rebuild's repeated signals close nothing twice and reopen nothing. Users
+// and vessel names reach the notifier as their owners' events (its copies, filled from the log here); the port call
+// a master id names is asked of the projector, a stand-in here.
 
 import { randomUUID } from 'node:crypto';
-import { ApiError, decisionStream, NotificationCommands, notificationStream } from '@pcas/contracts';
+import { commandHandler } from '@pcas/commands';
+import {
+  ApiError,
+  decisionStream,
+  type MasterPortCallReply,
+  NotificationCommands,
+  notificationStream,
+  PORTCALL_PROJECTOR,
+  PortcallQueries,
+} from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { type Bus, createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
@@ -14,6 +25,7 @@ import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { type Copies, startCopies } from './copies.ts';
 import { notificationCommands } from './notifications.ts';
 import { startPortCallChanges } from './port-call-changes.ts';
 
@@ -21,16 +33,17 @@ const IMO = 1234567;
 const OTHER_IMO = 2345678;
 const log = createLogger('notifications-test', 'warn');
 
-// The other services' read models these commands and objects read: only the columns they use.
-const FOREIGN_TABLES = [
-  'CREATE SCHEMA IF NOT EXISTS portcall',
-  'CREATE TABLE portcall.port_calls (id bigint PRIMARY KEY, imo bigint NOT NULL, status text NOT NULL, master_id text)',
-  'CREATE SCHEMA IF NOT EXISTS gateway',
-  `CREATE TABLE gateway.users (id integer PRIMARY KEY, email text NOT NULL, first_name text NOT NULL,
-     last_name text NOT NULL, status text NOT NULL)`,
-  'CREATE SCHEMA IF NOT EXISTS ingest',
-  'CREATE TABLE ingest.vessels (id serial PRIMARY KEY, imo bigint UNIQUE, vessel_name text NOT NULL)',
-];
+// The projector's port calls as its masterPortCall answers them: master id → vessel and status.
+const portCalls = new Map<string, { imo: number; status: string }>([
+  ['decision1', { imo: IMO, status: 'arriving' }],
+  ['old', { imo: IMO, status: 'done' }],
+  ['decision2', { imo: IMO, status: 'planned' }],
+]);
+
+const userCreated = (id: number, email: string, first_name: string, last_name: string) => ({
+  type: 'UserCreated',
+  data: { id, email, first_name, last_name, role: 'user', status: 'active', registration_type: 'manual' },
+});
 
 describe('notifications and decisions', () => {
   let pg: PostgresForTest;
@@ -38,28 +51,37 @@ describe('notifications and decisions', () => {
   let store: EventStore;
   let bus: Bus;
   let commands: ReturnType<typeof notificationCommands>;
+  let copies: Copies;
 
   beforeAll(async () => {
     pg = await freshPostgres('pcas_notifier_notifications');
     db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
     store = createEventStore(db);
     await store.init();
-    for (const statement of FOREIGN_TABLES) await db.query(statement);
     await ensureSchema(db);
     await ensureSchema(db); // idempotent
     bus = createInProcessBus({ log });
     commands = notificationCommands({ db, store, bus, log, config: {} as never });
-    await db.query(
-      `INSERT INTO gateway.users VALUES (1, 'first1@test', 'First', 'One', 'active'),
-         (2, 'first2@test', 'First', 'Two', 'active'), (3, '3@deleted', '', '', 'deleted')`,
+    await bus.serveRpc(
+      PORTCALL_PROJECTOR,
+      commandHandler({
+        [PortcallQueries.masterPortCall]: async (payload): Promise<MasterPortCallReply> =>
+          portCalls.get((payload as { input: { master_id: string } }).input.master_id) ?? null,
+      }),
     );
-    await db.query(`INSERT INTO ingest.vessels (imo, vessel_name) VALUES (${IMO}, 'Unikieship')`);
-    await db.query(
-      `INSERT INTO portcall.port_calls VALUES (1, ${IMO}, 'arriving', 'decision1'), (2, ${IMO}, 'done', 'old'),
-         (3, ${IMO}, 'planned', 'decision2')`,
-    );
+    await store.append('user-1', [userCreated(1, 'first1@test', 'First', 'One')]);
+    await store.append('user-2', [userCreated(2, 'first2@test', 'First', 'Two')]);
+    await store.append('user-3', [
+      userCreated(3, 'three@test', 'Three', 'Gone'),
+      { type: 'UserDeleted', data: { id: 3 } },
+    ]);
+    await store.append(`vessel-${IMO}`, [{ type: 'VesselRegistered', data: { imo: IMO, vessel_name: 'Unikieship' } }]);
+    // Their events were in the log before the notifier started: its copies are filled from the log.
+    copies = await startCopies({ db, store, bus, log, config: {} as never }, { name: `copies-${randomUUID()}` });
+    await copies.filled;
   });
   afterAll(async () => {
+    await copies?.stop();
     await db?.close();
     await pg?.drop();
   });
@@ -312,7 +334,7 @@ describe('notifications and decisions', () => {
   });
 
   it('closes the decisions of a port call that became done, once, whatever is redelivered or rebuilt', async () => {
-    await db.query(`INSERT INTO portcall.port_calls VALUES (10, ${IMO}, 'arriving', 'auto1')`);
+    portCalls.set('auto1', { imo: IMO, status: 'arriving' });
     const a = await create(decision({ port_call_master_id: 'auto1', decisions: ['A'] }));
     const b = await create(decision({ port_call_master_id: 'auto1', decisions: ['B'] }));
     const unrelated = await create(decision({ port_call_master_id: 'decision1', decisions: ['C'] }));
@@ -322,14 +344,14 @@ describe('notifications and decisions', () => {
       { name: `test-${randomUUID()}`, send: (messages) => signals.push(...messages.map((m) => m.channel)) },
     );
     try {
-      const signal = (id = randomUUID()) => ({
+      const signal = (status = 'arriving', id = randomUUID()) => ({
         id,
         streamId: 'portcall-changes',
         streamPosition: 1,
         globalPosition: 1,
         transactionId: '1',
         type: 'PortCallChanged',
-        data: { imo: IMO, port_call_id: 10, deleted: false },
+        data: { imo: IMO, port_call_id: 10, deleted: false, status, master_id: 'auto1' },
         metadata: {},
         created: new Date().toISOString(),
       });
@@ -344,8 +366,7 @@ describe('notifications and decisions', () => {
       expect([await status(a), await status(b)]).toEqual(['open', 'open']);
       expect(signals).toEqual(['portcalls-changed', 'queue-portcalls-changed']);
 
-      await db.query("UPDATE portcall.port_calls SET status = 'done' WHERE id = 10");
-      const done = signal();
+      const done = signal('done');
       await publish(done);
       expect([await status(a), await status(b), await status(unrelated)]).toEqual(['closed', 'closed', 'open']);
       const [closed] = (await store.readStream(decisionStream(a.decision.id))).filter(
@@ -356,8 +377,8 @@ describe('notifications and decisions', () => {
 
       // The same message again (redelivery), and new signals for the same port call (a rebuild).
       await publish(done);
-      await publish(signal());
-      await publish(signal());
+      await publish(signal('done'));
+      await publish(signal('done'));
       expect([await status(a), await status(b)]).toEqual(['closed', 'closed']);
       expect([await closings(a), await closings(b)]).toEqual([1, 1]);
       expect(signals).toHaveLength(2 * 5);

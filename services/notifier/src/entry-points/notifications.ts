@@ -50,6 +50,7 @@ import {
   decideCloseByUser,
   decideCloseForDonePortCall,
   decideDeleteDecision,
+  donePortCalls,
   type StoredDecision,
 } from '../domain/decisions.ts';
 import {
@@ -75,14 +76,14 @@ async function appendCreated(store: EventStore, tx: Queryable, event: Notificati
 }
 
 export function notificationCommands(deps: ServiceDeps): Record<string, CommandFunction> {
-  const { db, store } = deps;
+  const { db, store, bus } = deps;
 
   async function createNotification(payload: unknown, headers: Record<string, unknown> = {}): Promise<unknown> {
     const { actor, input } = decodeCommand<Unchecked<CreateNotificationCommand>>(payload);
     const checked = checkNotification(input);
     const labels =
       checked.type === 'port_call_decision'
-        ? checkDecisionLabels(checked, await masterPortCall(db, checked.port_call_master_id ?? ''))
+        ? checkDecisionLabels(checked, await masterPortCall(bus, checked.port_call_master_id ?? ''))
         : [];
     const parentId = checked.parent_id;
     if (parentId !== null) checkParent(parentId, await parentNotification(db, parentId));
@@ -231,15 +232,7 @@ export async function closeDecisionsOfDonePortCalls(
   changes: readonly { id: string; data: PortCallChanged }[],
 ): Promise<number> {
   let closed = 0;
-  const portCallIds = [...new Set(changes.filter((c) => !c.data.deleted).map((c) => c.data.port_call_id))];
-  if (portCallIds.length === 0) return 0;
-  const { rows } = await tx.query<{ id: string; master_id: string }>(
-    `SELECT id, master_id FROM portcall.port_calls
-      WHERE id = ANY($1::bigint[]) AND status = 'done' AND master_id IS NOT NULL ORDER BY id`,
-    [portCallIds],
-  );
-  for (const { id, master_id } of rows) {
-    const cause = changes.find((c) => c.data.port_call_id === Number(id))?.id;
+  for (const { master_id, cause } of donePortCalls(changes)) {
     for (const decisionId of await openDecisionIds(tx, master_id)) {
       const { decision, version } = await lockDecision(tx, decisionId);
       if (!decision) continue;

@@ -2,12 +2,22 @@
 // internet): the events travel the real path (store → relay → bus → the push consumers → jobs → HTTP). Recipients,
 // titles and bodies of both push kinds, parts of 100, a retry after a 500, DeviceNotRegistered devices removed (in a
 // ticket and in a receipt), a notification stored while the push server is down, and the VESSEL rules (attached,
-// heaviest, pinned). Once with BullMQ on the real Redis (the fleet), once with in-process timers (embedded). The
-// other services' read models are minimal copies of their shape.
+// heaviest, pinned). Once with BullMQ on the real Redis (the fleet), once with in-process timers (embedded). What
+// other services own reaches the notifier as their events, appended here as they would append them: users,
+// translations and vessel names (copied by the notifier), and the projector's TimestampPlaced.
 
 import { commandHandler } from '@pcas/commands';
 import { loadConfig } from '@pcas/config';
-import { type Actor, NOTIFIER, NotificationCommands, type ServiceDeps, type TimestampReceived } from '@pcas/contracts';
+import {
+  type Actor,
+  NOTIFIER,
+  NotificationCommands,
+  PORTCALL_CHANGES_STREAM,
+  type ServiceDeps,
+  type TimestampPlaced,
+  type TimestampReceived,
+  type UserCreated,
+} from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
 import { createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
@@ -25,6 +35,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerPushToken } from '../adapters/push-tokens.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { type Copies, startCopies } from './copies.ts';
 import { notificationCommands } from './notifications.ts';
 import { startPush } from './push.ts';
 
@@ -33,19 +44,24 @@ const delivered = () => expo.delivered();
 
 // ---- the notifier's surroundings ----
 
-const OTHER_READ_MODELS = [
-  'CREATE SCHEMA gateway',
-  `CREATE TABLE gateway.users (id integer PRIMARY KEY, email text NOT NULL, first_name text NOT NULL DEFAULT '',
-     last_name text NOT NULL DEFAULT '', status text NOT NULL DEFAULT 'active', time_zone text)`,
-  `CREATE TABLE gateway.translations (namespace text, language text, key text, value text,
-     PRIMARY KEY (namespace, language, key))`,
-  'CREATE SCHEMA ingest',
-  'CREATE TABLE ingest.vessels (id serial PRIMARY KEY, imo bigint UNIQUE, vessel_name text NOT NULL)',
-  'CREATE SCHEMA portcall',
-  'CREATE TABLE portcall.vessels (imo bigint PRIMARY KEY, version bigint NOT NULL)',
-  `CREATE TABLE portcall.timestamps (id bigint PRIMARY KEY, imo bigint NOT NULL, time_type text NOT NULL,
-     state text NOT NULL, port_call_id bigint, is_trash boolean NOT NULL DEFAULT false, weight int NOT NULL)`,
-];
+/** A user as the gateway creates one, with a time zone and deleted where told. */
+async function user(id: number, email: string, options: { time_zone?: string; deleted?: boolean } = {}) {
+  const created: UserCreated = {
+    id,
+    email,
+    first_name: '',
+    last_name: '',
+    role: 'user',
+    status: 'active',
+    registration_type: 'manual',
+    created_by: null,
+  };
+  const events: { type: string; data: unknown }[] = [{ type: 'UserCreated', data: created }];
+  if (options.time_zone)
+    events.push({ type: 'UserTimeZoneChanged', data: { id, time_zone: options.time_zone, previous_time_zone: null } });
+  if (options.deleted) events.push({ type: 'UserDeleted', data: { id } });
+  await deps.store.append(`user-${id}`, events);
+}
 
 const PINNED = 9074729;
 const UNPINNED = 9300000;
@@ -55,6 +71,7 @@ let pg: PostgresForTest;
 let deps: ServiceDeps;
 let relay: Relay;
 let stopPush: () => Promise<void>;
+let copies: Copies;
 const broadcasts: { key: string; body: any }[] = [];
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
@@ -119,7 +136,6 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
     const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
     const store = createEventStore(db);
     await store.init();
-    for (const statement of OTHER_READ_MODELS) await db.query(statement);
     const log = createLogger('notifier-push-test', process.env.LOG_LEVEL ?? 'silent');
     const bus = createInProcessBus({ log });
     // The receipts endpoint is derived from the push URL (…/send → …/getReceipts).
@@ -132,23 +148,42 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
     await ensureSchema(db);
     await bus.serveRpc(NOTIFIER, commandHandler(notificationCommands(deps)));
     await bus.receiveBroadcasts((key, body) => broadcasts.push({ key, body }));
-    const push = await startPush(deps, {
-      createJobs: (handler) => createJobs(handler, log),
-      vesselDelayMs: 20,
-    });
+    copies = await startCopies(deps, { name: uniqueName('notifier-copies') });
+    const push = await startPush(deps, { createJobs: (handler) => createJobs(handler, log) });
     stopPush = push.stop;
     relay = await startRelay({ store, db, bus, log, pollIntervalMs: 20 });
 
     // Users: 1 sends; 2 (Helsinki) and 3 (no zone) pinned the vessel; 4 pinned nothing; 5 was deleted.
-    await db.query(`INSERT INTO gateway.users (id, email, time_zone, status) VALUES
-    (1, 'sender@port.test', NULL, 'active'), (2, 'two@port.test', 'Europe/Helsinki', 'active'),
-    (3, 'three@port.test', NULL, 'active'), (4, 'four@port.test', 'UTC', 'active'), (5, '5@deleted', NULL, 'deleted')`);
+    await user(1, 'sender@port.test');
+    await user(2, 'two@port.test', { time_zone: 'Europe/Helsinki' });
+    await user(3, 'three@port.test');
+    await user(4, 'four@port.test', { time_zone: 'UTC' });
+    await user(5, 'five@port.test', { deleted: true });
     await db.query(
       `INSERT INTO notifier.pinned_vessels (user_id, imo, position) VALUES (2, ${PINNED}, 0), (3, ${PINNED}, 0)`,
     );
-    await db.query(`INSERT INTO ingest.vessels (imo, vessel_name) VALUES (${PINNED}, 'Ever Given')`);
-    await db.query(`INSERT INTO gateway.translations VALUES
-    ('gavle', 'en', 'Estimated Arrival Vessel PortArea', 'ETA port area')`);
+    await store.append(`vessel-${PINNED}`, [
+      { type: 'VesselRegistered', data: { imo: PINNED, vessel_name: 'Ever Given' } },
+    ]);
+    await store.append('translations-gavle-en', [
+      {
+        type: 'TranslationsAdded',
+        data: {
+          namespace: 'gavle',
+          language: 'en',
+          translations: [{ key: 'Estimated Arrival Vessel PortArea', value: 'ETA port area' }],
+        },
+      },
+    ]);
+    // The copies have them all: the deleted user as such, the vessel's name, the text.
+    await waitFor(async () => {
+      const { rows } = await db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM notifier.users WHERE status = 'deleted')::int
+              + (SELECT count(*) FROM notifier.users)::int + (SELECT count(*) FROM notifier.vessels)::int
+              + (SELECT count(*) FROM notifier.translations)::int AS n`,
+      );
+      return rows[0].n === 8;
+    });
     for (const [user, name] of [
       [1, 'one'],
       [2, 'two-a'],
@@ -164,6 +199,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
   afterAll(async () => {
     await relay?.stop();
     await stopPush?.();
+    await copies?.stop();
     await deps?.bus.close();
     await deps?.db.close();
     await pg?.drop();
@@ -268,11 +304,14 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
   describe.skipIf(!available)('VESSEL pushes', () => {
     let portCallId = 7000;
 
-    /** A data source's timestamp, appended as ingest does, then placed by a stand-in for the port-call projection. */
+    /**
+     * A data source's timestamp, appended as ingest does, then placed by a stand-in for the port-call projection:
+     * its TimestampPlaced (none when it joined no port call or is trashed, as the projector appends none then).
+     */
     async function timestamp(
       imo: number,
       overrides: Partial<TimestampReceived> = {},
-      placement: { port_call_id?: number | null; weight?: number; is_trash?: boolean } = {},
+      placement: { port_call_id?: number | null; heaviest?: boolean; is_trash?: boolean } = {},
     ): Promise<number> {
       const data: TimestampReceived = {
         imo,
@@ -288,23 +327,20 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       };
       const appended = await deps.store.append(`vessel-${imo}`, [{ type: 'TimestampReceived', data }]);
       const id = appended.events[0].globalPosition;
-      await deps.db.query(
-        `INSERT INTO portcall.timestamps (id, imo, time_type, state, port_call_id, is_trash, weight)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-        [
-          id,
-          imo,
-          data.time_type,
-          data.state,
-          placement.port_call_id === undefined ? portCallId : placement.port_call_id,
-          placement.is_trash ?? false,
-          placement.weight ?? 10,
-        ],
-      );
-      await deps.db.query(
-        'INSERT INTO portcall.vessels (imo, version) VALUES ($1, $2) ON CONFLICT (imo) DO UPDATE SET version = EXCLUDED.version',
-        [imo, id],
-      );
+      const portCall = placement.port_call_id === undefined ? portCallId : placement.port_call_id;
+      if (portCall === null || placement.is_trash) return id;
+      const placed: TimestampPlaced = {
+        imo,
+        port_call_id: portCall,
+        timestamp_id: id,
+        time_type: data.time_type,
+        state: data.state,
+        time: data.time,
+        source: data.source,
+        heaviest: placement.heaviest ?? true,
+        vessel_name: data.vessel_name,
+      };
+      await deps.store.append(PORTCALL_CHANGES_STREAM, [{ type: 'TimestampPlaced', data: placed }]);
       return id;
     }
 
@@ -346,7 +382,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
 
     it('nothing for an unpinned vessel, a person’s timestamp, one left out of a port call, or one outweighed', async () => {
       portCallId++;
-      await timestamp(PINNED, { state: 'Departure_Vessel_Berth', time_type: 'Estimated' }, { weight: 50 });
+      await timestamp(PINNED, { state: 'Departure_Vessel_Berth', time_type: 'Estimated' });
       await waitFor(() => delivered().length === 3);
       expo.pushes = [];
       const unpinned = await timestamp(UNPINNED);
@@ -354,7 +390,7 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       await timestamp(PINNED, {}, { port_call_id: null });
       await timestamp(PINNED, {}, { port_call_id: portCallId, is_trash: true });
       // Lighter than the one already in this port call for the same time type and state.
-      const outweighed = await timestamp(PINNED, { state: 'Departure_Vessel_Berth' }, { weight: 10 });
+      const outweighed = await timestamp(PINNED, { state: 'Departure_Vessel_Berth' }, { heaviest: false });
       // A last one that does push shows the others were looked at and dropped before it.
       portCallId++;
       await timestamp(PINNED, { time: '2026-11-26T06:00:00+00:00' });

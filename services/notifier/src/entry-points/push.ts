@@ -2,11 +2,19 @@
 // - NOTIFICATION: a consumer of the notifier's own NotificationCreated (a notification, or a decision item's reply).
 //   The notification is committed before any push exists, so a push server that is down never loses or delays it;
 //   the consumer's inbox makes a redelivered event push nothing twice.
-// - VESSEL: a consumer of vessel.TimestampReceived. Ingest runs at over a thousand timestamps a second, so a batch
-//   costs one indexed look-up of the pinned IMOs among its data-source timestamps, and nothing more when nobody
-//   pinned them; a pinned one becomes a job that waits for the port-call projection to place the timestamp.
+// - VESSEL: a consumer of the projector's portcall.TimestampPlaced (appended with the read-model change that placed
+//   the timestamp, with whether it is the heaviest of its kind there). About one per ingested timestamp, so a batch
+//   costs one indexed look-up of the pinned IMOs among its heaviest data-source timestamps, and nothing more when
+//   nobody pinned them; a pinned one becomes a job (its id names the timestamp: a redelivery is the same job, and a
+//   job run twice finds its push claimed in notifier.pushes_made).
 
-import type { NotificationCreated, RunningService, ServiceDeps, TimestampReceived } from '@pcas/contracts';
+import {
+  type NotificationCreated,
+  type RunningService,
+  type ServiceDeps,
+  TIMESTAMP_PLACED_ROUTING_KEY,
+  type TimestampPlaced,
+} from '@pcas/contracts';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
 import { startProjection, toRecordedEvent } from '@pcas/messaging';
 import { createExpoClient, type ExpoClient } from '../adapters/expo.ts';
@@ -19,18 +27,14 @@ export interface PushOptions {
   createJobs?: (handler: JobHandler) => DelayedJobs | Promise<DelayedJobs>;
   /** Default: Expo at the configured URLs. */
   expo?: ExpoClient;
-  /** How long a VESSEL job waits before its first look at the port-call read model (default 1 s). */
-  vesselDelayMs?: number;
   /** Queue and consumer names (tests run several notifiers on one server). */
   name?: string;
 }
 
 export const NOTIFICATION_CREATED_ROUTING_KEY = 'notification.NotificationCreated';
-export const TIMESTAMP_RECEIVED_ROUTING_KEY = 'vessel.TimestampReceived';
 
 // A push server that is down for a few minutes still gets the push: 2 s, 4 s, … 256 s between the nine tries
-// (about eight and a half minutes in all); then the job is given up and logged. The same waits serve a VESSEL
-// job that waits for the port-call projection.
+// (about eight and a half minutes in all); then the job is given up and logged.
 const PUSH_RETRIES = { maxAttempts: 9, retryBaseMs: 2_000 };
 
 export async function startPush(deps: ServiceDeps, options: PushOptions = {}): Promise<RunningService> {
@@ -91,29 +95,31 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
     },
   });
 
-  const vesselDelayMs = options.vesselDelayMs ?? 1_000;
+  // Named as when it followed vessel.TimestampReceived: a broker from then keeps that binding too, whose messages
+  // are passed over here.
   const timestamps = await bus.consume(
     `${name}.timestamps`,
     async (messages) => {
       const candidates = messages
         .map(toRecordedEvent)
-        .filter((e) => e.type === 'TimestampReceived' && (e.data as TimestampReceived).source === 'api_key');
+        .filter((e) => e.type === 'TimestampPlaced')
+        .map((e) => e.data as TimestampPlaced)
+        .filter((t) => t.source === 'api_key' && t.heaviest);
       if (candidates.length === 0) return;
-      const imos = [...new Set(candidates.map((e) => (e.data as TimestampReceived).imo))];
+      const imos = [...new Set(candidates.map((t) => t.imo))];
       const { rows } = await db.query<{ imo: string }>(
         'SELECT DISTINCT imo FROM notifier.pinned_vessels WHERE imo = ANY($1::bigint[])',
         [imos],
       );
       if (rows.length === 0) return;
       const pinned = new Set(rows.map((r) => Number(r.imo)));
-      const at = new Date(Date.now() + vesselDelayMs);
-      for (const event of candidates) {
-        const t = event.data as TimestampReceived;
+      const at = new Date();
+      for (const t of candidates) {
         if (!pinned.has(t.imo)) continue;
         const job: PushJob = {
           kind: 'vessel',
           news: {
-            timestamp_id: event.globalPosition,
+            timestamp_id: t.timestamp_id,
             imo: t.imo,
             vessel_name: t.vessel_name,
             time_type: t.time_type,
@@ -122,10 +128,10 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
           },
         };
         // The id makes a redelivered event one job; a job already run finds its push claimed and stops.
-        await queue.schedule(`vessel-${event.globalPosition}`, at, job);
+        await queue.schedule(`vessel-${t.timestamp_id}`, at, job);
       }
     },
-    { bindings: [TIMESTAMP_RECEIVED_ROUTING_KEY], maxBatch: 500, prefetch: 1000 },
+    { bindings: [TIMESTAMP_PLACED_ROUTING_KEY], maxBatch: 500, prefetch: 1000 },
   );
 
   log.info({ jobs: queue.kind }, 'push to phones started');

@@ -5,6 +5,7 @@ import { commandHandler } from '@pcas/commands';
 import { NOTIFIER, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { startCopies } from './copies.ts';
 import { notificationCommands } from './notifications.ts';
 import { pinCommands } from './pins.ts';
 import { startPortCallChanges } from './port-call-changes.ts';
@@ -15,6 +16,7 @@ import { startVisChanges } from './vis-changes.ts';
 
 export async function startNotifier(deps: ServiceDeps): Promise<RunningService> {
   await ensureSchema(deps.db);
+  const copies = await startCopies(deps);
   const rpc = await deps.bus.serveRpc(
     NOTIFIER,
     commandHandler({ ...pinCommands(deps), ...notificationCommands(deps), ...pushTokenCommands(deps) }),
@@ -31,6 +33,7 @@ export async function startNotifier(deps: ServiceDeps): Promise<RunningService> 
       await vis.stop();
       await realtime.stop();
       await push.stop();
+      await copies.stop();
     },
   };
 }

@@ -6,19 +6,19 @@
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort } from '@pcas/http-kit';
-import { pageWithTotal, type Queryable, rowsOrNone } from '@pcas/sql';
+import { pageWithTotal, type Queryable } from '@pcas/sql';
 
 /** The original always answers the newest 100 roots, whatever limit the path names. */
 export const NOTIFICATION_LIST_SIZE = 100;
 
 export async function listNotifications(db: Queryable): Promise<unknown[]> {
-  const rows = await rowsOrNone(
-    db.query<{ o: unknown }>(
+  const rows = (
+    await db.query<{ o: unknown }>(
       `SELECT notifier.notification_object(id) AS o FROM notifier.notifications
         WHERE parent_notification_id IS NULL ORDER BY created_at DESC, id DESC LIMIT $1`,
       [NOTIFICATION_LIST_SIZE],
-    ),
-  );
+    )
+  ).rows;
   return rows.map((r) => r.o);
 }
 
@@ -65,18 +65,14 @@ export async function listDecisions(db: Queryable, query: DecisionListQuery): Pr
     where.push(`port_call_master_id = $${params.length}`);
   }
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const page = await pageWithTotal<{ o: unknown }>(
-    db,
-    {
-      select: 'notifier.decision_object(id) AS o',
-      from: `FROM notifier.decisions ${filter}`,
-      params,
-      orderBy: `${orderBy}, id`,
-      limit: query.limit,
-      offset: query.offset,
-    },
-    rowsOrNone,
-  );
+  const page = await pageWithTotal<{ o: unknown }>(db, {
+    select: 'notifier.decision_object(id) AS o',
+    from: `FROM notifier.decisions ${filter}`,
+    params,
+    orderBy: `${orderBy}, id`,
+    limit: query.limit,
+    offset: query.offset,
+  });
   return paginated(
     page.rows.map((r) => r.o),
     { start: query.offset, limit: query.limit, total: page.total },
@@ -85,9 +81,11 @@ export async function listDecisions(db: Queryable, query: DecisionListQuery): Pr
 
 /** GET /decision-by-id; an unknown id is refused as the decision commands refuse it. */
 export async function decisionById(db: Queryable, id: number): Promise<unknown> {
-  const rows = await rowsOrNone(
-    db.query<{ o: unknown }>('SELECT notifier.decision_object(id) AS o FROM notifier.decisions WHERE id = $1', [id]),
-  );
+  const rows = (
+    await db.query<{ o: unknown }>('SELECT notifier.decision_object(id) AS o FROM notifier.decisions WHERE id = $1', [
+      id,
+    ])
+  ).rows;
   if (!rows[0]?.o) throw ApiError.badRequest(`Invalid decision ID: ${id}`);
   return rows[0].o;
 }

@@ -3,14 +3,12 @@
 // IMOs in the order they were given. GET /ongoing-port-calls reads them within its own check (the gateway's
 // adapters/read-models/port-calls.ts), with the SQL below.
 
-import { type Queryable, rowsOrNone } from '@pcas/sql';
+import type { Queryable } from '@pcas/sql';
 
 /** `[[user_id, imo], …]` of the users in `param`, each user's in its order, as one JSON text. */
 export const PINS_SQL = (param: string) =>
   `SELECT coalesce(json_agg(json_build_array(v.user_id, v.imo) ORDER BY v.user_id, v.position)::text, '[]')
      FROM notifier.pinned_vessels v WHERE v.user_id = ANY(${param}::bigint[])`;
-/** SQL: whether this service has created the table (it may start after the gateway). */
-export const PINS_TABLE = `to_regclass('notifier.pinned_vessels') IS NOT NULL`;
 
 /** The users' pins from PINS_SQL's JSON text. */
 export function pinsByUser(json: string): Map<number, number[]> {
@@ -26,7 +24,7 @@ export function pinsByUser(json: string): Map<number, number[]> {
 /** The pinned IMOs of these users (numbers, as the timeline's `ship.imo`); none before this service started. */
 export async function pinsOf(db: Queryable, userIds: readonly number[]): Promise<Map<number, number[]>> {
   if (userIds.length === 0) return new Map();
-  const rows = await rowsOrNone(db.query<{ pins: string }>(`SELECT (${PINS_SQL('$1')}) AS pins`, [[...userIds]]));
+  const rows = (await db.query<{ pins: string }>(`SELECT (${PINS_SQL('$1')}) AS pins`, [[...userIds]])).rows;
   return pinsByUser(rows[0]?.pins ?? '[]');
 }
 

@@ -69,10 +69,12 @@ const imosOf = (posts: readonly Post[]) => [...new Set(posts.map((p) => p.data.i
 const hoursFromNow = (h: number) =>
   `${new Date(Math.floor(Date.now() / 3_600_000 + h) * 3_600_000).toISOString().slice(0, 19)}+00:00`;
 
-/** The change signals of these vessels. */
-async function signalsOf(imos: readonly number[]): Promise<RecordedEvent[]> {
+/** The change signals of these vessels (type: PortCallChanged, or the TimestampPlaced news). */
+async function signalsOf(imos: readonly number[], type = 'PortCallChanged'): Promise<RecordedEvent[]> {
   const wanted = new Set(imos);
-  return (await store.readStream(PORTCALL_CHANGES_STREAM)).filter((e) => wanted.has((e.data as { imo: number }).imo));
+  return (await store.readStream(PORTCALL_CHANGES_STREAM)).filter(
+    (e) => e.type === type && wanted.has((e.data as { imo: number }).imo),
+  );
 }
 
 const signalCount = async (imos: readonly number[]) => (await signalsOf(imos)).length;
@@ -135,12 +137,27 @@ describe('the live projection', () => {
     const [pc] = (await readModels(db, [imo])).port_calls;
     await project(events.slice(1));
     const signals = await signalsOf([imo]);
+    // With the port call's status and master id after the change (what the notifier's auto-close reads).
+    const changed = { imo, port_call_id: Number(pc.id), deleted: false, status: pc.status, master_id: null };
     expect(signals.map((s) => [s.type, s.data])).toEqual([
-      ['PortCallChanged', { imo, port_call_id: Number(pc.id), deleted: false }],
-      ['PortCallChanged', { imo, port_call_id: Number(pc.id), deleted: false }],
+      ['PortCallChanged', changed],
+      ['PortCallChanged', changed],
     ]);
     // Caused by the vessel event that changed it.
     expect(signals[1].metadata.causation_id).toBe(events[1].id);
+    // Each new timestamp placed on the port call, as the VESSEL push's news: equal weights, so both the heaviest.
+    const placed = await signalsOf([imo], 'TimestampPlaced');
+    expect(placed.map((e) => e.data)).toEqual(
+      events.map((e) =>
+        expect.objectContaining({
+          timestamp_id: e.globalPosition,
+          port_call_id: Number(pc.id),
+          source: 'api_key',
+          heaviest: true,
+        }),
+      ),
+    );
+    expect(placed[1].metadata.causation_id).toBe(events[1].id);
   });
 });
 
@@ -234,7 +251,11 @@ describe('priorities', () => {
     ]);
     // The rebuild signalled the port call it changed.
     const signals = await signalsOf([imo]);
-    expect(signals.at(-1)?.data).toEqual({ imo, port_call_id: Number(after.port_calls[0].id), deleted: false });
+    expect(signals.at(-1)?.data).toMatchObject({
+      imo,
+      port_call_id: Number(after.port_calls[0].id),
+      deleted: false,
+    });
   });
 });
 

@@ -10,7 +10,7 @@
 // projection: a new queue, read models dropped) replays that vessel's stream instead.
 
 import { randomUUID } from 'node:crypto';
-import { PORTCALL_CHANGES_STREAM, type PortCallChanged, vesselStream } from '@pcas/contracts';
+import { PORTCALL_CHANGES_STREAM, type PortCallChanged, type TimestampPlaced, vesselStream } from '@pcas/contracts';
 import type { EventStore, NewEvent, RecordedEvent } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import {
@@ -23,6 +23,7 @@ import {
   type VesselPortCalls,
 } from '../domain/port-calls.ts';
 import { placementOf, type ReadModelContext, vesselWrites } from '../domain/read-model.ts';
+import { placedTimestamps } from '../domain/timestamp-placed.ts';
 import { evolveBatch, rowsToLoad, type TimestampRow } from '../domain/timestamp-rows.ts';
 import { applyPriorityEvents, isPriorityEvent, loadPriorities, lockVesselsLoadingPriorities } from './priorities.ts';
 import {
@@ -124,7 +125,8 @@ async function foldOne(
 }
 
 /**
- * Appends the change signals of the writes to `portcall-changes` in one round trip. Called after the other writes:
+ * Appends the change signals of the writes to `portcall-changes` in one round trip, with the live projection's
+ * TimestampPlaced news (the VESSEL push's trigger; none in a rebuild). Called after the other writes:
  * the stream's lock is then held only until the commit, so concurrent rebuild chunks do not queue behind each
  * other's writes. The price: signals of two transactions may be read in another order than their stream positions
  * (the event store wants an append first for that order); nothing is skipped, and their order carries no meaning.
@@ -134,23 +136,44 @@ async function appendSignals(
   store: EventStore,
   entries: readonly VesselWrite[],
   causes: ReadonlyMap<number, RecordedEvent | undefined>,
+  placed: readonly { news: TimestampPlaced; cause: RecordedEvent }[] = [],
 ): Promise<number> {
-  const events: NewEvent<PortCallChanged>[] = [];
+  const events: NewEvent<PortCallChanged | TimestampPlaced>[] = [];
+  const causedBy = (cause: RecordedEvent | undefined) =>
+    cause ? { causation_id: cause.id, correlation_id: cause.metadata?.correlation_id ?? cause.id } : undefined;
   for (const e of entries) {
-    const cause = causes.get(e.imo);
-    const metadata = cause
-      ? { causation_id: cause.id, correlation_id: cause.metadata?.correlation_id ?? cause.id }
-      : undefined;
+    const metadata = causedBy(causes.get(e.imo));
+    // The port call's status and master id after the change: what the notifier's auto-close of decisions needs.
+    const written = new Map(e.writes.port_calls.map((r) => [r.pc.id, r.pc]));
     for (const c of e.writes.changed) {
-      events.push({
-        type: 'PortCallChanged',
-        data: { imo: e.imo, port_call_id: c.port_call_id, deleted: c.deleted },
-        metadata,
-      });
+      const pc = written.get(c.port_call_id);
+      const data: PortCallChanged = { imo: e.imo, port_call_id: c.port_call_id, deleted: c.deleted };
+      if (pc && !c.deleted) Object.assign(data, { status: pc.status, master_id: pc.master_id });
+      events.push({ type: 'PortCallChanged', data, metadata });
     }
   }
+  const signals = events.length;
+  for (const { news, cause } of placed) events.push({ type: 'TimestampPlaced', data: news, metadata: causedBy(cause) });
   if (events.length > 0) await store.append(PORTCALL_CHANGES_STREAM, events, { tx });
-  return events.length;
+  return signals;
+}
+
+/** The TimestampPlaced news of one vessel's fold: its timestamps received in events the fold had not seen. */
+function placedNews(
+  entry: VesselWrite,
+  events: readonly RecordedEvent[],
+  seenUpTo: number,
+  priorities: Priorities,
+): { news: TimestampPlaced; cause: RecordedEvent }[] {
+  const received = new Map(
+    events
+      .filter((e) => e.type === 'TimestampReceived' && e.streamPosition > seenUpTo)
+      .map((e) => [e.globalPosition, e]),
+  );
+  return placedTimestamps(entry.after, new Set(received.keys()), priorities).map((news) => ({
+    news,
+    cause: received.get(news.timestamp_id)!,
+  }));
 }
 
 function timerChanges(entries: readonly VesselWrite[], before: ReadonlyMap<number, string | null>): TimerChange[] {
@@ -191,15 +214,17 @@ async function projectVesselEvents(
   const ctx = contextOf(rules, priorities);
   const entries: VesselWrite[] = [];
   const causes = new Map<number, RecordedEvent | undefined>();
+  const placed: { news: TimestampPlaced; cause: RecordedEvent }[] = [];
   for (const imo of imos) {
     const list = byImo.get(imo)!.sort((a, b) => a.streamPosition - b.streamPosition);
     const entry = await foldOne(tx, store, imo, stored.get(imo)!, list, ctx);
     if (!entry) continue;
     entries.push(entry);
     causes.set(imo, list[list.length - 1]);
+    placed.push(...placedNews(entry, list, stored.get(imo)!.streamPosition, priorities));
   }
   await writeVessels(tx, entries);
-  const signals = await appendSignals(tx, store, entries, causes);
+  const signals = await appendSignals(tx, store, entries, causes, placed);
   // Cached under the revision just written: should this transaction roll back, the stored revision differs and
   // the next batch loads the vessel again.
   for (const e of entries) cache?.set(storedAfter(e));

@@ -5,10 +5,6 @@
 import { ApiError } from '@pcas/contracts';
 import { parsePortCallTemplate as parseS211Template, portCallTemplate as s211Template } from '@pcas/s211';
 
-/** The three parts of the timeline: before the port, at berth, after the port. */
-export const TIMELINE_GROUPS = ['seaArriving', 'atBerth', 'seaDeparting'] as const;
-type TimelineGroup = (typeof TIMELINE_GROUPS)[number];
-
 /** One template line, as `GET /port-call-template` lists it (libs/s211's entries carry more; these are read). */
 export interface TemplateEntry {
   group: string;

@@ -4,16 +4,9 @@
 // racing corrections cannot both apply to a state that one of them changed. The projection then applies the event
 // like any other; the reply waits (boundedly) until it has, so the caller reads its own change.
 
-import {
-  commandHandler,
-  decideAndAppendInTransaction,
-  decodeCommand,
-  eventMetadata,
-  invalidTimestampId,
-  parseTimestampId,
-  positiveId,
-  type Unchecked,
-} from '@pcas/commands';
+// Shared lookups and the decide-and-append step are in command-support.ts.
+
+import { commandHandler, decodeCommand, eventMetadata, type Unchecked } from '@pcas/commands';
 import {
   ApiError,
   type AttachOrphansCommand,
@@ -27,14 +20,9 @@ import {
   type SetVesselVisibilityCommand,
   type UnsetPortCallIdCommand,
   type UpdatePortCallIdCommand,
-  vesselStream,
 } from '@pcas/contracts';
-import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import type { Logger } from '@pcas/observability';
-import type { Db } from '@pcas/sql';
 import { syncPriorities } from '../adapters/priorities.ts';
-import { currentVessel, type ProjectorRules, rebuildVessels, type TimerChange } from '../adapters/projection.ts';
-import { imoOfStream } from '../adapters/vessel-streams.ts';
+import { rebuildVessels } from '../adapters/projection.ts';
 import {
   decideAttachOrphans,
   decideForceClose,
@@ -46,97 +34,24 @@ import {
   decideUpdatePortCallId,
   decideVesselVisibility,
   invalidPortCallId,
-  type PortCallCommandEvent,
-  type PortCallRtaEvent,
   portCallOf,
   portCallRange,
-  type VesselPortCalls,
 } from '../domain/port-calls.ts';
+import {
+  type CommandSupport,
+  createCommandSupport,
+  flagOf,
+  imoOf,
+  OK,
+  type Ok,
+  type PortcallCommandDeps,
+} from './command-support.ts';
+import { masterPortCallQuery } from './master-port-call.ts';
 
-export interface PortcallCommandDeps {
-  db: Db;
-  store: EventStore;
-  rules: ProjectorRules;
-  log: Logger;
-  /** Arms the timers a rebuild moved (after its commit). */
-  onTimers?: (changes: TimerChange[]) => Promise<void>;
-  /** How long a reply waits for the projection to apply the appended event (default 3000 ms; 0: no wait). */
-  projectionWaitMs?: number;
-}
+export type { PortcallCommandDeps } from './command-support.ts';
 
-type Ok = { result: 'OK' | 'ERROR' };
-const OK: Ok = { result: 'OK' };
-
-function flagOf(value: unknown, fallback: boolean): boolean | undefined {
-  if (value === undefined || value === null || value === '') return fallback;
-  if (value === true || value === 'true' || value === 1 || value === '1') return true;
-  if (value === false || value === 'false' || value === 0 || value === '0') return false;
-  return undefined;
-}
-
-export function createPortcallCommands(deps: PortcallCommandDeps) {
-  const { db, store, rules, log } = deps;
-  const waitMs = deps.projectionWaitMs ?? 3_000;
-
-  /** The vessel whose stream holds this global position (port-call and timestamp ids are such positions). */
-  async function vesselOfPosition(position: number): Promise<{ imo: number; type: string } | undefined> {
-    const event = await store.readByGlobalPosition(position);
-    const imo = event ? imoOfStream(event.streamId) : undefined;
-    return imo === undefined ? undefined : { imo, type: event!.type };
-  }
-
-  async function vesselOfPortCall(value: unknown): Promise<{ id: number; imo: number }> {
-    const id = positiveId(value);
-    const found = id === undefined ? undefined : await vesselOfPosition(id);
-    if (!found) throw invalidPortCallId(value);
-    return { id: id!, imo: found.imo };
-  }
-
-  async function vesselOfTimestamp(value: unknown): Promise<{ id: number; imo: number }> {
-    const id = parseTimestampId(value);
-    const found = await vesselOfPosition(id);
-    if (found?.type !== 'TimestampReceived') throw invalidTimestampId(value);
-    return { id, imo: found.imo };
-  }
-
-  const readState = (imo: number) => db.transaction((tx) => currentVessel(tx, store, rules, imo));
-
-  /** Until the projection has applied `position` for the vessel, or the wait bound passes. */
-  async function awaitProjection(imo: number, position: number): Promise<void> {
-    const until = Date.now() + waitMs;
-    while (Date.now() < until) {
-      const { rows } = await db.query<{ version: number }>('SELECT version FROM portcall.vessels WHERE imo = $1', [
-        imo,
-      ]);
-      if (rows[0] && Number(rows[0].version) >= position) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    log.debug({ imo, position }, 'reply before the projection applied the correction');
-  }
-
-  /** Decide against the current state and append with its version; on a race, decide again. */
-  async function decideAndAppend(
-    imo: number,
-    decide: (state: VesselPortCalls, streamVersion: number) => (PortCallCommandEvent | PortCallRtaEvent)[],
-    metadata: EventMetadata,
-  ): Promise<void> {
-    const { appended } = await decideAndAppendInTransaction(
-      db,
-      store,
-      {
-        streamId: vesselStream(imo),
-        async load(tx) {
-          const { state, streamVersion } = await currentVessel(tx, store, rules, imo);
-          return { state, version: streamVersion };
-        },
-        decide,
-        metadata,
-      },
-      { busyMessage: 'Vessel is being updated concurrently; retry', log },
-    );
-    if (appended && waitMs > 0) await awaitProjection(imo, appended.events.at(-1)!.globalPosition);
-  }
-
+/** Corrections of one port call, or of one timestamp's port call. */
+function portCallCorrections({ vesselOfPortCall, vesselOfTimestamp, readState, decideAndAppend }: CommandSupport) {
   async function forceClose(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
     const { actor, input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
     const pc = await vesselOfPortCall(input.port_call_id);
@@ -191,11 +106,12 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     return OK;
   }
 
-  function imoOf(value: unknown): number {
-    const imo = positiveId(value);
-    if (imo === undefined) throw ApiError.badRequest(`Invalid IMO: ${String(value)}`);
-    return imo;
-  }
+  return { forceClose, forceScan, setPortCallRange, getPortCallRange, updatePortCallId, unsetPortCallId };
+}
+
+/** Corrections of a whole vessel, and its rebuild. */
+function vesselCorrections({ decideAndAppend }: CommandSupport, deps: PortcallCommandDeps) {
+  const { db, store, rules } = deps;
 
   async function attachOrphans(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
     const { actor, input } = decodeCommand<Unchecked<AttachOrphansCommand>>(payload);
@@ -272,6 +188,18 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     return OK;
   }
 
+  return { attachOrphans, setVesselVisibility, setPortCallRta, setLiveEta, rebuildVessel };
+}
+
+export function createPortcallCommands(deps: PortcallCommandDeps) {
+  const support = createCommandSupport(deps);
+  const { forceClose, forceScan, setPortCallRange, getPortCallRange, updatePortCallId, unsetPortCallId } =
+    portCallCorrections(support);
+  const { attachOrphans, setVesselVisibility, setPortCallRta, setLiveEta, rebuildVessel } = vesselCorrections(
+    support,
+    deps,
+  );
+
   /** The `cmd.portcall-projector` RPC handler. */
   const handle = commandHandler({
     [PortcallCommands.forceClose]: forceClose,
@@ -285,6 +213,7 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     [PortcallCommands.rebuildVessel]: rebuildVessel,
     [PortcallCommands.setPortCallRta]: setPortCallRta,
     [PortcallCommands.setLiveEta]: setLiveEta,
+    ...masterPortCallQuery(deps.db),
   });
 
   return {
@@ -302,5 +231,3 @@ export function createPortcallCommands(deps: PortcallCommandDeps) {
     handle,
   };
 }
-
-export type PortcallCommandHandlers = ReturnType<typeof createPortcallCommands>;

@@ -23,6 +23,8 @@ import { VesselCache } from '../adapters/vessel-state.ts';
 import type { ClusteringRule } from '../domain/port-calls.ts';
 import { parsePortCallSettings } from '../domain/port-calls.ts';
 import { createPortcallCommands } from './commands.ts';
+import { withPortCallLookups } from './port-call-lookups.ts';
+import { withPortCallQueries } from './port-call-queries.ts';
 
 export interface PortcallProjectorOptions {
   /** The rules' settings; default from the environment (PORT_CALL_*, VISIBLE_UNLOCODES, NAMESPACE). */
@@ -127,7 +129,10 @@ export async function startPortcallProjector(
     onTimers: arm,
     projectionWaitMs: options.projectionWaitMs,
   });
-  const rpc = await bus.serveRpc(options.rpcService ?? PORTCALL_PROJECTOR, commands.handle);
+  const rpc = await bus.serveRpc(
+    options.rpcService ?? PORTCALL_PROJECTOR,
+    withPortCallLookups(db, withPortCallQueries(db, commands.handle)),
+  );
 
   // Vessels with timestamp rows but no port-call state (read models from before port calls, or dropped): rebuilt
   // in the background, then every recorded timer that is near is armed.

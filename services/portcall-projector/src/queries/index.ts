@@ -2,7 +2,18 @@
 // docs/architecture.md#queries): the reads of the projector's read models (schema `portcall`) and the rules they
 // apply.
 
-export { hasOngoingPortCall, ongoing, portCallsTableExists } from './ongoing.ts';
+/** Sets up this service's tables (idempotent), so that its queries run in whichever process serves them first. */
+export { ensureSchema as prepareQueries } from '../adapters/schema.ts';
+export {
+  type BerthBoardRow,
+  type BerthStay,
+  BOARD_MAX_PORT_CALLS,
+  berthBoardStays,
+  berthStayOf,
+  OPEN_STAY_MS,
+  type StayEndKind,
+} from './berth-board.ts';
+export { hasOngoingPortCall, ongoing } from './ongoing.ts';
 export {
   exportPortCalls,
   listPortCalls,
@@ -20,6 +31,7 @@ export {
   type TimestampFilter,
   type TimestampListRow,
   timestampOrderBy,
+  withCreatorNames,
 } from './timestamps.ts';
 export { livePortCall } from './vessel-port-call.ts';
 export { vesselVisibility } from './vessels.ts';

@@ -1,8 +1,6 @@
 // The ongoing port call rule (docs/domain.md#the-activity-timeline), the one definition every reader of the
 // projector's port calls applies: GET /ongoing-port-calls' list and the sea chart's vessels with a port call.
 
-import type { Queryable } from '@pcas/sql';
-
 /**
  * SQL condition on the portcall.port_calls row aliased `alias`: shown (vessel visible, to_port empty or visible),
  * and not done or done with its ATD in the last two hours. Written so each half can use its partial index.
@@ -14,10 +12,4 @@ export function ongoing(alias: string): string {
 /** SQL condition: the vessel whose IMO is the expression `imo` has an ongoing port call. */
 export function hasOngoingPortCall(imo: string): string {
   return `EXISTS (SELECT 1 FROM portcall.port_calls pc WHERE pc.imo = ${imo} AND ${ongoing('pc')})`;
-}
-
-/** Whether the projector has created its port calls table (it creates its schema when it starts). */
-export async function portCallsTableExists(db: Queryable): Promise<boolean> {
-  const { rows } = await db.query<{ ok: boolean }>("SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok");
-  return rows[0].ok;
 }

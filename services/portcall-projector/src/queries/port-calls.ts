@@ -6,7 +6,7 @@
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { pageWithTotal, type Queryable, rowsOrNone } from '@pcas/sql';
+import { pageWithTotal, type Queryable } from '@pcas/sql';
 import { ongoing } from './ongoing.ts';
 
 // ---- GET /ongoing-port-calls ----
@@ -95,18 +95,14 @@ export async function listPortCalls(db: Queryable, query: PortCallListQuery): Pr
   const search = searchClause(query.search, { columns: ['p.vessel_name'], imoColumn: 'p.imo' });
   const filter = search ? `WHERE ${search.sql}` : '';
   const params = search?.params ?? [];
-  const page = await pageWithTotal<{ ship: unknown }>(
-    db,
-    {
-      select: 'p.ship',
-      from: `FROM portcall.port_calls p ${filter}`,
-      params,
-      orderBy: `${orderBy}, p.id`,
-      limit: query.limit,
-      offset: query.offset,
-    },
-    rowsOrNone,
-  );
+  const page = await pageWithTotal<{ ship: unknown }>(db, {
+    select: 'p.ship',
+    from: `FROM portcall.port_calls p ${filter}`,
+    params,
+    orderBy: `${orderBy}, p.id`,
+    limit: query.limit,
+    offset: query.offset,
+  });
   return paginated(
     page.rows.map((r) => r.ship),
     { start: query.offset, limit: query.limit, total: page.total },
@@ -123,9 +119,9 @@ export interface PortCallView<T = unknown> {
 
 /** The port call's ship object and its timeline (sources not named yet); undefined when there is no such port call. */
 export async function portCallById<T>(db: Queryable, id: number): Promise<PortCallView<T> | undefined> {
-  const rows = await rowsOrNone(
-    db.query<PortCallView<T>>('SELECT p.ship, p.timeline FROM portcall.port_calls p WHERE p.id = $1', [id]),
-  );
+  const rows = (
+    await db.query<PortCallView<T>>('SELECT p.ship, p.timeline FROM portcall.port_calls p WHERE p.id = $1', [id])
+  ).rows;
   return rows[0];
 }
 
@@ -157,18 +153,14 @@ export async function exportPortCalls(
     conditions.push(`p.imo = $${params.length}`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const found = await pageWithTotal<{ doc: unknown }>(
-    db,
-    {
-      select: `p.doc - 'seq' - 'payload_key_weights' AS doc`,
-      from: `FROM portcall.port_calls p ${where}`,
-      params,
-      orderBy: `${orderBy}, p.id`,
-      limit: page.limit,
-      offset: page.offset,
-    },
-    rowsOrNone,
-  );
+  const found = await pageWithTotal<{ doc: unknown }>(db, {
+    select: `p.doc - 'seq' - 'payload_key_weights' AS doc`,
+    from: `FROM portcall.port_calls p ${where}`,
+    params,
+    orderBy: `${orderBy}, p.id`,
+    limit: page.limit,
+    offset: page.offset,
+  });
   return paginated(
     found.rows.map((r) => r.doc),
     { start: page.offset, limit: page.limit, total: found.total },

@@ -163,3 +163,23 @@ export async function listTimestamps(
   ]);
   return paginated(data.rows, { start: page.offset, limit: page.limit, total: total.rows[0].total });
 }
+
+/**
+ * The page with each row's `created_by_name` added (who created it in words: a data source's API key name, else the
+ * user's name, as the timesheet names them; null when not known). The names are the gateway's (users and API keys),
+ * looked up by the caller; every other field stays as the original had it.
+ */
+export async function withCreatorNames(
+  page: Paginated<TimestampListRow>,
+  namesOf: (ids: number[]) => Promise<ReadonlyMap<number, string>>,
+): Promise<Paginated<TimestampListRow & { created_by_name: string | null }>> {
+  const ids = [...new Set(page.data.map((row) => row.created_by).filter((id): id is number => id !== null))];
+  const names = ids.length > 0 ? await namesOf(ids) : new Map<number, string>();
+  return {
+    ...page,
+    data: page.data.map((row) => ({
+      ...row,
+      created_by_name: row.created_by === null ? null : (names.get(Number(row.created_by)) ?? null),
+    })),
+  };
+}

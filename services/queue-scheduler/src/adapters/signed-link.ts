@@ -15,26 +15,13 @@ import { createPrivateKey, randomUUID, sign as signWith } from 'node:crypto';
 import type { Config } from '@pcas/config';
 import { LinkAudience } from '@pcas/contracts';
 import type { Db } from '@pcas/sql';
+import type { RtaFormClaims } from '@pcas/values';
 import { newRsaKeyPair, type PemKeyPair } from '@pcas/values/key-pair';
 
 export type LinkKeys = PemKeyPair;
 
 export const SLOT_REQUEST_LINK_SECONDS = 30 * 24 * 3600;
 export const RTA_FORM_LINK_SECONDS = 6 * 3600;
-
-export interface RtaFormClaims {
-  port: string;
-  rta: string;
-  eta_min: string;
-  eta_max: string;
-  email: string;
-  imo: number;
-  vessel_name: string;
-  vessel_loa: number | string;
-  vessel_beam: number | string;
-  vessel_draft: number | string;
-  berth: string;
-}
 
 /** The table of the generated key pair (created with the outbox's, adapters/outbox.ts). */
 export const LINK_KEYS_SCHEMA = [

@@ -2,24 +2,14 @@
 // defaults, durations and laytimes in the forms the original reads and writes, the nomination window's checks,
 // when a nomination expires and when a slot request completes by itself. Pure: `now` and the zone are given.
 
-import { ApiError, wallClock } from '@pcas/contracts';
+import { ApiError, QUEUE_SETTING_DEFAULTS, wallClock } from '@pcas/contracts';
 import { isoDurationMs, parseAtom } from '@pcas/values';
 
 export const MINUTE_MS = 60_000;
 export const HOUR_MS = 60 * MINUTE_MS;
-export const DAY_MS = 24 * HOUR_MS;
 
-/** The queue settings by name, as stored (ISO 8601 durations), with the original's defaults. */
-export const QUEUE_SETTING_DEFAULTS = {
-  queue_travel_duration_to_berth: 'PT30M',
-  queue_rta_window_duration: 'PT30M',
-  queue_laytime_buffer_duration: 'PT30M',
-  queue_live_eta_alert_buffer_duration: 'PT1H',
-  queue_live_eta_alert_delay_duration: 'PT2H',
-  // Not the original's (it took any `\d+:\d\d`): the longest laytime any caller may give, so that a form link or an
-  // API key cannot push the berth's following reservations forward without limit (docs/domain.md#queue).
-  queue_max_laytime_duration: 'PT72H',
-} as const;
+/** The queue settings by name, as stored (ISO 8601 durations), with the defaults the gateway seeds. */
+export { QUEUE_SETTING_DEFAULTS };
 
 export type QueueSettingName = keyof typeof QUEUE_SETTING_DEFAULTS;
 

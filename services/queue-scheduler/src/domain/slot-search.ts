@@ -82,16 +82,6 @@ export function berthCalendar(
   }
   return { berthId, nominatable: options.nominatable ?? true, ids, starts, ends, maxEnds };
 }
-
-/** The calendar's entries in start order (for tests and for pushing forward). */
-export function calendarEntries(calendar: BerthCalendar): CalendarEntry[] {
-  const out: CalendarEntry[] = [];
-  for (let i = 0; i < calendar.starts.length; i++) {
-    out.push({ id: calendar.ids[i] as number, start: calendar.starts[i] as number, end: calendar.ends[i] as number });
-  }
-  return out;
-}
-
 /** First index whose value is > x (values ascending). */
 function upperBound(values: Float64Array, x: number): number {
   let lo = 0;

@@ -7,45 +7,17 @@ import { decodeCommand } from '@pcas/commands';
 import {
   PORTCALL_PROJECTOR,
   PortcallCommands,
+  PortcallQueries,
   QueueLinkCommands,
   type SendRtaWebFormCommand,
   type ServiceDeps,
   type SetPortCallRtaCommand,
+  type VesselPortCall,
+  type VesselPortCallsQuery,
 } from '@pcas/contracts';
-import type { Queryable } from '@pcas/sql';
 import { rtaFormMail } from '../domain/mails.ts';
-import { checkRtaForm, type RtaFormPortCall } from '../domain/rta-form.ts';
+import { checkRtaForm } from '../domain/rta-form.ts';
 import type { QueueMails } from './mails.ts';
-
-/** The IMO's port calls as the read model has them, by current ETA. */
-async function portCallsOf(q: Queryable, imo: number): Promise<RtaFormPortCall[]> {
-  const { rows } = await q.query<{
-    id: string;
-    imo: string;
-    status: string;
-    vessel_name: string;
-    loa: number | null;
-    beam: number | null;
-    draft: number | null;
-    berth: string | null;
-    eta_form_email: string | null;
-  }>(
-    `SELECT id, imo, status, vessel_name, loa, beam, draft, berth, doc->>'eta_form_email' AS eta_form_email
-       FROM portcall.port_calls WHERE imo = $1 ORDER BY current_eta, id`,
-    [imo],
-  );
-  return rows.map((r) => ({
-    id: Number(r.id),
-    imo: Number(r.imo),
-    status: r.status,
-    vessel_name: r.vessel_name || null,
-    loa: r.loa,
-    beam: r.beam,
-    draft: r.draft,
-    berth: r.berth,
-    eta_form_email: r.eta_form_email,
-  }));
-}
 
 export function etaFormCommands(deps: ServiceDeps, mails: QueueMails) {
   const { db, bus, config } = deps;
@@ -53,7 +25,13 @@ export function etaFormCommands(deps: ServiceDeps, mails: QueueMails) {
   async function sendRtaWebForm(payload: unknown): Promise<{ result: 'OK' }> {
     const { actor, input } = decodeCommand<SendRtaWebFormCommand>(payload);
     const imo = Number(input.imo);
-    const checked = checkRtaForm({ ...input, imo }, await portCallsOf(db, imo));
+    // The vessel's port calls are the portcall-projector's: asked for, by current ETA.
+    const query: VesselPortCallsQuery = { imo };
+    const portCalls = await bus.rpc<VesselPortCall[]>(PORTCALL_PROJECTOR, PortcallQueries.vesselPortCalls, {
+      actor,
+      input: query,
+    });
+    const checked = checkRtaForm({ ...input, imo }, portCalls);
     const pc = checked.portCall;
     // The port call's RTA belongs to the portcall-projector; it is stored before the link goes out.
     const rta: SetPortCallRtaCommand = {

@@ -4,14 +4,21 @@
 // evaluates it again when the delay passes without one. The alert mail is recorded with the change that turns the
 // state red, in one transaction, so it goes once per red transition.
 
-import type { ServiceDeps } from '@pcas/contracts';
+import {
+  PORTCALL_PROJECTOR,
+  PortcallQueries,
+  type ServiceDeps,
+  type VesselPortCall,
+  type VesselPortCallsQuery,
+} from '@pcas/contracts';
 import type { RecordedEvent } from '@pcas/eventstore';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
-import { startProjection } from '@pcas/messaging';
+import { type Bus, startProjection } from '@pcas/messaging';
+import type { Logger } from '@pcas/observability';
 import type { Queryable } from '@pcas/sql';
 import { NO_NAMESPACE, nameUuid } from '@pcas/values/name-uuid';
 import { type AlertRow, lockAlertSlot, pendingAlerts, recordAlert } from '../adapters/live-eta.ts';
-import { loadSettingValues } from '../adapters/queue-store.ts';
+import { loadSettingValues } from '../adapters/port-settings.ts';
 import { decideLiveEtaAlert } from '../domain/live-eta.ts';
 import { liveEtaAlertMail } from '../domain/mails.ts';
 import { queueSettings } from '../domain/queue-rules.ts';
@@ -54,7 +61,7 @@ export async function startLiveEta(deps: ServiceDeps, mails: QueueMails, options
             vessel_name: slot.vessel_name,
             imo: slot.imo,
             jit_eta: slot.jit_eta,
-            live_eta: liveEta ?? (await lastLiveEta(tx, slot.imo)),
+            live_eta: liveEta ?? (await lastLiveEta(bus, log, slot.imo)),
           },
           await mails.texts(tx),
           mails.timeZone,
@@ -143,17 +150,19 @@ export async function startLiveEta(deps: ServiceDeps, mails: QueueMails, options
   };
 }
 
-/** The live ETA the port call holds now, for the alert raised by time passing. */
-async function lastLiveEta(q: Queryable, imo: number): Promise<number | null> {
-  const { rows: exists } = await q.query<{ ok: boolean }>(
-    "SELECT to_regclass('portcall.port_calls') IS NOT NULL AS ok",
-  );
-  if (!exists[0]?.ok) return null;
-  const { rows } = await q.query<{ live_eta: string | null }>(
-    `SELECT doc->>'live_eta' AS live_eta FROM portcall.port_calls
-      WHERE imo = $1 AND status <> 'done' AND doc->>'live_eta' IS NOT NULL ORDER BY current_eta LIMIT 1`,
-    [imo],
-  );
-  const value = rows[0]?.live_eta;
-  return value ? Date.parse(value) : null;
+/** The live ETA the port call holds now (its first one not done with one, by current ETA), for the alert raised by
+ * time passing; asked of the portcall-projector, which owns it. Unknown (none in the mail) when it cannot answer. */
+async function lastLiveEta(bus: Bus, log: Logger, imo: number): Promise<number | null> {
+  const query: VesselPortCallsQuery = { imo };
+  try {
+    const portCalls = await bus.rpc<VesselPortCall[]>(PORTCALL_PROJECTOR, PortcallQueries.vesselPortCalls, {
+      actor: { user_id: null, api_key_id: null },
+      input: query,
+    });
+    const value = portCalls.find((pc) => pc.status !== 'done' && pc.live_eta)?.live_eta;
+    return value ? Date.parse(value) : null;
+  } catch (err) {
+    log.warn({ err, imo }, 'the live ETA of the port call could not be read');
+    return null;
+  }
 }

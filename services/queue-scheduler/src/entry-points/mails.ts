@@ -8,21 +8,20 @@
 // every hour on the same queue empties the bodies of mails sent more than MAIL_BODY_RETENTION_DAYS ago.
 
 import path from 'node:path';
-import type { ServiceDeps, SlotRequestEvents, SlotRequestStatus } from '@pcas/contracts';
-import type { RecordedEvent } from '@pcas/eventstore';
+import type { ServiceDeps } from '@pcas/contracts';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
 import { createMailer, type Mailer } from '@pcas/mail';
 import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
-import { mailTextsSql, mailTranslations, portOperatorEmails, translationsOf } from '../adapters/mails.ts';
+
 import {
   ensureOutboxSchema,
   type MailDelivery,
   mailDelivery,
   pruneSentMailBodies,
   recordMail,
-  recordMails,
 } from '../adapters/outbox.ts';
+import { mailTranslations, PORT_SETTINGS_DDL, portOperatorEmails } from '../adapters/port-settings.ts';
 import {
   LINK_KEYS_SCHEMA,
   loadLinkKeys,
@@ -30,8 +29,9 @@ import {
   type SignedLinks,
   signedLinks,
 } from '../adapters/signed-link.ts';
-import { berthBlockShiftedMail, type Mail, mailsStatus, operatorEmails, slotRequestMail } from '../domain/mails.ts';
+import { berthBlockShiftedMail, type Mail, operatorEmails, type slotRequestMail } from '../domain/mails.ts';
 import type { QueueNotifications } from '../domain/notifications.ts';
+import { slotRequestEventMails } from './slot-request-mails.ts';
 
 export interface QueueMailOptions {
   /** Delayed jobs for delivery; default BullMQ on REDIS_URL in the fleet, in-process timers embedded. */
@@ -63,21 +63,6 @@ export interface QueueMails {
 // Mail delivery gives up a job after these runs (about 17 minutes of growing waits); the sweep then arms it again.
 const DELIVERY_RETRIES = { maxAttempts: 10, retryBaseMs: 2_000 };
 
-/** The status a slot request event leaves the request in, when it is one that is mailed. */
-function mailedStatus(event: RecordedEvent): SlotRequestStatus | undefined {
-  const data = event.data as { status?: SlotRequestStatus };
-  switch (event.type as keyof SlotRequestEvents) {
-    case 'SlotRequestReceived':
-    case 'SlotRequestResolved':
-    case 'SlotRequestUpdated':
-    case 'SlotRequestPushedForward':
-    case 'SlotRequestCancelled':
-      return data.status && mailsStatus(data.status) ? data.status : undefined;
-    default:
-      return undefined;
-  }
-}
-
 const RECIPIENTS_SCHEMA = `CREATE TABLE IF NOT EXISTS queue.mail_slot_requests (
   id integer PRIMARY KEY,
   email text NOT NULL
@@ -91,7 +76,8 @@ const pruneJobId = (at: number, every: number): string => `prune-mail-bodies-${M
 
 export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptions = {}): Promise<QueueMails> {
   const { config, db, bus, log } = deps;
-  await ensureOutboxSchema(db, [RECIPIENTS_SCHEMA, NEWEST_LINK_SCHEMA, ...LINK_KEYS_SCHEMA]);
+  // The port's texts and settings the mails read are the queue's copy (adapters/port-settings.ts).
+  await ensureOutboxSchema(db, [RECIPIENTS_SCHEMA, NEWEST_LINK_SCHEMA, ...LINK_KEYS_SCHEMA, ...PORT_SETTINGS_DDL]);
   await recordLinkKinds(db);
   const links = signedLinks(await loadLinkKeys(db, config));
   const mailer =
@@ -140,89 +126,6 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
   const operators = async (q: Queryable) => operatorEmails(await portOperatorEmails(q));
   const timeZone = config.portDefaultTimeZone;
 
-  /**
-   * The slot request mails of a batch of events, recorded in the projection's transaction in two statements: the
-   * addresses of the requests received recorded, those the other events need and the port's texts read (as they
-   * are now, no cache to go stale), then the mails recorded, claimed for the delivery right after the commit.
-   */
-  async function slotRequestEventMails(
-    tx: Queryable,
-    events: readonly RecordedEvent[],
-  ): Promise<{ id: string; mail: Mail }[]> {
-    const received = new Map<number, string>();
-    for (const event of events) {
-      const data = event.data as { id: number; email?: string };
-      if (event.type === 'SlotRequestReceived' && data.email && !received.has(data.id))
-        received.set(data.id, data.email);
-    }
-    const mailed = events.flatMap((event) => {
-      const status = mailedStatus(event);
-      return status ? [{ event, status, id: (event.data as { id: number }).id }] : [];
-    });
-    if (received.size === 0 && mailed.length === 0) return [];
-    // The address each request was received with (its first event, so the one the table holds).
-    const unknown = [...new Set(mailed.map((m) => m.id).filter((id) => !received.has(id)))];
-    const params: unknown[] = [[...received.keys()], [...received.values()], unknown];
-    let textsSql = "'{}'::json";
-    if (mailed.length > 0) {
-      textsSql = await mailTextsSql(tx, '$4');
-      if (textsSql.includes('$4')) params.push(config.namespace);
-    }
-    const { rows } = await tx.query<{ addresses: { id: number; email: string }[]; texts: Record<string, string> }>(
-      `WITH recorded AS (INSERT INTO queue.mail_slot_requests (id, email) SELECT * FROM unnest($1::int[], $2::text[])
-                          ON CONFLICT (id) DO NOTHING)
-       SELECT (SELECT coalesce(json_agg(json_build_object('id', id, 'email', email)), '[]')
-                 FROM queue.mail_slot_requests WHERE id = ANY($3::int[])) AS addresses,
-              ${textsSql} AS texts`,
-      params,
-    );
-    if (mailed.length === 0) return [];
-    const addresses = new Map(rows[0].addresses.map((row) => [row.id, row.email]));
-    const portTexts = translationsOf(rows[0].texts);
-    const mails: { id: string; mail: Mail }[] = [];
-    const linkOf = new Map<string, { slotRequestId: number; linkId: string }>();
-    for (const { event, status, id } of mailed) {
-      // A request received in this batch: the address it was received with, as the table then holds.
-      const email = addresses.get(id) ?? received.get(id);
-      if (!email) {
-        log.warn({ slot_request_id: id, event: event.type }, 'slot request mail without an address; not sent');
-        continue;
-      }
-      // The link's id is the event's: a mail made again from the same event would carry the same link.
-      const link = links.slotRequest(id, event.created.getTime(), event.id);
-      const mail = slotRequestMail(
-        {
-          slot_request_id: id,
-          status,
-          email,
-          link: `${config.jitEtaFormUrl}?token=${link.token}`,
-          linkExpires: link.expires,
-        },
-        portTexts,
-        timeZone,
-      );
-      if (mail) {
-        mails.push({ id: `slotrequest-${event.id}`, mail });
-        linkOf.set(`slotrequest-${event.id}`, { slotRequestId: id, linkId: link.id });
-      }
-    }
-    const fresh = new Set(await recordMails(tx, mails, true));
-    // Each request's newest link is the last one recorded here (the events come in the log's order).
-    const newest = new Map<number, string>();
-    for (const m of mails) {
-      const link = linkOf.get(m.id);
-      if (link && fresh.has(m.id)) newest.set(link.slotRequestId, link.linkId);
-    }
-    if (newest.size > 0) {
-      await tx.query(
-        `UPDATE queue.mail_slot_requests m SET link_id = l.link_id
-           FROM unnest($1::int[], $2::text[]) AS l(id, link_id) WHERE m.id = l.id`,
-        [[...newest.keys()], [...newest.values()]],
-      );
-    }
-    return mails.filter((m) => fresh.has(m.id));
-  }
-
   let pending: { id: string; mail: Mail }[] = [];
   const projection = await startProjection({
     bus,
@@ -231,7 +134,7 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
     bindings: ['slotrequest.#'],
     log: log.child({ projection: 'queue-mails' }),
     async apply(tx, events) {
-      pending.push(...(await slotRequestEventMails(tx, events)));
+      pending.push(...(await slotRequestEventMails(tx, events, { config, links, log })));
     },
     async afterCommit() {
       const recorded = pending;

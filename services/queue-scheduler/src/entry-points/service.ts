@@ -7,8 +7,10 @@ import { commandHandler } from '@pcas/commands';
 import { QUEUE_SCHEDULER, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, jobsPrefixFor } from '@pcas/jobs';
 import { parseAtom } from '@pcas/values';
-import { dueItems, loadSettingValues, loadSlotRequest } from '../adapters/queue-store.ts';
+import { reportOutboxDepths } from '../adapters/outbox-depth.ts';
+import { loadSettingValues } from '../adapters/port-settings.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { dueItems, loadSlotRequest } from '../adapters/states.ts';
 import type { QueueNotifications } from '../domain/notifications.ts';
 import { queueSettings } from '../domain/queue-rules.ts';
 import { completionDue } from '../domain/slot-requests.ts';
@@ -16,6 +18,7 @@ import { createQueueCommands, type QueueJobs } from './commands.ts';
 import { etaFormCommands } from './eta-form.ts';
 import { type LiveEtaOptions, startLiveEta } from './live-eta.ts';
 import { type QueueMailOptions, startQueueMails } from './mails.ts';
+import { portSettingCommands, startPortSettings } from './port-settings.ts';
 
 export interface QueueSchedulerOptions {
   /** The e-mail side (docs/domain.md#queue); nobody is told without it. */
@@ -35,6 +38,8 @@ export async function startQueueScheduler(
 ): Promise<RunningService> {
   const { config, log } = deps;
   await ensureSchema(deps.db);
+  // The port's settings and mail texts, copied from the gateway's events before anything decides on them.
+  const portSettings = await startPortSettings(deps);
 
   let commands: ReturnType<typeof createQueueCommands> | undefined;
   const onJob = async (job: DueJob) => {
@@ -69,7 +74,7 @@ export async function startQueueScheduler(
   commands = createQueueCommands({ ...deps, notifications: options.notifications ?? mails.notifications, jobs });
   const rpc = await deps.bus.serveRpc(
     QUEUE_SCHEDULER,
-    commandHandler({ ...commands.handlers, ...etaFormCommands(deps, mails) }),
+    commandHandler({ ...commands.handlers, ...etaFormCommands(deps, mails), ...portSettingCommands(deps) }),
   );
 
   const due = await dueItems(deps.db);
@@ -91,15 +96,18 @@ export async function startQueueScheduler(
   const sweeper = setInterval(sweep, 60_000);
   sweeper.unref?.();
 
+  const stopReporting = reportOutboxDepths(deps.db);
   log.info('queue-scheduler serving cmd.queue-scheduler');
   return {
     async stop() {
+      stopReporting();
       clearInterval(sweeper);
       await rpc.stop();
       await commands?.settled();
       await delayed.close();
       await liveEta.stop();
       await mails.stop();
+      await portSettings.stop();
     },
   };
 }

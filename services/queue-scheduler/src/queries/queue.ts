@@ -9,7 +9,7 @@
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { pageWithTotal, pgTimestampText, type Queryable, rowsOrNone } from '@pcas/sql';
+import { pageWithTotal, pgTimestampText, type Queryable } from '@pcas/sql';
 
 export interface ListQuery {
   limit: number;
@@ -99,18 +99,14 @@ async function list<R extends object>(
   const found = searchClause(query.search, { ...search, offset: where.params.length });
   const params = [...where.params, ...(found?.params ?? [])];
   const filter = `WHERE ${where.sql}${found ? ` AND ${found.sql}` : ''}`;
-  const page = await pageWithTotal<R>(
-    db,
-    {
-      select,
-      from: `FROM ${from} ${filter}`,
-      params,
-      orderBy: `${orderBy}, v.id`,
-      limit: query.limit,
-      offset: query.offset,
-    },
-    rowsOrNone,
-  );
+  const page = await pageWithTotal<R>(db, {
+    select,
+    from: `FROM ${from} ${filter}`,
+    params,
+    orderBy: `${orderBy}, v.id`,
+    limit: query.limit,
+    offset: query.offset,
+  });
   return paginated(page.rows, { start: query.offset, limit: query.limit, total: page.total });
 }
 
@@ -123,13 +119,15 @@ export function listBerths(db: Queryable, query: ListQuery) {
 }
 
 export async function berthById(db: Queryable, id: number): Promise<unknown> {
-  const rows = await rowsOrNone(db.query(`SELECT ${BERTH_ROW} FROM queue.berths WHERE id = $1`, [id]));
+  const rows = (await db.query(`SELECT ${BERTH_ROW} FROM queue.berths WHERE id = $1`, [id])).rows;
   return rows[0] ?? null;
 }
 
 /** GET /all-nominatable-berths: raw rows, by lower(name). */
 export function nominatableBerths(db: Queryable): Promise<unknown[]> {
-  return rowsOrNone(db.query(`SELECT ${BERTH_ROW} FROM queue.berths WHERE nominatable ORDER BY lower(name), id`));
+  return db
+    .query(`SELECT ${BERTH_ROW} FROM queue.berths WHERE nominatable ORDER BY lower(name), id`)
+    .then((found) => found.rows);
 }
 
 // ---- nominations ----
@@ -186,11 +184,12 @@ function listNominations(sql: Sql, db: Queryable, query: ListQuery, owner?: numb
 
 /** GET /nomination-by-id or /own-nomination-by-id (`owner`: 403 for someone else's). */
 async function nominationById(sql: Sql, db: Queryable, id: number, owner?: number): Promise<unknown> {
-  const rows = await rowsOrNone(
-    db.query<{ created_by: number | null }>(`SELECT ${NOMINATION_ROW} FROM ${sql.nominationsFrom} WHERE v.id = $1`, [
-      id,
-    ]),
-  );
+  const rows = (
+    await db.query<{ created_by: number | null }>(
+      `SELECT ${NOMINATION_ROW} FROM ${sql.nominationsFrom} WHERE v.id = $1`,
+      [id],
+    )
+  ).rows;
   const row = rows[0];
   if (!row) throw ApiError.badRequest(`Cannot find nomination instance with given id: ${id}`);
   if (owner !== undefined && row.created_by !== owner) throw ApiError.forbidden('No permission for given nomination');
@@ -225,7 +224,7 @@ export function listBerthReservations(db: Queryable, berthId: number, query: Lis
 }
 
 export async function berthReservationById(db: Queryable, id: number): Promise<unknown> {
-  const rows = await rowsOrNone(db.query(`SELECT ${RESERVATION_ROW} FROM ${RESERVATIONS_FROM} WHERE v.id = $1`, [id]));
+  const rows = (await db.query(`SELECT ${RESERVATION_ROW} FROM ${RESERVATIONS_FROM} WHERE v.id = $1`, [id])).rows;
   return rows[0] ?? null;
 }
 
@@ -314,13 +313,13 @@ async function slotRequestLinkState(
   db: Queryable,
   id: number,
 ): Promise<{ status: string; newest_link_id: string | null } | null> {
-  const rows = await rowsOrNone(
-    db.query<{ status: string; newest_link_id: string | null }>(
+  const rows = (
+    await db.query<{ status: string; newest_link_id: string | null }>(
       `SELECT ${sql.slotStatus} AS status, m.link_id AS newest_link_id
          FROM queue.slot_reservations s LEFT JOIN queue.mail_slot_requests m ON m.id = s.id WHERE s.id = $1`,
       [id],
-    ),
-  );
+    )
+  ).rows;
   return rows[0] ?? null;
 }
 
@@ -329,14 +328,14 @@ async function slotRequestById(sql: Sql, db: Queryable, id: number): Promise<unk
   const maxLaytime = `CASE WHEN v.next_start IS NULL THEN NULL ELSE ${hhmm(
     `greatest(v.next_start - v.berth_start - ${sql.rtaWindow} - ${sql.laytimeBuffer} - interval '1 minute', interval '0')`,
   )} END`;
-  const rows = await rowsOrNone(
-    db.query(
+  const rows = (
+    await db.query(
       `SELECT ${SLOT_ROW.replace(`${isoInterval('v.laytime')} AS laytime`, `${hhmm('v.laytime')} AS laytime`)},
               ${maxLaytime} AS max_laytime
          FROM ${sql.slotsFrom} WHERE v.id = $1`,
       [id],
-    ),
-  );
+    )
+  ).rows;
   return rows[0] ?? null;
 }
 

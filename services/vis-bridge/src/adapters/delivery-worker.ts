@@ -81,34 +81,11 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const batchGapMs = options.batchGapMs ?? 50;
 
   const schedule = (peer: string) => jobs().schedule(deliveryJobId(peer), new Date(), { peer } satisfies DeliveryJob);
-  // Kicks for one peer are coalesced: the first goes at once, the ones within the next KICK_WINDOW_MS become one
-  // more at its end (so a message queued just after a delivery looked is still kicked). A burst of sends costs a
-  // few jobs, not one each.
-  const windows = new Map<string, { again: boolean }>();
   // Peers this process is delivering to now: their delivery reads the queue again before it ends, so a kick
   // meanwhile needs no job (under a steady flow that was a job, and its Redis round trips, every 25 ms); it is
   // noted, and kicked once when that delivery ends, for what it might have missed at its very end.
   const delivering = new Map<string, { again: boolean }>();
-  const kick = async (peer: string) => {
-    const running = delivering.get(peer);
-    if (running) {
-      running.again = true;
-      return;
-    }
-    const open = windows.get(peer);
-    if (open) {
-      open.again = true;
-      return;
-    }
-    const window = { again: false };
-    windows.set(peer, window);
-    const close = () => {
-      windows.delete(peer);
-      if (window.again) void kick(peer).catch((error) => log.warn({ err: error, peer }, 'delivery not kicked'));
-    };
-    setTimeout(close, KICK_WINDOW_MS).unref?.();
-    await schedule(peer);
-  };
+  const kick = coalescedKick(schedule, log, delivering);
 
   /** One turn holding the lease; answers whether the queue was emptied (so the caller looks once more). */
   async function deliverHolding(peer: string, owner: string): Promise<'emptied' | 'stopped'> {
@@ -233,4 +210,38 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   }
 
   return { deliver, kick, sweep };
+}
+
+/**
+ * Kicks for one peer are coalesced: the first goes at once, the ones within the next KICK_WINDOW_MS become one
+ * more at its end (so a message queued just after a delivery looked is still kicked). A burst of sends costs a
+ * few jobs, not one each. A peer being delivered to (`delivering`) only notes the kick.
+ */
+function coalescedKick(
+  schedule: (peer: string) => Promise<unknown>,
+  log: Logger,
+  delivering: ReadonlyMap<string, { again: boolean }>,
+): (peer: string) => Promise<void> {
+  const windows = new Map<string, { again: boolean }>();
+  const kick = async (peer: string) => {
+    const running = delivering.get(peer);
+    if (running) {
+      running.again = true;
+      return;
+    }
+    const open = windows.get(peer);
+    if (open) {
+      open.again = true;
+      return;
+    }
+    const window = { again: false };
+    windows.set(peer, window);
+    const close = () => {
+      windows.delete(peer);
+      if (window.again) void kick(peer).catch((error) => log.warn({ err: error, peer }, 'delivery not kicked'));
+    };
+    setTimeout(close, KICK_WINDOW_MS).unref?.();
+    await schedule(peer);
+  };
+  return kick;
 }

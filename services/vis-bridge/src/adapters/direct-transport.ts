@@ -48,16 +48,7 @@ export function createDirectTransport(options: DirectTransportOptions): DirectTr
     const batch = send.batch instanceof DirectBatch ? send.batch : undefined;
     const peer = await (batch ? batch.peer(to) : peerFor(send.tx ?? db, to));
     if (!peer) throw ApiError.badRequest(`No direct VIS link to service: ${to}`);
-    const refusal = outgoingRefusal(
-      message.operation,
-      peer.whitelist_out === null
-        ? undefined
-        : {
-            whitelist_in: peer.whitelist_in ?? true,
-            whitelist_out: peer.whitelist_out,
-          },
-      to,
-    );
+    const refusal = outgoingRefusal(message.operation, outgoingWhitelists(peer), to);
     if (refusal) throw ApiError.badRequest(refusal);
     // The time of sending travels with the message: the receiver stores it as the message's time.
     const queued = { ...message, body: { ...message.body, sent_at: new Date().toISOString() } };
@@ -227,3 +218,9 @@ function routeWithRta(rta: OutgoingRta, portName: string, log: Logger): string {
     return rta.rtz;
   }
 }
+
+/** A peer's whitelists as the outgoing check reads them: none set (the default) lets everything go. */
+const outgoingWhitelists = (peer: Peer) =>
+  peer.whitelist_out === null
+    ? undefined
+    : { whitelist_in: peer.whitelist_in ?? true, whitelist_out: peer.whitelist_out };

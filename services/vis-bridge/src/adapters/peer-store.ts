@@ -77,13 +77,8 @@ export async function peerFor(q: Queryable, serviceId: string): Promise<Peer | u
   return rows[0];
 }
 
-/**
- * Every peer's secret, for the verifier's keys (services/vis-bridge/src/queries/peer-verifier.ts); none before the
- * vis-bridge has made its tables (it may start after the gateway).
- */
+/** Every peer's secret, for the verifier's keys (services/vis-bridge/src/queries/peer-verifier.ts). */
 export async function peerSecrets(q: Queryable): Promise<{ service_id: string; secret: string }[]> {
-  const { rows: table } = await q.query<{ ok: boolean }>("SELECT to_regclass('vis.peer_secrets') IS NOT NULL AS ok");
-  if (!table[0]?.ok) return [];
   const { rows } = await q.query<{ service_id: string; secret: string }>(
     'SELECT p.service_id, s.secret FROM vis.peers p JOIN vis.peer_secrets s USING (service_id)',
   );
@@ -105,10 +100,7 @@ export async function rememberPeerRequest(q: Queryable, signature: string, until
 
 /** Forgets the requests whose time has left the window (they are refused as too old anyway). */
 export async function forgetExpiredPeerRequests(q: Queryable): Promise<void> {
-  const { rows: table } = await q.query<{ ok: boolean }>(
-    "SELECT to_regclass('vis.peer_requests_seen') IS NOT NULL AS ok",
-  );
-  if (table[0]?.ok) await q.query('DELETE FROM vis.peer_requests_seen WHERE expires_at < now()');
+  await q.query('DELETE FROM vis.peer_requests_seen WHERE expires_at < now()');
 }
 
 /** The peers and how delivery to each stands, for GET /vis-configuration (no secrets). */

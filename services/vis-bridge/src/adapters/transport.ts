@@ -12,14 +12,6 @@ import type {
 } from '@pcas/contracts';
 import type { Queryable } from '@pcas/sql';
 
-/** A VIS service found for a ship or a port (what POST /agent/rest/vis-vessels carries). */
-export interface VisServiceFound {
-  imo: number;
-  vessel_name: string;
-  service_id: string;
-  service_url: string;
-}
-
 /** An inter-port service found by UN/LOCODE: the agent's `[{name, service_id}]`. */
 export interface InterPortService {
   name: string;
@@ -142,6 +134,3 @@ export interface VisInbox {
 export type InboxItem =
   | { kind: 'text'; input: ReceiveVisMessageCommand }
   | { kind: 'notification'; input: ReceiveVisNotificationCommand };
-
-/** What a transport is built from: the service's inbox, and its config and logger via ServiceDeps. */
-export type TransportFactory = (inbox: VisInbox) => VisTransport;

@@ -424,24 +424,6 @@ export async function visVesselsByServiceIds(
   return new Map(rows.map((r) => [r.service_id, r]));
 }
 
-/**
- * The IMO of the vessel register's vessel of this name (case-insensitive, the oldest match), as timestamps find
- * theirs. The register is ingest's table; before ingest made it, nothing is found.
- */
-export async function vesselImoByName(q: Queryable, name: string): Promise<number | undefined> {
-  try {
-    const { rows } = await q.query<{ imo: string | number }>(
-      'SELECT imo FROM ingest.vessels WHERE lower(vessel_name) = lower($1) ORDER BY id LIMIT 1',
-      [name],
-    );
-    return rows[0] ? Number(rows[0].imo) : undefined;
-  } catch (error) {
-    if ((error as { code?: string }).code === '42P01' || (error as { code?: string }).code === '3F000')
-      return undefined;
-    throw error;
-  }
-}
-
 /** The newest VIS service known for an IMO. */
 export async function visVesselByImo(q: Queryable, imo: number): Promise<VisVesselRecorded | undefined> {
   const { rows } = await q.query<VisVesselRecorded>(

@@ -1,10 +1,16 @@
-// The port-call watch on PostgreSQL, a delivery batch at a time: its port calls read in one query (a port call
-// changed several times once), the voyage-plan request sent only to a vessel with a VIS service, and the markers of
-// the batch recorded in one transaction, once per port call however often the signal comes, whichever of two
+// The port-call watch on PostgreSQL, a delivery batch at a time: its port calls asked of the projector and read with
+// what was sent in one query (a port call changed several times once), the voyage-plan request sent only to a vessel
+// with a VIS service, and the markers of the batch recorded in one transaction, once per port call however often the signal comes, whichever of two
 // consumers records it, and for the others when one port call's marker cannot be stored.
 
 import { loadConfig } from '@pcas/config';
-import { PORTCALL_CHANGED_ROUTING_KEY, PORTCALL_CHANGES_STREAM, type ServiceDeps } from '@pcas/contracts';
+import {
+  PORTCALL_CHANGED_ROUTING_KEY,
+  PORTCALL_CHANGES_STREAM,
+  PORTCALL_PROJECTOR,
+  PortcallLookups,
+  type ServiceDeps,
+} from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { type Consumer, createInProcessBus, type InProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
@@ -74,7 +80,31 @@ describe('the port-call watch (PostgreSQL)', () => {
       },
     }) as unknown as VisTransport;
 
+  /**
+   * The portcall-projector's lookup of port calls by id (its RPC), served on each test's bus from the test's copy of
+   * its table (outside the statements counted: the watch reads no projector table).
+   */
+  const served = new WeakSet<InProcessBus>();
+  async function serveProjectorLookup(): Promise<void> {
+    if (served.has(bus)) return;
+    served.add(bus);
+    await bus.serveRpc(PORTCALL_PROJECTOR, async (command, payload) => {
+      if (command !== PortcallLookups.portCallsByIds) throw new Error(`unexpected ${command}`);
+      const { ids } = (payload as { input: { ids: number[] } }).input;
+      const { rows } = await raw.query(
+        `SELECT id::int AS id, imo::int AS imo, vessel_name, status,
+                to_char(current_eta AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_eta,
+                to_char(current_etd AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_etd,
+                next_port, is_vis
+           FROM portcall.port_calls WHERE id = ANY($1::bigint[])`,
+        [ids],
+      );
+      return rows;
+    });
+  }
+
   async function watch(name: string, db: Db = raw): Promise<void> {
+    await serveProjectorLookup();
     const deps: ServiceDeps = { config: loadConfig({}), db, store, bus, log };
     consumers.push(await startPortCallWatch(deps, vis, transport, { name }));
   }
@@ -149,7 +179,7 @@ describe('the port-call watch (PostgreSQL)', () => {
     store = createEventStore(raw);
     await store.init();
     await ensureSchema(raw);
-    // The projector's read model, the columns the watch reads.
+    // The projector's read model, the columns its lookup answers with (served by the test below).
     await raw.query('CREATE SCHEMA IF NOT EXISTS portcall');
     await raw.query(`CREATE TABLE portcall.port_calls (
       id bigint PRIMARY KEY, imo bigint NOT NULL, vessel_name text NOT NULL DEFAULT '', status text NOT NULL,
@@ -190,7 +220,7 @@ describe('the port-call watch (PostgreSQL)', () => {
     // Port call 1 changed three times in the batch, 99 is gone (deleted meanwhile).
     const first = await signal([1, 2, 1, 3, 4, 5, 6, 7, 1, 99]);
     expect(statements).toEqual([
-      'SELECT p.id::int AS id,',
+      'SELECT k.id::int AS id,',
       'BEGIN',
       'WITH locks AS MATERIALIZED', // the five markers' append
       'INSERT INTO vis.port_calls (port_call_id,',
@@ -225,7 +255,7 @@ describe('the port-call watch (PostgreSQL)', () => {
     // Only signals of port calls asked before: one read, nothing written.
     statements.length = 0;
     await signal([1, 2, 3]);
-    expect(statements).toEqual(['SELECT p.id::int AS id,']);
+    expect(statements).toEqual(['SELECT k.id::int AS id,']);
     expect(sent).toHaveLength(3);
   });
 

@@ -4,8 +4,9 @@
 // every whitelisted service of that UN/LOCODE. What was sent is recorded on `visportcall-<id>`, so a redelivered
 // signal sends nothing twice. A failed send is only logged, as the original.
 //
-// A delivery batch is handled together: its port calls (each once, however often it changed) are read with what
-// was sent for them and their vessels' VIS services in one query, and the voyage-plan requests' markers of all of
+// A delivery batch is handled together: its port calls (each once, however often it changed) are asked of the
+// projector and read with what was sent for them and their vessels' VIS services (adapters/watched-port-calls.ts),
+// and the voyage-plan requests' markers of all of
 // them are recorded in one transaction (one multi-stream append). The sends stay outside any transaction.
 
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,6 @@ import {
   PORTCALL_CHANGED_ROUTING_KEY,
   type PortCallChanged,
   type ServiceDeps,
-  type VisVesselRecorded,
   visPortCallStream,
 } from '@pcas/contracts';
 import { type Consumer, toRecordedEvent } from '@pcas/messaging';
@@ -28,10 +28,10 @@ import {
   visVesselByServiceId,
   withStreamLock,
 } from '../adapters/vis-store.ts';
+import { type LoadedPortCall, loadWatchedPortCalls } from '../adapters/watched-port-calls.ts';
 import { nameBasedId } from '../domain/ids.ts';
 import {
   departureDue,
-  type PortCallSent,
   sharedImo,
   voyagePlanRequest,
   voyagePlanRequestDue,
@@ -51,53 +51,8 @@ export function startPortCallWatch(
   const name = options.name ?? 'vis-bridge-portcalls';
   const log = deps.log.child({ consumer: name });
 
-  /**
-   * The port calls still there (in the order of `ids`), each with what was sent for it and the newest VIS service
-   * of its IMO, in one query.
-   */
-  async function loadAll(ids: readonly number[]): Promise<Loaded[]> {
-    const { rows } = await db.query<
-      WatchedPortCall &
-        PortCallSent & { service_imo: number | null; service_name: string; service_id: string; service_url: string }
-    >(
-      `SELECT p.id::int AS id, p.imo::int AS imo, p.vessel_name, p.status,
-              to_char(p.current_eta AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_eta,
-              to_char(p.current_etd AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS current_etd,
-              p.next_port, p.is_vis,
-              COALESCE(s.voyage_plan_requested, false) AS voyage_plan_requested, s.last_etd,
-              v.imo::int AS service_imo, v.vessel_name AS service_name, v.service_id, v.service_url
-         FROM portcall.port_calls p
-         LEFT JOIN vis.port_calls s ON s.port_call_id = p.id
-         LEFT JOIN LATERAL (
-           SELECT imo, vessel_name, service_id, service_url FROM vis.vessels WHERE imo = p.imo
-            ORDER BY modified_at DESC, id DESC LIMIT 1) v ON true
-        WHERE p.id = ANY($1::bigint[])`,
-      [ids],
-    );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.flatMap((id) => {
-      const r = byId.get(id);
-      if (!r) return [];
-      const pc: WatchedPortCall = {
-        id: r.id,
-        imo: r.imo,
-        vessel_name: r.vessel_name,
-        status: r.status,
-        current_eta: r.current_eta,
-        current_etd: r.current_etd,
-        next_port: r.next_port,
-        is_vis: r.is_vis,
-      };
-      const vessel: VisVesselRecorded | undefined =
-        r.service_imo === null
-          ? undefined
-          : { imo: r.service_imo, vessel_name: r.service_name, service_id: r.service_id, service_url: r.service_url };
-      return [{ pc, sent: { voyage_plan_requested: r.voyage_plan_requested, last_etd: r.last_etd }, vessel }];
-    });
-  }
-
   /** Sends one port call's voyage-plan request (when its vessel has a service) and answers its marker. */
-  async function requestVoyagePlan({ pc, vessel: known }: Loaded): Promise<StreamEvents> {
+  async function requestVoyagePlan({ pc, vessel: known }: LoadedPortCall): Promise<StreamEvents> {
     if (pc.is_vis && !known) {
       // A vessel reporting through VIS (a `source: vis` timestamp) whose service is not known yet: look it up.
       await transport()
@@ -154,71 +109,6 @@ export function startPortCallWatch(
     return errors;
   }
 
-  async function sendDeparture(pc: WatchedPortCall): Promise<void> {
-    const etd = pc.current_etd as string;
-    const toLocode = (pc.next_port ?? '').trim().toUpperCase();
-    const sentTo: string[] = [];
-    const position = await locodeCoordinates(toLocode);
-    if (position) {
-      let ports = await portsByLocode(db, toLocode);
-      if (ports.length === 0) {
-        try {
-          const found = await transport().findInterPortServicesByLocode(toLocode);
-          for (const service of found) {
-            await withStreamLock(db, `visport-${service.service_id}`, (tx) =>
-              vis.savePort(tx, service.name, service.service_id, [toLocode], SYSTEM),
-            );
-          }
-        } catch (error) {
-          log.warn({ locode: toLocode, err: error }, 'inter-port services not found');
-        }
-        ports = await portsByLocode(db, toLocode);
-      }
-      for (const port of ports.filter((p) => p.whitelist_out)) {
-        const service = await visVesselByServiceId(db, port.service_id);
-        try {
-          if (!service || service.service_url === '') {
-            await transport().findServices({ service_id: port.service_id });
-            continue;
-          }
-          await transport().sendDeparture({
-            message_id: randomUUID(),
-            to_service_id: service.service_id,
-            to_url: service.service_url,
-            from_locode: vis.settings.portUnlocode,
-            to_locode: toLocode,
-            vessel_imo: sharedImo(pc.imo),
-            vessel_name: pc.vessel_name,
-            to_lat: position.lat,
-            to_lon: position.lon,
-            time: etd,
-          });
-          sentTo.push(service.service_id);
-        } catch (error) {
-          log.warn({ port_call_id: pc.id, service_id: port.service_id, err: error }, 'departure not sent');
-        }
-      }
-    } else {
-      log.info({ port_call_id: pc.id, locode: toLocode }, 'next port has no known position: no departure sent');
-    }
-    const stream = visPortCallStream(pc.id);
-    await withStreamLock(db, stream, (tx) =>
-      appendAndProject(
-        tx,
-        store,
-        stream,
-        [
-          {
-            id: nameBasedId(['VisDepartureSent', pc.id, etd, toLocode]),
-            type: 'VisDepartureSent',
-            data: { port_call_id: pc.id, imo: pc.imo, etd, to_locode: toLocode, to_service_ids: sentTo },
-          },
-        ],
-        SYSTEM,
-      ),
-    );
-  }
-
   return bus.consume(
     name,
     async (messages) => {
@@ -229,7 +119,7 @@ export function startPortCallWatch(
           .map((e) => (e.data as PortCallChanged).port_call_id),
       );
       if (ids.size === 0) return;
-      const loaded = await loadAll([...ids]);
+      const loaded = await loadWatchedPortCalls(db, bus, [...ids]);
       // The sends run together (the sends' own records then share transactions); a port call whose send failed
       // unexpectedly does not keep the others' markers from being recorded.
       const requested = await Promise.allSettled(
@@ -240,7 +130,7 @@ export function startPortCallWatch(
       errors.push(...(await recordMarkers(markers)));
       for (const l of loaded.filter((x) => departureDue(x.pc, x.sent))) {
         try {
-          await sendDeparture(l.pc);
+          await sendDeparture({ db, store, log, vis, transport }, l.pc);
         } catch (error) {
           errors.push(error);
         }
@@ -253,9 +143,81 @@ export function startPortCallWatch(
   );
 }
 
-interface Loaded {
-  pc: WatchedPortCall;
-  sent: PortCallSent;
-  /** The newest VIS service of the port call's IMO, if any. */
-  vessel: VisVesselRecorded | undefined;
+/** What a departure's sending uses. */
+interface Watch {
+  db: ServiceDeps['db'];
+  store: ServiceDeps['store'];
+  log: ServiceDeps['log'];
+  vis: VisCommandSet;
+  transport: () => VisTransport;
+}
+
+/**
+ * Sends a port call's departure to every whitelisted service of its next port (the ports of that UN/LOCODE found
+ * first when none is known) and records where it went.
+ */
+async function sendDeparture(w: Watch, pc: WatchedPortCall): Promise<void> {
+  const { db, store, log, vis, transport } = w;
+  const etd = pc.current_etd as string;
+  const toLocode = (pc.next_port ?? '').trim().toUpperCase();
+  const sentTo: string[] = [];
+  const position = await locodeCoordinates(toLocode);
+  if (position) {
+    let ports = await portsByLocode(db, toLocode);
+    if (ports.length === 0) {
+      try {
+        const found = await transport().findInterPortServicesByLocode(toLocode);
+        for (const service of found) {
+          await withStreamLock(db, `visport-${service.service_id}`, (tx) =>
+            vis.savePort(tx, service.name, service.service_id, [toLocode], SYSTEM),
+          );
+        }
+      } catch (error) {
+        log.warn({ locode: toLocode, err: error }, 'inter-port services not found');
+      }
+      ports = await portsByLocode(db, toLocode);
+    }
+    for (const port of ports.filter((p) => p.whitelist_out)) {
+      const service = await visVesselByServiceId(db, port.service_id);
+      try {
+        if (!service || service.service_url === '') {
+          await transport().findServices({ service_id: port.service_id });
+          continue;
+        }
+        await transport().sendDeparture({
+          message_id: randomUUID(),
+          to_service_id: service.service_id,
+          to_url: service.service_url,
+          from_locode: vis.settings.portUnlocode,
+          to_locode: toLocode,
+          vessel_imo: sharedImo(pc.imo),
+          vessel_name: pc.vessel_name,
+          to_lat: position.lat,
+          to_lon: position.lon,
+          time: etd,
+        });
+        sentTo.push(service.service_id);
+      } catch (error) {
+        log.warn({ port_call_id: pc.id, service_id: port.service_id, err: error }, 'departure not sent');
+      }
+    }
+  } else {
+    log.info({ port_call_id: pc.id, locode: toLocode }, 'next port has no known position: no departure sent');
+  }
+  const stream = visPortCallStream(pc.id);
+  await withStreamLock(db, stream, (tx) =>
+    appendAndProject(
+      tx,
+      store,
+      stream,
+      [
+        {
+          id: nameBasedId(['VisDepartureSent', pc.id, etd, toLocode]),
+          type: 'VisDepartureSent',
+          data: { port_call_id: pc.id, imo: pc.imo, etd, to_locode: toLocode, to_service_ids: sentTo },
+        },
+      ],
+      SYSTEM,
+    ),
+  );
 }

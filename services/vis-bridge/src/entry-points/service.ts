@@ -4,6 +4,7 @@
 
 import { commandHandler } from '@pcas/commands';
 import { type RunningService, type ServiceDeps, VIS_BRIDGE } from '@pcas/contracts';
+import { reportOutboxDepth } from '../adapters/outbox-depth.ts';
 import { ensurePeerSchema } from '../adapters/peer-schema.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import type { VisTransport } from '../adapters/transport.ts';
@@ -26,9 +27,11 @@ export async function startVisBridge(deps: ServiceDeps): Promise<RunningService>
   transport = chooseTransport(deps, direct?.transport);
   const rpc = await deps.bus.serveRpc(VIS_BRIDGE, commandHandler({ ...vis.commands, ...direct?.commands }));
   const watch = await startPortCallWatch(deps, vis, current);
+  const stopReporting = reportOutboxDepth(deps.db);
   deps.log.info({ transport: transport.mode }, 'vis-bridge serving cmd.vis-bridge');
   return {
     async stop() {
+      stopReporting();
       await watch.stop();
       await rpc.stop();
       await transport?.stop?.();

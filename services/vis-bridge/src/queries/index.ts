@@ -2,6 +2,10 @@
 // docs/architecture.md#queries): the gateway checks a peer's request here before it sends anything on
 // (docs/architecture.md#vis-direct-mode), seals a peer's secret to the key read here, and reads the VIS lists.
 
+import type { Db } from '@pcas/sql';
+import { ensurePeerSchema } from '../adapters/peer-schema.ts';
+import { ensureSchema } from '../adapters/schema.ts';
+
 export {
   type ListQuery,
   listInboundVessels,
@@ -20,3 +24,9 @@ export {
   REPLAY_REFUSAL,
 } from './peer-verifier.ts';
 export { peerSealingKey } from './sealing-key.ts';
+
+/** Sets up this service's tables (idempotent), so that its queries run in whichever process serves them first. */
+export async function prepareQueries(db: Db): Promise<void> {
+  await ensureSchema(db);
+  await ensurePeerSchema(db);
+}

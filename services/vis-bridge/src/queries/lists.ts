@@ -5,7 +5,7 @@
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { pageWithTotal, pgTimestampText, type Queryable, rowsOrNone } from '@pcas/sql';
+import { pageWithTotal, pgTimestampText, type Queryable } from '@pcas/sql';
 
 export interface ListQuery {
   offset: number;
@@ -39,18 +39,14 @@ async function list(
   }
   const orderBy = parseSort(query.sort, spec.sortable, spec.defaultSort);
   const filter = where.length > 0 ? `WHERE ${where.join(' AND ')}` : '';
-  const page = await pageWithTotal<Record<string, unknown>>(
-    db,
-    {
-      select: spec.select,
-      from: `${spec.from} ${filter}`,
-      params,
-      orderBy: `${orderBy}, t.id`,
-      limit: query.limit,
-      offset: query.offset,
-    },
-    rowsOrNone,
-  );
+  const page = await pageWithTotal<Record<string, unknown>>(db, {
+    select: spec.select,
+    from: `${spec.from} ${filter}`,
+    params,
+    orderBy: `${orderBy}, t.id`,
+    limit: query.limit,
+    offset: query.offset,
+  });
   return paginated(page.rows, { start: query.offset, limit: query.limit, total: page.total });
 }
 

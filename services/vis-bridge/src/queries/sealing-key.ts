@@ -5,11 +5,6 @@ import type { Queryable } from '@pcas/sql';
 
 /** The key's PEM, or undefined while this service has not made it yet. */
 export async function peerSealingKey(db: Queryable): Promise<string | undefined> {
-  const { rows: table } = await db.query<{ ok: boolean }>(
-    "SELECT to_regclass('vis.peer_sealing_key') IS NOT NULL AS ok",
-  );
-  const { rows } = table[0]?.ok
-    ? await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1')
-    : { rows: [] };
+  const { rows } = await db.query<{ public_pem: string }>('SELECT public_pem FROM vis.peer_sealing_key WHERE id = 1');
   return rows[0]?.public_pem;
 }

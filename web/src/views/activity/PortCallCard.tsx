@@ -9,13 +9,28 @@ import { Link } from 'react-router';
 import { timestampLabel } from '../../components/states.ts';
 import { formatRelative, formatTime } from '../../components/time.ts';
 import classes from './activity.module.css';
-import { type PortCallCard as Card, nextEventTitle, type Slot, type TimelineRow, timelineOf } from './model.ts';
+import {
+  arrivalOf,
+  type PortCallCard as Card,
+  departureOf,
+  type HeaderTime,
+  newCount,
+  nextEventTitle,
+  routeOf,
+  type Slot,
+  type TimelineRow,
+  timelineOf,
+} from './model.ts';
 
 export interface PortCallCardProps {
   card: Card;
   pinned: boolean;
   /** The time relative times and "now" are counted from. */
   now: number;
+  /** Timestamps received after this (epoch ms) are new: when the user last looked. */
+  newSince: number;
+  /** The vessel name's heading level: 3 under the timeline's group headings, else 2. */
+  level?: 2 | 3;
   canAddTimestamp: boolean;
   canOpenPortCall: boolean;
   onTogglePin: (imo: number) => void;
@@ -24,7 +39,7 @@ export interface PortCallCardProps {
 
 // Many cards show the same few times: each is formatted once (Intl formatting is the costly part of a card).
 const formatted = new Map<string | number, string>();
-function absolute(value: string | number): string {
+export function absolute(value: string | number): string {
   let text = formatted.get(value);
   if (text === undefined) {
     if (formatted.size > 5000) formatted.clear();
@@ -72,8 +87,44 @@ function Row({ row, now, t }: { row: TimelineRow; now: number; t: TFunction }) {
   );
 }
 
-function TimelineView({ card, now, all, id, t }: { card: Card; now: number; all: boolean; id: string; t: TFunction }) {
-  const timeline = useMemo(() => timelineOf(card.parts, now), [card.parts, now]);
+/** `ETA 29.11.2026 14:00 (in 3 hr)`: an arrival or departure of the header, or the compact row. */
+export function HeaderTimeText({ value, now, t }: { value: HeaderTime; now: number; t: TFunction }) {
+  return (
+    <>
+      <abbr className={classes.kind} title={t(KIND_TITLES[value.label] ?? value.label)}>
+        {value.label}
+      </abbr>{' '}
+      <time dateTime={value.time}>{absolute(value.time)}</time>
+      <span className={classes.relative}> ({formatRelative(value.time, now)})</span>
+    </>
+  );
+}
+
+const KIND_TITLES: Record<string, string> = {
+  ATA: 'Actual time of arrival',
+  ETA: 'Estimated time of arrival',
+  PTA: 'Planned time of arrival',
+  ATD: 'Actual time of departure',
+  ETD: 'Estimated time of departure',
+  PTD: 'Planned time of departure',
+};
+
+function TimelineView({
+  card,
+  now,
+  newSince,
+  all,
+  id,
+  t,
+}: {
+  card: Card;
+  now: number;
+  newSince: number;
+  all: boolean;
+  id: string;
+  t: TFunction;
+}) {
+  const timeline = useMemo(() => timelineOf(card.parts, now, newSince), [card.parts, now, newSince]);
   if (timeline.parts.length === 0) {
     return <p className={classes.none}>{t('No timeline for this port call.')}</p>;
   }
@@ -129,6 +180,8 @@ function PortCallCardView({
   card,
   pinned,
   now,
+  newSince,
+  level = 2,
   canAddTimestamp,
   canOpenPortCall,
   onTogglePin,
@@ -145,6 +198,11 @@ function PortCallCardView({
   );
   const imo = ship.imo !== null ? `IMO ${ship.imo}` : t('No IMO');
   const [status, ...tags] = ship.badges;
+  const Heading = level === 3 ? 'h3' : 'h2';
+  const arrival = arrivalOf(card);
+  const departure = departureOf(card);
+  const route = routeOf(ship);
+  const fresh = newCount(card, newSince);
   return (
     <article className={classes.card} aria-label={name} data-pinned={pinned || undefined}>
       <div className={classes.head}>
@@ -160,16 +218,21 @@ function PortCallCardView({
                   {t(tag.value)}
                 </span>
               ))}
+              {fresh > 0 && (
+                <span className={classes.fresh} data-new-count={fresh}>
+                  {fresh === 1 ? t('1 new') : t('{{count}} new', { count: fresh })}
+                </span>
+              )}
             </div>
           )}
-          <h2 className={classes.name}>
+          <Heading className={classes.name}>
             {name}
             {ship.nationality && (
               <span className={classes.flag} title={t('Nationality')}>
                 {ship.nationality}
               </span>
             )}
-          </h2>
+          </Heading>
         </div>
         {ship.imo !== null && (
           <button
@@ -195,18 +258,31 @@ function PortCallCardView({
         )}
         {ship.vessel_type_name && ` · ${t(ship.vessel_type_name)}`}
       </p>
-      {(ship.from_port || ship.to_port || ship.next_port) && (
+      {route.length > 0 && (
         <p className={classes.facts}>
           <span className={classes.route}>
-            <span className={classes.srOnly}>{t('From')} </span>
-            {ship.from_port || '—'}
-            <span aria-hidden="true"> → </span>
-            <span className={classes.srOnly}>, {t('to')} </span>
-            {ship.to_port || '—'}
-            <span aria-hidden="true"> → </span>
-            <span className={classes.srOnly}>, {t('next port')} </span>
-            {ship.next_port || '—'}
+            {route.map((stop, index) => (
+              <span key={stop.label}>
+                {index > 0 && <span aria-hidden="true"> → </span>}
+                <span className={classes.routeLabel}>{t(stop.label)}</span> {stop.port}
+                {index < route.length - 1 && <span className={classes.srOnly}>,</span>}
+              </span>
+            ))}
           </span>
+        </p>
+      )}
+      {(arrival || departure) && (
+        <p className={classes.times} data-header-times="">
+          {arrival && (
+            <span data-arrival={arrival.label}>
+              <HeaderTimeText value={arrival} now={now} t={t} />
+            </span>
+          )}
+          {departure && (
+            <span data-departure={departure.label}>
+              <HeaderTimeText value={departure} now={now} t={t} />
+            </span>
+          )}
         </p>
       )}
       {ship.next_event && (
@@ -216,7 +292,7 @@ function PortCallCardView({
           {formatRelative(ship.next_event.ts, now)})
         </p>
       )}
-      <TimelineView card={card} now={now} all={all} id={timelineId} t={t} />
+      <TimelineView card={card} now={now} newSince={newSince} all={all} id={timelineId} t={t} />
       <div className={classes.actions}>
         {placeholders > 0 && (
           <button

@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { SessionContext } from '../../session/session.tsx';
 import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
@@ -78,6 +78,9 @@ function stubOngoing(body: () => unknown, put?: (call: StubbedCall) => unknown):
 const cardNames = () => screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'));
 
 afterEach(() => vi.unstubAllGlobals());
+// When the user last looked, and their order and layout, are kept in this browser between visits (and recorded
+// again as a view unmounts, after an afterEach).
+beforeEach(() => localStorage.clear());
 
 describe('the activity timeline', () => {
   it('shows each port call as a card with status, vessel, IMO link, route and next event, pinned first', async () => {
@@ -85,11 +88,19 @@ describe('the activity timeline', () => {
     renderView(<ActivityView />);
     await waitFor(() => expect(cardNames()).toEqual(['Charlie', 'Alpha', 'Bravo']));
     const alpha = screen.getByRole('article', { name: 'Alpha' });
-    expect(within(alpha).getByRole('heading', { level: 2 }).textContent).toBe('AlphaFI');
+    // Under the group headings ("Pinned", "Next arrivals and departures").
+    expect(within(alpha).getByRole('heading', { level: 3 }).textContent).toBe('AlphaFI');
+    expect(screen.getByRole('heading', { level: 2, name: /Next arrivals and departures/ })).toBeTruthy();
     expect(within(alpha).getByText('arriving')).toBeTruthy();
     expect(within(alpha).getByRole('link', { name: 'IMO 9074729' }).getAttribute('href')).toBe('/port-calls/11');
-    // Visually FROM → TO → NEXT; spoken with the words.
-    expect(alpha.textContent).toMatch(/From SESTO → , to — → , next port DEHAM/);
+    // Only the ports that are known, each named: no placeholder dash for the missing "to".
+    expect(alpha.textContent).toContain('From SESTO, → Next port DEHAM');
+    expect(alpha.textContent).not.toContain('—');
+    // The header's arrival and departure: the ETA of the port area (nothing reported for the berth) and the ETD.
+    expect(alpha.querySelector('[data-arrival]')?.textContent).toMatch(
+      /^ETA \d\d[./]\d\d[./]\d{4} \d\d:\d\d \(in 5 hr\.\)$/,
+    );
+    expect(alpha.querySelector('[data-departure]')?.textContent).toMatch(/^ETD /);
     expect(alpha.textContent).toContain('Estimated arrival');
     expect(screen.getByRole('button', { name: 'Unpin Charlie' }).getAttribute('aria-pressed')).toBe('true');
     expect(screen.getByRole('button', { name: 'Pin Alpha' }).getAttribute('aria-pressed')).toBe('false');
@@ -239,5 +250,67 @@ describe('the activity timeline', () => {
     expect(await screen.findByText('The activity timeline is switched off for this port.')).toBeTruthy();
     expect(screen.queryByRole('article')).toBeNull();
     expect(calls).toEqual([]);
+  });
+
+  it('orders by the next movements with the vessels at berth grouped, or by the order the user chose, kept per user', async () => {
+    const departing = {
+      ship: ship(14, 9319478, 'Delta', { badges: [{ type: 'success', value: 'departing' }], status: 'departing' }),
+      portcalls: events(
+        [],
+        [{ time_type: 'Planned', state: 'Departure_Vessel_Berth', time: iso(1), created_at: iso(-5), source: 'Port' }],
+      ),
+    };
+    const atBerth = { ...CHARLIE, ship: { ...CHARLIE.ship, status: 'at berth' } };
+    stubOngoing(() => ({ portcalls: [BRAVO, ALPHA, atBerth, departing], pinned_vessels: [] }));
+    const { unmount } = renderView(<ActivityView />);
+    // Delta leaves in an hour, Alpha arrives in five; Bravo has no time; Charlie is at berth.
+    await waitFor(() => expect(cardNames()).toEqual(['Delta', 'Alpha', 'Bravo', 'Charlie']));
+    expect(screen.getAllByRole('heading', { level: 2 }).map((h) => h.textContent)).toEqual([
+      'Next arrivals and departures (3)',
+      'At berth (1)',
+    ]);
+    const delta = screen.getByRole('article', { name: 'Delta' });
+    expect(delta.querySelector('[data-departure]')?.textContent).toMatch(/^PTD /);
+    fireEvent.change(screen.getByLabelText('Order'), { target: { value: 'name' } });
+    await waitFor(() => expect(cardNames()).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']));
+    expect(localStorage.getItem(`pcas.activity.order.${ADMIN.id}`)).toBe('name');
+    unmount();
+    renderView(<ActivityView />);
+    await waitFor(() => expect(cardNames()).toEqual(['Alpha', 'Bravo', 'Charlie', 'Delta']));
+  });
+
+  it('shows the compact list, one row each, and a row opens its full card', async () => {
+    stubOngoing(() => ({ portcalls: [ALPHA, BRAVO, CHARLIE], pinned_vessels: [] }));
+    renderView(<ActivityView />);
+    await waitFor(() => expect(cardNames()).toHaveLength(3));
+    fireEvent.click(screen.getByLabelText('Compact'));
+    await waitFor(() => expect(screen.queryAllByRole('article')).toHaveLength(0));
+    const rows = document.querySelectorAll('tr[data-row]');
+    expect(rows).toHaveLength(3);
+    const alpha = [...rows].find((row) => row.textContent?.startsWith('Alpha'))!;
+    const cells = [...alpha.children].map((cell) => cell.textContent);
+    expect(cells[0]).toBe('Alpha');
+    expect(cells[1]).toBe('arriving');
+    expect(cells[3]).toMatch(/^Estimated arrival in 5 hr\.$/);
+    expect(cells[4]).toMatch(/^ETA \d\d[./]\d\d \d\d:\d\d$/);
+    expect(cells[5]).toMatch(/^ETD /);
+    expect(cells[6]).toMatch(/ago/);
+    const open = within(alpha as HTMLElement).getByRole('button', { name: 'Alpha' });
+    fireEvent.click(open);
+    expect(open.getAttribute('aria-expanded')).toBe('true');
+    expect(await screen.findByRole('article', { name: 'Alpha' })).toBeTruthy();
+    expect(localStorage.getItem(`pcas.activity.layout.${ADMIN.id}`)).toBe('compact');
+  });
+
+  it('marks as new only what arrived since the user last looked', async () => {
+    // The last look was after Alpha's newest timestamp arrived (a minute ago).
+    localStorage.setItem(`pcas.activity.lastLook.${ADMIN.id}`, String(Date.now() - 30_000));
+    stubOngoing(() => ({ portcalls: [ALPHA], pinned_vessels: [] }));
+    renderView(<ActivityView />);
+    const alpha = await screen.findByRole('article', { name: 'Alpha' });
+    expect(alpha.querySelectorAll('[data-fresh], [data-new-count]')).toHaveLength(0);
+    expect(alpha.textContent).not.toContain('New');
+    // And this look is recorded for the next visit.
+    expect(Number(localStorage.getItem(`pcas.activity.lastLook.${ADMIN.id}`))).toBeGreaterThan(Date.now() - 5_000);
   });
 });

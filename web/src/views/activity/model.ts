@@ -21,6 +21,15 @@ export interface Ship {
   next_port: string;
   badges: Badge[];
   next_event: { title: string; ts: string } | null;
+  /** The projector's status (`arriving`, `at berth`, `departing`, `departed berth`, `departed`, `done`). */
+  status: string;
+  berth: string;
+  berth_name: string;
+  /** The port call's own times (PostgreSQL text or ''), what the header falls back to without timeline slots. */
+  current_eta: string;
+  ata: string;
+  current_etd: string;
+  atd: string;
 }
 
 /** One slot of the port call template: a reported timestamp (time set) or a placeholder (time null). */
@@ -89,6 +98,13 @@ function shipOf(raw: unknown): Ship {
     next_port: text(ship.next_port),
     badges: badges.filter((badge) => badge.value !== ''),
     next_event: next && text(next.ts) ? { title: text(next.title), ts: text(next.ts) } : null,
+    status: text(ship.status),
+    berth: text(ship.berth),
+    berth_name: text(ship.berth_name),
+    current_eta: text(ship.current_eta),
+    ata: text(ship.ata),
+    current_etd: text(ship.current_etd),
+    atd: text(ship.atd),
   };
 }
 
@@ -186,14 +202,14 @@ export function togglePinned(pinned: readonly number[], imo: number): number[] {
 
 // ---- the timeline of one port call ----
 
-/** A timestamp received this recently is highlighted. */
+/** On a user's first look in this browser, a timestamp received this recently counts as new. */
 export const FRESH_MS = 10 * 60_000;
 
 export interface TimelineRow {
   slot: Slot;
   /** Happened (an actual time) or due already (its time has passed). */
   past: boolean;
-  /** Received within the last ten minutes. */
+  /** Received since the user last looked (timelineOf's `newSince`). */
   fresh: boolean;
 }
 
@@ -227,7 +243,7 @@ export function partTitle(part: Part, index: number, count: number): string {
  * times are equal), and "now" after the last one that is past, so what happened is above it and what is expected
  * below. An actual time counts as past whatever its value.
  */
-export function timelineOf(parts: readonly Part[], now: number): Timeline {
+export function timelineOf(parts: readonly Part[], now: number, newSince: number = now - FRESH_MS): Timeline {
   const built: TimelinePart[] = parts.map((part, index) => {
     const reported = part.slots.filter((slot) => !Number.isNaN(slot.ms));
     reported.sort((a, b) => a.ms - b.ms);
@@ -238,7 +254,7 @@ export function timelineOf(parts: readonly Part[], now: number): Timeline {
         slot,
         past: slot.time_type === 'Actual' || slot.ms <= now,
         // A clock behind the server's makes a new one look received in the future: still new.
-        fresh: !Number.isNaN(slot.createdMs) && now - slot.createdMs < FRESH_MS,
+        fresh: !Number.isNaN(slot.createdMs) && slot.createdMs > newSince,
       })),
       placeholders: part.slots.filter((slot) => Number.isNaN(slot.ms)),
     };
@@ -271,4 +287,167 @@ export function nextEventTitle(title: string): string {
     default:
       return title || 'Next event';
   }
+}
+
+// ---- the card's header and the compact row ----
+
+/** The time of an arrival or a departure for the header: which kind of report it is, and when. */
+export interface HeaderTime {
+  /** `ATA`, `ETA`, `PTA` (arrival) or `ATD`, `ETD`, `PTD` (departure). */
+  label: string;
+  time: string;
+  ms: number;
+  actual: boolean;
+}
+
+function slotsOf(card: PortCallCard, state: string): Slot[] {
+  const found: Slot[] = [];
+  for (const part of card.parts) {
+    for (const slot of part.slots) if (slot.state === state && !Number.isNaN(slot.ms)) found.push(slot);
+  }
+  return found;
+}
+
+/**
+ * The newest word on one state: the actual time when there is one, else the most recently received of the planned
+ * and estimated ones. The timeline holds one slot per (time type, state), each already its priorities' winner, so
+ * this is "whichever is newest by the priorities". The same rule draws the berth board's bars (GET berth-board).
+ */
+export function newestReport(slots: readonly Slot[]): Slot | null {
+  const actual = slots.find((slot) => slot.time_type === 'Actual');
+  if (actual) return actual;
+  let best: Slot | null = null;
+  for (const slot of slots) {
+    const created = Number.isNaN(slot.createdMs) ? -1 : slot.createdMs;
+    const bestCreated = best === null || Number.isNaN(best.createdMs) ? -1 : best.createdMs;
+    if (best === null || created > bestCreated) best = slot;
+  }
+  return best;
+}
+
+function headerTime(slot: Slot | null, arrival: boolean): HeaderTime | null {
+  if (!slot?.time) return null;
+  const kind = slot.time_type === 'Actual' ? 'A' : slot.time_type === 'Planned' ? 'P' : 'E';
+  return { label: `${kind}T${arrival ? 'A' : 'D'}`, time: slot.time, ms: slot.ms, actual: kind === 'A' };
+}
+
+function fallbackTime(actual: string, expected: string, arrival: boolean): HeaderTime | null {
+  const [time, kind] = actual ? [actual, 'A'] : expected ? [expected, 'E'] : ['', ''];
+  const ms = timeMs(time);
+  if (!time || Number.isNaN(ms)) return null;
+  return { label: `${kind}T${arrival ? 'A' : 'D'}`, time, ms, actual: kind === 'A' };
+}
+
+/** The arrival: at the berth, else (nothing reported for the berth) at the port area, else the port call's ETA. */
+export function arrivalOf(card: PortCallCard): HeaderTime | null {
+  const berth = newestReport(slotsOf(card, 'Arrival_Vessel_Berth'));
+  const area = berth ? null : newestReport(slotsOf(card, 'Arrival_Vessel_PortArea'));
+  return headerTime(berth ?? area, true) ?? fallbackTime(card.ship.ata, card.ship.current_eta, true);
+}
+
+/** The departure from the berth, else the port call's ETD. */
+export function departureOf(card: PortCallCard): HeaderTime | null {
+  return (
+    headerTime(newestReport(slotsOf(card, 'Departure_Vessel_Berth')), false) ??
+    fallbackTime(card.ship.atd, card.ship.current_etd, false)
+  );
+}
+
+/** When the newest of the port call's timestamps was received (epoch ms), NaN when none says. */
+export function newestReceived(card: PortCallCard): number {
+  let newest = Number.NaN;
+  for (const part of card.parts) {
+    for (const slot of part.slots) {
+      if (!Number.isNaN(slot.createdMs) && !(slot.createdMs <= newest)) newest = slot.createdMs;
+    }
+  }
+  return newest;
+}
+
+/** How many of the port call's timestamps were received after `since`. */
+export function newCount(card: PortCallCard, since: number): number {
+  let count = 0;
+  for (const part of card.parts) {
+    for (const slot of part.slots) if (!Number.isNaN(slot.ms) && slot.createdMs > since) count++;
+  }
+  return count;
+}
+
+/** The route's ports that are known, each with what it is: no placeholder for a port nobody reported. */
+export function routeOf(ship: Ship): Array<{ label: string; port: string }> {
+  return [
+    { label: 'From', port: ship.from_port },
+    { label: 'To', port: ship.to_port },
+    { label: 'Next port', port: ship.next_port },
+  ].filter((stop) => stop.port.trim() !== '');
+}
+
+/** The berth in words: its name, else its code. */
+export const berthOf = (ship: Ship): string => ship.berth_name || ship.berth;
+
+// ---- order and grouping ----
+
+/** The orders a user may choose; `movements` is the default. */
+export const ORDERS = ['movements', 'arrival', 'name'] as const;
+export type Order = (typeof ORDERS)[number];
+
+export interface CardGroup {
+  key: string;
+  /** English, a translation key; '' for the one group of an order without groups. */
+  title: string;
+  cards: PortCallCard[];
+}
+
+const AT_BERTH = new Set(['at berth']);
+const GONE = new Set(['departed', 'done']);
+const DEPARTING = new Set(['departing', 'departed berth']);
+
+const byTime = (key: (card: PortCallCard) => number) => (a: PortCallCard, b: PortCallCard) => {
+  const x = key(a);
+  const y = key(b);
+  // Cards with no time go last, in the API's order.
+  if (Number.isNaN(x)) return Number.isNaN(y) ? 0 : 1;
+  if (Number.isNaN(y)) return -1;
+  return x - y;
+};
+const arrivalMs = (card: PortCallCard) => arrivalOf(card)?.ms ?? Number.NaN;
+const departureMs = (card: PortCallCard) => departureOf(card)?.ms ?? Number.NaN;
+
+/**
+ * The cards in the user's order, pinned vessels first (in the order they were pinned):
+ * - `movements` (default): the next arrivals and departures in time order (an arriving vessel by its arrival, a
+ *   departing one by its departure), then the vessels at berth grouped (by departure), then the departed ones;
+ * - `arrival`: by arrival (ATA, else ETA), earliest first;
+ * - `name`: by vessel name.
+ */
+export function groupCards(cards: readonly PortCallCard[], pinned: readonly number[], order: Order): CardGroup[] {
+  const rank = new Map(pinned.map((imo, index) => [imo, index]));
+  const isPinned = (card: PortCallCard) => card.ship.imo !== null && rank.has(card.ship.imo);
+  const pins = cards.filter(isPinned).sort((a, b) => rank.get(a.ship.imo!)! - rank.get(b.ship.imo!)!);
+  const rest = cards.filter((card) => !isPinned(card));
+  const groups: CardGroup[] = [];
+  const add = (key: string, title: string, list: PortCallCard[]) => {
+    if (list.length > 0) groups.push({ key, title, cards: list });
+  };
+  add('pinned', order === 'movements' ? 'Pinned' : '', pins);
+  if (order === 'name') {
+    add(
+      'all',
+      '',
+      [...rest].sort((a, b) => a.ship.vessel_name.localeCompare(b.ship.vessel_name)),
+    );
+  } else if (order === 'arrival') {
+    add('all', '', [...rest].sort(byTime(arrivalMs)));
+  } else {
+    const moving = rest.filter((card) => !AT_BERTH.has(card.ship.status) && !GONE.has(card.ship.status));
+    const movementMs = (card: PortCallCard) => (DEPARTING.has(card.ship.status) ? departureMs(card) : arrivalMs(card));
+    add('moving', 'Next arrivals and departures', moving.sort(byTime(movementMs)));
+    add('berth', 'At berth', rest.filter((card) => AT_BERTH.has(card.ship.status)).sort(byTime(departureMs)));
+    add('gone', 'Departed', rest.filter((card) => GONE.has(card.ship.status)).sort(byTime(departureMs)));
+  }
+  // An order without groups reads as one list: the pinned ones simply come first.
+  if (order !== 'movements' && groups.length > 1) {
+    return [{ key: 'all', title: '', cards: groups.flatMap((group) => group.cards) }];
+  }
+  return groups;
 }

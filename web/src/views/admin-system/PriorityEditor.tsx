@@ -116,59 +116,17 @@ export function PriorityEditor({
         </Text>
       ) : (
         <ol ref={list} aria-label={t('Priority order')} style={{ margin: 0, paddingLeft: 0, listStyle: 'none' }}>
-          {order.map((id, index) => {
-            const name = nameOf(id);
-            return (
-              <li key={id}>
-                <Paper withBorder p={6} mb={6}>
-                  <Group justify="space-between" wrap="nowrap" gap="xs">
-                    <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-                      <Badge variant="light" circle aria-hidden>
-                        {index + 1}
-                      </Badge>
-                      <Text size="sm" truncate>
-                        <VisuallyHidden component="span">{t('Place {{place}}:', { place: index + 1 })} </VisuallyHidden>
-                        {name}
-                      </Text>
-                      {inactive(id) && (
-                        <Badge color="gray" variant="outline" size="sm">
-                          {t('Disabled')}
-                        </Badge>
-                      )}
-                    </Group>
-                    <Group gap={4} wrap="nowrap">
-                      <ActionIcon
-                        variant="default"
-                        data-move={`up-${id}`}
-                        aria-label={t('Move {{name}} up', { name })}
-                        disabled={index === 0}
-                        onClick={() => apply(id, 'up')}
-                      >
-                        <span aria-hidden>↑</span>
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="default"
-                        data-move={`down-${id}`}
-                        aria-label={t('Move {{name}} down', { name })}
-                        disabled={index === order.length - 1}
-                        onClick={() => apply(id, 'down')}
-                      >
-                        <span aria-hidden>↓</span>
-                      </ActionIcon>
-                      <ActionIcon
-                        variant="default"
-                        color="red"
-                        aria-label={t('Remove {{name}}', { name })}
-                        onClick={() => apply(id, 'remove')}
-                      >
-                        <span aria-hidden>×</span>
-                      </ActionIcon>
-                    </Group>
-                  </Group>
-                </Paper>
-              </li>
-            );
-          })}
+          {order.map((id, index) => (
+            <PriorityRow
+              key={id}
+              id={id}
+              place={index + 1}
+              last={index === order.length - 1}
+              name={nameOf(id)}
+              inactive={inactive(id)}
+              onMove={apply}
+            />
+          ))}
         </ol>
       )}
       <Group align="flex-end" gap="xs" wrap="nowrap">
@@ -203,5 +161,70 @@ export function PriorityEditor({
         </Button>
       </Group>
     </Stack>
+  );
+}
+
+interface PriorityRowProps {
+  id: number;
+  /** 1 for the highest priority. */
+  place: number;
+  last: boolean;
+  name: string;
+  inactive: boolean;
+  onMove: (id: number, move: Move) => void;
+}
+
+/** One key of the list, with its place and its up, down and remove buttons. */
+function PriorityRow({ id, place, last, name, inactive, onMove }: PriorityRowProps) {
+  const { t } = useTranslation();
+  return (
+    <li>
+      <Paper withBorder p={6} mb={6}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Badge variant="light" circle aria-hidden>
+              {place}
+            </Badge>
+            <Text size="sm" truncate>
+              <VisuallyHidden component="span">{t('Place {{place}}:', { place })} </VisuallyHidden>
+              {name}
+            </Text>
+            {inactive && (
+              <Badge color="gray" variant="outline" size="sm">
+                {t('Disabled')}
+              </Badge>
+            )}
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            <ActionIcon
+              variant="default"
+              data-move={`up-${id}`}
+              aria-label={t('Move {{name}} up', { name })}
+              disabled={place === 1}
+              onClick={() => onMove(id, 'up')}
+            >
+              <span aria-hidden>↑</span>
+            </ActionIcon>
+            <ActionIcon
+              variant="default"
+              data-move={`down-${id}`}
+              aria-label={t('Move {{name}} down', { name })}
+              disabled={last}
+              onClick={() => onMove(id, 'down')}
+            >
+              <span aria-hidden>↓</span>
+            </ActionIcon>
+            <ActionIcon
+              variant="default"
+              color="red"
+              aria-label={t('Remove {{name}}', { name })}
+              onClick={() => onMove(id, 'remove')}
+            >
+              <span aria-hidden>×</span>
+            </ActionIcon>
+          </Group>
+        </Group>
+      </Paper>
+    </li>
   );
 }

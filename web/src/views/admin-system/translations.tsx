@@ -74,17 +74,7 @@ export default function TranslationsView() {
     },
   });
 
-  const entries = useMemo(() => {
-    const body = query.data && typeof query.data === 'object' && !Array.isArray(query.data) ? query.data : {};
-    return Object.entries(body)
-      .map(([key, value]) => ({ key, value: text(value) }))
-      .sort((a, b) => a.key.localeCompare(b.key));
-  }, [query.data]);
-  const matching = useMemo(() => {
-    const wanted = debounced.trim().toLowerCase();
-    if (!wanted) return entries;
-    return entries.filter((e) => e.key.toLowerCase().includes(wanted) || e.value.toLowerCase().includes(wanted));
-  }, [entries, debounced]);
+  const { entries, matching } = useTextEntries(query.data, debounced);
   const pages = Math.max(1, Math.ceil(matching.length / PAGE_SIZE));
   const shown = matching.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
 
@@ -104,19 +94,7 @@ export default function TranslationsView() {
     );
   }
 
-  const download = () => {
-    const blob = new Blob([translationFileContent(Object.fromEntries(entries.map((e) => [e.key, e.value])))], {
-      type: 'application/json',
-    });
-    const url = URL.createObjectURL(blob);
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = `translations-${namespace}-${LANGUAGE}.json`;
-    document.body.append(link);
-    link.click();
-    link.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-  };
+  const download = () => downloadTranslations(entries, namespace);
 
   const pickFile = async (file: File | null) => {
     setFileProblem(null);
@@ -164,92 +142,22 @@ export default function TranslationsView() {
           {fileProblem}
         </Alert>
       )}
-      <Group align="flex-end" gap="sm" mb="sm" wrap="wrap">
-        {TRANSLATION_NAMESPACES.length > 1 && (
-          <NativeSelect
-            label={t('Namespace')}
-            value={namespace}
-            onChange={(event) => setNamespace(event.currentTarget.value)}
-            data={[...TRANSLATION_NAMESPACES]}
-          />
-        )}
-        <TextInput
-          label={t('Search keys and texts')}
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          style={{ flex: '1 1 14rem', maxWidth: 360 }}
-        />
-      </Group>
+      <TranslationsFilters namespace={namespace} onNamespace={setNamespace} search={search} onSearch={setSearch} />
       <ErrorNotice error={query.error} />
-      <ScrollArea type="auto">
-        <Table striped highlightOnHover verticalSpacing="xs" miw={520} layout="fixed">
-          <Table.Caption>
-            {matching.length > 0
-              ? t('{{caption}}: {{from}}–{{to}} of {{total}}', {
-                  caption: t('Texts'),
-                  from: (page - 1) * PAGE_SIZE + 1,
-                  to: (page - 1) * PAGE_SIZE + shown.length,
-                  total: matching.length,
-                })
-              : t('Texts')}
-          </Table.Caption>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th scope="col" w="42%">
-                {t('Key (English)')}
-              </Table.Th>
-              <Table.Th scope="col">{t('Text')}</Table.Th>
-              <Table.Th scope="col" w={90} className="sticky-column">
-                <VisuallyHidden>{t('Actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {shown.map((entry) => (
-              <Table.Tr key={entry.key}>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  <Text size="sm">{entry.key}</Text>
-                </Table.Td>
-                <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                  <Text size="sm">{entry.value}</Text>
-                </Table.Td>
-                <Table.Td className="sticky-column">
-                  <Button
-                    variant="light"
-                    size="xs"
-                    aria-label={t('Edit the text of {{key}}', { key: entry.key })}
-                    onClick={() => {
-                      save.reset();
-                      setEditing(entry);
-                    }}
-                  >
-                    {t('Edit')}
-                  </Button>
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </ScrollArea>
+      <TranslationsTable
+        shown={shown}
+        from={(page - 1) * PAGE_SIZE + 1}
+        total={matching.length}
+        onEdit={(entry) => {
+          save.reset();
+          setEditing(entry);
+        }}
+      />
       {query.isPending && <Loading />}
       {!query.isPending && !query.error && matching.length === 0 && (
         <Empty>{entries.length === 0 ? 'No texts yet' : 'No text matches the search'}</Empty>
       )}
-      {pages > 1 && (
-        <Group justify="space-between" mt="sm">
-          <Text size="sm" c="dimmed">
-            {t('Page {{page}} of {{pages}}', { page, pages })}
-          </Text>
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={setPage}
-            size="sm"
-            getControlProps={(control) => ({ 'aria-label': t(`${control} page`) })}
-          />
-        </Group>
-      )}
+      {pages > 1 && <TranslationsPager page={page} pages={pages} onPage={setPage} />}
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('Edit a text')} centered size="lg">
         {editing && (
           <EditText
@@ -260,30 +168,195 @@ export default function TranslationsView() {
           />
         )}
       </Modal>
-      <Modal opened={upload !== null} onClose={() => setUpload(null)} title={t('Replace the texts?')} centered>
-        {upload && (
-          <Stack gap="sm">
-            <Text size="sm">
-              {t('The port’s texts are replaced by the {{count}} texts of {{file}}.', {
-                count: upload.entries.length,
-                file: upload.file,
-              })}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {t('A text the file does not hold goes back to its default.')}
-            </Text>
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setUpload(null)}>
-                {t('Cancel')}
-              </Button>
-              <Button loading={replace.isPending} onClick={() => replace.mutate({ translations: upload.entries })}>
-                {t('Replace')}
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </Modal>
+      <UploadDialog
+        upload={upload}
+        replacing={replace.isPending}
+        onCancel={() => setUpload(null)}
+        onReplace={(entries) => replace.mutate({ translations: entries })}
+      />
     </>
+  );
+}
+
+/** The namespace's texts from the API's flat object, sorted by key, and those matching the search. */
+function useTextEntries(data: Record<string, unknown> | undefined, search: string) {
+  const entries = useMemo(() => {
+    const body = data && typeof data === 'object' && !Array.isArray(data) ? data : {};
+    return Object.entries(body)
+      .map(([key, value]) => ({ key, value: text(value) }))
+      .sort((a, b) => a.key.localeCompare(b.key));
+  }, [data]);
+  const matching = useMemo(() => {
+    const wanted = search.trim().toLowerCase();
+    if (!wanted) return entries;
+    return entries.filter((e) => e.key.toLowerCase().includes(wanted) || e.value.toLowerCase().includes(wanted));
+  }, [entries, search]);
+  return { entries, matching };
+}
+
+/** Saves the texts as a JSON file, as the upload reads it. */
+function downloadTranslations(entries: readonly TranslationEntry[], namespace: string): void {
+  const blob = new Blob([translationFileContent(Object.fromEntries(entries.map((e) => [e.key, e.value])))], {
+    type: 'application/json',
+  });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `translations-${namespace}-${LANGUAGE}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+interface TranslationsFiltersProps {
+  namespace: string;
+  onNamespace: (namespace: string) => void;
+  search: string;
+  onSearch: (search: string) => void;
+}
+
+/** The namespace (where there are several) and the search. */
+function TranslationsFilters({ namespace, onNamespace, search, onSearch }: TranslationsFiltersProps) {
+  const { t } = useTranslation();
+  return (
+    <Group align="flex-end" gap="sm" mb="sm" wrap="wrap">
+      {TRANSLATION_NAMESPACES.length > 1 && (
+        <NativeSelect
+          label={t('Namespace')}
+          value={namespace}
+          onChange={(event) => onNamespace(event.currentTarget.value)}
+          data={[...TRANSLATION_NAMESPACES]}
+        />
+      )}
+      <TextInput
+        label={t('Search keys and texts')}
+        type="search"
+        value={search}
+        onChange={(event) => onSearch(event.currentTarget.value)}
+        style={{ flex: '1 1 14rem', maxWidth: 360 }}
+      />
+    </Group>
+  );
+}
+
+interface TranslationsTableProps {
+  /** The texts of the page. */
+  shown: readonly TranslationEntry[];
+  /** The place of the page's first text among the matching ones, from 1. */
+  from: number;
+  /** How many texts match. */
+  total: number;
+  onEdit: (entry: TranslationEntry) => void;
+}
+
+/** One page of texts, each with its edit button. */
+function TranslationsTable({ shown, from, total, onEdit }: TranslationsTableProps) {
+  const { t } = useTranslation();
+  return (
+    <ScrollArea type="auto">
+      <Table striped highlightOnHover verticalSpacing="xs" miw={520} layout="fixed">
+        <Table.Caption>
+          {total > 0
+            ? t('{{caption}}: {{from}}–{{to}} of {{total}}', {
+                caption: t('Texts'),
+                from,
+                to: from + shown.length - 1,
+                total,
+              })
+            : t('Texts')}
+        </Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col" w="42%">
+              {t('Key (English)')}
+            </Table.Th>
+            <Table.Th scope="col">{t('Text')}</Table.Th>
+            <Table.Th scope="col" w={90} className="sticky-column">
+              <VisuallyHidden>{t('Actions')}</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {shown.map((entry) => (
+            <Table.Tr key={entry.key}>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                <Text size="sm">{entry.key}</Text>
+              </Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                <Text size="sm">{entry.value}</Text>
+              </Table.Td>
+              <Table.Td className="sticky-column">
+                <Button
+                  variant="light"
+                  size="xs"
+                  aria-label={t('Edit the text of {{key}}', { key: entry.key })}
+                  onClick={() => onEdit(entry)}
+                >
+                  {t('Edit')}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}
+
+/** Which page of how many, and the page buttons. */
+function TranslationsPager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" mt="sm">
+      <Text size="sm" c="dimmed">
+        {t('Page {{page}} of {{pages}}', { page, pages })}
+      </Text>
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={onPage}
+        size="sm"
+        getControlProps={(control) => ({ 'aria-label': t(`${control} page`) })}
+      />
+    </Group>
+  );
+}
+
+interface UploadDialogProps {
+  upload: { file: string; entries: TranslationEntry[] } | null;
+  replacing: boolean;
+  onCancel: () => void;
+  onReplace: (entries: TranslationEntry[]) => void;
+}
+
+/** Asks before an uploaded file replaces the port's texts. */
+function UploadDialog({ upload, replacing, onCancel, onReplace }: UploadDialogProps) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={upload !== null} onClose={onCancel} title={t('Replace the texts?')} centered>
+      {upload && (
+        <Stack gap="sm">
+          <Text size="sm">
+            {t('The port’s texts are replaced by the {{count}} texts of {{file}}.', {
+              count: upload.entries.length,
+              file: upload.file,
+            })}
+          </Text>
+          <Text size="sm" c="dimmed">
+            {t('A text the file does not hold goes back to its default.')}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onCancel}>
+              {t('Cancel')}
+            </Button>
+            <Button loading={replacing} onClick={() => onReplace(upload.entries)}>
+              {t('Replace')}
+            </Button>
+          </Group>
+        </Stack>
+      )}
+    </Modal>
   );
 }
 

@@ -140,60 +140,19 @@ export default function UsersView() {
       label: 'Actions',
       render: (row) => {
         if (!mayManage(row)) return null;
-        const name = fullName(row);
         const self = row.id === session.user?.id;
-        // Nobody sets another administrator's password through this page: the API refuses it.
-        const passwordAllowed = self || roleName(row) !== 'admin';
         return (
-          <Group gap={4} wrap="nowrap">
-            <Button
-              size="compact-xs"
-              variant="light"
-              aria-label={t('Edit {{name}}', { name })}
-              onClick={() => setDialog({ kind: 'edit', user: row })}
-            >
-              {t('Edit')}
-            </Button>
-            {passwordAllowed && (
-              <Button
-                size="compact-xs"
-                variant="light"
-                aria-label={t('Set password for {{name}}', { name })}
-                onClick={() => setDialog({ kind: 'password', user: row })}
-              >
-                {t('Password')}
-              </Button>
-            )}
-            <Button
-              size="compact-xs"
-              variant="default"
-              aria-label={t(row.suspended ? 'Unsuspend {{name}}' : 'Suspend {{name}}', { name })}
-              loading={suspend.isPending && suspend.variables?.id === row.id}
-              onClick={() => suspend.mutate({ id: row.id, suspended: !row.suspended })}
-            >
-              {t(row.suspended ? 'Unsuspend' : 'Suspend')}
-            </Button>
-            <Button
-              size="compact-xs"
-              variant="default"
-              aria-label={t(row.locked ? 'Unlock {{name}}' : 'Lock {{name}}', { name })}
-              loading={lock.isPending && lock.variables?.id === row.id}
-              onClick={() => lock.mutate({ id: row.id, locked: !row.locked })}
-            >
-              {t(row.locked ? 'Unlock' : 'Lock')}
-            </Button>
-            {!self && (
-              <Button
-                size="compact-xs"
-                variant="subtle"
-                color="red"
-                aria-label={t('Delete {{name}}', { name })}
-                onClick={() => setDialog({ kind: 'delete', user: row })}
-              >
-                {t('Delete')}
-              </Button>
-            )}
-          </Group>
+          <UserActions
+            row={row}
+            self={self}
+            // Nobody sets another administrator's password through this page: the API refuses it.
+            passwordAllowed={self || roleName(row) !== 'admin'}
+            suspending={suspend.isPending && suspend.variables?.id === row.id}
+            locking={lock.isPending && lock.variables?.id === row.id}
+            onSuspend={() => suspend.mutate({ id: row.id, suspended: !row.suspended })}
+            onLock={() => lock.mutate({ id: row.id, locked: !row.locked })}
+            onDialog={setDialog}
+          />
         );
       },
     },
@@ -229,6 +188,84 @@ export default function UsersView() {
       {dialog?.kind === 'password' && <PasswordDialog user={dialog.user} onClose={close} />}
       {dialog?.kind === 'delete' && <DeleteDialog user={dialog.user} onClose={close} />}
     </div>
+  );
+}
+
+interface UserActionsProps {
+  row: UserRow;
+  /** The row is the signed-in user. */
+  self: boolean;
+  passwordAllowed: boolean;
+  suspending: boolean;
+  locking: boolean;
+  onSuspend: () => void;
+  onLock: () => void;
+  onDialog: (dialog: Dialog) => void;
+}
+
+/** A manageable user's buttons: edit, password, suspend, lock and delete. */
+function UserActions({
+  row,
+  self,
+  passwordAllowed,
+  suspending,
+  locking,
+  onSuspend,
+  onLock,
+  onDialog,
+}: UserActionsProps) {
+  const { t } = useTranslation();
+  const name = fullName(row);
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Button
+        size="compact-xs"
+        variant="light"
+        aria-label={t('Edit {{name}}', { name })}
+        onClick={() => onDialog({ kind: 'edit', user: row })}
+      >
+        {t('Edit')}
+      </Button>
+      {passwordAllowed && (
+        <Button
+          size="compact-xs"
+          variant="light"
+          aria-label={t('Set password for {{name}}', { name })}
+          onClick={() => onDialog({ kind: 'password', user: row })}
+        >
+          {t('Password')}
+        </Button>
+      )}
+      <Button
+        size="compact-xs"
+        variant="default"
+        aria-label={t(row.suspended ? 'Unsuspend {{name}}' : 'Suspend {{name}}', { name })}
+        loading={suspending}
+        onClick={onSuspend}
+      >
+        {t(row.suspended ? 'Unsuspend' : 'Suspend')}
+      </Button>
+      <Button
+        size="compact-xs"
+        variant="default"
+        aria-label={t(row.locked ? 'Unlock {{name}}' : 'Lock {{name}}', { name })}
+        loading={locking}
+        onClick={onLock}
+      >
+        {t(row.locked ? 'Unlock' : 'Lock')}
+      </Button>
+      {!self && (
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          color="red"
+          aria-label={t('Delete {{name}}', { name })}
+          onClick={() => onDialog({ kind: 'delete', user: row })}
+        >
+          {t('Delete')}
+        </Button>
+      )}
+    </Group>
   );
 }
 

@@ -169,19 +169,7 @@ function SlotRequestForm({
   return (
     <PublicFrame title={TITLE}>
       <Stack gap="md">
-        <Notice color={OPEN.has(status) ? 'blue' : status.startsWith('cancelled') ? 'red' : 'blue'} title={t('Status')}>
-          <Text size="sm" data-testid="slot-status">
-            {t(slot.readable_slot_reservation_status ?? status)}
-          </Text>
-          <Text size="sm">{t(STATUS_TEXT[status] ?? '')}</Text>
-        </Notice>
-        {readOnly && (
-          <Notice color="blue" title={t('This link only shows the slot request')}>
-            <Text size="sm" data-testid="link-read-only">
-              {t(readOnly)}
-            </Text>
-          </Notice>
-        )}
+        <SlotStatusNotices slot={slot} />
         {done && (
           <Notice color="green" title={t('Done')}>
             {t(done)}
@@ -192,41 +180,7 @@ function SlotRequestForm({
             {t(error)}
           </Notice>
         )}
-        <Table variant="vertical" withTableBorder layout="fixed">
-          <Table.Tbody>
-            <Table.Tr>
-              <Table.Th w="40%">{t('Slot request')}</Table.Th>
-              <Table.Td>#{slot.id}</Table.Td>
-            </Table.Tr>
-            <Table.Tr>
-              <Table.Th>{t('Vessel')}</Table.Th>
-              <Table.Td>
-                {slot.vessel_name} (IMO {slot.imo})
-              </Table.Td>
-            </Table.Tr>
-            {slot.rta_window_start && (
-              <Table.Tr>
-                <Table.Th>{t('RTA window')}</Table.Th>
-                <Table.Td data-testid="rta-window">
-                  {formatTime(slot.rta_window_start)} – {formatTime(slot.rta_window_end)}
-                </Table.Td>
-              </Table.Tr>
-            )}
-            {slot.jit_eta && (
-              <Table.Tr>
-                <Table.Th>{t('JIT ETA')}</Table.Th>
-                <Table.Td>{formatTime(slot.jit_eta)}</Table.Td>
-              </Table.Tr>
-            )}
-            <Table.Tr>
-              <Table.Th>{t('Laytime')}</Table.Th>
-              <Table.Td>
-                {slot.laytime}
-                {slot.max_laytime ? ` (${t('at most')} ${slot.max_laytime})` : ''}
-              </Table.Td>
-            </Table.Tr>
-          </Table.Tbody>
-        </Table>
+        <SlotSummary slot={slot} />
         {!readOnly && OPEN.has(status) && (
           <form onSubmit={send} noValidate>
             <Stack gap="sm">
@@ -287,5 +241,71 @@ function SlotRequestForm({
         )}
       </Stack>
     </PublicFrame>
+  );
+}
+
+/** The request's status, what it means, and why this link only shows it (where it does). */
+function SlotStatusNotices({ slot }: { slot: SlotRequestView }) {
+  const { t } = useTranslation();
+  const status = slot.slot_reservation_status;
+  const readOnly = slot.link_read_only ?? null;
+  return (
+    <>
+      <Notice color={OPEN.has(status) ? 'blue' : status.startsWith('cancelled') ? 'red' : 'blue'} title={t('Status')}>
+        <Text size="sm" data-testid="slot-status">
+          {t(slot.readable_slot_reservation_status ?? status)}
+        </Text>
+        <Text size="sm">{t(STATUS_TEXT[status] ?? '')}</Text>
+      </Notice>
+      {readOnly && (
+        <Notice color="blue" title={t('This link only shows the slot request')}>
+          <Text size="sm" data-testid="link-read-only">
+            {t(readOnly)}
+          </Text>
+        </Notice>
+      )}
+    </>
+  );
+}
+
+/** The slot request as it stands: id, vessel, RTA window, JIT ETA and laytime. */
+function SlotSummary({ slot }: { slot: SlotRequestView }) {
+  const { t } = useTranslation();
+  return (
+    <Table variant="vertical" withTableBorder layout="fixed">
+      <Table.Tbody>
+        <Table.Tr>
+          <Table.Th w="40%">{t('Slot request')}</Table.Th>
+          <Table.Td>#{slot.id}</Table.Td>
+        </Table.Tr>
+        <Table.Tr>
+          <Table.Th>{t('Vessel')}</Table.Th>
+          <Table.Td>
+            {slot.vessel_name} (IMO {slot.imo})
+          </Table.Td>
+        </Table.Tr>
+        {slot.rta_window_start && (
+          <Table.Tr>
+            <Table.Th>{t('RTA window')}</Table.Th>
+            <Table.Td data-testid="rta-window">
+              {formatTime(slot.rta_window_start)} – {formatTime(slot.rta_window_end)}
+            </Table.Td>
+          </Table.Tr>
+        )}
+        {slot.jit_eta && (
+          <Table.Tr>
+            <Table.Th>{t('JIT ETA')}</Table.Th>
+            <Table.Td>{formatTime(slot.jit_eta)}</Table.Td>
+          </Table.Tr>
+        )}
+        <Table.Tr>
+          <Table.Th>{t('Laytime')}</Table.Th>
+          <Table.Td>
+            {slot.laytime}
+            {slot.max_laytime ? ` (${t('at most')} ${slot.max_laytime})` : ''}
+          </Table.Td>
+        </Table.Tr>
+      </Table.Tbody>
+    </Table>
   );
 }

@@ -3,6 +3,7 @@
 // the service; valid six hours). No sign-in; an expired or forged link gets a page that says so.
 
 import { Stack, Table, Text } from '@mantine/core';
+import type { RtaFormClaims } from '@pcas/values';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -15,18 +16,8 @@ import { LinkRefused, linkRefusal } from './link-refused.tsx';
 
 const TITLE = 'Required time of arrival';
 
-export interface RtaFormView {
-  port: string;
-  rta: string;
-  eta_min: string;
-  eta_max: string;
-  email: string;
-  imo: number;
-  vessel_name: string;
-  vessel_loa: number | string;
-  vessel_beam: number | string;
-  vessel_draft: number | string;
-  berth: string;
+/** The form's claims as GET /agent/rest/eta-form/rta answers them, with the link's expiry. */
+export interface RtaFormView extends RtaFormClaims {
   expires: string;
 }
 

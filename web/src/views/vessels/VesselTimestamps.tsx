@@ -3,6 +3,7 @@
 // human-readable and the payload (JSON text) is shown as `key: value`.
 
 import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Page } from '../../api/client.ts';
@@ -47,9 +48,47 @@ export function VesselTimestamps() {
     );
   }
 
+  const columns = timestampColumns(t);
+
+  const title = name
+    ? t('Timestamps of {{name}} (IMO {{imo}})', { name, imo })
+    : t('Timestamps of IMO {{imo}}', { imo });
+  return (
+    <>
+      <PageHeader title={title}>
+        <Button component={Link} to="/vessels" variant="default" size="xs">
+          {t('All vessels')}
+        </Button>
+      </PageHeader>
+      <div>
+        <ServerTable<TimestampRow>
+          path="timestamps"
+          caption="Timestamps of the vessel, deleted ones too"
+          params={{ imo }}
+          columns={columns}
+          defaultSort="time DESC"
+          pageSize={TIMESTAMPS_PAGE_SIZE}
+          empty="This vessel has no timestamps"
+        />
+      </div>
+    </>
+  );
+}
+
+function BackToVessels() {
+  const { t } = useTranslation();
+  return (
+    <Anchor component={Link} to="/vessels">
+      {t('All vessels')}
+    </Anchor>
+  );
+}
+
+/** The table's columns: the port call as a coloured tag, the S-211 name, who created it, the payload, actions. */
+function timestampColumns(t: TFunction): Column<TimestampRow>[] {
   const label = (row: TimestampRow) => timestampLabel(t, String(row.time_type ?? ''), String(row.state ?? ''));
 
-  const columns: Column<TimestampRow>[] = [
+  return [
     { key: 'id', label: 'ID', sort: 'id' },
     {
       key: 'port_call_id',
@@ -160,37 +199,4 @@ export function VesselTimestamps() {
       ),
     },
   ];
-
-  const title = name
-    ? t('Timestamps of {{name}} (IMO {{imo}})', { name, imo })
-    : t('Timestamps of IMO {{imo}}', { imo });
-  return (
-    <>
-      <PageHeader title={title}>
-        <Button component={Link} to="/vessels" variant="default" size="xs">
-          {t('All vessels')}
-        </Button>
-      </PageHeader>
-      <div>
-        <ServerTable<TimestampRow>
-          path="timestamps"
-          caption="Timestamps of the vessel, deleted ones too"
-          params={{ imo }}
-          columns={columns}
-          defaultSort="time DESC"
-          pageSize={TIMESTAMPS_PAGE_SIZE}
-          empty="This vessel has no timestamps"
-        />
-      </div>
-    </>
-  );
-}
-
-function BackToVessels() {
-  const { t } = useTranslation();
-  return (
-    <Anchor component={Link} to="/vessels">
-      {t('All vessels')}
-    </Anchor>
-  );
 }

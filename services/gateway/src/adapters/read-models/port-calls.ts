@@ -4,14 +4,14 @@
 // kept here as ready bytes, checked by one small query that asks all three areas at once.
 
 import { createBatcher } from '@pcas/batching';
-import { PINS_SQL, PINS_TABLE, pinsByUser, pinsOf } from '@pcas/notifier/queries';
+import { PINS_SQL, pinsByUser, pinsOf } from '@pcas/notifier/queries';
 import {
   ONGOING_FINGERPRINT_SQL,
   ONGOING_PORT_CALLS_SQL,
   type PortCallView as PortCallViewOf,
   portCallById as portCallOf,
 } from '@pcas/portcall-projector/queries';
-import { type Queryable, rowsOrNone } from '@pcas/sql';
+import type { Queryable } from '@pcas/sql';
 import { type Creator, creatorIds, creatorName, type Timeline, withSources } from '../../domain/port-calls.ts';
 import { type GzipHead, gzipHead, gzipWithTail } from './gzip-splice.ts';
 
@@ -38,6 +38,11 @@ async function creators(db: Queryable, ids: readonly number[]): Promise<{ json: 
   if (ids.length === 0) return { json: '[]', names: new Map() };
   const { rows } = await db.query<{ creators: string }>(`SELECT (${CREATORS_SQL}) AS creators`, [[...ids]]);
   return { json: rows[0].creators, names: namesOf(rows[0].creators) };
+}
+
+/** The names of these users as the timesheet gives them (a data source's API key name, else the user's). */
+export async function creatorNames(db: Queryable, ids: readonly number[]): Promise<Map<number, string>> {
+  return (await creators(db, ids)).names;
 }
 
 /** Timelines with every filled slot's `source` set (one query for all of them). */
@@ -104,13 +109,10 @@ export interface Ongoing {
  */
 export function createOngoingPortCalls(db: Queryable): (userId: number | null) => Promise<Ongoing> {
   let snapshot: OngoingSnapshot | null = null;
-  // Until the notifier created its table (it may start after the gateway), the check asks whether it exists.
-  let pinsTable = false;
 
   async function build(): Promise<OngoingSnapshot> {
-    const rows = await rowsOrNone(
-      db.query<{ ship: string; timeline: Timeline; fingerprint: string }>(ONGOING_PORT_CALLS_SQL),
-    );
+    const rows = (await db.query<{ ship: string; timeline: Timeline; fingerprint: string }>(ONGOING_PORT_CALLS_SQL))
+      .rows;
     const timelines = rows.map((r) => r.timeline);
     const ids = creatorIds(timelines);
     const { json, names } = await creators(db, ids);
@@ -129,21 +131,18 @@ export function createOngoingPortCalls(db: Queryable): (userId: number | null) =
   async function current(userIds: number[]): Promise<{ body: OngoingBody; pins: Map<number, number[]> }> {
     const cached = snapshot;
     if (cached) {
-      const withPins = pinsTable && userIds.length > 0;
-      const check = await rowsOrNone(
-        db.query<{ fingerprint: string; creators: string; pins?: string; pins_table?: boolean }>(
+      const withPins = userIds.length > 0;
+      const check = (
+        await db.query<{ fingerprint: string; creators: string; pins?: string }>(
           `SELECT (${ONGOING_FINGERPRINT_SQL}) AS fingerprint,
-                  (${CREATORS_SQL}) AS creators,
-                  ${withPins ? `(${PINS_SQL('$2')}) AS pins` : `${PINS_TABLE} AS pins_table`}`,
+                  (${CREATORS_SQL}) AS creators
+                  ${withPins ? `, (${PINS_SQL('$2')}) AS pins` : ''}`,
           withPins ? [cached.creatorIds, userIds] : [cached.creatorIds],
-        ),
-      );
+        )
+      ).rows;
       const now = check[0];
       if (now && now.fingerprint === cached.fingerprint && now.creators === cached.creatorsJson) {
-        if (withPins) return { body: cached.body, pins: pinsByUser(now.pins ?? '[]') };
-        pinsTable = now.pins_table === true;
-        // The table appeared since the last check: this batch's pins are read on their own, once.
-        return { body: cached.body, pins: pinsTable ? await pinsOf(db, userIds) : new Map() };
+        return { body: cached.body, pins: withPins ? pinsByUser(now.pins ?? '[]') : new Map() };
       }
     }
     snapshot = await build();

@@ -5,7 +5,7 @@
 
 import { livePortCall } from '@pcas/portcall-projector/queries';
 import { createQueueQueries, type QueueLent } from '@pcas/queue-scheduler/queries';
-import { type Queryable, rowsOrNone } from '@pcas/sql';
+import type { Queryable } from '@pcas/sql';
 
 export type { ListQuery } from '@pcas/queue-scheduler/queries';
 
@@ -36,21 +36,21 @@ export const {
 
 /** GET /consignee-users: `[{id, name: "Last, First"}]` by lower(last_name). */
 export function consigneeUsers(db: Queryable): Promise<unknown[]> {
-  return rowsOrNone(
-    db.query(
+  return db
+    .query(
       `SELECT u.id, u.last_name || ', ' || u.first_name AS name
          FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
         WHERE r.name = 'consignee' ORDER BY lower(u.last_name), u.id`,
-    ),
-  );
+    )
+    .then((found) => found.rows);
 }
 
 export async function isConsignee(db: Queryable, userId: number): Promise<boolean> {
-  const rows = await rowsOrNone(
-    db.query(
+  const rows = (
+    await db.query(
       `SELECT 1 FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id WHERE u.id = $1 AND r.name = 'consignee'`,
       [userId],
-    ),
-  );
+    )
+  ).rows;
   return rows.length > 0;
 }

@@ -5,7 +5,7 @@
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { createSeaChartFeatures } from '@pcas/ingest/queries';
-import { hasOngoingPortCall, portCallsTableExists } from '@pcas/portcall-projector/queries';
+import { hasOngoingPortCall } from '@pcas/portcall-projector/queries';
 import type { Queryable } from '@pcas/sql';
 
 const gzip = promisify(zlib.gzip);
@@ -50,16 +50,12 @@ export function createSeaChartVessels(
 ): SeaChartVessels {
   const reuseMs = options.reuseMs ?? 1000;
   const now = options.now ?? Date.now;
-  const features = createSeaChartFeatures(db, maxAgeMinutes, {
-    condition: hasOngoingPortCall,
-    ready: portCallsTableExists,
-  });
+  const features = createSeaChartFeatures(db, maxAgeMinutes, { condition: hasOngoingPortCall });
   let changedAt = Number.NEGATIVE_INFINITY;
   let current: { body: SeaChartVesselsBody; startedAt: number } | undefined;
   let running: { done: Promise<SeaChartVesselsBody>; startedAt: number } | undefined;
 
   const query = async (): Promise<SeaChartVesselsBody> => {
-    // The projector creates its schema when it starts: until then only the fixed vessels are shown.
     const json = Buffer.from(`[${(await features()).join(',')}]`);
     // The same answer keeps its gzip. A new one is served once its gzip is made (browsers all ask for it): until
     // then the body before it is.

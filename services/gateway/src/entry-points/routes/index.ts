@@ -5,6 +5,9 @@ import { SERVICE_NAME, SERVICE_VERSION } from '../about.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { webUiOf } from '../web-ui.ts';
 import { apiKeyRoutes } from './api-keys.ts';
+import { berthBoardRoutes } from './berth-board.ts';
+import { dcsaRoutes } from './dcsa.ts';
+import { dcsaAdminRoutes } from './dcsa-admin.ts';
 import { decisionRoutes } from './decisions.ts';
 import { etaFormRoutes } from './eta-form.ts';
 import { healthRoutes } from './health.ts';
@@ -46,6 +49,7 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...vesselRoutes(deps),
     ...portCallRoutes(deps),
     ...portCallCorrectionRoutes(deps),
+    ...berthBoardRoutes(deps),
     ...notificationRoutes(deps),
     ...decisionRoutes(deps),
     ...pinnedVesselRoutes(deps),
@@ -55,6 +59,8 @@ export function allRoutes(deps: GatewayDeps): Route[] {
     ...etaFormRoutes(deps),
     ...visRoutes(deps),
     ...visPeerRoutes(deps),
+    ...dcsaRoutes(deps),
+    ...dcsaAdminRoutes(deps),
     ...roleRoutes(deps),
     ...settingRoutes(deps),
     ...translationRoutes(deps),

@@ -38,27 +38,59 @@ const DEFINITIONS = TIMESTAMP_DEFINITIONS.map((d) => ({
   state: d.state,
 }));
 
-export function portCallRoutes(deps: GatewayDeps): Route[] {
-  const { db, config } = deps;
+/** GET /ongoing-port-calls: the activity timeline's port calls, gzipped for a client that accepts it. */
+function ongoingPortCallsRoute({ db }: GatewayDeps): Route {
   const ongoingPortCalls = createOngoingPortCalls(db);
+  return {
+    method: 'GET',
+    path: '/ongoing-port-calls',
+    permission: 'basic_user_action',
+    module: 'activity',
+    // The spec's example also sends imo, limit, offset and sort; the original ignored them, and so does this.
+    params: {},
+    async handle({ headers, auth }) {
+      const { body, pinned } = await ongoingPortCalls(auth.userId);
+      // A megabyte of JSON for 300 port calls is some 50 kB gzipped; browsers and the mobile app ask for it.
+      if (acceptsGzip(headers['accept-encoding'])) {
+        return new HttpResponse(200, body.gzipped(pinned), { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
+      }
+      return new HttpResponse(200, body.json(pinned), { Vary: 'Accept-Encoding' });
+    },
+  };
+}
+
+/** GET /port-call-csv: a port call's timesheet as CSV, in the default language's texts. */
+function timesheetCsvRoute({ db, config }: GatewayDeps): Route {
+  return {
+    method: 'GET',
+    path: '/port-call-csv',
+    permission: 'basic_user_action',
+    module: 'activity',
+    params: { id: { type: 'int' }, time_zone: { type: 'string', maxLength: 64 } },
+    async handle({ params }) {
+      const found = await portCallById(db, params.id);
+      if (!found) throw invalidPortCallId(params.id);
+      const texts = effectiveTranslations(
+        defaultTranslations(config.namespace, DEFAULT_TEXT_LANGUAGE),
+        await storedTranslations(db, config.namespace, DEFAULT_TEXT_LANGUAGE),
+      );
+      const sheet = timesheetCsv(found.ship, timelineSlots(found.timeline), {
+        timeZone: params.time_zone,
+        translate: (text) => (Object.hasOwn(texts, text) ? texts[text] : undefined),
+      });
+      return new HttpResponse(200, sheet.body, {
+        'Content-Type': 'application/csv',
+        'Content-Disposition': `attachment; filename="${sheet.filename}"`,
+      });
+    },
+  };
+}
+
+export function portCallRoutes(deps: GatewayDeps): Route[] {
+  const { db } = deps;
 
   return [
-    {
-      method: 'GET',
-      path: '/ongoing-port-calls',
-      permission: 'basic_user_action',
-      module: 'activity',
-      // The spec's example also sends imo, limit, offset and sort; the original ignored them, and so does this.
-      params: {},
-      async handle({ headers, auth }) {
-        const { body, pinned } = await ongoingPortCalls(auth.userId);
-        // A megabyte of JSON for 300 port calls is some 50 kB gzipped; browsers and the mobile app ask for it.
-        if (acceptsGzip(headers['accept-encoding'])) {
-          return new HttpResponse(200, body.gzipped(pinned), { 'Content-Encoding': 'gzip', Vary: 'Accept-Encoding' });
-        }
-        return new HttpResponse(200, body.json(pinned), { Vary: 'Accept-Encoding' });
-      },
-    },
+    ongoingPortCallsRoute(deps),
     {
       method: 'GET',
       path: '/port-calls',
@@ -127,29 +159,7 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
         );
       },
     },
-    {
-      method: 'GET',
-      path: '/port-call-csv',
-      permission: 'basic_user_action',
-      module: 'activity',
-      params: { id: { type: 'int' }, time_zone: { type: 'string', maxLength: 64 } },
-      async handle({ params }) {
-        const found = await portCallById(db, params.id);
-        if (!found) throw invalidPortCallId(params.id);
-        const texts = effectiveTranslations(
-          defaultTranslations(config.namespace, DEFAULT_TEXT_LANGUAGE),
-          await storedTranslations(db, config.namespace, DEFAULT_TEXT_LANGUAGE),
-        );
-        const sheet = timesheetCsv(found.ship, timelineSlots(found.timeline), {
-          timeZone: params.time_zone,
-          translate: (text) => (Object.hasOwn(texts, text) ? texts[text] : undefined),
-        });
-        return new HttpResponse(200, sheet.body, {
-          'Content-Type': 'application/csv',
-          'Content-Disposition': `attachment; filename="${sheet.filename}"`,
-        });
-      },
-    },
+    timesheetCsvRoute(deps),
     {
       method: 'GET',
       path: '/port-call-template',

@@ -1,7 +1,7 @@
 // Settings and modules (docs/domain.md#settings-and-modules). The module switches are settings; the
 // HTTP kit reads them per request for routes that declare a module, and GET /session reports them.
 
-import { ApiError } from '@pcas/contracts';
+import { ApiError, isQueueCopiedSetting, QUEUE_SCHEDULER, QueueCommands } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import { changeSetting, getSetting, listSettings } from '../../adapters/settings.ts';
 import { PUBLIC_SETTINGS, settingValueToStore } from '../../domain/settings.ts';
@@ -11,7 +11,7 @@ import type { GatewayDeps } from '../deps.ts';
 const NAME = { type: 'string', maxLength: 100 } as const;
 
 export function settingRoutes(deps: GatewayDeps): Route[] {
-  const { db, store } = deps;
+  const { db, store, bus, log } = deps;
 
   const byName = async (name: string) => {
     const setting = await getSetting(db, name);
@@ -50,6 +50,18 @@ export function settingRoutes(deps: GatewayDeps): Route[] {
         const value = settingValueToStore(params.name, params.value);
         const changed = await changeSetting(db, store, params.name, value, actorOf(auth));
         if (!changed) throw ApiError.badRequest(`Invalid setting name: ${params.name}`);
+        // The queue-scheduler copies its settings from their events; told at once too, so the next request it
+        // decides sees the change (docs/queue.md#the-ports-settings-and-texts). Its absence changes nothing here.
+        if (isQueueCopiedSetting(changed.name)) {
+          await bus
+            .rpc(
+              QUEUE_SCHEDULER,
+              QueueCommands.copyPortSetting,
+              { actor: actorOf(auth), input: { name: changed.name } },
+              { timeoutMs: 3000 },
+            )
+            .catch((err) => log.warn({ err, setting: changed.name }, 'queue-scheduler not told of a setting change'));
+        }
         return { [changed.name]: changed.value };
       },
     },

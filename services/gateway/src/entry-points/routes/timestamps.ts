@@ -15,7 +15,8 @@ import {
 } from '@pcas/contracts';
 import { type ModuleName, type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { currentTraceCarrier } from '@pcas/observability';
-import { listTimestamps, type TimestampFilter } from '@pcas/portcall-projector/queries';
+import { listTimestamps, type TimestampFilter, withCreatorNames } from '@pcas/portcall-projector/queries';
+import { creatorNames } from '../../adapters/read-models/port-calls.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -108,7 +109,9 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     },
   });
 
-  const list = (path: string, permission: string, module?: ModuleName): Route => ({
+  // `named`: each row also says who created it in words (`created_by_name`, an added field: the web UI's vessel
+  // timestamps show a data source's API key name rather than its user's id).
+  const list = (path: string, permission: string, module?: ModuleName, named = false): Route => ({
     method: 'GET',
     path,
     permission,
@@ -118,7 +121,8 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
       const filter = listFilter(params);
       const limit = parseLimit(params.limit);
       const offset = parseOffset(params.offset);
-      return listTimestamps(db, filter, { offset, limit, sort: params.sort });
+      const page = await listTimestamps(db, filter, { offset, limit, sort: params.sort });
+      return named ? withCreatorNames(page, (ids) => creatorNames(db, ids)) : page;
     },
   });
 
@@ -141,7 +145,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
   return [
     post('/agent/rest/timestamps', 'timestamp', false),
     post('/timestamps', 'add_manual_timestamp', true, 'activity'),
-    list('/timestamps', 'manage_port_call', 'activity'),
+    list('/timestamps', 'manage_port_call', 'activity', true),
     list('/export/timestamps', 'export_api'),
     byId('DELETE', '/timestamps', IngestCommands.deleteTimestamp),
     byId('POST', '/restore-timestamp', IngestCommands.restoreTimestamp),

@@ -3,6 +3,7 @@
 // the finer rules (own vs all, manage_user_<role>, last admin) are domain/user-management.ts.
 
 import { randomBytes } from 'node:crypto';
+import type { PasswordRules } from '@pcas/config';
 import { ApiError } from '@pcas/contracts';
 import { type AuthContext, type Paginated, type ParamSpec, paginated, parseSort, type Route } from '@pcas/http-kit';
 import { hashPassword } from '../../adapters/password.ts';
@@ -88,29 +89,31 @@ export async function managedList<Row, Out>(
   return paginated(rows.map(toJson), { ...page, total });
 }
 
-export function userRoutes(deps: GatewayDeps): Route[] {
-  const { db, store, config } = deps;
-
-  /**
-   * A list row in the original's key order, `suspended` computed from the role's rules: the account's suspension,
-   * or a client's (as `locked` counts a client's lock).
-   */
-  const listRow = (row: UserListRow, now: Date) => {
-    const { created_by_email, ...user } = row;
-    const single = userJson(user);
-    const { locked, registration_type, ...head } = single;
-    const rules = rulesForRole(config.passwordRules, row.role);
-    return {
-      ...head,
-      created_by_email,
-      locked,
-      suspended:
-        isSuspended(row, rules, now) || isSuspended({ suspend_start: row.any_client_suspend_start }, rules, now),
-      registration_type,
-    };
+/**
+ * A list row in the original's key order, `suspended` computed from the role's rules: the account's suspension,
+ * or a client's (as `locked` counts a client's lock).
+ */
+function listRow(passwordRules: PasswordRules, row: UserListRow, now: Date) {
+  const { created_by_email, ...user } = row;
+  const single = userJson(user);
+  const { locked, registration_type, ...head } = single;
+  const rules = rulesForRole(passwordRules, row.role);
+  return {
+    ...head,
+    created_by_email,
+    locked,
+    suspended: isSuspended(row, rules, now) || isSuspended({ suspend_start: row.any_client_suspend_start }, rules, now),
+    registration_type,
   };
+}
 
-  const setFlag = (path: '/user-suspend' | '/user-lock', name: 'suspended' | 'locked'): Route => ({
+/** POST /user-suspend and /user-lock. */
+function setFlag(
+  { db, store }: GatewayDeps,
+  path: '/user-suspend' | '/user-lock',
+  name: 'suspended' | 'locked',
+): Route {
+  return {
     method: 'POST',
     path,
     permission: 'manage_user',
@@ -129,7 +132,41 @@ export function userRoutes(deps: GatewayDeps): Route[] {
       if (!found) throw ApiError.badRequest('Invalid ID');
       return params.id;
     },
-  });
+  };
+}
+
+/** POST /change-password: a manager sets a user's password. */
+function changePasswordRoute({ db, store, config }: GatewayDeps): Route {
+  return {
+    method: 'POST',
+    path: '/change-password',
+    permission: 'manage_user',
+    params: {
+      email: { type: 'string', maxLength: EMAIL_MAX },
+      password: { type: 'string', maxLength: PASSWORD_MAX },
+    },
+    async handle({ params, auth }) {
+      const manager = managerOf(auth);
+      const target = await findActiveUserRecordByEmail(db, params.email);
+      if (!target) throw ApiError.badRequest(`Can't find user with email: ${params.email}`);
+      decideChangePasswordTarget(manager, target);
+      assertPasswordAllowed(params.password, target.email, rulesForRole(config.passwordRules, target.role));
+      decideChangePasswordRights(manager, target);
+      const hash = await hashPassword(params.password);
+      // Re-checked under the user's lock: the role may have changed while the password was hashed.
+      const changed = await setPassword(db, store, target.id, hash, 'change', actorOf(auth), (current) => {
+        decideChangePasswordTarget(manager, current);
+        decideChangePasswordRights(manager, current);
+        return true;
+      });
+      if (!changed) throw ApiError.badRequest(`Can't find user with email: ${params.email}`);
+      return true;
+    },
+  };
+}
+
+export function userRoutes(deps: GatewayDeps): Route[] {
+  const { db, store, config } = deps;
 
   return [
     {
@@ -144,7 +181,7 @@ export function userRoutes(deps: GatewayDeps): Route[] {
           auth,
           USER_SORT_FIELDS,
           (query) => listUsers(db, query),
-          (row) => listRow(row, now),
+          (row) => listRow(config.passwordRules, row, now),
         );
       },
     },
@@ -234,33 +271,8 @@ export function userRoutes(deps: GatewayDeps): Route[] {
         return true;
       },
     },
-    setFlag('/user-suspend', 'suspended'),
-    setFlag('/user-lock', 'locked'),
-    {
-      method: 'POST',
-      path: '/change-password',
-      permission: 'manage_user',
-      params: {
-        email: { type: 'string', maxLength: EMAIL_MAX },
-        password: { type: 'string', maxLength: PASSWORD_MAX },
-      },
-      async handle({ params, auth }) {
-        const manager = managerOf(auth);
-        const target = await findActiveUserRecordByEmail(db, params.email);
-        if (!target) throw ApiError.badRequest(`Can't find user with email: ${params.email}`);
-        decideChangePasswordTarget(manager, target);
-        assertPasswordAllowed(params.password, target.email, rulesForRole(config.passwordRules, target.role));
-        decideChangePasswordRights(manager, target);
-        const hash = await hashPassword(params.password);
-        // Re-checked under the user's lock: the role may have changed while the password was hashed.
-        const changed = await setPassword(db, store, target.id, hash, 'change', actorOf(auth), (current) => {
-          decideChangePasswordTarget(manager, current);
-          decideChangePasswordRights(manager, current);
-          return true;
-        });
-        if (!changed) throw ApiError.badRequest(`Can't find user with email: ${params.email}`);
-        return true;
-      },
-    },
+    setFlag(deps, '/user-suspend', 'suspended'),
+    setFlag(deps, '/user-lock', 'locked'),
+    changePasswordRoute(deps),
   ];
 }

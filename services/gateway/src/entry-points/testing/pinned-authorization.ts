@@ -75,6 +75,7 @@ const ROUTES = `
   GET    /port-call-timestamps                                   basic_user_action              activity
   GET    /non-port-call-timestamps                               basic_user_action              activity
   GET    /ongoing-port-calls                                     basic_user_action              activity
+  GET    /berth-board                                            basic_user_action              activity
   GET    /port-call                                              basic_user_action              activity
   GET    /port-call-csv                                          basic_user_action              activity
   GET    /port-call-template                                     basic_user_action              activity
@@ -217,6 +218,29 @@ const ROUTES = `
   POST   /vis/acknowledgement                                    public                         vis
   POST   /port-peer                                              manage_port                    vis
 
+  # This project's own: DCSA Just in Time Port Call 2.0.0 (docs/dcsa.md), a partner's API key, and its administration
+  PUT    /dcsa/jit/v2/port-calls/:id                             dcsa_partner                   dcsa
+  POST   /dcsa/jit/v2/port-calls/:id/omit                        dcsa_partner                   dcsa
+  GET    /dcsa/jit/v2/port-calls                                 dcsa_partner                   dcsa
+  PUT    /dcsa/jit/v2/terminal-calls/:id                         dcsa_partner                   dcsa
+  POST   /dcsa/jit/v2/terminal-calls/:id/omit                    dcsa_partner                   dcsa
+  GET    /dcsa/jit/v2/terminal-calls                             dcsa_partner                   dcsa
+  PUT    /dcsa/jit/v2/port-call-services/:id                     dcsa_partner                   dcsa
+  POST   /dcsa/jit/v2/port-call-services/:id/cancel              dcsa_partner                   dcsa
+  POST   /dcsa/jit/v2/port-call-services/:id/decline             dcsa_partner                   dcsa
+  GET    /dcsa/jit/v2/port-call-services                         dcsa_partner                   dcsa
+  PUT    /dcsa/jit/v2/timestamps/:id                             dcsa_partner                   dcsa
+  GET    /dcsa/jit/v2/timestamps                                 dcsa_partner                   dcsa
+  PUT    /dcsa/jit/v2/vessel-statuses/:id                        dcsa_partner                   dcsa
+  GET    /dcsa/jit/v2/vessel-statuses                            dcsa_partner                   dcsa
+  GET    /dcsa-partners                                          manage_api_key                 dcsa
+  POST   /dcsa-partners                                          manage_api_key                 dcsa
+  PUT    /dcsa-partners/:id                                      manage_api_key                 dcsa
+  POST   /dcsa-partners/:id/retry                                manage_api_key                 dcsa
+  GET    /dcsa-outbox                                            manage_api_key                 dcsa
+  GET    /dcsa-timestamps                                        basic_user_action              dcsa
+  POST   /dcsa-timestamps/:id/plan                               add_manual_timestamp           dcsa
+
   # This project's own: the API's description, and the service's status page for a person (the web UI is at /)
   GET    /openapi.json                                           public                         docs
   GET    /status                                                 public                         docs
@@ -303,6 +327,7 @@ export const API_KEY_ONLY = [
   'push_notification_token',
   'export_api',
   'update_sea_chart_location',
+  'dcsa_partner',
 ];
 
 /** The spec's name → the original's permission row it stands for. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slotsById } from './queue-store.ts';
+import { slotsById } from './states.ts';
 
 describe('the berth’s other vessels read for a change', () => {
   const row = (id: number, laytime_s: number) => ({

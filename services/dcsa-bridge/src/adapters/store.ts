@@ -1,0 +1,223 @@
+// The dcsa read models: loading what a decision needs, and writing each event's row in the event's own
+// transaction (docs/dcsa.md#who-owns-it-the-dcsa-bridge). Thin: the rules are in src/domain.
+
+import { retryOnConflict } from '@pcas/commands';
+import type { EventMetadata, EventStore } from '@pcas/eventstore';
+import type { Db, Queryable } from '@pcas/sql';
+import { canonicalJson } from '@pcas/values';
+import { nameUuid, uuidNamespace } from '@pcas/values/name-uuid';
+import type { Body, DcsaEvent, PortCallRow, ServiceRow, TerminalCallRow, TimestampRow } from '../domain/jit.ts';
+
+// Event ids derive from the stream and the event's content: the same change sent twice at once is stored once.
+const EVENT_NAMESPACE = uuidNamespace('6b1c3c4e9a0d4b7e8f2a5d6c7b8e9f01');
+
+export const streams = {
+  partner: (id: number) => `dcsapartner-${id}`,
+  portCall: (id: string) => `dcsaportcall-${id}`,
+  terminalCall: (id: string) => `dcsaterminalcall-${id}`,
+  service: (id: string) => `dcsaservice-${id}`,
+  timestamp: (id: string) => `dcsatimestamp-${id}`,
+  vesselStatus: (serviceId: string) => `dcsavesselstatus-${serviceId}`,
+};
+
+export interface Partner {
+  id: number;
+  name: string;
+  api_key_id: number;
+  base_url: string;
+  vessel_imos: number[];
+  active: boolean;
+  version: number;
+}
+
+const first = async <R>(q: Queryable, sql: string, params: unknown[]): Promise<R | undefined> =>
+  (await q.query<R>(sql, params)).rows[0];
+
+export const partnerByApiKey = (q: Queryable, apiKeyId: number) =>
+  first<Partner>(q, 'SELECT * FROM dcsa.partners WHERE api_key_id = $1 AND active', [apiKeyId]);
+export const partnerById = (q: Queryable, id: number) =>
+  first<Partner>(q, 'SELECT * FROM dcsa.partners WHERE id = $1', [id]);
+export const partnersFollowing = async (q: Queryable, imo: number): Promise<Partner[]> =>
+  (await q.query<Partner>('SELECT * FROM dcsa.partners WHERE active AND $1 = ANY(vessel_imos) ORDER BY id', [imo]))
+    .rows;
+
+export const loadPortCall = (q: Queryable, id: string) =>
+  first<PortCallRow & { imo: number | null; vessel_name: string | null }>(
+    q,
+    'SELECT * FROM dcsa.port_calls WHERE port_call_id = $1',
+    [id],
+  );
+export const loadTerminalCall = (q: Queryable, id: string) =>
+  first<TerminalCallRow>(q, 'SELECT * FROM dcsa.terminal_calls WHERE terminal_call_id = $1', [id]);
+export const loadService = (q: Queryable, id: string) =>
+  first<ServiceRow>(q, 'SELECT * FROM dcsa.services WHERE service_id = $1', [id]);
+export const loadTimestamp = (q: Queryable, id: string) =>
+  first<TimestampRow & { direction: string; classifier: string; imo: number | null }>(
+    q,
+    'SELECT * FROM dcsa.timestamps WHERE timestamp_id = $1',
+    [id],
+  );
+export async function latestVesselStatus(q: Queryable, serviceId: string): Promise<Body | undefined> {
+  const row = await first<{ body: Body }>(
+    q,
+    'SELECT body FROM dcsa.vessel_statuses WHERE service_id = $1 ORDER BY id DESC LIMIT 1',
+    [serviceId],
+  );
+  return row?.body;
+}
+/** Appends a decision's events with the version it was decided at, and writes their rows, in one transaction. */
+export async function appendDecided(
+  db: Db,
+  store: EventStore,
+  streamId: string,
+  version: number,
+  events: readonly DcsaEvent[],
+  metadata: EventMetadata,
+): Promise<void> {
+  if (events.length === 0) return;
+  await db.transaction(async (tx) => {
+    const appended = await store.append(
+      streamId,
+      events.map((e) => ({
+        id: nameUuid(EVENT_NAMESPACE, `${streamId}\n${version}\n${canonicalJson(e)}`),
+        type: e.type,
+        data: e.data,
+        metadata,
+      })),
+      { expectedVersion: version, tx },
+    );
+    for (const event of events) await project(tx, event, appended.nextExpectedVersion);
+  });
+}
+
+/** Load, decide, append: again from the load when another writer moved the stream on (retryOnConflict). */
+export const withRetries = retryOnConflict;
+
+const imoOf = (vessel: Body | undefined): number | null => {
+  const text = vessel?.vesselIMONumber;
+  return typeof text === 'string' && /^\d{7}$/.test(text) ? Number(text) : null;
+};
+
+/** The row an event writes. */
+export async function project(tx: Queryable, event: DcsaEvent, version: number): Promise<void> {
+  const d = event.data as Record<string, any>;
+  switch (event.type) {
+    case 'DcsaPartnerRegistered':
+    case 'DcsaPartnerChanged':
+      await tx.query(
+        `INSERT INTO dcsa.partners (id, name, api_key_id, base_url, vessel_imos, active, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (id) DO UPDATE SET name = $2, api_key_id = $3, base_url = $4, vessel_imos = $5, active = $6,
+           version = $7, modified_at = now()`,
+        [d.partner_id, d.name, d.api_key_id, d.base_url, d.vessel_imos, d.active, version],
+      );
+      return;
+    case 'DcsaPortCallReceived': {
+      const vessel = d.body.vessel as Body | undefined;
+      await tx.query(
+        `INSERT INTO dcsa.port_calls (port_call_id, partner_id, imo, vessel_name, mmsi, un_location_code,
+           port_visit_reference, body, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         ON CONFLICT (port_call_id) DO UPDATE SET imo = $3, vessel_name = $4, mmsi = $5, un_location_code = $6,
+           port_visit_reference = $7, body = $8, version = $9, updated_at = now()`,
+        [
+          d.port_call_id,
+          d.partner_id,
+          imoOf(vessel),
+          (vessel?.name as string | undefined) ?? null,
+          (vessel?.MMSINumber as string | undefined) ?? null,
+          d.body.UNLocationCode,
+          d.body.portVisitReference ?? null,
+          d.body,
+          version,
+        ],
+      );
+      return;
+    }
+    case 'DcsaPortCallOmitted':
+      await tx.query(
+        'UPDATE dcsa.port_calls SET omitted = true, version = $2, updated_at = now() WHERE port_call_id = $1',
+        [d.port_call_id, version],
+      );
+      return;
+    case 'DcsaTerminalCallReceived':
+      await tx.query(
+        `INSERT INTO dcsa.terminal_calls (terminal_call_id, port_call_id, partner_id, body, version)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (terminal_call_id) DO UPDATE SET port_call_id = $2, body = $4, version = $5, updated_at = now()`,
+        [d.terminal_call_id, d.port_call_id, d.partner_id, d.body, version],
+      );
+      return;
+    case 'DcsaTerminalCallOmitted':
+      await tx.query(
+        'UPDATE dcsa.terminal_calls SET omitted = true, version = $2, updated_at = now() WHERE terminal_call_id = $1',
+        [d.terminal_call_id, version],
+      );
+      return;
+    case 'DcsaPortCallServiceReceived':
+      await tx.query(
+        `INSERT INTO dcsa.services (service_id, terminal_call_id, port_call_id, partner_id, service_type, event_type,
+           body, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (service_id) DO UPDATE SET terminal_call_id = $2, port_call_id = $3, service_type = $5,
+           event_type = $6, body = $7, version = $8, updated_at = now()`,
+        [
+          d.port_call_service_id,
+          d.terminal_call_id,
+          d.port_call_id,
+          d.partner_id,
+          d.body.portCallServiceType,
+          d.body.portCallServiceEventTypeCode,
+          d.body,
+          version,
+        ],
+      );
+      return;
+    case 'DcsaPortCallServiceCancelled':
+    case 'DcsaPortCallServiceDeclined': {
+      const column = event.type === 'DcsaPortCallServiceCancelled' ? 'cancelled' : 'declined';
+      await tx.query(
+        `UPDATE dcsa.services SET ${column} = true, version = $2, updated_at = now() WHERE service_id = $1`,
+        [d.port_call_service_id, version],
+      );
+      return;
+    }
+    case 'DcsaTimestampReceived':
+    case 'DcsaTimestampSent': {
+      const s = (d.s211 ?? {}) as Record<string, unknown>;
+      await tx.query(
+        `INSERT INTO dcsa.timestamps (timestamp_id, service_id, port_call_id, partner_id, direction, classifier,
+           date_time, body, imo, time_type, state, s211_status, s211_error, version)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
+         ON CONFLICT (timestamp_id) DO UPDATE SET classifier = $6, date_time = $7, body = $8, imo = $9,
+           time_type = $10, state = $11, s211_status = $12, s211_error = $13, version = $14`,
+        [
+          d.timestamp_id,
+          d.port_call_service_id,
+          d.port_call_id,
+          d.partner_id,
+          event.type === 'DcsaTimestampSent' ? 'out' : 'in',
+          d.body.classifierCode,
+          new Date(d.body.dateTime as string).toISOString(),
+          d.body,
+          s.imo ?? null,
+          s.time_type ?? null,
+          s.state ?? null,
+          s.status ?? 'dcsa_only',
+          s.error ?? null,
+          version,
+        ],
+      );
+      return;
+    }
+    case 'DcsaVesselStatusReceived':
+      await tx.query('INSERT INTO dcsa.vessel_statuses (service_id, partner_id, body) VALUES ($1, $2, $3)', [
+        d.port_call_service_id,
+        d.partner_id,
+        d.body,
+      ]);
+      return;
+    default:
+      throw new Error(`dcsa-bridge cannot project ${event.type}`);
+  }
+}

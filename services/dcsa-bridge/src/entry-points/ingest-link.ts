@@ -1,0 +1,69 @@
+// How a mapped DCSA time reaches the activity timeline: posted to ingest over cmd.ingest as a data source posts
+// (the partner's API key as the actor, so its priorities apply), concurrent posts gathered into one RPC as the
+// gateway does for the agent API (docs/dcsa.md#mapping).
+
+import { createBatcher } from '@pcas/batching';
+import {
+  type Actor,
+  ApiError,
+  type CommandBody,
+  INGEST,
+  IngestCommands,
+  type ItemReply,
+  MAX_TIMESTAMP_BATCH,
+  type PostTimestampCommand,
+  type PostTimestampsCommand,
+} from '@pcas/contracts';
+import type { Bus } from '@pcas/messaging';
+
+export interface TimelinePost {
+  imo: number;
+  vessel_name: string;
+  time_type: string;
+  state: string;
+  /** Any ISO 8601 instant; sent on in UTC. */
+  time: string;
+  payload: Record<string, unknown>;
+  manual: boolean;
+}
+
+/** What ingest said: stored (or already stored), or refused with its 4xx message. Anything else throws. */
+export type TimelineAnswer = { status: 'posted' } | { status: 'refused'; error: string };
+
+export type PostToTimeline = (actor: Actor, post: TimelinePost) => Promise<TimelineAnswer>;
+
+/** `YYYY-MM-DDThh:mm:ss+00:00`, the agent API's time format. */
+export const agentTimeOf = (iso: string): string => `${new Date(iso).toISOString().slice(0, 19)}+00:00`;
+
+export function timelineLink(bus: Bus): PostToTimeline {
+  const post = createBatcher<PostTimestampsCommand['items'][number], unknown>(
+    async (items) => {
+      const replies = await bus.rpc<ItemReply[]>(INGEST, IngestCommands.postTimestamps, { items });
+      return replies.map((reply) =>
+        reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
+      );
+    },
+    { maxItems: MAX_TIMESTAMP_BATCH, maxInFlight: 1 },
+  );
+  return async (actor, p) => {
+    const input: PostTimestampCommand = {
+      imo: p.imo,
+      vessel_name: p.vessel_name,
+      time_type: p.time_type,
+      state: p.state,
+      time: agentTimeOf(p.time),
+      payload: p.payload,
+      manual: p.manual,
+    };
+    const body: CommandBody<PostTimestampCommand> = { actor, input };
+    try {
+      await post({ body });
+      return { status: 'posted' };
+    } catch (error) {
+      if (error instanceof ApiError && error.status >= 400 && error.status < 500) {
+        return { status: 'refused', error: `${error.status} ${error.message}` };
+      }
+      throw error;
+    }
+  };
+}

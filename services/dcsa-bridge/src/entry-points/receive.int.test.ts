@@ -1,0 +1,140 @@
+// The receiving side on real PostgreSQL through cmd.dcsa-bridge, as the gateway sends it, with a stand-in for
+// ingest: a DCSA object is one event on its own stream with its row; the same PUT many times at once stores one
+// event; a body the standard refuses stores nothing; a mapped time reaches ingest with the partner's key as actor.
+
+import { commandHandler } from '@pcas/commands';
+import { loadConfig } from '@pcas/config';
+import {
+  type Actor,
+  DCSA_BRIDGE,
+  DcsaCommands,
+  INGEST,
+  IngestCommands,
+  type PostTimestampsCommand,
+  type ServiceDeps,
+} from '@pcas/contracts';
+import { createEventStore } from '@pcas/eventstore';
+import { createInProcessBus } from '@pcas/messaging';
+import { createLogger } from '@pcas/observability';
+import { openDb } from '@pcas/sql';
+import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDcsaBridge } from './service.ts';
+
+let pg: PostgresForTest;
+let deps: ServiceDeps;
+let bridge: { stop(): Promise<void> };
+const posted: PostTimestampsCommand['items'] = [];
+
+const CARRIER: Actor = { user_id: 3, api_key_id: 41 };
+const OTHER: Actor = { user_id: 3, api_key_id: 42 };
+const PC = '0342254a-5927-4856-b9c9-aa12e7c00563';
+const TC = 'c73cb5a7-de9a-439e-adb1-c72bdc2d3e0c';
+const S = '7992f6cb-3a5f-45c9-bf43-36e4f05e0bd4';
+const T = '05986866-1d62-4f84-bc10-3e1b0ddf6990';
+
+const send = (command: string, id: string, body: unknown, actor: Actor = CARRIER) =>
+  deps.bus.rpc(DCSA_BRIDGE, command, { actor, input: { id, body } });
+const count = async (type: string) =>
+  (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM eventstore.events WHERE event_type = $1', [type]))
+    .rows[0].n;
+
+beforeAll(async () => {
+  pg = await freshPostgres('dcsa_receive');
+  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+  const store = createEventStore(db);
+  await store.init();
+  const log = createLogger('dcsa-test', process.env.LOG_LEVEL ?? 'warn');
+  deps = { config: loadConfig({}), db, store, bus: createInProcessBus({ log }), log };
+  await deps.bus.serveRpc(
+    INGEST,
+    commandHandler({
+      [IngestCommands.postTimestamps]: async (payload) => {
+        const { items } = payload as PostTimestampsCommand;
+        posted.push(...items);
+        return items.map(() => ({ ok: true, result: { result: 'OK' } }));
+      },
+    }),
+  );
+  bridge = await startDcsaBridge(deps, { delivery: { intervalMs: 60_000 } });
+  for (const [name, key] of [
+    ['Carrier', 41],
+    ['Other', 42],
+  ] as const) {
+    await deps.bus.rpc(DCSA_BRIDGE, DcsaCommands.registerPartner, {
+      actor: { user_id: 1, api_key_id: null },
+      input: { name, api_key_id: key, base_url: 'http://127.0.0.1:9', vessel_imos: [] },
+    });
+  }
+});
+
+afterAll(async () => {
+  await bridge?.stop();
+  await deps?.bus.close();
+  await deps?.db.close();
+  await pg?.drop();
+});
+
+describe('receiving', () => {
+  it('stores each object as one event with its row; the same PUT twenty times at once stores it once', async () => {
+    const portCall = { portCallID: PC, UNLocationCode: 'NLAMS', vessel: { vesselIMONumber: '9704611', name: 'YM W' } };
+    const replies = await Promise.all(Array.from({ length: 20 }, () => send(DcsaCommands.putPortCall, PC, portCall)));
+    expect(replies).toEqual(Array.from({ length: 20 }, () => ({ status: 204 })));
+    expect(await count('DcsaPortCallReceived')).toBe(1);
+    const stream = await deps.store.readStream(`dcsaportcall-${PC}`);
+    expect(stream.map((e) => e.type)).toEqual(['DcsaPortCallReceived']);
+    expect(stream[0].metadata).toMatchObject({ api_key_id: 41 });
+    expect(
+      await send(DcsaCommands.putTerminalCall, TC, {
+        terminalCallID: TC,
+        portCallID: PC,
+        carrierServiceName: 'Great Lion',
+        carrierServiceCode: 'FE1',
+      }),
+    ).toEqual({ status: 204 });
+    const service = {
+      terminalCallID: TC,
+      portCallServiceID: S,
+      portCallServiceType: 'BERTH',
+      portCallServiceEventTypeCode: 'ARRI',
+      portCallServiceLocation: { UNLocationCode: 'NLAMS' },
+    };
+    expect(await send(DcsaCommands.putPortCallService, S, service)).toEqual({ status: 204 });
+  });
+
+  it('posts a mapped time to ingest with the partner’s key, once stored however often it is sent', async () => {
+    const ts = { timestampID: T, portCallServiceID: S, classifierCode: 'EST', dateTime: '2026-12-01T10:00:00+02:00' };
+    const replies = await Promise.all(Array.from({ length: 10 }, () => send(DcsaCommands.putTimestamp, T, ts)));
+    expect(new Set(replies.map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify({ status: 204 })]));
+    expect(await count('DcsaTimestampReceived')).toBe(1);
+    expect(posted.length).toBeGreaterThanOrEqual(1);
+    expect(posted[0].body).toMatchObject({
+      actor: CARRIER,
+      input: {
+        imo: 9704611,
+        time_type: 'Estimated',
+        state: 'Arrival_Vessel_Berth',
+        time: '2026-12-01T08:00:00+00:00',
+        manual: false,
+        payload: { source: 'dcsa', dcsa_timestamp_id: T },
+      },
+    });
+    const row = (await deps.db.query('SELECT s211_status, time_type, state FROM dcsa.timestamps')).rows;
+    expect(row).toEqual([{ s211_status: 'posted', time_type: 'Estimated', state: 'Arrival_Vessel_Berth' }]);
+  });
+
+  it('a body the standard refuses, or another partner’s object, stores nothing', async () => {
+    const before = await count('DcsaPortCallReceived');
+    const refused = await send(DcsaCommands.putPortCall, TC, { portCallID: TC, UNLocationCode: 'NLAMS' });
+    expect(refused).toMatchObject({ status: 400, errors: [{ property: 'vessel', errorCode: 7003 }] });
+    const theirs = await send(DcsaCommands.putPortCallService, S, { portCallServiceID: S }, OTHER);
+    expect(theirs).toMatchObject({ status: 400 });
+    const ts = { timestampID: TC, portCallServiceID: S, classifierCode: 'REQ', dateTime: '2026-12-01T10:00:00Z' };
+    expect(await send(DcsaCommands.putTimestamp, TC, ts, OTHER)).toMatchObject({ status: 404 });
+    expect(await send(DcsaCommands.putTimestamp, TC, ts, { user_id: 3, api_key_id: 99 })).toMatchObject({
+      status: 403,
+    });
+    expect(await count('DcsaPortCallReceived')).toBe(before);
+    expect(await count('DcsaTimestampReceived')).toBe(1);
+  });
+});

@@ -1,0 +1,2 @@
+export { ensureSchema } from './adapters/schema.ts';
+export { startDcsaBridge } from './entry-points/service.ts';

@@ -1,0 +1,100 @@
+// DCSA partners and what goes to them (docs/dcsa.md#partners, #the-web-ui): an administrator registers a partner
+// (name, its API key, the base URL and credentials of its JIT endpoints, the vessels it follows), sees each
+// partner's outbox and puts refused messages back in it; people see the DCSA timestamps of a vessel and answer a
+// partner's requested (or estimated) time with our planned one. Commands go to cmd.dcsa-bridge; lists are its
+// queries.
+
+import { ApiError, type CommandBody, DCSA_BRIDGE, DcsaCommands, type DcsaPartnerCommand } from '@pcas/contracts';
+import { listDcsaTimestamps, listOutbox, listPartners, OUTBOX_STATUSES } from '@pcas/dcsa-bridge/queries';
+import { type ParamSpec, parseLimit, type Route } from '@pcas/http-kit';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+const PARTNER_PARAMS: Record<string, ParamSpec> = {
+  name: { type: 'string', maxLength: 200 },
+  api_key_id: { type: 'int' },
+  base_url: { type: 'string', maxLength: 2000 },
+  credentials: { type: 'string', optional: true, maxLength: 4000 },
+  vessel_imos: { type: 'array', optional: true, default: [] },
+  active: { type: 'bool', optional: true, default: true },
+};
+
+export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
+  const { bus, db } = deps;
+  const command = <T>(ctx: { auth: Parameters<typeof actorOf>[0] }, name: string, input: T) =>
+    bus.rpc(DCSA_BRIDGE, name, { actor: actorOf(ctx.auth), input } satisfies CommandBody<T>);
+
+  return [
+    {
+      method: 'GET',
+      path: '/dcsa-partners',
+      permission: 'manage_api_key',
+      params: {},
+      handle: async () => ({ data: await listPartners(db) }),
+    },
+    {
+      method: 'POST',
+      path: '/dcsa-partners',
+      permission: 'manage_api_key',
+      params: PARTNER_PARAMS,
+      handle: (ctx) => command<DcsaPartnerCommand>(ctx, DcsaCommands.registerPartner, ctx.params as DcsaPartnerCommand),
+    },
+    {
+      method: 'PUT',
+      path: '/dcsa-partners/:id',
+      permission: 'manage_api_key',
+      params: { id: { type: 'int' }, ...PARTNER_PARAMS },
+      handle: (ctx) => command<DcsaPartnerCommand>(ctx, DcsaCommands.changePartner, ctx.params as DcsaPartnerCommand),
+    },
+    {
+      method: 'POST',
+      path: '/dcsa-partners/:id/retry',
+      permission: 'manage_api_key',
+      params: { id: { type: 'int' } },
+      handle: (ctx) => command(ctx, DcsaCommands.retryOutbox, { id: ctx.params.id }),
+    },
+    {
+      method: 'GET',
+      path: '/dcsa-outbox',
+      permission: 'manage_api_key',
+      params: {
+        partner_id: { type: 'int', optional: true },
+        status: { type: 'string', optional: true, maxLength: 20 },
+        limit: { type: 'mixed', optional: true },
+      },
+      async handle({ params }) {
+        if (params.status !== undefined && !(OUTBOX_STATUSES as readonly string[]).includes(params.status)) {
+          throw ApiError.badRequest(`Invalid status: ${params.status} (one of ${OUTBOX_STATUSES.join(', ')})`);
+        }
+        const limit = parseLimit(params.limit, { fallback: 100, max: 1000 });
+        return { data: await listOutbox(db, { partner_id: params.partner_id, status: params.status, limit }) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/dcsa-timestamps',
+      permission: 'basic_user_action',
+      params: { imo: { type: 'int', optional: true }, limit: { type: 'mixed', optional: true } },
+      async handle({ params }) {
+        const limit = parseLimit(params.limit, { fallback: 100, max: 1000 });
+        return { data: await listDcsaTimestamps(db, { imo: params.imo, limit }) };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/dcsa-timestamps/:id/plan',
+      permission: 'add_manual_timestamp',
+      params: {
+        id: { type: 'string', maxLength: 100 },
+        date_time: { type: 'string', maxLength: 64 },
+        remark: { type: 'string', optional: true, maxLength: 500 },
+      },
+      handle: (ctx) =>
+        command(ctx, DcsaCommands.answerRequest, {
+          timestamp_id: ctx.params.id,
+          date_time: ctx.params.date_time,
+          remark: ctx.params.remark,
+        }),
+    },
+  ];
+}

@@ -1,0 +1,152 @@
+// The queue's berths and their reservations (port blocks), composed by queue.ts.
+
+import { type BerthInput, type BerthReservationInput, QueueCommands } from '@pcas/contracts';
+import type { Route } from '@pcas/http-kit';
+import {
+  berthById,
+  berthReservationById,
+  listBerthReservations,
+  listBerths,
+  nominatableBerths,
+} from '../../adapters/read-models/queue.ts';
+import { rowId } from '../../domain/user-management.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+
+export function berthRoutes(deps: GatewayDeps): Route[] {
+  const { db } = deps;
+  const send = queueSender(deps);
+  return [
+    route({
+      method: 'POST',
+      path: '/berths',
+      permission: 'manage_berth',
+      params: {
+        code: { type: 'string', maxLength: 255 },
+        name: { type: 'string', maxLength: 255 },
+        nominatable: { type: 'mixed' },
+      },
+      handle: ({ params, auth }) =>
+        send<BerthInput>(QueueCommands.createBerth, auth, {
+          code: params.code,
+          name: params.name,
+          nominatable: params.nominatable,
+        }),
+    }),
+    route({
+      method: 'PUT',
+      path: '/berths',
+      permission: 'manage_berth',
+      params: {
+        id: { type: 'int' },
+        code: { type: 'string', maxLength: 255 },
+        name: { type: 'string', maxLength: 255 },
+        nominatable: { type: 'mixed' },
+      },
+      handle: ({ params, auth }) =>
+        send<BerthInput>(QueueCommands.updateBerth, auth, {
+          id: rowId(params.id),
+          code: params.code,
+          name: params.name,
+          nominatable: params.nominatable,
+        }),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/berths',
+      permission: 'manage_berth',
+      params: { id: { type: 'int' } },
+      handle: ({ params, auth }) => send(QueueCommands.deleteBerth, auth, { id: rowId(params.id), code: '', name: '' }),
+    }),
+    route({
+      method: 'GET',
+      path: '/berths',
+      permission: 'view_berth',
+      params: LIST_PARAMS,
+      handle: ({ params }) => listBerths(db, listQuery(params)),
+    }),
+    route({
+      method: 'GET',
+      path: '/berth-by-id',
+      permission: 'view_berth',
+      params: { id: { type: 'int' } },
+      handle: ({ params }) => berthById(db, rowId(params.id)),
+    }),
+    route({
+      method: 'GET',
+      path: '/all-nominatable-berths',
+      permission: 'view_own_queue_nomination',
+      params: {},
+      handle: () => nominatableBerths(db),
+    }),
+  ];
+}
+
+export function berthReservationRoutes(deps: GatewayDeps): Route[] {
+  const { db } = deps;
+  const send = queueSender(deps);
+  return [
+    route({
+      method: 'POST',
+      path: '/berth-reservations',
+      permission: 'manage_berth_reservation',
+      params: {
+        berth_id: { type: 'int' },
+        berth_reservation_type: { type: 'string', maxLength: 64 },
+        reservation_start: { type: 'string', maxLength: 64 },
+        reservation_end: { type: 'string', maxLength: 64 },
+        slot_reservation_id: { type: 'int', optional: true },
+      },
+      handle: ({ params, auth }) =>
+        send<BerthReservationInput>(QueueCommands.createBerthReservation, auth, {
+          berth_id: rowId(params.berth_id),
+          berth_reservation_type: params.berth_reservation_type,
+          reservation_start: params.reservation_start,
+          reservation_end: params.reservation_end,
+          slot_reservation_id: params.slot_reservation_id ?? undefined,
+        }),
+    }),
+    route({
+      method: 'PUT',
+      path: '/berth-reservations',
+      permission: 'manage_berth_reservation',
+      params: {
+        id: { type: 'int' },
+        reservation_start: { type: 'string', maxLength: 64 },
+        reservation_end: { type: 'string', maxLength: 64 },
+      },
+      handle: ({ params, auth }) =>
+        send<BerthReservationInput>(QueueCommands.updateBerthReservation, auth, {
+          id: rowId(params.id),
+          reservation_start: params.reservation_start,
+          reservation_end: params.reservation_end,
+        }),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/berth-reservations',
+      permission: 'manage_berth_reservation',
+      params: { id: { type: 'int' } },
+      handle: ({ params, auth }) =>
+        send(QueueCommands.deleteBerthReservation, auth, {
+          id: rowId(params.id),
+          reservation_start: '',
+          reservation_end: '',
+        }),
+    }),
+    route({
+      method: 'GET',
+      path: '/berth-reservations',
+      permission: 'view_berth_reservation',
+      params: { berth_id: { type: 'int' }, ...LIST_PARAMS },
+      handle: ({ params }) => listBerthReservations(db, rowId(params.berth_id), listQuery(params)),
+    }),
+    route({
+      method: 'GET',
+      path: '/berth-reservation-by-id',
+      permission: 'view_berth_reservation',
+      params: { id: { type: 'int' } },
+      handle: ({ params }) => berthReservationById(db, rowId(params.id)),
+    }),
+  ];
+}

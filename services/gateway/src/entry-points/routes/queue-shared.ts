@@ -1,0 +1,35 @@
+// What every queue route file shares (queue.ts composes them): the list parameters and their paging, the module
+// every queue route belongs to, and sending a command to the queue-scheduler as the caller.
+
+import { type CommandBody, QUEUE_SCHEDULER } from '@pcas/contracts';
+import { type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import type { ListQuery } from '../../adapters/read-models/queue.ts';
+import { actorOf } from '../actor.ts';
+import type { GatewayDeps } from '../deps.ts';
+
+export const LIST_PARAMS: Record<string, ParamSpec> = {
+  limit: { type: 'int', optional: true },
+  offset: { type: 'int', optional: true },
+  sort: { type: 'string', optional: true },
+  search: { type: 'string', optional: true },
+};
+const DEFAULT_LIMIT = 10;
+const MAX_LIMIT = 1000;
+
+export const listQuery = (params: Record<string, any>): ListQuery => ({
+  limit: parseLimit(params.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
+  offset: parseOffset(params.offset),
+  sort: params.sort,
+  search: params.search,
+});
+
+/** A route of the queue module: off, it answers 403 naming it. */
+export const route = (r: Omit<Route, 'module'>): Route => ({ ...r, module: 'queue' }) as Route;
+
+/** Sends a command over cmd.queue-scheduler on behalf of the caller. */
+export const queueSender =
+  ({ bus }: GatewayDeps) =>
+  <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) => {
+    const body: CommandBody<I> = { actor: actorOf(auth), input };
+    return bus.rpc(QUEUE_SCHEDULER, command, body);
+  };

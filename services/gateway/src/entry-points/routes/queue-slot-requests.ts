@@ -1,0 +1,129 @@
+// The queue's slot requests: the port's routes and the vessel's agent routes (/agent/rest/...); composed by
+// queue.ts.
+
+import { type CancelSlotRequestInput, QueueCommands, type SlotRequestInput } from '@pcas/contracts';
+import type { ParamSpec, Route } from '@pcas/http-kit';
+import { dashboardSlotRequests, listSlotRequests, slotRequestById } from '../../adapters/read-models/queue.ts';
+import { rowId } from '../../domain/user-management.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+
+function slotCreate(deps: GatewayDeps, agent: boolean): Route {
+  const send = queueSender(deps);
+  return route({
+    method: 'POST',
+    path: agent ? '/agent/rest/slot-reservations' : '/slot-reservations',
+    permission: agent ? 'timestamp' : 'manage_queue_slot_reservation',
+    params: {
+      email: { type: 'string', maxLength: 255 },
+      imo: { type: 'int' },
+      vessel_name: { type: 'string', maxLength: 255 },
+      // The agent form sends the dimensions as text; the port's page as numbers (the service reads both).
+      loa: { type: agent ? 'mixed' : 'float' },
+      beam: { type: agent ? 'mixed' : 'float' },
+      draft: { type: agent ? 'mixed' : 'float' },
+      laytime: { type: 'string', maxLength: 64 },
+      eta: { type: 'string', maxLength: 64 },
+    },
+    handle: ({ params, auth }) =>
+      send<SlotRequestInput>(QueueCommands.createSlotRequest, auth, {
+        email: params.email,
+        imo: params.imo,
+        vessel_name: params.vessel_name,
+        loa: params.loa,
+        beam: params.beam,
+        draft: params.draft,
+        laytime: params.laytime,
+        eta: params.eta,
+        agent,
+      }),
+  });
+}
+
+function slotUpdate(deps: GatewayDeps, agent: boolean): Route {
+  const send = queueSender(deps);
+  return route({
+    method: 'PUT',
+    path: agent ? '/agent/rest/slot-reservations' : '/slot-reservations',
+    permission: agent ? 'timestamp' : 'manage_queue_slot_reservation',
+    params: {
+      id: { type: 'int' },
+      laytime: { type: 'string', maxLength: 64 },
+      jit_eta: { type: 'string', maxLength: 64 },
+      ...(agent ? {} : { rta_window_start: { type: 'string', maxLength: 64, optional: true } as ParamSpec }),
+    },
+    handle: ({ params, auth }) =>
+      send<SlotRequestInput>(QueueCommands.updateSlotRequest, auth, {
+        id: rowId(params.id),
+        laytime: params.laytime,
+        jit_eta: params.jit_eta,
+        rta_window_start: params.rta_window_start ?? undefined,
+        agent,
+      }),
+  });
+}
+
+export function slotRequestRoutes(deps: GatewayDeps): Route[] {
+  const { db } = deps;
+  const send = queueSender(deps);
+  return [
+    slotCreate(deps, false),
+    slotUpdate(deps, false),
+    route({
+      method: 'DELETE',
+      path: '/slot-reservations',
+      permission: 'manage_queue_slot_reservation',
+      params: {
+        id: { type: 'int' },
+        cancel_only: { type: 'bool', optional: true, default: false },
+        by_vessel: { type: 'bool', optional: true, default: false },
+      },
+      handle: ({ params, auth }) =>
+        send<CancelSlotRequestInput>(QueueCommands.cancelSlotRequest, auth, {
+          id: rowId(params.id),
+          by_vessel: params.by_vessel === true,
+        }),
+    }),
+    route({
+      method: 'GET',
+      path: '/slot-reservations',
+      permission: 'view_queue_slot_reservation',
+      params: { ...LIST_PARAMS, isDashboard: { type: 'bool', optional: true, default: false } },
+      handle: ({ params }) =>
+        params.isDashboard === true
+          ? dashboardSlotRequests(db, listQuery(params))
+          : listSlotRequests(db, listQuery(params)),
+    }),
+    route({
+      method: 'GET',
+      path: '/slot-reservation-by-id',
+      permission: 'view_queue_slot_reservation',
+      params: { id: { type: 'int' } },
+      handle: ({ params }) => slotRequestById(db, rowId(params.id)),
+    }),
+    route({
+      method: 'GET',
+      path: '/dashboard-slot-reservations',
+      permission: 'view_queue_slot_reservation',
+      params: LIST_PARAMS,
+      handle: ({ params }) => dashboardSlotRequests(db, listQuery(params)),
+    }),
+    slotCreate(deps, true),
+    slotUpdate(deps, true),
+    route({
+      method: 'GET',
+      path: '/agent/rest/slot-reservation-by-id',
+      permission: 'timestamp',
+      params: { id: { type: 'int' } },
+      handle: ({ params }) => slotRequestById(db, rowId(params.id)),
+    }),
+    route({
+      method: 'DELETE',
+      path: '/agent/rest/slot-reservations',
+      permission: 'timestamp',
+      params: { id: { type: 'int' } },
+      handle: ({ params, auth }) =>
+        send<CancelSlotRequestInput>(QueueCommands.cancelSlotRequest, auth, { id: rowId(params.id), by_vessel: true }),
+    }),
+  ];
+}

@@ -1,0 +1,78 @@
+// The VIS lists (the vis-bridge's queries, run here), composed by vis.ts.
+
+import type { Route } from '@pcas/http-kit';
+import {
+  listInboundVessels,
+  listVisNotifications,
+  listVisTextMessages,
+  listVisVessels,
+  listVisVoyagePlans,
+} from '@pcas/vis-bridge/queries';
+import type { GatewayDeps } from '../deps.ts';
+import { optionalText, PAGE, page } from './vis-shared.ts';
+
+export function visReadRoutes({ db }: GatewayDeps): Route[] {
+  return [
+    {
+      method: 'GET',
+      path: '/vis-vessels',
+      permission: 'view_vis_information',
+      module: 'vis',
+      params: {
+        imo: { type: 'int', optional: true },
+        vessel_name: optionalText(),
+        service_id: optionalText(),
+        ...PAGE,
+      },
+      handle: ({ params }) =>
+        listVisVessels(db, {
+          ...page(params),
+          imo: params.imo,
+          vessel_name: params.vessel_name,
+          service_id: params.service_id,
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/vis-text-messages',
+      permission: 'view_vis_information',
+      module: 'vis',
+      params: { from_service_id: optionalText(), to_service_id: optionalText(), ...PAGE },
+      handle: ({ params }) =>
+        listVisTextMessages(db, {
+          ...page(params),
+          from_service_id: params.from_service_id,
+          to_service_id: params.to_service_id,
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/vis-voyage-plans',
+      permission: 'view_vis_information',
+      module: 'vis',
+      params: { from_service_id: optionalText(), to_service_id: optionalText(), ...PAGE },
+      handle: ({ params }) =>
+        listVisVoyagePlans(db, {
+          ...page(params),
+          from_service_id: params.from_service_id,
+          to_service_id: params.to_service_id,
+        }),
+    },
+    {
+      method: 'GET',
+      path: '/vis-notifications',
+      permission: 'view_vis_information',
+      module: 'vis',
+      params: { from_service_id: optionalText(), ...PAGE },
+      handle: ({ params }) => listVisNotifications(db, { ...page(params), from_service_id: params.from_service_id }),
+    },
+    {
+      method: 'GET',
+      path: '/inbound-vessels',
+      permission: 'basic_user_action',
+      module: 'vis',
+      params: { ...PAGE, search: optionalText() },
+      handle: ({ params }) => listInboundVessels(db, { ...page(params), search: params.search }),
+    },
+  ];
+}

@@ -1,0 +1,26 @@
+// What every command group of the queue is given (commands.ts wires it): the adapters, the clock, one transaction
+// retried on a lost version race (libs/commands), and what follows a commit.
+
+import type { Actor } from '@pcas/contracts';
+import type { EventMetadata, EventStore } from '@pcas/eventstore';
+import type { Logger } from '@pcas/observability';
+import type { Db, Queryable } from '@pcas/sql';
+import type { AfterCommitQueue, QueueJobs } from './after-commit.ts';
+
+export interface QueueCommandContext {
+  db: Db;
+  store: EventStore;
+  log: Logger;
+  now: () => number;
+  timeZone: string;
+  jobs?: QueueJobs;
+  /** One transaction, decided again on a lost version race (a bounded number of times, then 503). */
+  transact<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** The options of libs/commands' decideAndAppendInTransaction for the queue's streams. */
+  retry: { attempts: number; busyMessage: string; log: Logger };
+  after: AfterCommitQueue;
+  /** Places again the slot requests waiting for a nomination or a free slot (all, or those of one IMO). */
+  resolve(metadata: EventMetadata, actor: Actor, imo?: number): Promise<void>;
+}
+
+export const OK = { result: 'OK' } as const;
