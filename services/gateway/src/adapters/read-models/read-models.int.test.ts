@@ -38,6 +38,12 @@ const TABLES = [
     visible boolean NOT NULL DEFAULT true, vessel_type integer NOT NULL DEFAULT 1,
     created_at timestamptz NOT NULL DEFAULT now(), created_by integer,
     modified_at timestamptz NOT NULL DEFAULT now(), modified_by integer)`,
+  // GET /timestamps names each creator (a user, or the API key bound to it) from the gateway's own tables.
+  'CREATE SCHEMA IF NOT EXISTS gateway',
+  `CREATE TABLE IF NOT EXISTS gateway.users (
+    id serial PRIMARY KEY, first_name text NOT NULL DEFAULT '', last_name text NOT NULL DEFAULT '',
+    email text NOT NULL DEFAULT '')`,
+  'CREATE TABLE IF NOT EXISTS gateway.api_keys (id serial PRIMARY KEY, name text NOT NULL, bound_user_id integer)',
 ];
 
 const A = 9074729;
