@@ -1,4 +1,4 @@
-// Issue 27 §3 and §4, on the production build: the build (build.config.mjs) is made into a folder of its own and
+// On the production build (docs/operations.md#the-production-build): the build (build.config.mjs) is made into a folder of its own and
 // its fleet started (`node fleet.js`, which starts `node <service>.js` for each service). Every process serves
 // Prometheus metrics and the two probes on its own operations port (docs/operations.md#metrics-and-probes): the
 // named series exist, each process names itself with a unique instance id, and the series move under load

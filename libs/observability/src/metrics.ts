@@ -1,4 +1,4 @@
-// Prometheus metrics of one process (docs/operations.md#metrics), with prom-client: its default process metrics
+// Prometheus metrics of one process (docs/operations.md#metrics-and-probes), with prom-client: its default process metrics
 // (CPU, memory, event loop, handles) and default labels on every series are what an operations team expects, and
 // OpenTelemetry stays for traces. The libraries record into the instruments below whether or not anything scrapes
 // them (an observation is a few additions); the ops server (ops-server.ts) serves them at /metrics.

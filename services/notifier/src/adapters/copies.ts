@@ -1,4 +1,4 @@
-// The notifier's copies of other services' data (docs/notifications.md#copies), projected from their events:
+// The notifier's copies of other services' data (docs/notifications.md#what-the-notifier-learns-from-other-services), projected from their events:
 //   notifier.users                 a user's e-mail, names, status and time zone (`version`: of `user-<id>`)
 //   notifier.translations          the stored texts of each (namespace, language), and
 //   notifier.translation_versions  the version of `translations-<namespace>-<language>` they reflect

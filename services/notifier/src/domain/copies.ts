@@ -1,4 +1,4 @@
-// The notifier's copies of what other services own and it shows or decides with (docs/notifications.md#copies):
+// The notifier's copies of what other services own and it shows or decides with (docs/notifications.md#what-the-notifier-learns-from-other-services):
 // users (a sender's name and e-mail; who receives a push: deleted users get none, each one's time zone), stored
 // translations (the VESSEL push's label) and vessel names (titles, the notification's ship). Pure folds of the
 // owners' events; the adapter applies them in stream order (adapters/copies.ts).
