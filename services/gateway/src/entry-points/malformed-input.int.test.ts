@@ -8,6 +8,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import {
+  DCSA_BRIDGE,
   INGEST,
   IngestCommands,
   LOGISTICS,
@@ -51,7 +52,7 @@ beforeAll(async () => {
     received.push(JSON.stringify(payload));
     return { result: 'OK' };
   });
-  for (const service of [QUEUE_SCHEDULER, VIS_BRIDGE]) {
+  for (const service of [QUEUE_SCHEDULER, VIS_BRIDGE, DCSA_BRIDGE]) {
     await gw.deps.bus.serveRpc(service, async (_command, payload) => {
       received.push(JSON.stringify(payload));
       return { result: 'OK' };

@@ -40,15 +40,15 @@ describe('the callers’ pins of GET /ongoing-port-calls', () => {
     await pg?.drop();
   });
 
-  it('are none before the notifier’s table exists, then read fresh on every call', async () => {
+  it('are none until a user pins, then read fresh on every call', async () => {
+    for (const statement of PINS) await db.query(statement);
     const ongoing = createOngoingPortCalls(db);
-    expect((await ongoing(1)).pinned).toEqual([]); // built: the lookup finds no table
-    expect((await ongoing(1)).pinned).toEqual([]); // checked: the check finds no table
+    expect((await ongoing(1)).pinned).toEqual([]); // built
+    expect((await ongoing(1)).pinned).toEqual([]); // checked
     expect(await pinnedVessels(db, 1)).toEqual([]);
 
-    for (const statement of PINS) await db.query(statement);
     await db.query('INSERT INTO notifier.pinned_vessels VALUES (1, $1, 0), (1, $2, 1), (2, $2, 0)', [B, A]);
-    expect((await ongoing(1)).pinned).toEqual([B, A]); // the check saw the table appear
+    expect((await ongoing(1)).pinned).toEqual([B, A]); // the check read them
     expect(await pinnedVessels(db, 1)).toEqual([B, A]);
 
     // One batch of callers, one check: each gets its own list and all the same document.
