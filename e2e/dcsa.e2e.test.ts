@@ -126,6 +126,8 @@ function scenario(name: string, start: () => Promise<RunningSystem>) {
       ).toBe(200);
       const strangerKey = await admin.post('/api-keys', { name: `stranger-${Date.now()}` });
       stranger = made.api.withApiKey(strangerKey.body.key);
+      // A key that holds dcsa_partner but that no administrator registered as a partner.
+      expect((await asPartner(strangerKey.body.id)).status).toBe(200);
     }, 240_000);
 
     afterAll(async () => {
