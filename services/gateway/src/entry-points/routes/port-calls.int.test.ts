@@ -1,5 +1,6 @@
 // The port-call queries over HTTP on real PostgreSQL, through the real gateway (sessions, API keys, permissions):
-// rows seeded straight into the projector's read-model tables (a copy of the columns its schema.ts documents),
+// rows seeded straight into the projector's read-model tables (which the gateway's start prepares, as it does every
+// owner's tables),
 // then the shapes, filters, order, pagination, sort and search, named sources, the CSV, and the original's error
 // messages. The whole path through the real projector is e2e/port-calls*.e2e.test.ts.
 
@@ -8,36 +9,6 @@ import { gunzipSync } from 'node:zlib';
 import type { ApiClient } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../testing/gateway-harness.ts';
-
-// The portcall-projector owns these tables (services/portcall-projector/src/adapters/schema.ts); services never
-// import each other, so the columns the gateway reads are restated here.
-const PORTCALL_TABLES = [
-  'CREATE SCHEMA IF NOT EXISTS portcall',
-  `CREATE TABLE portcall.timestamps (
-    id bigint PRIMARY KEY, imo bigint NOT NULL, vessel_name text NOT NULL, time_type text NOT NULL,
-    state text NOT NULL, time timestamptz NOT NULL, payload jsonb NOT NULL DEFAULT '{}'::jsonb,
-    port_call_id bigint NULL, is_trash boolean NOT NULL DEFAULT false, weight int NOT NULL DEFAULT 0,
-    created_by int NULL, created_at timestamptz NOT NULL, modified_by int NULL, modified_at timestamptz NULL,
-    version bigint NOT NULL)`,
-  `CREATE TABLE portcall.port_calls (
-    id bigint PRIMARY KEY, imo bigint NOT NULL, seq int NOT NULL, vessel_name text NOT NULL DEFAULT '',
-    status text NOT NULL, first_eta timestamptz, current_eta timestamptz, first_etd timestamptz,
-    current_etd timestamptz, rta timestamptz, ata timestamptz, atd timestamptz, next_event_title text,
-    next_event_ts timestamptz, from_port text, to_port text, next_port text, berth text, berth_name text,
-    mmsi bigint, call_sign text, nationality text, loa real, beam real, draft real, net_weight real,
-    gross_weight real, is_vis boolean NOT NULL DEFAULT false, master_id text, master_start timestamptz,
-    master_end timestamptz, master_manual boolean NOT NULL DEFAULT false, shown boolean NOT NULL,
-    doc jsonb NOT NULL, ship jsonb NOT NULL, timeline jsonb NOT NULL, updated_at timestamptz NOT NULL DEFAULT now())`,
-  `CREATE TABLE portcall.vessels (imo bigint PRIMARY KEY, revision text NOT NULL DEFAULT '', visible boolean NOT NULL
-    DEFAULT true, version bigint NOT NULL DEFAULT 0, stream_position bigint NOT NULL DEFAULT 0, next_seq int NOT NULL
-    DEFAULT 0)`,
-  'CREATE SCHEMA IF NOT EXISTS ingest',
-  `CREATE TABLE IF NOT EXISTS ingest.vessels (
-    id serial PRIMARY KEY, imo bigint UNIQUE, vessel_name text NOT NULL DEFAULT '',
-    visible boolean NOT NULL DEFAULT true, vessel_type integer NOT NULL DEFAULT 1,
-    created_at timestamptz NOT NULL DEFAULT now(), created_by integer,
-    modified_at timestamptz NOT NULL DEFAULT now(), modified_by integer)`,
-];
 
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const HOUR = 3_600_000;
@@ -185,7 +156,6 @@ describe('before the projector has created its tables', () => {
 
 describe('with port calls', () => {
   beforeAll(async () => {
-    for (const statement of PORTCALL_TABLES) await gw.db.query(statement);
     await seed({ id: 101, imo: 9074729, name: 'Alpha One', eta: NOW + 5 * HOUR });
     await seed({ id: 102, imo: 9176187, name: 'Bravo', eta: NOW + 2 * HOUR, berthName: 'Quay 2' });
     await seed({ id: 103, imo: 9321483, name: 'alphabet soup', eta: NOW + 9 * HOUR, nextEvent: null });
@@ -221,7 +191,8 @@ describe('with port calls', () => {
     ] as const) {
       await gw.db.query('INSERT INTO ingest.vessels (imo, vessel_name) VALUES ($1, $2)', [imo, name]);
     }
-    await gw.db.query('INSERT INTO portcall.vessels (imo, visible) VALUES (9074729, false), (9176187, true)');
+    await gw.db.query(`INSERT INTO portcall.vessels (imo, revision, visible, version, stream_position, next_seq)
+       VALUES (9074729, '', false, 0, 0, 0), (9176187, '', true, 0, 0, 0)`);
   });
 
   describe('GET /ongoing-port-calls', () => {
