@@ -10,7 +10,7 @@ import { createEventStore } from '@pcas/eventstore';
 import { createSqlSessionStore, EMBEDDED_ADMIN_PASSWORD, startGateway } from '@pcas/gateway';
 import { startIngest } from '@pcas/ingest';
 import { startLogistics } from '@pcas/logistics';
-import { createInProcessBus, startRelay } from '@pcas/messaging';
+import { createInProcessBus, ensureMessagingSchema, startRelay } from '@pcas/messaging';
 import { startNotifier } from '@pcas/notifier';
 import {
   createLogger,
@@ -44,6 +44,8 @@ async function main() {
   const db = await openDb({ dataDir: path.join(config.dataDir, 'pglite') });
   const store = createEventStore(db);
   await store.init();
+  // The projections' progress, read by the lag gauge and /health-check.
+  await ensureMessagingSchema(db);
   const bus = createInProcessBus({ log: log.child({ component: 'bus' }) });
   const deps = (name: string): ServiceDeps => ({ config, db, store, bus, log: log.child({ service: name }) });
 

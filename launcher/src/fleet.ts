@@ -1,17 +1,22 @@
-// `pnpm start:fleet`: each service its own process against PostgreSQL, RabbitMQ and Redis (DATABASE_URL,
-// AMQP_URL, REDIS_URL; the local servers when unset). Creates the database if it is missing, restarts a
-// service that dies, and stops them all on SIGINT/SIGTERM.
+// `pnpm start:fleet`: each service its own processes against PostgreSQL, RabbitMQ and Redis (DATABASE_URL,
+// AMQP_URL, REDIS_URL; the local servers when unset), FLEET_REPLICAS of each (replicas.ts; one unless set).
+// Creates the database if it is missing, restarts a process that dies, and stops them all on SIGINT/SIGTERM.
+//
+// The processes are workers of Node's cluster module, so the gateway's processes share one PORT: the launcher
+// accepts the connections and hands them round (docs/operations.md#adding-processes).
 //
 // Built (dist/fleet.js, `pnpm build:services`), it starts each service from the build, `node dist/<service>.js`;
 // run from source (tsx: the tests, development), from source. Each process gets its instance id (INSTANCE_ID,
-// in its log lines and metrics) and its operations port: OPS_PORT (default 9464) for the first, then one more
-// for each next one, in the order below (docs/operations.md#metrics-and-probes); OPS_PORT=0: each a free port.
+// `<service>-<n>`, in its log lines and metrics) and its operations port: OPS_PORT (default 9464) for the first,
+// then one more for each next one, in the order below (docs/operations.md#metrics-and-probes); OPS_PORT=0: each a
+// free port.
 
-import { type ChildProcess, spawn } from 'node:child_process';
+import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@pcas/observability';
 import pg from 'pg';
+import { parseReplicas } from './replicas.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Set by the production build (build.config.mjs); undefined under tsx.
@@ -59,47 +64,71 @@ async function ensureDatabase(url: string) {
   }
 }
 
-const children = new Map<string, ChildProcess>();
+type Service = (typeof SERVICES)[number];
+/** One process of a service: the n-th (from 1) of its replicas. */
+interface Slot {
+  service: Service;
+  n: number;
+  /** Its place among all the fleet's processes, for its operations port. */
+  index: number;
+}
+
+const replicas = parseReplicas(
+  process.env.FLEET_REPLICAS,
+  SERVICES.map((s) => s.name),
+);
+const SLOTS: Slot[] = SERVICES.flatMap((service) =>
+  Array.from({ length: replicas.get(service.name) ?? 1 }, (_, i) => ({ service, n: i + 1, index: 0 })),
+).map((slot, index) => ({ ...slot, index }));
+
+const workers = new Map<Slot, Worker>();
 let stopping = false;
 
 const opsBase = Number(process.env.OPS_PORT ?? 9464);
 
 /** The process's own settings: its instance id and operations port. */
-function processEnv(service: (typeof SERVICES)[number]): Record<string, string | undefined> {
-  const index = SERVICES.indexOf(service);
+function processEnv(slot: Slot): Record<string, string | undefined> {
   return {
     ...env,
-    INSTANCE_ID: `${service.name}-1`,
-    OPS_PORT: String(opsBase === 0 ? 0 : opsBase + index),
+    INSTANCE_ID: `${slot.service.name}-${slot.n}`,
+    OPS_PORT: String(opsBase === 0 ? 0 : opsBase + slot.index),
   };
 }
 
-function start(service: (typeof SERVICES)[number], attempt = 0) {
+function start(slot: Slot, attempt = 0) {
+  const { service } = slot;
   // Built, the services are the launcher's neighbours (dist/, or wherever the build was written).
-  const args = fromBuild
-    ? [path.join(path.dirname(process.argv[1]!), `${service.name}.js`)]
-    : ['--import', 'tsx', service.entry];
-  const child = spawn(process.execPath, args, { cwd: root, env: processEnv(service), stdio: 'inherit' });
-  children.set(service.name, child);
+  cluster.setupPrimary(
+    fromBuild
+      ? { exec: path.join(path.dirname(process.argv[1]!), `${service.name}.js`), execArgv: [], cwd: root }
+      : { exec: path.join(root, service.entry), execArgv: ['--import', 'tsx'], cwd: root },
+  );
+  const worker = cluster.fork(processEnv(slot));
+  workers.set(slot, worker);
   const startedAt = Date.now();
-  child.on('exit', (code, signal) => {
-    children.delete(service.name);
+  worker.on('exit', (code, signal) => {
+    workers.delete(slot);
     if (stopping) return;
     const next = Date.now() - startedAt > 30_000 ? 0 : attempt + 1;
     const delay = Math.min(30_000, 500 * 2 ** next);
-    log.error({ service: service.name, code, signal, restartInMs: delay }, 'service exited; restarting');
-    setTimeout(() => start(service, next), delay);
+    log.error(
+      { service: service.name, instance: processEnv(slot).INSTANCE_ID, code, signal, restartInMs: delay },
+      'service exited; restarting',
+    );
+    setTimeout(() => start(slot, next), delay);
   });
 }
 
 async function main() {
   await ensureDatabase(env.DATABASE_URL!);
-  for (const service of SERVICES) start(service);
+  for (const slot of SLOTS) start(slot);
   log.info(
     {
-      services: SERVICES.map((s) => s.name),
+      services: Object.fromEntries(replicas),
       port: env.PORT ?? '8000',
-      opsPorts: Object.fromEntries(SERVICES.map((s) => [s.name, Number(processEnv(s).OPS_PORT)])),
+      opsPorts: Object.fromEntries(
+        SLOTS.map((slot) => [processEnv(slot).INSTANCE_ID, Number(processEnv(slot).OPS_PORT)]),
+      ),
       from: fromBuild ? 'dist' : 'source',
     },
     'fleet started',
@@ -108,12 +137,12 @@ async function main() {
     if (stopping) return;
     stopping = true;
     await Promise.all(
-      [...children.values()].map(
-        (child) =>
+      [...workers.values()].map(
+        (worker) =>
           new Promise<void>((resolve) => {
-            child.once('exit', () => resolve());
-            child.kill('SIGTERM');
-            setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+            worker.once('exit', () => resolve());
+            worker.process.kill('SIGTERM');
+            setTimeout(() => worker.process.kill('SIGKILL'), 10_000).unref();
           }),
       ),
     );

@@ -79,6 +79,18 @@ export interface Config {
   vis: VisConfig;
   /** The sea chart (docs/domain.md#sea-chart). */
   seaChart: SeaChartConfig;
+  /** RabbitMQ as the fleet uses it (docs/architecture.md#scaling-out). */
+  messaging: MessagingConfig;
+}
+
+export interface MessagingConfig {
+  /**
+   * `EVENT_PARTITIONS` (16): how many partitions a partitioned projection's events are spread over. The same in every
+   * process of a fleet; change it only with the fleet stopped and the projection queues empty.
+   */
+  partitions: number;
+  /** `AMQP_QUEUE_TYPE`: the type of the durable queues the fleet declares, `classic` (default) or `quorum`. */
+  queueType: 'classic' | 'quorum';
 }
 
 /** docs/architecture.md#the-event-store: how long our own sessions may hold the commit-order horizon. */
@@ -228,6 +240,20 @@ function int(env: Env, name: string, fallback: number): number {
   const n = Number(raw);
   if (!Number.isFinite(n)) throw new Error(`Environment variable ${name} must be a number, got '${raw}'`);
   return n;
+}
+
+function positiveInt(env: Env, name: string, fallback: number): number {
+  const n = int(env, name, fallback);
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error(`Environment variable ${name} must be a whole number from 1, got '${n}'`);
+  return n;
+}
+
+function queueType(env: Env): 'classic' | 'quorum' {
+  const type = str(env, 'AMQP_QUEUE_TYPE', 'classic');
+  if (type !== 'classic' && type !== 'quorum')
+    throw new Error(`AMQP_QUEUE_TYPE must be classic or quorum, got '${type}'`);
+  return type;
 }
 
 function str(env: Env, name: string, fallback: string): string {
@@ -382,6 +408,10 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       syncPointRadius: int(env, 'VIS_SYNC_POINT_RADIUS', 0),
       peerClockSkewSeconds: int(env, 'VIS_PEER_CLOCK_SKEW_SECONDS', 300),
       peerTimeoutMs: int(env, 'VIS_PEER_TIMEOUT_MS', 10_000),
+    },
+    messaging: {
+      partitions: positiveInt(env, 'EVENT_PARTITIONS', 16),
+      queueType: queueType(env),
     },
     seaChart: {
       markers: str(env, 'MAP_MARKERS', 'gavle'),

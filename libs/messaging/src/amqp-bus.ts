@@ -6,7 +6,7 @@
 //
 // Where it lives: the connection and topology in amqp-connection.ts, the channel that follows it in amqp-channel.ts,
 // publishing with confirms in amqp-publisher.ts, RPC (client and server) in amqp-rpc.ts, queue consumers and
-// broadcast receivers in amqp-consumers.ts.
+// broadcast receivers in amqp-consumers.ts, partitioned consumers in amqp-partitions.ts.
 //
 // Publishing rule (keeps per-queue order under failures): a publish is sent only on the channel that was up when
 // it was requested. If that channel dies before the confirm, the publish is rejected and the caller retries
@@ -38,6 +38,15 @@ export interface AmqpBusOptions {
   reconnect?: ReconnectOptions | false;
   /** Base of the backoff between handler attempts (default 50 ms). */
   retryBaseMs?: number;
+  /**
+   * Partitions of a partitioned consumer (EVENT_PARTITIONS, default 16). Every process of a fleet must use the same
+   * count: the publisher stamps each message with its partition under it (docs/architecture.md#scaling-out).
+   */
+  partitions?: number;
+  /** How often a partitioned consumer looks at its share of the partitions (default 1 s). */
+  rebalanceMs?: number;
+  /** The type of the durable queues it declares (AMQP_QUEUE_TYPE): `classic` (default) or `quorum`. */
+  queueType?: 'classic' | 'quorum';
 }
 
 /** Connects (retrying per `reconnect`), declares the topology and resolves once publishing is possible. */

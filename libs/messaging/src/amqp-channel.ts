@@ -22,6 +22,11 @@ export const DEFAULTS = {
 
 export const JSON_TYPE = 'application/json';
 
+/** The arguments every durable queue of the bus is declared with: its type (AMQP_QUEUE_TYPE) and the given ones. */
+export function durableQueueArguments(bus: AmqpBus, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return bus.queueType === 'quorum' ? { ...extra, 'x-queue-type': 'quorum' } : extra;
+}
+
 /** amqplib cannot encode undefined header values; drop them. */
 export function cleanHeaders(headers: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

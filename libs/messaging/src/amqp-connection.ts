@@ -6,8 +6,10 @@ import { type ChannelModel, connect, type Options, type RecoveringChannelModel }
 import type { AmqpBusOptions } from './amqp-bus.ts';
 import { cleanHeaders, DEFAULTS, JSON_TYPE } from './amqp-channel.ts';
 import { BroadcastReceiver, QueueConsumer } from './amqp-consumers.ts';
+import { PartitionedConsumer } from './amqp-partitions.ts';
 import { Publisher } from './amqp-publisher.ts';
 import { RpcClient, RpcServer } from './amqp-rpc.ts';
+import { DEFAULT_PARTITIONS, PARTITION_HEADER, partitionLabel, streamPartition } from './partitions.ts';
 import { BusClosedError } from './rpc-reply.ts';
 import type {
   BroadcastHandler,
@@ -58,6 +60,9 @@ export class AmqpBus implements Bus {
   readonly broadcastExchange: string;
   readonly log: Logger;
   readonly retryBaseMs: number | undefined;
+  readonly partitions: number;
+  readonly rebalanceMs: number;
+  readonly queueType: 'classic' | 'quorum';
   private readonly waitMs: number;
   private readonly publisher: Publisher;
   private readonly rpcClient: RpcClient;
@@ -69,6 +74,9 @@ export class AmqpBus implements Bus {
     this.dlx = `${this.exchange}.dlx`;
     this.broadcastExchange = options.broadcastExchange ?? DEFAULTS.broadcastExchange;
     this.retryBaseMs = options.retryBaseMs;
+    this.partitions = options.partitions ?? DEFAULT_PARTITIONS;
+    this.rebalanceMs = options.rebalanceMs ?? 1_000;
+    this.queueType = options.queueType ?? 'classic';
     this.waitMs = (options.reconnect || undefined)?.waitMs ?? DEFAULTS.waitMs;
     this.publisher = new Publisher(this, 'publisher');
     this.rpcClient = new RpcClient(this, 'rpc client');
@@ -144,12 +152,15 @@ export class AmqpBus implements Bus {
     };
     return withSpan('amqp.publish', { kind: SpanKind.PRODUCER, parent: options.headers, attributes }, async () => {
       const content = Buffer.from(JSON.stringify(body));
+      const headers = cleanHeaders({ ...options.headers, ...currentTraceCarrier() });
+      if (options.partitionKey !== undefined)
+        headers[PARTITION_HEADER] = partitionLabel(streamPartition(options.partitionKey, this.partitions));
       const props: Options.Publish = {
         persistent: true,
         messageId: options.messageId,
         contentType: JSON_TYPE,
         timestamp: Math.floor(Date.now() / 1000),
-        headers: cleanHeaders({ ...options.headers, ...currentTraceCarrier() }),
+        headers,
       };
       return this.send(this.exchange, routingKey, content, props);
     });
@@ -172,7 +183,9 @@ export class AmqpBus implements Bus {
     options: ConsumeOptions,
   ): Promise<Consumer> {
     if (this.closing) throw new BusClosedError();
-    const consumer = new QueueConsumer(this, queue, handler, options);
+    const consumer = options.partitioned
+      ? new PartitionedConsumer(this, queue, handler, options)
+      : new QueueConsumer(this, queue, handler, options);
     this.parts.add(consumer);
     if (this.model) await consumer.open(this.model);
     return consumer;

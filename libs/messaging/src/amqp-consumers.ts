@@ -3,13 +3,29 @@
 
 import { SpanKind, withSpan } from '@pcas/observability';
 import type { Channel, ChannelModel, ConsumeMessage } from 'amqplib';
-import { ChannelPart, DEFAULTS, quietly } from './amqp-channel.ts';
+import { ChannelPart, DEFAULTS, durableQueueArguments, quietly } from './amqp-channel.ts';
 import type { AmqpBus } from './amqp-connection.ts';
 import { ConsumerLoop, type Pending } from './consumer-loop.ts';
 import type { BroadcastHandler, BusMessage, ConsumeOptions, Consumer } from './types.ts';
 
 interface AmqpPending extends Pending {
   ackUpTo(): void;
+}
+
+/** A consumer's durable queue and its dead-letter queue `<queue>.dlq`. */
+export async function assertConsumerQueue(bus: AmqpBus, ch: Channel, queue: string): Promise<void> {
+  const dlq = `${queue}.dlq`;
+  await ch.assertQueue(dlq, { durable: true, arguments: durableQueueArguments(bus) });
+  await ch.bindQueue(dlq, bus.dlx, queue);
+  await ch.assertQueue(queue, {
+    durable: true,
+    arguments: durableQueueArguments(bus, {
+      // One active consumer across instances keeps delivery (and so per-vessel) order.
+      'x-single-active-consumer': true,
+      'x-dead-letter-exchange': bus.dlx,
+      'x-dead-letter-routing-key': queue,
+    }),
+  });
 }
 
 export class QueueConsumer extends ChannelPart<Channel> implements Consumer {
@@ -21,6 +37,8 @@ export class QueueConsumer extends ChannelPart<Channel> implements Consumer {
     private readonly queue: string,
     handler: (messages: BusMessage[]) => Promise<void>,
     private readonly options: ConsumeOptions,
+    /** The queue's bindings are its partitioned consumer's (amqp-partitions.ts), not this one's. */
+    private readonly partition = false,
   ) {
     super(bus, `consumer ${queue}`);
     this.loop = new ConsumerLoop({
@@ -54,20 +72,9 @@ export class QueueConsumer extends ChannelPart<Channel> implements Consumer {
   }
 
   protected async setup(ch: Channel): Promise<void> {
-    const { exchange, dlx } = this.bus;
-    const dlq = `${this.queue}.dlq`;
-    await ch.assertQueue(dlq, { durable: true });
-    await ch.bindQueue(dlq, dlx, this.queue);
-    await ch.assertQueue(this.queue, {
-      durable: true,
-      arguments: {
-        // One active consumer across instances keeps delivery (and so per-vessel) order.
-        'x-single-active-consumer': true,
-        'x-dead-letter-exchange': dlx,
-        'x-dead-letter-routing-key': this.queue,
-      },
-    });
-    for (const binding of this.options.bindings) await ch.bindQueue(this.queue, exchange, binding);
+    const { exchange } = this.bus;
+    await assertConsumerQueue(this.bus, ch, this.queue);
+    if (!this.partition) for (const binding of this.options.bindings) await ch.bindQueue(this.queue, exchange, binding);
     await ch.prefetch(this.options.prefetch ?? DEFAULTS.prefetch);
     const { consumerTag } = await ch.consume(this.queue, (msg) => this.onDelivery(ch, msg), { noAck: false });
     this.consumerTag = consumerTag;

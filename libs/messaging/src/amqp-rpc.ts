@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { isApiError } from '@pcas/errors';
 import { currentTraceCarrier, rpcDuration, SpanKind, secondsSince, withSpan } from '@pcas/observability';
 import type { Channel, ChannelModel, ConsumeMessage, Message } from 'amqplib';
-import { ChannelPart, cleanHeaders, DEFAULTS, JSON_TYPE } from './amqp-channel.ts';
+import { ChannelPart, cleanHeaders, DEFAULTS, durableQueueArguments, JSON_TYPE } from './amqp-channel.ts';
 import type { AmqpBus } from './amqp-connection.ts';
 import {
   BusClosedError,
@@ -145,7 +145,7 @@ export class RpcServer extends ChannelPart<Channel> implements Consumer {
 
   protected async setup(ch: Channel): Promise<void> {
     const queue = `cmd.${this.service}`;
-    await ch.assertQueue(queue, { durable: true });
+    await ch.assertQueue(queue, { durable: true, arguments: durableQueueArguments(this.bus) });
     await ch.prefetch(DEFAULTS.rpcPrefetch);
     const { consumerTag } = await ch.consume(queue, (msg) => this.onRequest(ch, msg), { noAck: false });
     this.consumerTag = consumerTag;

@@ -34,6 +34,9 @@ export function createInProcessBus(options: { log: Logger; retryBaseMs?: number 
   let closed = false;
 
   return {
+    // One process: it holds every partition, so a partitioned consumer is its one queue.
+    partitions: 1,
+
     async publish(routingKey: string, body: unknown, opts: PublishOptions): Promise<void> {
       if (closed) throw new BusClosedError();
       const headers = { ...currentTraceCarrier(), ...opts.headers };

@@ -1,5 +1,6 @@
 export * from './amqp-bus.ts';
 export * from './in-process-bus.ts';
+export { DEFAULT_PARTITIONS } from './partitions.ts';
 export * from './projection.ts';
 export * from './relay.ts';
 export * from './routing.ts';

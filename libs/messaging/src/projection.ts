@@ -5,6 +5,7 @@
 import type { RecordedEvent } from '@pcas/eventstore';
 import type { Logger } from '@pcas/observability';
 import { type Db, type Queryable, setUpSchema } from '@pcas/sql';
+import { PARTITION_HEADER, partitionOfLabel, partitionOfSql, partitionQueue } from './partitions.ts';
 import { bindingCategories, bindingsToRegex } from './routing.ts';
 import type { Bus, BusMessage, Consumer } from './types.ts';
 
@@ -22,6 +23,11 @@ export interface ProjectionOptions {
    * (broadcasts) that must not happen for a batch that rolled back. A crash between the two loses them.
    */
   afterCommit?: () => Promise<void>;
+  /**
+   * Spread over the bus's partitions (ConsumeOptions.partitioned): for projections that need each stream's order
+   * only. Progress (and so lag) is then kept per partition, as `<name>.pNN`.
+   */
+  partitioned?: boolean;
   log: Logger;
   maxBatch?: number;
   prefetch?: number;
@@ -44,6 +50,9 @@ const SCHEMA = [
     last_event_created timestamptz,
     updated_at timestamptz NOT NULL DEFAULT now()
   )`,
+  // A partition's row: which partition of how many, so its lag counts only the events of its streams.
+  'ALTER TABLE messaging.consumer_progress ADD COLUMN IF NOT EXISTS partition int NULL',
+  'ALTER TABLE messaging.consumer_progress ADD COLUMN IF NOT EXISTS partitions int NULL',
 ];
 
 /** Creates the messaging schema if missing (idempotent). */
@@ -74,9 +83,11 @@ export function toRecordedEvent(message: BusMessage): RecordedEvent {
 
 const UPSERT_PROGRESS = `
   INSERT INTO messaging.consumer_progress AS p
-    (consumer, categories, routing_pattern, last_global_position, last_event_created, updated_at)
-  VALUES ($1, $2, $3, $4, $5, now())
+    (consumer, categories, routing_pattern, last_global_position, last_event_created, partition, partitions, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, now())
   ON CONFLICT (consumer) DO UPDATE SET
+    partition = EXCLUDED.partition,
+    partitions = EXCLUDED.partitions,
     categories = EXCLUDED.categories,
     routing_pattern = EXCLUDED.routing_pattern,
     last_event_created = CASE WHEN EXCLUDED.last_global_position > p.last_global_position
@@ -84,34 +95,54 @@ const UPSERT_PROGRESS = `
     last_global_position = GREATEST(p.last_global_position, EXCLUDED.last_global_position),
     updated_at = now()`;
 
-/** A delivered batch: its new event ids recorded in the inbox (the ones returned), the progress moved. */
+/**
+ * A delivered batch: its new event ids recorded in the inbox (the ones returned), the progress moved. The inbox is
+ * the projection's ($9), whichever partition brought the event; the progress row is the partition's ($1).
+ */
 const RECORD_BATCH = `
   WITH progress AS (${UPSERT_PROGRESS})
-  INSERT INTO messaging.inbox (consumer, event_id) SELECT $1, unnest($6::text[])
+  INSERT INTO messaging.inbox (consumer, event_id) SELECT $9, unnest($8::text[])
   ON CONFLICT DO NOTHING RETURNING event_id`;
+
+/** Rows of partitions this projection no longer has (a smaller count), or of itself before it was partitioned. */
+const FORGET_OLD_PROGRESS = `
+  DELETE FROM messaging.consumer_progress
+   WHERE (consumer = $1 AND $2::int > 1)
+      OR (consumer LIKE $1 || '.p%' AND (partitions IS DISTINCT FROM $2::int OR $2::int <= 1))`;
 
 export async function startProjection(options: ProjectionOptions): Promise<Consumer> {
   const { bus, db, name, bindings, apply, afterCommit, log } = options;
   const categories = bindingCategories(bindings);
   const pattern = bindingsToRegex(bindings);
+  const partitions = options.partitioned ? bus.partitions : 1;
   await ensureMessagingSchema(db);
-  // Registered at start, so the lag check sees a consumer that has not received anything yet.
-  await db.query(UPSERT_PROGRESS, [name, categories, pattern, 0, null]);
+  // Registered at start, so the lag check sees a consumer (or partition) that has not received anything yet.
+  await db.query(FORGET_OLD_PROGRESS, [name, partitions]);
+  if (partitions > 1) {
+    for (let p = 0; p < partitions; p++)
+      await db.query(UPSERT_PROGRESS, [partitionQueue(name, p), categories, pattern, 0, null, p, partitions]);
+  } else await db.query(UPSERT_PROGRESS, [name, categories, pattern, 0, null, null, null]);
 
   const handle = async (messages: BusMessage[]) => {
     const events = messages.map(toRecordedEvent);
     const last = events.reduce((a, b) => (b.globalPosition > a.globalPosition ? b : a));
+    // A batch comes from one queue, so from one partition.
+    const partition = partitions > 1 ? partitionOfLabel(messages[0]?.headers[PARTITION_HEADER]) : undefined;
+    const progress = partition === undefined ? name : partitionQueue(name, partition);
     await db.transaction(async (tx) => {
       const ids = [...new Set(events.map((e) => e.id))];
       // The progress moves in the same statement: one round trip fewer per batch, and the transaction keeps
       // both or neither.
       const { rows } = await tx.query<{ event_id: string }>(RECORD_BATCH, [
-        name,
+        progress,
         categories,
         pattern,
         last.globalPosition,
         last.created,
+        partition ?? null,
+        partition === undefined ? null : partitions,
         ids,
+        name,
       ]);
       const fresh = new Set(rows.map((r) => r.event_id));
       // Delivery order kept; an id twice in one batch is applied once (delete on first sight).
@@ -128,24 +159,17 @@ export async function startProjection(options: ProjectionOptions): Promise<Consu
     maxBatch: options.maxBatch,
     prefetch: options.prefetch,
     maxAttempts: options.maxAttempts,
+    partitioned: partitions > 1,
   });
 }
 
 /**
- * Per consumer: age in seconds of the oldest event in the log it should receive (its bindings) that lies beyond
- * the newest one it applied; 0 when it is up to date. Used by /health-check.
+ * Per consumer (per partition of a partitioned one): age in seconds of the oldest event in the log it should receive
+ * (its bindings, its partition) that lies beyond the newest one it applied; 0 when it is up to date. Used by
+ * /health-check and the projection-lag gauge. The event store's and messaging's schemas exist by then (each
+ * process sets both up at its start).
  */
 export async function projectionLag(db: Queryable): Promise<{ consumer: string; lag_seconds: number }[]> {
-  const { rows: present } = await db.query<{ progress: string | null; events: string | null }>(
-    `SELECT to_regclass('messaging.consumer_progress')::text AS progress, to_regclass('eventstore.events')::text AS events`,
-  );
-  if (!present[0]?.progress) return [];
-  if (!present[0].events) {
-    const { rows } = await db.query<{ consumer: string }>(
-      'SELECT consumer FROM messaging.consumer_progress ORDER BY consumer',
-    );
-    return rows.map((r) => ({ consumer: r.consumer, lag_seconds: 0 }));
-  }
   const { rows } = await db.query<{ consumer: string; lag_seconds: number | string }>(
     `SELECT p.consumer,
             COALESCE((
@@ -154,6 +178,7 @@ export async function projectionLag(db: Queryable): Promise<{ consumer: string; 
                WHERE e.global_position > p.last_global_position
                  AND ('*' = ANY (p.categories) OR split_part(e.stream_id, '-', 1) = ANY (p.categories))
                  AND ('.' || split_part(e.stream_id, '-', 1) || '.' || e.event_type) ~ p.routing_pattern
+                 AND (p.partition IS NULL OR ${partitionOfSql('e.stream_id', 'p.partitions')} = p.partition)
             ), 0)::float8 AS lag_seconds
        FROM messaging.consumer_progress p
       ORDER BY p.consumer`,

@@ -139,7 +139,12 @@ export async function startRelay(options: RelayOptions): Promise<Relay> {
     // All at once on one confirm channel: many publishes in flight, each resolved by its own confirm.
     const results = await Promise.allSettled(
       events.map((event) =>
-        bus.publish(eventRoutingKey(event), eventMessage(event), { messageId: event.id, headers: eventHeaders(event) }),
+        bus.publish(eventRoutingKey(event), eventMessage(event), {
+          messageId: event.id,
+          headers: eventHeaders(event),
+          // Partitioned consumers get each stream's events in one partition, in order.
+          partitionKey: event.streamId,
+        }),
       ),
     );
     const failed = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];

@@ -13,6 +13,11 @@ export interface BusMessage {
 export interface PublishOptions {
   messageId: string;
   headers?: Record<string, unknown>;
+  /**
+   * The key a partitioned consumer spreads messages by (an event's stream id): the message carries its partition
+   * (partitions.ts), so all messages of one key reach the same partition, in order.
+   */
+  partitionKey?: string;
 }
 
 export interface ConsumeOptions {
@@ -23,10 +28,18 @@ export interface ConsumeOptions {
   maxBatch?: number;
   /** Attempts before a message goes to the dead-letter queue. */
   maxAttempts?: number;
+  /**
+   * Spread over the bus's partitions (docs/architecture.md#scaling-out): one queue per partition, each consumed by
+   * one process at a time, the partitions shared out among the processes consuming this queue. Only for handlers
+   * that need each stream's order, not the order across streams. One process (the in-process bus) holds them all.
+   */
+  partitioned?: boolean;
 }
 
 export interface Consumer {
   stop(): Promise<void>;
+  /** The partitions this process consumes now (a partitioned consumer); undefined for one queue. */
+  heldPartitions?(): number[];
 }
 
 export interface RpcOptions {
@@ -46,6 +59,8 @@ export const RPC_ID_HEADER = 'rpc_id';
 export type RpcHandler = (command: string, payload: unknown, headers: Record<string, unknown>) => Promise<unknown>;
 
 export interface Bus {
+  /** Partitions of a partitioned consumer (docs/architecture.md#scaling-out); 1 where one process holds them all. */
+  readonly partitions: number;
   /** Publishes to the `events` topic exchange; resolves when the broker confirmed it. */
   publish(routingKey: string, body: unknown, options: PublishOptions): Promise<void>;
   /**

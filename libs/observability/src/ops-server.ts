@@ -93,7 +93,9 @@ export async function startOpsServer(options: OpsServerOptions): Promise<OpsServ
   server.unref();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.port, options.host ?? '127.0.0.1', () => {
+    // Exclusive: a fleet's processes are cluster workers (launcher/src/fleet.ts), which would otherwise share one
+    // port through the launcher (OPS_PORT=0 would give them all the same one); each process has its own.
+    server.listen({ port: options.port, host: options.host ?? '127.0.0.1', exclusive: true }, () => {
       server.off('error', reject);
       resolve();
     });

@@ -5,7 +5,7 @@
 import { type Config, loadConfig } from '@pcas/config';
 import { RELAY_POLICY, type RunningService, type ServiceDeps } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
-import { createAmqpBus, startRelay } from '@pcas/messaging';
+import { createAmqpBus, ensureMessagingSchema, startRelay } from '@pcas/messaging';
 import {
   createLogger,
   initMetrics,
@@ -35,7 +35,14 @@ export async function runInFleet(name: string, start: (deps: ServiceDeps) => Pro
   });
   const store = createEventStore(db);
   await store.init();
-  const bus = await createAmqpBus({ url: config.amqpUrl!, log: log.child({ component: 'bus' }) });
+  // The projections' progress, read by the lag gauge and /health-check whether or not this process projects.
+  await ensureMessagingSchema(db);
+  const bus = await createAmqpBus({
+    url: config.amqpUrl!,
+    log: log.child({ component: 'bus' }),
+    partitions: config.messaging.partitions,
+    queueType: config.messaging.queueType,
+  });
   // Every fleet process offers a relay; an advisory lock keeps exactly one publishing.
   const relay = await startRelay({ store, db, bus, log: log.child({ component: 'relay' }), ...RELAY_POLICY });
   const service = await start({ config, db, store, bus, log });

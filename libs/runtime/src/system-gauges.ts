@@ -64,11 +64,15 @@ export function registerSystemGauges(options: SystemGaugeOptions): () => void {
     ),
     collectGauge(
       'projection_lag_seconds',
-      'Per projection (bus consumer): age of the oldest event it should have and has not applied; 0 when up to date',
-      ['projection'],
+      'Per projection (bus consumer) and partition: age of the oldest event it should have and has not applied; 0 when up to date',
+      ['projection', 'partition'],
       async (set) => {
         if (!reporting()) return;
-        for (const { consumer, lag_seconds } of await projectionLag(db)) set({ projection: consumer }, lag_seconds);
+        for (const { consumer, lag_seconds } of await projectionLag(db)) {
+          // A partition's progress is `<projection>.pNN` (libs/messaging/src/partitions.ts); an unpartitioned one `''`.
+          const [, projection = consumer, partition = ''] = /^(.*)\.(p\d+)$/.exec(consumer) ?? [];
+          set({ projection, partition }, lag_seconds);
+        }
       },
     ),
   ];

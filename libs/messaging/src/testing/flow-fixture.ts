@@ -9,6 +9,7 @@ import { freshPostgres, type PostgresForTest, uniqueName } from '@pcas/testing';
 import { connect } from 'amqplib';
 import { afterAll, beforeAll } from 'vitest';
 import { type AmqpBusOptions, createAmqpBus } from '../amqp-bus.ts';
+import { partitionQueue } from '../partitions.ts';
 import type { Bus } from '../types.ts';
 
 export async function createProjectedTable(db: Db, table: string): Promise<void> {
@@ -96,12 +97,27 @@ export async function openFlowDatabase(table: string): Promise<{ pg: PostgresFor
   return { pg, db, store };
 }
 
-/** Deletes what a flow test declared on the broker: the projection's queues and the test's exchanges. */
-export async function deleteFlowTopology(brokerUrl: string, projection: string, exchange: string): Promise<void> {
+/**
+ * Deletes what a flow test declared on the broker: the projection's queues (its partitions' too, with `partitions`)
+ * and the test's exchanges.
+ */
+export async function deleteFlowTopology(
+  brokerUrl: string,
+  projection: string,
+  exchange: string,
+  partitions = 0,
+): Promise<void> {
   const admin = await connect(brokerUrl);
   const ch = await admin.createChannel();
-  await ch.deleteQueue(`projection.${projection}`);
-  await ch.deleteQueue(`projection.${projection}.dlq`);
+  const queue = `projection.${projection}`;
+  for (let p = 0; p < partitions; p++)
+    for (const suffix of ['', '.dlq', '.claim']) await ch.deleteQueue(`${partitionQueue(queue, p)}${suffix}`);
+  if (partitions > 0) {
+    await ch.deleteQueue(`${queue}.members`);
+    await ch.deleteExchange(`${queue}.partitions`);
+  }
+  await ch.deleteQueue(queue);
+  await ch.deleteQueue(`${queue}.dlq`);
   await ch.deleteExchange(exchange);
   await ch.deleteExchange(`${exchange}.dlx`);
   await admin.close();
@@ -153,7 +169,7 @@ export function flowServers(
   });
   afterAll(async () => {
     await opened?.bus.close();
-    await deleteFlowTopology(options.brokerUrl(), name, exchange);
+    await deleteFlowTopology(options.brokerUrl(), name, exchange, options.bus?.partitions ?? 0);
     await opened?.db.close();
     await pg?.drop();
   });

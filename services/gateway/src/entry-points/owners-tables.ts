@@ -6,6 +6,7 @@
 import { prepareQueries as prepareDcsa } from '@pcas/dcsa-bridge/queries';
 import { prepareQueries as prepareIngest } from '@pcas/ingest/queries';
 import { prepareQueries as prepareLogistics } from '@pcas/logistics/queries';
+import { ensureMessagingSchema } from '@pcas/messaging';
 import { prepareQueries as prepareNotifier } from '@pcas/notifier/queries';
 import { prepareQueries as preparePortCalls } from '@pcas/portcall-projector/queries';
 import { prepareQueries as prepareQueue } from '@pcas/queue-scheduler/queries';
@@ -13,6 +14,8 @@ import type { Db } from '@pcas/sql';
 import { prepareQueries as prepareVis } from '@pcas/vis-bridge/queries';
 
 const OWNERS = [
+  // The projections' progress, for /health-check's lag.
+  ensureMessagingSchema,
   preparePortCalls,
   prepareIngest,
   prepareNotifier,

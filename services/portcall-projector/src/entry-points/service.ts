@@ -114,6 +114,8 @@ export async function startPortcallProjector(
     db: withAfterCommit(db, afterCommit),
     name: options.projectionName ?? 'timestamps',
     bindings: ['vessel.#', 'priorities.#'],
+    // Each vessel's events in order is all the fold needs; the partitions spread over the projector's processes.
+    partitioned: true,
     apply: async (tx, events) => {
       const outcome = await projectBatch(tx, store, rules, events, cache);
       if (outcome.timers.length > 0) afterCommit.getStore()?.push(() => arm(outcome.timers));
