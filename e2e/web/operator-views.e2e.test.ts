@@ -58,6 +58,15 @@ function contrast(a: string, b: string): number {
   return (x + 0.05) / (y + 0.05);
 }
 
+/**
+ * A zone, whole hours east of UTC, in which the board's default window (from 12 hours back, ticks every 6 hours)
+ * starts less than an hour before its first tick, so that tick's label sits at the axis's left edge.
+ */
+function zoneWithTickAtTheEdge(now = Date.now()): string {
+  const fromHour = new Date(now - 12 * HOUR).getUTCHours();
+  return `Etc/GMT-${6 + ((5 - fromHour + 24) % 6)}`;
+}
+
 describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (embedded mode)', () => {
   let system: RunningSystem;
   let browser: Browser;
@@ -323,7 +332,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
   });
 
   it('at a phone’s width: the timeline and the board fit, axe clean', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true });
+    const { context, page, problems } = await newPage(browser, { phone: true, timezoneId: zoneWithTickAtTheEdge() });
     await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
     await page.getByRole('article').first().waitFor(WAIT);
     const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
@@ -337,6 +346,15 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
     await page.goto(`${system.baseUrl}/berth-board`);
     await page.locator('[data-bar="portcall"]').first().waitFor(WAIT);
     expect(await fits()).toBe(true);
+    // The time axis clips its labels: the first and the last lie wholly inside it (none cut at an edge).
+    const labels = await page.evaluate(() => {
+      const track = document.querySelector('[data-axis-track]')!.getBoundingClientRect();
+      const ticks = [...document.querySelectorAll('[data-tick]')].map((tick) => tick.getBoundingClientRect());
+      const inside = (box: DOMRect) => box.left >= track.left - 0.5 && box.right <= track.right + 0.5;
+      return { count: ticks.length, first: inside(ticks[0]!), last: inside(ticks.at(-1)!) };
+    });
+    expect(labels).toEqual({ count: expect.any(Number), first: true, last: true });
+    expect(labels.count).toBeGreaterThan(5);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await shot(page, 'phone-berth-board.png');
     expect(problems).toEqual([]);

@@ -17,6 +17,16 @@ export function advisoryLockKey(purpose: string, name: string): string {
   return BigInt.asIntN(64, digest.readBigUInt64BE(0)).toString();
 }
 
+/**
+ * `advisoryLockKey(purpose, <expression>)` computed in SQL, for a statement that finds what it locks and locks it
+ * at once; NULL when the expression is NULL (the advisory lock functions are strict: nothing found, no lock).
+ * The purpose is a fixed word of the caller's (it is written into the SQL).
+ */
+export function advisoryLockKeySql(purpose: string, nameSql: string): string {
+  if (!/^[a-z0-9-]+$/.test(purpose)) throw new Error(`advisoryLockKeySql needs a plain purpose, got '${purpose}'`);
+  return `('x' || encode(substr(sha256(convert_to('pcas:${purpose}:' || (${nameSql})::text, 'UTF8')), 1, 8), 'hex'))::bit(64)::bigint`;
+}
+
 /** Takes the transaction-scoped advisory lock `advisoryLockKey(purpose, name)`; released at commit or rollback. */
 export async function lockForTransaction(tx: Queryable, purpose: string, name: string): Promise<void> {
   await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [advisoryLockKey(purpose, name)]);

@@ -13,7 +13,7 @@ import {
 } from '@pcas/contracts';
 import type { EventMetadata, EventStore, StreamAppend } from '@pcas/eventstore';
 import { VESSEL_TYPES, vesselMarkerClass } from '@pcas/s211';
-import type { Db, Queryable } from '@pcas/sql';
+import { advisoryLockKey, type Db, type Queryable } from '@pcas/sql';
 import { newestPerVessel, type PositionEvent, type PositionLookups, positionsSignal } from '../domain/positions.ts';
 
 /**
@@ -117,9 +117,10 @@ const refreshSql = (where: string) => `
 /**
  * Positions take this lock shared, a change of what a Feature shows (fixed vessels, a vessel's name or type) takes
  * it exclusively (lockFixedVessels too): the upsert's read of fixed vessels and vessels then never misses a change
- * that commits meanwhile, and the change's refresh sees every position committed before it.
+ * that commits meanwhile, and the change's refresh sees every position committed before it. An SQL literal: the
+ * statements that take it do other work too.
  */
-export const SEA_CHART_LOCK_KEY = "hashtext('pcas.ingest.fixed-vessels')";
+export const SEA_CHART_LOCK_KEY = `'${advisoryLockKey('ingest', 'sea-chart')}'::bigint`;
 
 /** Takes the sea chart's lock exclusively until the transaction ends: before refreshSeaChartFeatures. */
 export async function lockSeaChart(tx: Queryable): Promise<void> {

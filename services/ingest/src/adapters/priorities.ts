@@ -4,12 +4,12 @@
 
 import type { ApiKeyWeight } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 import { evolveWeights, type WeightsState } from '../domain/priorities.ts';
 
 /** Serialises changes of one priorities stream until the transaction ends (they are rare and made by hand). */
 export async function lockPriorities(tx: Queryable, streamId: string): Promise<void> {
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext('ingest.' || $1))", [streamId]);
+  await lockForTransaction(tx, 'ingest-priorities', streamId);
 }
 
 /** The stream's current weights and its version (0: no stream yet). */

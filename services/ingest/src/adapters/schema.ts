@@ -1,12 +1,9 @@
 // The ingest schema. `ingest.vessels` is also the GET /vessels read model the gateway reads (docs/domain.md#vessels),
 // so its column names follow the original's `vessel` table; the weight tables serve GET /*-api-key-weights.
 
-import type { Db } from '@pcas/sql';
+import { type Db, setUpSchema } from '@pcas/sql';
 import { FIXED_VESSELS_DDL } from './fixed-vessels.ts';
 import { fillMissingFeatures, POSITIONS_DDL } from './positions.ts';
-
-// Concurrent `CREATE ... IF NOT EXISTS` can still collide in the catalogue (two processes starting at once), so
-// the DDL runs under a transaction-scoped advisory lock keyed by the schema's name.
 
 const DDL = [
   'CREATE SCHEMA IF NOT EXISTS ingest',
@@ -47,11 +44,7 @@ const DDL = [
   ...POSITIONS_DDL,
 ];
 
-/** Creates the schema if missing; idempotent and safe when several processes start together. */
+/** Creates the schema if missing (setUpSchema); idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.ingest'))");
-    for (const statement of DDL) await tx.query(statement);
-    await fillMissingFeatures(tx);
-  });
+  await setUpSchema(db, 'ingest', DDL, fillMissingFeatures);
 }

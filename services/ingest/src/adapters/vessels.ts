@@ -1,7 +1,7 @@
 // The `ingest.vessels` table: written in the same transaction as the vessel's events, read by IMO-0 lookups and
 // by the gateway (GET /vessels). A vessel's name and type are also on its sea chart Feature, made again with them.
 
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 import { fakeImo } from '../domain/imo.ts';
 import type { Vessel } from '../domain/vessel.ts';
 import { lockSeaChart, refreshSeaChartFeatures, SEA_CHART_LOCK_KEY } from './positions.ts';
@@ -16,10 +16,10 @@ export async function findVesselByName(q: Queryable, name: string): Promise<Vess
 }
 /**
  * Serialises IMO-0 registrations of one name until the transaction ends, so two posts of a new unnamed vessel
- * cannot both create it.
+ * cannot both create it. Names found alike case-insensitively (findVesselByName) share the lock.
  */
 export async function lockVesselName(tx: Queryable, name: string): Promise<void> {
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext('ingest.vessel-name:' || lower($1)))", [name]);
+  await lockForTransaction(tx, 'ingest-vessel-name', name.toLowerCase());
 }
 
 /** Inserts a vessel under a fake IMO (100000000 + its row id) and returns that IMO. */
@@ -103,7 +103,7 @@ export async function findVesselType(
  * event store's append still takes the stream's lock before this transaction's first write).
  */
 export async function lockVesselType(tx: Queryable, imo: number): Promise<void> {
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext('ingest.vessel-type:' || $1::text))", [imo]);
+  await lockForTransaction(tx, 'ingest-vessel-type', String(imo));
 }
 
 export async function saveVesselType(

@@ -9,7 +9,7 @@
 
 import type { VesselRegistered, VesselRenamed } from '@pcas/contracts';
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 import { evolveTranslations, evolveUser, type UserCopy } from '../domain/copies.ts';
 
 export const COPIES_DDL: readonly string[] = [
@@ -61,7 +61,7 @@ export async function applyCopies(tx: Queryable, store: EventStore, events: read
   }
   // Streams in one order everywhere, so two transactions taking several locks never wait on each other in a ring.
   for (const stream of [...byStream.keys()].sort()) {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`notifier.copy:${stream}`]);
+    await lockForTransaction(tx, 'notifier-copy', stream);
     const list = byStream.get(stream)!;
     if (stream.startsWith('user-')) await applyUser(tx, store, stream, list);
     else if (stream.startsWith('translations-')) await applyTranslations(tx, store, stream, list);

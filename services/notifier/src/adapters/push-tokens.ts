@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { type PushTokenRegistered, type PushTokenRemoved, pushTokenStream } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, lockForTransaction, type Queryable } from '@pcas/sql';
 import { deviceChange, type PushTokenRegistration } from '../domain/push-tokens.ts';
 
 export const PUSH_TOKENS_DDL = [
@@ -66,9 +66,7 @@ const COLUMNS = 'id, user_id, platform, installation_id, push_token';
 // A device has no id before its first registration, so its natural key names the lock; it assigns no
 // transaction id, so the append still comes before the transaction's first write (libs/eventstore).
 async function lockDevice(tx: Queryable, platform: string, installationId: string): Promise<void> {
-  await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-    `notifier-pushtoken-device:${JSON.stringify([platform, installationId])}`,
-  ]);
+  await lockForTransaction(tx, 'notifier-push-device', JSON.stringify([platform, installationId]));
 }
 
 /**

@@ -2,7 +2,7 @@
 // its statements to DDL; they run in order under one advisory lock, so several processes may start together.
 
 import { decidedCommandsTableSql } from '@pcas/commands';
-import type { Db } from '@pcas/sql';
+import { type Db, setUpSchema } from '@pcas/sql';
 import { COPIES_DDL } from './copies.ts';
 import { NOTIFICATIONS_DDL } from './notifications.ts';
 import { PINS_DDL } from './pins.ts';
@@ -19,10 +19,7 @@ const DDL: string[] = [
   decidedCommandsTableSql('notifier'),
 ];
 
-/** Creates the schema if missing; idempotent and safe when several processes start together. */
+/** Creates the schema if missing (setUpSchema); idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.notifier'))");
-    for (const statement of DDL) await tx.query(statement);
-  });
+  await setUpSchema(db, 'notifier', DDL);
 }

@@ -4,7 +4,7 @@
 // serialised by a transaction-scoped advisory lock, so a live ETA and the delayed job never decide on the same state.
 
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import type { Queryable } from '@pcas/sql';
+import { lockForTransaction, type Queryable } from '@pcas/sql';
 import { type AlertSlotRequest, type LiveEtaAlertChanged, liveEtaAlertStream } from '../domain/live-eta.ts';
 import type { AlertState } from '../domain/live-eta-alert.ts';
 
@@ -50,7 +50,7 @@ export async function lockAlertSlot(
         );
   const row = rows[0];
   if (!row) return undefined;
-  await tx.query("SELECT pg_advisory_xact_lock(hashtext('queue.live-eta-alert'), $1)", [row.id]);
+  await lockForTransaction(tx, 'queue-live-eta-alert', String(row.id));
   // Read again under the lock: another evaluation may have committed meanwhile.
   const fresh = (await tx.query<Row>(`${SELECT} WHERE s.id = $1`, [row.id])).rows[0];
   return {

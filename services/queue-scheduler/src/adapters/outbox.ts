@@ -11,7 +11,7 @@
 import type { DelayedJobs } from '@pcas/jobs';
 import type { Mailer } from '@pcas/mail';
 import type { Logger } from '@pcas/observability';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, type Queryable, setUpSchema } from '@pcas/sql';
 import type { Mail } from '../domain/mails.ts';
 
 const SCHEMA = [
@@ -56,13 +56,10 @@ const RETRY_AFTER_MS = 2_000;
 
 /**
  * Creates the mail side's tables (these and `extra`, e.g. the link keys) if missing, under the queue schema's
- * advisory lock, so processes starting together never race on a CREATE.
+ * advisory lock (setUpSchema), so processes starting together never race on a CREATE.
  */
 export async function ensureOutboxSchema(db: Db, extra: readonly string[] = []): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.queue'))");
-    for (const statement of [...SCHEMA, ...extra]) await tx.query(statement);
-  });
+  await setUpSchema(db, 'queue', [...SCHEMA, ...extra]);
 }
 
 /** Records a mail to send (nothing when `id` is already there); true when it is new. */

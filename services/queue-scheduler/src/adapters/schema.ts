@@ -1,9 +1,9 @@
 // The queue schema: the queue-scheduler service's rows (docs/queue.md#why-the-rows-are-a-cache-of-the-streams),
-// read by its queries module in the gateway (docs/architecture.md#queries). The statements run in order under one
-// advisory lock, so several processes may start together.
+// read by its queries module in the gateway (docs/architecture.md#queries). The statements run in order under the
+// queue schema's advisory lock (setUpSchema), so several processes may start together.
 
 import { decidedCommandsTableSql } from '@pcas/commands';
-import type { Db } from '@pcas/sql';
+import { type Db, setUpSchema } from '@pcas/sql';
 import { PORT_SETTINGS_DDL } from './port-settings.ts';
 
 const QUEUE_DDL = [
@@ -110,10 +110,7 @@ const QUEUE_DDL = [
 
 const DDL: string[] = ['CREATE SCHEMA IF NOT EXISTS queue', ...QUEUE_DDL, ...PORT_SETTINGS_DDL];
 
-/** Creates the schema if missing; idempotent and safe when several processes start together. */
+/** Creates the schema if missing (setUpSchema); idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.queue'))");
-    for (const statement of DDL) await tx.query(statement);
-  });
+  await setUpSchema(db, 'queue', DDL);
 }

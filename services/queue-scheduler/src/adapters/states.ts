@@ -9,6 +9,7 @@ import { parseAtom } from '@pcas/values';
 import type { BerthState } from '../domain/berths.ts';
 import type { NominationState } from '../domain/nominations.ts';
 import { msToIsoDuration } from '../domain/queue-rules.ts';
+import { berthLockKeySql } from './locks.ts';
 import { SETTINGS_SQL } from './port-settings.ts';
 import type { Versioned } from './streams.ts';
 
@@ -113,6 +114,8 @@ export async function loadSlotRequest(q: Queryable, id: number): Promise<Version
 // ---- What a command decides on, read in one statement (one round trip instead of one per table) ----
 
 const BERTH_COLUMNS = 'id, code, name, nominatable, version';
+/** The slot's berth's lock key (locks.ts), taken in the statement that reads the slot. */
+const BERTH_LOCK_KEY = berthLockKeySql('berth_id');
 const RESERVATION_COLUMNS = `id, berth_id, berth_reservation_type, ${iso('reservation_start')} AS reservation_start,
   ${iso('reservation_end')} AS reservation_end, slot_reservation_id`;
 
@@ -254,7 +257,7 @@ export async function loadSlotRequestForChange(q: Queryable, id: number): Promis
     settings: Record<string, string>;
   }>(
     // pg_advisory_xact_lock is strict: no berth, no lock.
-    `WITH s AS MATERIALIZED (SELECT ${SLOT_COLUMNS}, pg_advisory_xact_lock(hashtext('queue.berth'), berth_id) AS locked
+    `WITH s AS MATERIALIZED (SELECT ${SLOT_COLUMNS}, pg_advisory_xact_lock(${BERTH_LOCK_KEY}) AS locked
                                FROM queue.slot_reservations WHERE id = $1::int),
           b AS (SELECT ${BERTH_COLUMNS} FROM queue.berths WHERE id = (SELECT berth_id FROM s)),
           rs AS (SELECT ${RESERVATION_COLUMNS} FROM queue.berth_reservations

@@ -4,6 +4,7 @@
 
 import { type EventMetadata, type EventStore, type ExpectedVersion, WrongExpectedVersionError } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
+import { berthLockKey } from './locks.ts';
 
 export type IdSequence = 'berth_ids' | 'nomination_ids' | 'berth_reservation_ids' | 'slot_reservation_ids';
 
@@ -81,11 +82,12 @@ export async function appendStreams(
 /** Serialises writers of these berths (ascending, so two transactions never wait on each other in a circle). */
 export async function lockBerths(tx: Queryable, berthIds: readonly number[]): Promise<void> {
   if (berthIds.length === 0) return;
-  // One statement; the sorted subquery gives the order the locks are taken in.
+  // One statement; the sorted subquery gives the order the locks are taken in (the berths', not the keys').
+  const keys = [...new Set(berthIds)].sort((a, b) => a - b).map(berthLockKey);
   await tx.query(
-    `SELECT pg_advisory_xact_lock(hashtext('queue.berth'), id)
-       FROM (SELECT DISTINCT id FROM unnest($1::int[]) AS u(id) ORDER BY id) AS sorted`,
-    [berthIds],
+    `SELECT pg_advisory_xact_lock(key)
+       FROM (SELECT key FROM unnest($1::bigint[]) WITH ORDINALITY AS u(key, n) ORDER BY n) AS sorted`,
+    [keys],
   );
 }
 

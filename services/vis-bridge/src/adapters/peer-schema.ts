@@ -2,7 +2,7 @@
 // `vis.peers` is a read model of the vispeer-<service id> streams; the secrets, the outbox, the delivery state
 // and the record of what peers delivered are the bridge's own working tables (secrets never enter the log).
 
-import type { Db } from '@pcas/sql';
+import { type Db, setUpSchema } from '@pcas/sql';
 import { ensureSealingKey } from './peer-store.ts';
 
 export const PEER_DDL: string[] = [
@@ -79,9 +79,6 @@ export const PEER_DDL: string[] = [
 
 /** Creates direct mode's tables and the sealing key if missing; under schema.ts's lock, after its tables. */
 export async function ensurePeerSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.vis'))");
-    for (const statement of PEER_DDL) await tx.query(statement);
-  });
+  await setUpSchema(db, 'vis', PEER_DDL);
   await ensureSealingKey(db);
 }

@@ -3,7 +3,7 @@
 // in the transaction of the event it comes from and can be rebuilt from the vis streams (the ids are row
 // numbers in event order).
 
-import type { Db } from '@pcas/sql';
+import { type Db, setUpSchema } from '@pcas/sql';
 
 const AUDIT = `created_at timestamptz NOT NULL DEFAULT now(),
      created_by integer,
@@ -103,10 +103,7 @@ const DDL: string[] = [
    )`,
 ];
 
-/** Creates the schema if missing; idempotent and safe when several processes start together. */
+/** Creates the schema if missing (setUpSchema); idempotent and safe when several processes start together. */
 export async function ensureSchema(db: Db): Promise<void> {
-  await db.transaction(async (tx) => {
-    await tx.query("SELECT pg_advisory_xact_lock(hashtext('pcas.schema.vis'))");
-    for (const statement of DDL) await tx.query(statement);
-  });
+  await setUpSchema(db, 'vis', DDL);
 }

@@ -16,7 +16,7 @@ import {
   type VisVoyagePlanReceived,
 } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import type { Db, Queryable } from '@pcas/sql';
+import { type Db, lockForTransaction, type Queryable } from '@pcas/sql';
 import { acknowledges } from '../domain/messages.ts';
 import type { PortRow } from '../domain/outgoing.ts';
 
@@ -27,7 +27,7 @@ export type VisEvent = {
 /** Runs `fn` in a transaction holding the stream's write lock (the state it reads stays current until commit). */
 export function withStreamLock<T>(db: Db, streamId: string, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`pcas.vis.${streamId}`]);
+    await lockForTransaction(tx, 'vis-stream', streamId);
     return fn(tx);
   });
 }

@@ -6,7 +6,7 @@
 
 import { Button, Group } from '@mantine/core';
 import type { TFunction } from 'i18next';
-import { startTransition, useEffect, useMemo, useState } from 'react';
+import { type CSSProperties, startTransition, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiQuery } from '../../api/queries.ts';
@@ -49,6 +49,9 @@ const moment = new Intl.DateTimeFormat(undefined, {
   minute: '2-digit',
   hourCycle: 'h23',
 });
+
+/** A tick label's place: `--at` lets the style keep the label inside the axis near its edges (board.module.css). */
+const tickStyle = (at: number) => ({ left: `${at}%`, '--at': String(at) }) as CSSProperties;
 
 function useMinute(): number {
   const [now, setNow] = useState(() => Date.now());
@@ -217,12 +220,13 @@ export function BerthBoard() {
             <div className={classes.board} data-board="">
               <div className={classes.axis} aria-hidden="true">
                 <div className={classes.corner}>{t('Berth')}</div>
-                <div className={classes.axisTrack}>
+                <div className={classes.axisTrack} data-axis-track="">
                   {ticks.map((tick) => (
                     <span
                       key={tick}
                       className={classes.tick}
-                      style={{ left: `${percentOf(tick, shownFrom, shownTo)}%` }}
+                      data-tick=""
+                      style={tickStyle(percentOf(tick, shownFrom, shownTo))}
                     >
                       {new Date(tick).getHours() === 0 ? day.format(tick) : hour.format(tick)}
                     </span>
