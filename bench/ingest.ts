@@ -1,11 +1,13 @@
-// `pnpm bench:ingest [-- --n 20000 --c 32]`: drives the fleet (separate processes on the real PostgreSQL,
-// RabbitMQ and Redis) with N timestamps from one data source over C keep-alive connections, and prints one
-// JSON line: accepted/s, HTTP p50/p99, and end-to-end visibility lag p50/p99 (accepted → visible in
-// GET /timestamps, observed by a poller reading the newest rows every 10 ms).
+// `pnpm bench:ingest [-- --n 20000 --c 32 --replicas R]`: drives the fleet (separate processes on the real
+// PostgreSQL, RabbitMQ and Redis) with N timestamps from one data source over C keep-alive connections, and prints
+// one JSON line: accepted/s, HTTP p50/p99, and end-to-end visibility lag p50/p99 (accepted → visible in
+// GET /timestamps, observed by a poller reading the newest rows every 10 ms). With --replicas R (above 1) it runs
+// a fleet of one process per service and then one of R per service (FLEET_REPLICAS) in the same run, and gives
+// both, their ratio and bench:append's insert_16 (docs/benchmarks.md).
 
 import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
-import { ingestLoad, percentile, round } from './support.ts';
+import { ingestLoad, insertBaseline, percentile, round } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -13,14 +15,17 @@ const { values } = parseArgs({
     n: { type: 'string', default: '20000' },
     c: { type: 'string', default: '32' },
     warmup: { type: 'string', default: '1000' },
+    replicas: { type: 'string', default: '1' },
   },
 });
 const N = Number(values.n);
 const C = Number(values.c);
 const WARMUP = Number(values.warmup);
+const REPLICAS = Number(values.replicas);
 
-async function main() {
-  const fleet = await startFleet({ LOG_LEVEL: 'error' });
+/** One fleet of `replicas` processes per service, measured. */
+async function measure(replicas: number): Promise<Record<string, unknown>> {
+  const fleet = await startFleet({ LOG_LEVEL: 'error', FLEET_REPLICAS: String(replicas) });
   try {
     const api = new ApiClient(fleet.baseUrl);
     const admin = await api.login('admin@port.local', 'e2e-admin-password');
@@ -64,25 +69,40 @@ async function main() {
     await poller;
     latencies.sort((a, b) => a - b);
     lags.sort((a, b) => a - b);
-    console.log(
-      JSON.stringify({
-        bench: 'ingest',
-        mode: 'fleet',
-        timestamps: N,
-        connections: C,
-        accepted_per_s: Math.round(acceptedAt.size / elapsed),
-        http_p50_ms: round(percentile(latencies, 50)),
-        http_p99_ms: round(percentile(latencies, 99)),
-        lag_p50_ms: round(percentile(lags, 50)),
-        lag_p99_ms: round(percentile(lags, 99)),
-        lag_samples: lags.length,
-        errors,
-      }),
-    );
     await load.close();
+    return {
+      accepted_per_s: Math.round(acceptedAt.size / elapsed),
+      http_p50_ms: round(percentile(latencies, 50)),
+      http_p99_ms: round(percentile(latencies, 99)),
+      lag_p50_ms: round(percentile(lags, 50)),
+      lag_p99_ms: round(percentile(lags, 99)),
+      lag_samples: lags.length,
+      errors,
+    };
   } finally {
     await fleet.stop();
   }
+}
+
+async function main() {
+  const line = { bench: 'ingest', mode: 'fleet', timestamps: N, connections: C };
+  const one = await measure(1);
+  if (REPLICAS <= 1) {
+    console.log(JSON.stringify({ ...line, ...one }));
+    return;
+  }
+  const several = await measure(REPLICAS);
+  const insert16 = await insertBaseline();
+  console.log(
+    JSON.stringify({
+      ...line,
+      replicas: REPLICAS,
+      ...several,
+      one_process: one,
+      ratio_to_one_process: Number((Number(several.accepted_per_s) / Number(one.accepted_per_s)).toFixed(2)),
+      insert_16: insert16,
+    }),
+  );
 }
 
 main().catch((error) => {
