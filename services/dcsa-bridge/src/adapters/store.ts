@@ -3,7 +3,7 @@
 
 import { retryOnConflict } from '@pcas/commands';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import type { Db, Queryable } from '@pcas/sql';
+import type { Queryable } from '@pcas/sql';
 import { canonicalJson } from '@pcas/values';
 import { nameUuid, uuidNamespace } from '@pcas/values/name-uuid';
 import type { Body, DcsaEvent, PortCallRow, ServiceRow, TerminalCallRow, TimestampRow } from '../domain/jit.ts';
@@ -65,29 +65,39 @@ export async function latestVesselStatus(q: Queryable, serviceId: string): Promi
   );
   return row?.body;
 }
-/** Appends a decision's events with the version it was decided at, and writes their rows, in one transaction. */
+
+/** A decision's events to append, with the stream version it was decided at (the append's expected version). */
+export interface DecidedAppend {
+  streamId: string;
+  version: number;
+  events: readonly DcsaEvent[];
+  metadata: EventMetadata;
+}
+
+/**
+ * Appends a decision's events with the version it was decided at, and writes their rows, in the caller's
+ * transaction `tx`. An event stored already (the same request decided twice at once: its id derives from the
+ * stream, version and content) writes its row no second time.
+ */
 export async function appendDecided(
-  db: Db,
+  tx: Queryable,
   store: EventStore,
-  streamId: string,
-  version: number,
-  events: readonly DcsaEvent[],
-  metadata: EventMetadata,
+  { streamId, version, events, metadata }: DecidedAppend,
 ): Promise<void> {
   if (events.length === 0) return;
-  await db.transaction(async (tx) => {
-    const appended = await store.append(
-      streamId,
-      events.map((e) => ({
-        id: nameUuid(EVENT_NAMESPACE, `${streamId}\n${version}\n${canonicalJson(e)}`),
-        type: e.type,
-        data: e.data,
-        metadata,
-      })),
-      { expectedVersion: version, tx },
-    );
-    for (const event of events) await project(tx, event, appended.nextExpectedVersion);
-  });
+  const appended = await store.append(
+    streamId,
+    events.map((e) => ({
+      id: nameUuid(EVENT_NAMESPACE, `${streamId}\n${version}\n${canonicalJson(e)}`),
+      type: e.type,
+      data: e.data,
+      metadata,
+    })),
+    { expectedVersion: version, tx },
+  );
+  for (const [i, event] of events.entries()) {
+    if (!appended.events[i]?.duplicate) await project(tx, event, appended.nextExpectedVersion);
+  }
 }
 
 /** Load, decide, append: again from the load when another writer moved the stream on (retryOnConflict). */

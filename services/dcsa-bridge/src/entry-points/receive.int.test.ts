@@ -123,6 +123,39 @@ describe('receiving', () => {
     expect(row).toEqual([{ s211_status: 'posted', time_type: 'Estimated', state: 'Arrival_Vessel_Berth' }]);
   });
 
+  it('timestamps sent together are stored once each; two contents of one id at once: both, one after the other', async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => `${String(i).padStart(8, '0')}-5927-4856-b9c9-aa12e7c00563`);
+    const ts = (id: string, hour: number) => ({
+      timestampID: id,
+      portCallServiceID: S,
+      classifierCode: 'EST',
+      dateTime: `2026-12-02T${String(hour).padStart(2, '0')}:00:00Z`,
+    });
+    const before = await count('DcsaTimestampReceived');
+    // Each id twice at once (a redelivery racing its original), and the last id with two different times.
+    const replies = await Promise.all([
+      ...ids.flatMap((id) => [
+        send(DcsaCommands.putTimestamp, id, ts(id, 1)),
+        send(DcsaCommands.putTimestamp, id, ts(id, 1)),
+      ]),
+      send(DcsaCommands.putTimestamp, ids[29], ts(ids[29], 2)),
+    ]);
+    expect(replies.filter((r) => JSON.stringify(r) !== JSON.stringify({ status: 204 }))).toEqual([]);
+    expect(await count('DcsaTimestampReceived')).toBe(before + 31);
+    for (const id of ids.slice(0, 29)) {
+      expect((await deps.store.readStream(`dcsatimestamp-${id}`)).length).toBe(1);
+    }
+    // The race's loser decided again on the winner's event: two events, and the row is the last one's, at version 2.
+    const raced = await deps.store.readStream(`dcsatimestamp-${ids[29]}`);
+    expect(raced.map((e) => e.streamPosition)).toEqual([1, 2]);
+    const { rows } = await deps.db.query<{ n: number; version: number; body: unknown }>(
+      `SELECT count(*) OVER ()::int AS n, version, body FROM dcsa.timestamps WHERE timestamp_id LIKE '000000%'
+        ORDER BY timestamp_id DESC LIMIT 1`,
+    );
+    expect(rows[0]).toMatchObject({ n: 30, version: 2 });
+    expect(rows[0].body).toEqual((raced[1].data as { body: unknown }).body);
+  });
+
   it('a body the standard refuses, or another partner’s object, stores nothing', async () => {
     const before = await count('DcsaPortCallReceived');
     const refused = await send(DcsaCommands.putPortCall, TC, { portCallID: TC, UNLocationCode: 'NLAMS' });
@@ -135,6 +168,6 @@ describe('receiving', () => {
       status: 403,
     });
     expect(await count('DcsaPortCallReceived')).toBe(before);
-    expect(await count('DcsaTimestampReceived')).toBe(1);
+    expect(await count('DcsaTimestampReceived')).toBe(32);
   });
 });

@@ -73,7 +73,8 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
           const { version, decision, complete } = await decide(partner, id, body as Body, actor);
           if (decision.outcome.status !== 204 || decision.events.length === 0) return decision.outcome;
           const events = complete ? await complete(decision.events) : decision.events;
-          await appendDecided(db, store, streamId, version, events, eventMetadata(actor, headers));
+          const metadata = eventMetadata(actor, headers);
+          await db.transaction((tx) => appendDecided(tx, store, { streamId, version, events, metadata }));
           return decision.outcome;
         },
         { log: deps.log },

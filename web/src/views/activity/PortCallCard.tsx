@@ -82,6 +82,19 @@ function Row({ row, now, t }: { row: TimelineRow; now: number; t: TFunction }) {
         {' · '}
         {formatRelative(slot.time, now)}
         {slot.source && ` · ${slot.source}`}
+        {slot.dcsa !== undefined && (
+          <abbr
+            className={classes.dcsa}
+            data-dcsa=""
+            title={
+              slot.dcsa
+                ? t('Exchanged through DCSA Just-in-Time Port Call with {{partner}}', { partner: slot.dcsa })
+                : t('Exchanged through DCSA Just-in-Time Port Call')
+            }
+          >
+            DCSA
+          </abbr>
+        )}
       </span>
     </li>
   );

@@ -3,6 +3,7 @@
 // call split into past and future around "now".
 
 import { normaliseTime } from '../../components/time.ts';
+import { isDcsaSourced } from '../dcsa/model.ts';
 
 export interface Badge {
   type: string;
@@ -45,6 +46,8 @@ export interface Slot {
   source: string;
   /** `inbound`/`outbound` for pilotage slots. */
   direction: string;
+  /** Came through the DCSA bridge (docs/dcsa.md#the-web-ui): the partner's name ('' when not told); else absent. */
+  dcsa?: string;
 }
 
 /** One part of the timeline: arriving (sea), at berth (port), departing (sea). */
@@ -126,6 +129,7 @@ function slotOf(raw: unknown, index: number): Slot | null {
     createdMs: timeMs(created_at),
     source: text(raw.source),
     direction,
+    dcsa: isDcsaSourced(raw.payload) ? (isObject(raw.payload) ? text(raw.payload.dcsa_partner) : '') : undefined,
   };
 }
 
