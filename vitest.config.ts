@@ -45,6 +45,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['e2e/**/*.e2e.test.ts'],
+          // One production build for the run, which every system the tests start runs (e2e/global-setup.ts).
+          globalSetup: ['./e2e/global-setup.ts'],
           testTimeout: 180_000,
           hookTimeout: 180_000,
           fileParallelism: false,

@@ -237,15 +237,17 @@ describe('metrics and probes of a running fleet, from the production build', () 
       const cpu = sum(now, 'process_cpu_seconds_total') - sum(before.ingest, 'process_cpu_seconds_total');
       return served >= 1 && appends >= 1 && cpu > 0 ? true : undefined;
     });
-    // Everything posted reaches the bus and the timestamps' projection: the lags come back to 0.
+    // Everything posted reaches the bus and the timestamps' projection, each of its partitions: the lags come back
+    // to 0.
     await eventually('relay and projection lag back to 0', 60_000, async () => {
       const all = await scrapeAll();
-      const lags = all.filter(
-        (s) =>
-          s.name === 'relay_lag_seconds' ||
-          (s.name === 'projection_lag_seconds' && s.labels.projection === 'timestamps'),
+      const relay = all.filter((s) => s.name === 'relay_lag_seconds');
+      const partitions = all.filter((s) => s.name === 'projection_lag_seconds' && s.labels.projection === 'timestamps');
+      if (relay.length !== 1 || partitions.length !== 16) return undefined;
+      expect(partitions.map((s) => s.labels.partition).sort()).toEqual(
+        Array.from({ length: 16 }, (_, p) => `p${String(p).padStart(2, '0')}`),
       );
-      return lags.length === 2 && lags.every((s) => s.value === 0) ? true : undefined;
+      return [...relay, ...partitions].every((s) => s.value === 0) ? true : undefined;
     });
     socket.close();
     socket = undefined;

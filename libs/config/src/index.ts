@@ -104,6 +104,11 @@ export interface DatabaseLimits {
    * commit-order reader back, is reported on /health-check and in the log (10000).
    */
   holdWarnMs: number;
+  /**
+   * `PG_POOL_SIZE`: connections each process's pool may open (10). A fleet needs about processes × (this + 2) of
+   * PostgreSQL's `max_connections` (docs/operations.md#adding-processes).
+   */
+  poolSize: number;
 }
 
 /** The sea chart's variables: the original's `MAP_*` and the position retention of this project. */
@@ -362,6 +367,7 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
       statementTimeoutMs: int(env, 'PG_STATEMENT_TIMEOUT_MS', 60_000),
       idleInTransactionTimeoutMs: int(env, 'PG_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000),
       holdWarnMs: int(env, 'EVENT_LOG_HOLD_WARN_MS', 10_000),
+      poolSize: positiveInt(env, 'PG_POOL_SIZE', 10),
     },
     dataDir: str(env, 'DATA_DIR', './data'),
     logLevel: str(env, 'LOG_LEVEL', 'info'),

@@ -30,6 +30,7 @@ export async function runInFleet(name: string, start: (deps: ServiceDeps) => Pro
   const db = await openDb({
     url: config.databaseUrl,
     applicationName: name,
+    poolSize: config.database.poolSize,
     statementTimeoutMs: config.database.statementTimeoutMs,
     idleInTransactionTimeoutMs: config.database.idleInTransactionTimeoutMs,
   });

@@ -9,7 +9,7 @@ let gw: TestGateway;
 
 beforeAll(async () => {
   gw = await startTestGateway('gateway_health', {
-    database: { statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0, holdWarnMs: 1_000 },
+    database: { statementTimeoutMs: 0, idleInTransactionTimeoutMs: 0, holdWarnMs: 1_000, poolSize: 10 },
   });
 });
 
