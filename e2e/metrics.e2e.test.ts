@@ -12,6 +12,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { connectRealtime, type RealtimeClient, type RunningSystem, repoRoot, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventually } from './fleet-processes.ts';
 import { adminAndDataSource, allowEstimatedArrivals, timestamp } from './timestamps.ts';
 
 const SERVICES = [
@@ -85,17 +86,6 @@ async function getJson(url: string): Promise<{ status: number; body: any } | und
     return { status: res.status, body: await res.json() };
   } catch {
     return undefined;
-  }
-}
-
-/** Polls until `check` returns a value (not undefined), or fails with the last reason after `ms`. */
-async function eventually<T>(what: string, ms: number, check: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

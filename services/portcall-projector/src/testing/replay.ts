@@ -156,3 +156,26 @@ export async function compareTable(
     }),
   };
 }
+
+/**
+ * Every table of the live read models (`portcall_live`) against the rebuilt ones (`portcall`): the same tables, and
+ * each table's differences (none when equal), with the columns that only say when a row was written left out
+ * (`ignored`, by table). Also the row count of each live table, so a caller can tell an empty comparison.
+ */
+export async function compareSchemas(
+  q: Queryable,
+  ignored: Readonly<Record<string, readonly string[]>>,
+): Promise<{ sameTables: boolean; differences: TableDifference[]; liveRows: Map<string, number> }> {
+  const live = await schemaTables(q, 'portcall_live');
+  const rebuilt = await schemaTables(q, 'portcall');
+  const sameTables = JSON.stringify([...rebuilt]) === JSON.stringify([...live]);
+  const differences: TableDifference[] = [];
+  const liveRows = new Map<string, number>();
+  for (const [table, { key }] of live) {
+    const { rows } = await q.query<{ n: string }>(`SELECT count(*)::text AS n FROM portcall_live.${ident(table)}`);
+    liveRows.set(table, Number(rows[0].n));
+    const diff = await compareTable(q, table, key, { live: 'portcall_live', rebuilt: 'portcall' }, ignored[table]);
+    if (diff) differences.push(diff);
+  }
+  return { sameTables, differences, liveRows };
+}
