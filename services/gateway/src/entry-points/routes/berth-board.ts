@@ -64,7 +64,7 @@ export function boardRows(
     }
     rowOf.set(stay.id, key);
   }
-  rows.push(...[...extra.values()].sort((a, b) => a.name.localeCompare(b.name)));
+  rows.push(...[...extra.values()].sort((a, b) => a.name.localeCompare(b.name, 'en', { numeric: true })));
   if (unassigned) rows.push({ key: 'none', berth_id: null, code: '', name: '' });
   return { rows, rowOf };
 }

@@ -35,3 +35,10 @@ describe('the berth board’s rows', () => {
     expect(Object.fromEntries(rowOf)).toEqual({ 10: 'q1', 11: 'q2', 12: 'bx9', 13: 'bx9', 14: 'none' });
   });
 });
+
+describe('the rows of berths the queue does not know', () => {
+  it('come in the order a person reads their names: Quay 2 before Quay 10', () => {
+    const { rows } = boardRows([], [stay(1, '', 'Quay 10'), stay(2, '', 'Quay 2'), stay(3, '', 'Quay 1')]);
+    expect(rows.map((r) => r.name)).toEqual(['Quay 1', 'Quay 2', 'Quay 10']);
+  });
+});
