@@ -2,6 +2,8 @@
 // The gateway's /dcsa/jit/v2/ routes send each DCSA request on as it came (the body unchecked: the bridge
 // validates it against the standard's schemas) with the calling partner's API key as the actor.
 
+import type { CommandBody } from './rpc.ts';
+
 export const DCSA_BRIDGE = 'dcsa-bridge';
 
 export const DcsaCommands = {
@@ -14,6 +16,8 @@ export const DcsaCommands = {
   cancelPortCallService: 'cancelPortCallService',
   declinePortCallService: 'declinePortCallService',
   putTimestamp: 'putTimestamp',
+  /** Many putTimestamp requests in one RPC (the gateway gathers concurrent ones): one reply each, in order. */
+  putTimestamps: 'putTimestamps',
   putVesselStatus: 'putVesselStatus',
   // Administration and the UI.
   registerPartner: 'registerPartner',
@@ -27,6 +31,17 @@ export interface DcsaRequestCommand {
   id: string;
   body: unknown;
 }
+
+/**
+ * putTimestamps: the gateway's concurrent DCSA timestamp requests in one RPC. Each item carries its own actor and
+ * trace headers and gets its own ItemReply (its DcsaOutcome, or the error it would have failed alone with).
+ */
+export interface DcsaRequestsCommand {
+  items: { body: CommandBody<DcsaRequestCommand>; headers?: Record<string, string> }[];
+}
+
+/** The most requests one putTimestamps command may carry. */
+export const MAX_DCSA_BATCH = 256;
 
 /** The DCSA standard's DetailedError (docs/dcsa.md#validation-and-errors). */
 export interface DcsaDetailedError {

@@ -1,6 +1,7 @@
 // The receiving side on real PostgreSQL through cmd.dcsa-bridge, as the gateway sends it, with a stand-in for
 // ingest: a DCSA object is one event on its own stream with its row; the same PUT many times at once stores one
-// event; a body the standard refuses stores nothing; a mapped time reaches ingest with the partner's key as actor.
+// event; a body the standard refuses stores nothing; a mapped time reaches ingest with the partner's key as actor;
+// a batch of timestamp requests (putTimestamps) answers each on its own.
 
 import { commandHandler } from '@pcas/commands';
 import { loadConfig } from '@pcas/config';
@@ -8,6 +9,7 @@ import {
   type Actor,
   DCSA_BRIDGE,
   DcsaCommands,
+  type DcsaRequestsCommand,
   INGEST,
   IngestCommands,
   type PostTimestampsCommand,
@@ -169,5 +171,44 @@ describe('receiving', () => {
     });
     expect(await count('DcsaPortCallReceived')).toBe(before);
     expect(await count('DcsaTimestampReceived')).toBe(32);
+  });
+
+  it('a batch of timestamp requests answers each on its own: the invalid one gets the standard’s 400, the others are stored', async () => {
+    const id = (n: number) => `${String(n).padStart(8, '0')}-0000-4000-8000-00000000b001`;
+    const ts = (n: number) => ({
+      timestampID: id(n),
+      portCallServiceID: S,
+      classifierCode: 'EST',
+      dateTime: `2026-12-03T0${n}:00:00Z`,
+    });
+    const bad = { ...ts(2), classifierCode: 'SOON' };
+    const command: DcsaRequestsCommand = {
+      items: [ts(1), bad, ts(3)].map((body) => ({ body: { actor: CARRIER, input: { id: body.timestampID, body } } })),
+    };
+    const before = await count('DcsaTimestampReceived');
+    const postedBefore = posted.length;
+    const replies = await deps.bus.rpc(DCSA_BRIDGE, DcsaCommands.putTimestamps, command);
+    expect(replies).toEqual([
+      { ok: true, result: { status: 204 } },
+      {
+        ok: true,
+        result: expect.objectContaining({
+          status: 400,
+          errors: [expect.objectContaining({ property: 'classifierCode' })],
+        }),
+      },
+      { ok: true, result: { status: 204 } },
+    ]);
+    expect(await count('DcsaTimestampReceived')).toBe(before + 2);
+    expect((await deps.store.readStream(`dcsatimestamp-${id(1)}`)).length).toBe(1);
+    expect(await deps.store.readStream(`dcsatimestamp-${id(2)}`)).toEqual([]);
+    expect((await deps.store.readStream(`dcsatimestamp-${id(3)}`)).length).toBe(1);
+    const sentOn = posted
+      .slice(postedBefore)
+      .map((p) => (p.body.input.payload as { dcsa_timestamp_id: string }).dcsa_timestamp_id);
+    expect(sentOn.sort()).toEqual([id(1), id(3)]);
+    // Sent again (a redelivery), the batch stores nothing new and answers the same.
+    expect(await deps.bus.rpc(DCSA_BRIDGE, DcsaCommands.putTimestamps, command)).toEqual(replies);
+    expect(await count('DcsaTimestampReceived')).toBe(before + 2);
   });
 });

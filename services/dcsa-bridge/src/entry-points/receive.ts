@@ -2,9 +2,12 @@
 // the standard's schema, decided by src/domain/jit.ts against what is stored, and appended as an event of the
 // object's own stream with its row. A timestamp is first mapped to S-211 and posted to ingest (src/domain/mapping.ts),
 // so that what the timeline got is recorded with it; a repeated request decides nothing and stores nothing.
+// putTimestamps carries the gateway's concurrent timestamp requests: each is the same putTimestamp, answered alone
+// (adapters/request-batch.ts).
 
 import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
 import { type Actor, DcsaCommands, type DcsaOutcome, type DcsaRequestCommand, type ServiceDeps } from '@pcas/contracts';
+import { batchOf } from '../adapters/request-batch.ts';
 import {
   appendDecided,
   latestVesselStatus,
@@ -126,6 +129,8 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
     return { version: current?.version ?? 0, decision, complete };
   };
 
+  const putTimestampCommand = handler('Timestamp', streams.timestamp, putTimestamp);
+
   return {
     [DcsaCommands.putPortCall]: handler('PortCall', streams.portCall, async (partner, id, body) => {
       const current = await loadPortCall(db, id);
@@ -173,7 +178,8 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
         decision: decideDeclineService(partner.id, id, body, current, portCall),
       };
     }),
-    [DcsaCommands.putTimestamp]: handler('Timestamp', streams.timestamp, putTimestamp),
+    [DcsaCommands.putTimestamp]: putTimestampCommand,
+    [DcsaCommands.putTimestamps]: batchOf(putTimestampCommand, deps.log),
     [DcsaCommands.putVesselStatus]: handler('VesselStatus', streams.vesselStatus, async (partner, id, body) => {
       const service = await loadService(db, id);
       const portCall = service ? await loadPortCall(db, service.port_call_id) : undefined;

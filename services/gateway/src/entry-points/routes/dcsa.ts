@@ -3,16 +3,22 @@
 // is validated against the standard's schemas and decided; the answer is the standard's: 204, or its ErrorResponse
 // (400 naming the property, 403, 404, 409), always with the API-Version header. The lists are the bridge's queries
 // (@pcas/dcsa-bridge/queries), with the standard's filters. Refusals before the request reaches these handlers
-// (no or a wrong API key, a body that is not JSON) keep the kit's {"error"} shape.
+// (no or a wrong API key, a body that is not JSON) keep the kit's {"error"} shape. Concurrent timestamp requests
+// travel to the bridge together (putTimestamps), each still answered on its own.
 
 import { randomUUID } from 'node:crypto';
+import { createBatcher } from '@pcas/batching';
 import {
+  ApiError,
   type CommandBody,
   DCSA_BRIDGE,
   DcsaCommands,
   type DcsaDetailedError,
   type DcsaOutcome,
   type DcsaRequestCommand,
+  type DcsaRequestsCommand,
+  type ItemReply,
+  MAX_DCSA_BATCH,
 } from '@pcas/contracts';
 import {
   filterProblem,
@@ -26,6 +32,7 @@ import {
   vesselStatusesOf,
 } from '@pcas/dcsa-bridge/queries';
 import { HttpResponse, type ParamSpec, type RequestContext, type Route } from '@pcas/http-kit';
+import { currentTraceCarrier } from '@pcas/observability';
 import type { Queryable } from '@pcas/sql';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
@@ -142,13 +149,34 @@ function outcomeResponse(ctx: RequestContext, method: string, uri: string, outco
   return dcsaError(ctx, method, uri, outcome.status, outcome.statusCodeMessage, outcome.errors);
 }
 
+type Forward = (payload: CommandBody<DcsaRequestCommand>) => Promise<DcsaOutcome>;
+
 export function dcsaRoutes(deps: GatewayDeps): Route[] {
   const { bus, db } = deps;
+
+  const alone =
+    (command: string): Forward =>
+    (payload) =>
+      bus.rpc<DcsaOutcome>(DCSA_BRIDGE, command, payload);
+
+  // A partner's timestamps come in bulk: concurrent ones travel to the bridge in one message (putTimestamps), as
+  // the agent API's posts do to ingest (routes/timestamps.ts); a lone one goes at once. Each gets its own answer.
+  const putTimestamp = createBatcher<DcsaRequestsCommand['items'][number], DcsaOutcome>(
+    async (items) => {
+      const command: DcsaRequestsCommand = { items };
+      const replies = await bus.rpc<ItemReply<DcsaOutcome>[]>(DCSA_BRIDGE, DcsaCommands.putTimestamps, command);
+      return replies.map((reply) =>
+        reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
+      );
+    },
+    { maxItems: MAX_DCSA_BATCH, maxInFlight: 1 },
+  );
+  const gathered: Forward = (body) => putTimestamp({ body, headers: { ...currentTraceCarrier() } });
 
   const send = (
     method: 'PUT' | 'POST',
     path: string,
-    command: string,
+    forward: Forward,
     body: string,
     uri: (id: string) => string,
   ): Route => ({
@@ -168,7 +196,7 @@ export function dcsaRoutes(deps: GatewayDeps): Route[] {
       if (version) return dcsaError(ctx, method, uri(String(id)), 400, version.errorCodeMessage, [version]);
       const input: DcsaRequestCommand = { id: String(id), body: fields };
       const payload: CommandBody<DcsaRequestCommand> = { actor: actorOf(ctx.auth), input };
-      const outcome = await bus.rpc<DcsaOutcome>(DCSA_BRIDGE, command, payload);
+      const outcome = await forward(payload);
       return outcomeResponse(ctx, method, uri(String(id)), outcome);
     },
   });
@@ -211,37 +239,43 @@ export function dcsaRoutes(deps: GatewayDeps): Route[] {
     (id: string) =>
       `${DCSA_PREFIX}/${segment}/${id}${suffix}`;
   return [
-    send('PUT', '/port-calls/:id', DcsaCommands.putPortCall, 'PortCall', at('port-calls')),
-    send('POST', '/port-calls/:id/omit', DcsaCommands.omitPortCall, 'Reason', at('port-calls', '/omit')),
+    send('PUT', '/port-calls/:id', alone(DcsaCommands.putPortCall), 'PortCall', at('port-calls')),
+    send('POST', '/port-calls/:id/omit', alone(DcsaCommands.omitPortCall), 'Reason', at('port-calls', '/omit')),
     list('/port-calls', 'portCalls', portCallsOf),
-    send('PUT', '/terminal-calls/:id', DcsaCommands.putTerminalCall, 'TerminalCall', at('terminal-calls')),
-    send('POST', '/terminal-calls/:id/omit', DcsaCommands.omitTerminalCall, 'Reason', at('terminal-calls', '/omit')),
+    send('PUT', '/terminal-calls/:id', alone(DcsaCommands.putTerminalCall), 'TerminalCall', at('terminal-calls')),
+    send(
+      'POST',
+      '/terminal-calls/:id/omit',
+      alone(DcsaCommands.omitTerminalCall),
+      'Reason',
+      at('terminal-calls', '/omit'),
+    ),
     list('/terminal-calls', 'terminalCalls', terminalCallsOf),
     send(
       'PUT',
       '/port-call-services/:id',
-      DcsaCommands.putPortCallService,
+      alone(DcsaCommands.putPortCallService),
       'PortCallService',
       at('port-call-services'),
     ),
     send(
       'POST',
       '/port-call-services/:id/cancel',
-      DcsaCommands.cancelPortCallService,
+      alone(DcsaCommands.cancelPortCallService),
       'Reason',
       at('port-call-services', '/cancel'),
     ),
     send(
       'POST',
       '/port-call-services/:id/decline',
-      DcsaCommands.declinePortCallService,
+      alone(DcsaCommands.declinePortCallService),
       'Reason',
       at('port-call-services', '/decline'),
     ),
     list('/port-call-services', 'portCallServices', portCallServicesOf),
-    send('PUT', '/timestamps/:id', DcsaCommands.putTimestamp, 'Timestamp', at('timestamps')),
+    send('PUT', '/timestamps/:id', gathered, 'Timestamp', at('timestamps')),
     list('/timestamps', 'timestamps', timestampsOf),
-    send('PUT', '/vessel-statuses/:id', DcsaCommands.putVesselStatus, 'VesselStatus', at('vessel-statuses')),
+    send('PUT', '/vessel-statuses/:id', alone(DcsaCommands.putVesselStatus), 'VesselStatus', at('vessel-statuses')),
     list('/vessel-statuses', 'vesselStatuses', vesselStatusesOf),
   ];
 }
