@@ -71,7 +71,9 @@ export async function startTracing(serviceName: string, env: Record<string, stri
   const exporter = env.OTEL_TRACES_EXPORTER;
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT ?? env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
   if (sdk || (!endpoint && (!exporter || exporter === 'none'))) return;
-  const { NodeSDK } = await import('@opentelemetry/sdk-node');
+  const loaded = await import('@opentelemetry/sdk-node');
+  // Bundled (the production build), the CommonJS package's exports arrive as the module's default.
+  const { NodeSDK } = 'NodeSDK' in loaded ? loaded : (loaded as unknown as { default: typeof loaded }).default;
   const instance = new NodeSDK({ serviceName: env.OTEL_SERVICE_NAME ?? serviceName });
   instance.start();
   sdk = instance;
