@@ -69,7 +69,7 @@ describe.skipIf(!broker)('partitioned projections', () => {
 
   it('spreads the partitions over the processes and moves them on, applying every event once and in order', async () => {
     const { db, store, bus } = flow;
-    const start = () =>
+    const start = (partitioned: boolean) =>
       startProjection({
         bus,
         db,
@@ -77,25 +77,18 @@ describe.skipIf(!broker)('partitioned projections', () => {
         name: flow.name,
         bindings: ['vessel.*'],
         apply: countingApply(flow.table),
-        partitioned: true,
+        partitioned,
       });
 
     // A projection from before partitions: its queue holds events when the partitioned one starts.
-    const before = await startProjection({
-      bus,
-      db,
-      log,
-      name: flow.name,
-      bindings: ['vessel.*'],
-      apply: countingApply(flow.table),
-    });
+    const before = await start(false);
     relay = await startRelay({ store, db, bus, log, name: `relay_${flow.name}`, batchSize: 50, standbyRetryMs: 200 });
     await appendPaced(store, { total: 200, streams: 20, perAppend: 10, concurrency: 4, pauseMs: 0 });
     await waitFor(async () => (await projectedStats(db, flow.table)).rows > 0, 30_000, 'the old projection at work');
     await before.stop();
     await appendPaced(store, { total: 300, streams: 20, perAppend: 10, concurrency: 4, pauseMs: 0 });
 
-    projection = await start();
+    projection = await start(true);
     await waitFor(() => projection!.heldPartitions!().length === PARTITIONS, 30_000, 'one process holds all');
     await waitFor(async () => (await projectedStats(db, flow.table)).rows >= 500, 30_000, 'the old queue drained');
     const admin = await connect(broker!.url);
