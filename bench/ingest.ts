@@ -2,7 +2,8 @@
 // PostgreSQL, RabbitMQ and Redis) with N timestamps from one data source over C keep-alive connections, and prints
 // one JSON line: accepted/s, HTTP p50/p99, and end-to-end visibility lag p50/p99 (accepted → visible in
 // GET /timestamps, observed by a poller reading the newest rows every 10 ms). With --replicas R (above 1) it runs
-// a fleet of one process per service and then one of R per service (FLEET_REPLICAS) in the same run, and gives
+// a fleet of one process per service and then one of R (a FLEET_REPLICAS value: 2, or gateway=2,ingest=2) in the
+// same run, and gives
 // both, their ratio and bench:append's insert_16 (docs/benchmarks.md).
 
 import { parseArgs } from 'node:util';
@@ -21,11 +22,12 @@ const { values } = parseArgs({
 const N = Number(values.n);
 const C = Number(values.c);
 const WARMUP = Number(values.warmup);
-const REPLICAS = Number(values.replicas);
+// A FLEET_REPLICAS value: `2` for every service, or `gateway=2,ingest=2` to find which service's copies cost.
+const REPLICAS = values.replicas;
 
 /** One fleet of `replicas` processes per service, measured. */
-async function measure(replicas: number): Promise<Record<string, unknown>> {
-  const fleet = await startFleet({ LOG_LEVEL: 'error', FLEET_REPLICAS: String(replicas) });
+async function measure(replicas: string): Promise<Record<string, unknown>> {
+  const fleet = await startFleet({ LOG_LEVEL: 'error', FLEET_REPLICAS: replicas });
   try {
     const api = new ApiClient(fleet.baseUrl);
     const admin = await api.login('admin@port.local', 'e2e-admin-password');
@@ -86,8 +88,8 @@ async function measure(replicas: number): Promise<Record<string, unknown>> {
 
 async function main() {
   const line = { bench: 'ingest', mode: 'fleet', timestamps: N, connections: C };
-  const one = await measure(1);
-  if (REPLICAS <= 1) {
+  const one = await measure('1');
+  if (REPLICAS === '1') {
     console.log(JSON.stringify({ ...line, ...one }));
     return;
   }

@@ -97,6 +97,19 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
 
       expect((await store.readStream(stream, { fromPosition: 2 })).map((e) => e.streamPosition)).toEqual([2, 3]);
       expect(await store.readStream(unique('vessel'))).toEqual([]);
+      const other = unique('vessel');
+      await store.append(other, [{ type: 'Noted', data: 1 }]);
+      const read = await store.readStreams([
+        { streamId: stream, fromPosition: 3 },
+        { streamId: unique('vessel') },
+        { streamId: other },
+      ]);
+      expect(read.map((list) => list.map((e) => [e.type, e.streamPosition]))).toEqual([
+        [['Noted', 3]],
+        [],
+        [['Noted', 1]],
+      ]);
+      expect(read[0][0]).toEqual(events[2]);
       expect(await store.readByGlobalPosition(events[1].globalPosition)).toEqual(events[1]);
       expect(await store.readByGlobalPosition(-1)).toBeUndefined();
     });

@@ -91,6 +91,30 @@ export async function readStream(
   return rows.map(toEvent);
 }
 
+/** Several distinct streams, each from its own position, in one round trip: one list per read, in the reads' order. */
+export async function readStreams(
+  db: Queryable,
+  reads: readonly { streamId: string; fromPosition?: number }[],
+  tx?: Queryable,
+): Promise<RecordedEvent[][]> {
+  if (reads.length === 0) return [];
+  const { rows } = await (tx ?? db).query<EventRow>(
+    // LATERAL: each stream read by its index, as readStream would (a join let the planner scan the log).
+    `SELECT e.* FROM unnest($1::text[], $2::bigint[]) AS r(wanted, from_position)
+       CROSS JOIN LATERAL (
+         SELECT ${COLUMNS} FROM eventstore.events
+          WHERE stream_id = r.wanted AND stream_position >= r.from_position
+          ORDER BY stream_position) e`,
+    [reads.map((r) => r.streamId), reads.map((r) => r.fromPosition ?? 1)],
+  );
+  const byStream = new Map<string, RecordedEvent[]>(reads.map((r) => [r.streamId, []]));
+  for (const row of rows) {
+    const event = toEvent(row);
+    byStream.get(event.streamId)?.push(event);
+  }
+  return reads.map((r) => byStream.get(r.streamId)!);
+}
+
 export async function readByGlobalPosition(
   db: Queryable,
   globalPosition: number,

@@ -19,6 +19,7 @@ import {
   readByGlobalPosition,
   readCheckpoint,
   readStream,
+  readStreams,
   saveCheckpoint,
   saveCheckpointIf,
 } from './read.ts';
@@ -99,6 +100,8 @@ export function createEventStore(db: Db, options: EventStoreOptions = {}): Event
     },
 
     readStream: (streamId, readOptions) => readStream(db, streamId, readOptions),
+
+    readStreams: (reads, tx) => readStreams(db, reads, tx),
 
     readByGlobalPosition: (globalPosition, tx) => readByGlobalPosition(db, globalPosition, tx),
 

@@ -89,6 +89,11 @@ export interface EventStore {
    */
   appendMany(entries: StreamAppend[], options?: Pick<AppendOptions, 'tx'>): Promise<AppendResult[]>;
   readStream(streamId: string, options?: { fromPosition?: number; tx?: Queryable }): Promise<RecordedEvent[]>;
+  /** Several distinct streams, each from its own position, in one round trip: one list per read, in order. */
+  readStreams(
+    reads: readonly { streamId: string; fromPosition?: number }[],
+    tx?: Queryable,
+  ): Promise<RecordedEvent[][]>;
   /** The event with this global position, if any. */
   readByGlobalPosition(globalPosition: number, tx?: Queryable): Promise<RecordedEvent | undefined>;
   /**

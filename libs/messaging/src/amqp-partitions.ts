@@ -17,6 +17,7 @@ import type { Channel, ChannelModel } from 'amqplib';
 import { ChannelPart } from './amqp-channel.ts';
 import type { AmqpBus } from './amqp-connection.ts';
 import { assertConsumerQueue, QueueConsumer } from './amqp-consumers.ts';
+import { joinBatches } from './batch-joiner.ts';
 import { PARTITION_HEADER, partitionLabel, partitionQueue, planRebalance } from './partitions.ts';
 import type { BusMessage, ConsumeOptions, Consumer } from './types.ts';
 
@@ -96,14 +97,17 @@ export class PartitionedConsumer extends ChannelPart<Channel> implements Consume
   private retired = false;
   private legacyClaim: Claim | undefined;
   private readonly offset = Math.floor(Math.random() * 1_000_000);
+  /** The handler every held partition calls, one call at a time with what waited joined (batch-joiner.ts). */
+  private readonly handler: Handler;
 
   constructor(
     bus: AmqpBus,
     private readonly queue: string,
-    private readonly handler: Handler,
+    handler: Handler,
     private readonly options: ConsumeOptions,
   ) {
     super(bus, `partitioned consumer ${queue}`);
+    this.handler = joinBatches(handler);
     this.members = `${queue}.members`;
     this.exchangeName = `${queue}.partitions`;
   }

@@ -81,10 +81,12 @@ export function toRecordedEvent(message: BusMessage): RecordedEvent {
   };
 }
 
+/** Progress rows, one per partition (or the one row), each moved to its newest position ($4, $5 arrays). */
 const UPSERT_PROGRESS = `
   INSERT INTO messaging.consumer_progress AS p
     (consumer, categories, routing_pattern, last_global_position, last_event_created, partition, partitions, updated_at)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, now())
+  SELECT u.consumer, $2, $3, u.position, u.created, u.partition, $7, now()
+    FROM unnest($1::text[], $4::bigint[], $5::timestamptz[], $6::int[]) AS u(consumer, position, created, partition)
   ON CONFLICT (consumer) DO UPDATE SET
     partition = EXCLUDED.partition,
     partitions = EXCLUDED.partitions,
@@ -97,12 +99,29 @@ const UPSERT_PROGRESS = `
 
 /**
  * A delivered batch: its new event ids recorded in the inbox (the ones returned), the progress moved. The inbox is
- * the projection's ($9), whichever partition brought the event; the progress row is the partition's ($1).
+ * the projection's ($9), whichever partition brought the event; the progress rows are the partitions' ($1).
  */
 const RECORD_BATCH = `
   WITH progress AS (${UPSERT_PROGRESS})
   INSERT INTO messaging.inbox (consumer, event_id) SELECT $9, unnest($8::text[])
   ON CONFLICT DO NOTHING RETURNING event_id`;
+
+/** The newest event of each partition in a batch (a joined batch holds several), as UPSERT_PROGRESS's arrays. */
+function progressOf(name: string, partitions: number, messages: BusMessage[], events: RecordedEvent[]) {
+  const newest = new Map<number | null, RecordedEvent>();
+  events.forEach((event, i) => {
+    const partition = partitions > 1 ? (partitionOfLabel(messages[i].headers[PARTITION_HEADER]) ?? null) : null;
+    const seen = newest.get(partition);
+    if (!seen || event.globalPosition > seen.globalPosition) newest.set(partition, event);
+  });
+  const rows = [...newest.entries()];
+  return {
+    consumers: rows.map(([p]) => (p === null ? name : partitionQueue(name, p))),
+    positions: rows.map(([, e]) => e.globalPosition),
+    created: rows.map(([, e]) => e.created),
+    partitions: rows.map(([p]) => p),
+  };
+}
 
 /** Rows of partitions this projection no longer has (a smaller count), or of itself before it was partitioned. */
 const FORGET_OLD_PROGRESS = `
@@ -118,29 +137,35 @@ export async function startProjection(options: ProjectionOptions): Promise<Consu
   await ensureMessagingSchema(db);
   // Registered at start, so the lag check sees a consumer (or partition) that has not received anything yet.
   await db.query(FORGET_OLD_PROGRESS, [name, partitions]);
+  const all = Array.from({ length: partitions }, (_, p) => p);
   if (partitions > 1) {
-    for (let p = 0; p < partitions; p++)
-      await db.query(UPSERT_PROGRESS, [partitionQueue(name, p), categories, pattern, 0, null, p, partitions]);
-  } else await db.query(UPSERT_PROGRESS, [name, categories, pattern, 0, null, null, null]);
+    const consumers = all.map((p) => partitionQueue(name, p));
+    await db.query(UPSERT_PROGRESS, [
+      consumers,
+      categories,
+      pattern,
+      all.map(() => 0),
+      all.map(() => null),
+      all,
+      partitions,
+    ]);
+  } else await db.query(UPSERT_PROGRESS, [[name], categories, pattern, [0], [null], [null], null]);
 
   const handle = async (messages: BusMessage[]) => {
     const events = messages.map(toRecordedEvent);
-    const last = events.reduce((a, b) => (b.globalPosition > a.globalPosition ? b : a));
-    // A batch comes from one queue, so from one partition.
-    const partition = partitions > 1 ? partitionOfLabel(messages[0]?.headers[PARTITION_HEADER]) : undefined;
-    const progress = partition === undefined ? name : partitionQueue(name, partition);
+    const progress = progressOf(name, partitions, messages, events);
     await db.transaction(async (tx) => {
       const ids = [...new Set(events.map((e) => e.id))];
       // The progress moves in the same statement: one round trip fewer per batch, and the transaction keeps
       // both or neither.
       const { rows } = await tx.query<{ event_id: string }>(RECORD_BATCH, [
-        progress,
+        progress.consumers,
         categories,
         pattern,
-        last.globalPosition,
-        last.created,
-        partition ?? null,
-        partition === undefined ? null : partitions,
+        progress.positions,
+        progress.created,
+        progress.partitions,
+        partitions > 1 ? partitions : null,
         ids,
         name,
       ]);

@@ -32,6 +32,7 @@ export interface ConsumeOptions {
    * Spread over the bus's partitions (docs/architecture.md#scaling-out): one queue per partition, each consumed by
    * one process at a time, the partitions shared out among the processes consuming this queue. Only for handlers
    * that need each stream's order, not the order across streams. One process (the in-process bus) holds them all.
+   * A batch handed to the handler may hold several partitions' messages (each partition's in its order).
    */
   partitioned?: boolean;
 }

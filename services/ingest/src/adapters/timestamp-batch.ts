@@ -22,6 +22,7 @@ import {
 } from '../domain/timestamp.ts';
 import type { Vessel } from '../domain/vessel.ts';
 import type { VesselCache } from './vessel-cache.ts';
+import { catchUpVessels } from './vessel-streams.ts';
 import { knownImos, saveNewVessels } from './vessels.ts';
 
 /** A post that passed validation and admission: what deciding it needs. */
@@ -86,8 +87,8 @@ export const postedReply = (result: AppendResult): PostTimestampReply => ({
 
 /**
  * Every post for a cached vessel under its current name goes into ONE appendMany (one round trip, one commit); the
- * others are returned for the other paths. A post whose stream others wrote to meanwhile is returned too (its event
- * is then a stored duplicate; a rename by someone else is caught up on there).
+ * others are returned for the other paths. A stream others wrote to meanwhile is caught up on; a post whose vessel
+ * they renamed is returned too (its event is then a stored duplicate, and the single path decides the rename).
  */
 export async function appendCachedPosts(w: BatchWriter, posts: readonly BatchItem[]): Promise<BatchItem[]> {
   const fast: { index: number; imo: number; post: AdmittedPost; events: NewEvent[]; vessel: Vessel }[] = [];
@@ -105,7 +106,7 @@ export async function appendCachedPosts(w: BatchWriter, posts: readonly BatchIte
     slow.push({ index, post });
   }
   if (fast.length === 0) return slow;
-  const versionsBefore = new Map(fast.map((f) => [f.imo, w.cache.get(f.imo)?.version ?? 0]));
+  const before = new Map(fast.map((f) => [f.imo, w.cache.get(f.imo)!]));
   const results = await w.store.appendMany(fast.map((f) => ({ streamId: vesselStream(f.imo), events: f.events })));
   const added = new Map<number, number>();
   const version = new Map<number, number>();
@@ -114,14 +115,25 @@ export async function appendCachedPosts(w: BatchWriter, posts: readonly BatchIte
     added.set(imo, (added.get(imo) ?? 0) + result.events.filter((e) => !e.duplicate).length);
     version.set(imo, result.nextExpectedVersion);
   });
+  // Streams others wrote to meanwhile (another ingest process): read just what they wrote, as the single path does.
+  const moved = [...before.keys()].filter((imo) => version.get(imo) !== before.get(imo)!.version + added.get(imo)!);
+  const caughtUp = await catchUpVessels(
+    w.store,
+    moved.map((imo) => [imo, before.get(imo)!]),
+  );
+  for (const [imo, snapshot] of caughtUp) w.cache.set(imo, snapshot);
   results.forEach((result, i) => {
     const f = fast[i];
-    // As on the single path: the snapshot stays only if nobody else wrote to the stream meanwhile.
-    if (version.get(f.imo) === (versionsBefore.get(f.imo) ?? 0) + (added.get(f.imo) ?? 0)) {
+    const newer = caughtUp.get(f.imo);
+    if (!newer) {
       w.cache.set(f.imo, { vessel: f.vessel, version: version.get(f.imo)! });
       w.answer(f.index, { ok: true, result: postedReply(result) });
+    } else if (decidePost(f.post, f.imo, newer.vessel).vesselChange === 'none') {
+      // Its timestamp is stored and nobody renamed the vessel meanwhile: nothing to decide again.
+      w.answer(f.index, { ok: true, result: postedReply(result) });
     } else {
-      w.cache.delete(f.imo);
+      // Renamed by someone else: the name this post carries is the newest and must win (the single path decides
+      // it again; its timestamp is then a stored duplicate).
       slow.push({ index: f.index, post: f.post });
     }
   });

@@ -17,6 +17,16 @@ export async function catchUpVessel(
   return evolveVessel(snapshot, events);
 }
 
+/** Several vessels' snapshots brought up to date in one read. */
+export async function catchUpVessels(
+  store: EventStore,
+  snapshots: readonly (readonly [number, VesselSnapshot])[],
+): Promise<Map<number, VesselSnapshot>> {
+  const reads = snapshots.map(([imo, s]) => ({ streamId: vesselStream(imo), fromPosition: s.version + 1 }));
+  const events = await store.readStreams(reads);
+  return new Map(snapshots.map(([imo, snapshot], i) => [imo, evolveVessel(snapshot, events[i])]));
+}
+
 /** Which timestamps of the stream exist and which are deleted, with the stream version it was read at. */
 export async function loadTrash(store: EventStore, streamId: string): Promise<{ state: TrashState; version: number }> {
   const events = await store.readStream(streamId);
