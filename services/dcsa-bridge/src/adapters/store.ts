@@ -33,30 +33,23 @@ export interface Partner {
 const first = async <R>(q: Queryable, sql: string, params: unknown[]): Promise<R | undefined> =>
   (await q.query<R>(sql, params)).rows[0];
 
-export const partnerByApiKey = (q: Queryable, apiKeyId: number) =>
-  first<Partner>(q, 'SELECT * FROM dcsa.partners WHERE api_key_id = $1 AND active', [apiKeyId]);
 export const partnerById = (q: Queryable, id: number) =>
   first<Partner>(q, 'SELECT * FROM dcsa.partners WHERE id = $1', [id]);
 export const partnersFollowing = async (q: Queryable, imo: number): Promise<Partner[]> =>
   (await q.query<Partner>('SELECT * FROM dcsa.partners WHERE active AND $1 = ANY(vessel_imos) ORDER BY id', [imo]))
     .rows;
 
+export type LoadedPortCall = PortCallRow & { imo: number | null; vessel_name: string | null };
+export type LoadedTimestamp = TimestampRow & { direction: string; classifier: string; imo: number | null };
+
 export const loadPortCall = (q: Queryable, id: string) =>
-  first<PortCallRow & { imo: number | null; vessel_name: string | null }>(
-    q,
-    'SELECT * FROM dcsa.port_calls WHERE port_call_id = $1',
-    [id],
-  );
+  first<LoadedPortCall>(q, 'SELECT * FROM dcsa.port_calls WHERE port_call_id = $1', [id]);
 export const loadTerminalCall = (q: Queryable, id: string) =>
   first<TerminalCallRow>(q, 'SELECT * FROM dcsa.terminal_calls WHERE terminal_call_id = $1', [id]);
 export const loadService = (q: Queryable, id: string) =>
   first<ServiceRow>(q, 'SELECT * FROM dcsa.services WHERE service_id = $1', [id]);
 export const loadTimestamp = (q: Queryable, id: string) =>
-  first<TimestampRow & { direction: string; classifier: string; imo: number | null }>(
-    q,
-    'SELECT * FROM dcsa.timestamps WHERE timestamp_id = $1',
-    [id],
-  );
+  first<LoadedTimestamp>(q, 'SELECT * FROM dcsa.timestamps WHERE timestamp_id = $1', [id]);
 export async function latestVesselStatus(q: Queryable, serviceId: string): Promise<Body | undefined> {
   const row = await first<{ body: Body }>(
     q,

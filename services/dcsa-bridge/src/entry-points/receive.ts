@@ -8,15 +8,12 @@
 import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
 import { type Actor, DcsaCommands, type DcsaOutcome, type DcsaRequestCommand, type ServiceDeps } from '@pcas/contracts';
 import { batchOf } from '../adapters/request-batch.ts';
+import { createRowLoaders } from '../adapters/row-loaders.ts';
 import {
   appendDecided,
   latestVesselStatus,
-  loadPortCall,
-  loadService,
   loadTerminalCall,
-  loadTimestamp,
   type Partner,
-  partnerByApiKey,
   streams,
   withRetries,
 } from '../adapters/store.ts';
@@ -51,12 +48,13 @@ type Decide = (partner: Partner, id: string, body: Body, actor: Actor) => Promis
 
 export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimeline): Record<string, CommandFunction> {
   const { db, store } = deps;
+  const load = createRowLoaders(db);
 
   const handler =
     (schema: RequestSchemaName, streamOf: (id: string) => string, decide: Decide): CommandFunction =>
     async (payload, headers): Promise<DcsaOutcome> => {
       const { actor, input } = decodeCommand<DcsaRequestCommand>(payload);
-      const partner = actor.api_key_id === null ? undefined : await partnerByApiKey(db, actor.api_key_id);
+      const partner = actor.api_key_id === null ? undefined : await load.partnerByApiKey(actor.api_key_id);
       if (!partner) {
         return refuse(403, 'This API key is not a DCSA partner', {
           errorCodeText: 'not a DCSA partner',
@@ -85,11 +83,12 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
     };
 
   const putTimestamp: Decide = async (partner, id, body, actor) => {
-    const current = await loadTimestamp(db, id);
-    const service = await loadService(db, String(body.portCallServiceID));
-    const portCall = service ? await loadPortCall(db, service.port_call_id) : undefined;
-    const repliedTo =
-      typeof body.replyToTimestampID === 'string' ? await loadTimestamp(db, body.replyToTimestampID) : undefined;
+    const [current, service, repliedTo] = await Promise.all([
+      load.timestamp(id),
+      load.service(String(body.portCallServiceID)),
+      typeof body.replyToTimestampID === 'string' ? load.timestamp(body.replyToTimestampID) : undefined,
+    ]);
+    const portCall = service ? await load.portCall(service.port_call_id) : undefined;
     const decision = decidePutTimestamp(partner.id, id, body, current, service, portCall, repliedTo);
     const complete = async (events: DcsaEvent[]): Promise<DcsaEvent[]> => {
       const sb = service!.body;
@@ -133,16 +132,16 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
 
   return {
     [DcsaCommands.putPortCall]: handler('PortCall', streams.portCall, async (partner, id, body) => {
-      const current = await loadPortCall(db, id);
+      const current = await load.portCall(id);
       return { version: current?.version ?? 0, decision: decidePutPortCall(partner.id, id, body, current) };
     }),
     [DcsaCommands.omitPortCall]: handler('OmitPortCall', streams.portCall, async (partner, id, body) => {
-      const current = await loadPortCall(db, id);
+      const current = await load.portCall(id);
       return { version: current?.version ?? 0, decision: decideOmitPortCall(partner.id, id, body, current) };
     }),
     [DcsaCommands.putTerminalCall]: handler('TerminalCall', streams.terminalCall, async (partner, id, body) => {
       const current = await loadTerminalCall(db, id);
-      const portCall = await loadPortCall(db, String(body.portCallID));
+      const portCall = await load.portCall(String(body.portCallID));
       return {
         version: current?.version ?? 0,
         decision: decidePutTerminalCall(partner.id, id, body, current, portCall),
@@ -150,29 +149,29 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
     }),
     [DcsaCommands.omitTerminalCall]: handler('OmitTerminalCall', streams.terminalCall, async (partner, id, body) => {
       const current = await loadTerminalCall(db, id);
-      const portCall = current ? await loadPortCall(db, current.port_call_id) : undefined;
+      const portCall = current ? await load.portCall(current.port_call_id) : undefined;
       return {
         version: current?.version ?? 0,
         decision: decideOmitTerminalCall(partner.id, id, body, current, portCall),
       };
     }),
     [DcsaCommands.putPortCallService]: handler('PortCallService', streams.service, async (partner, id, body) => {
-      const current = await loadService(db, id);
+      const current = await load.service(id);
       const terminalCall = await loadTerminalCall(db, String(body.terminalCallID));
-      const portCall = terminalCall ? await loadPortCall(db, terminalCall.port_call_id) : undefined;
+      const portCall = terminalCall ? await load.portCall(terminalCall.port_call_id) : undefined;
       return {
         version: current?.version ?? 0,
         decision: decidePutService(partner.id, id, body, current, terminalCall, portCall),
       };
     }),
     [DcsaCommands.cancelPortCallService]: handler('Cancel', streams.service, async (partner, id, body) => {
-      const current = await loadService(db, id);
-      const portCall = current ? await loadPortCall(db, current.port_call_id) : undefined;
+      const current = await load.service(id);
+      const portCall = current ? await load.portCall(current.port_call_id) : undefined;
       return { version: current?.version ?? 0, decision: decideCancelService(partner.id, id, body, current, portCall) };
     }),
     [DcsaCommands.declinePortCallService]: handler('Decline', streams.service, async (partner, id, body) => {
-      const current = await loadService(db, id);
-      const portCall = current ? await loadPortCall(db, current.port_call_id) : undefined;
+      const current = await load.service(id);
+      const portCall = current ? await load.portCall(current.port_call_id) : undefined;
       return {
         version: current?.version ?? 0,
         decision: decideDeclineService(partner.id, id, body, current, portCall),
@@ -181,8 +180,8 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
     [DcsaCommands.putTimestamp]: putTimestampCommand,
     [DcsaCommands.putTimestamps]: batchOf(putTimestampCommand, deps.log),
     [DcsaCommands.putVesselStatus]: handler('VesselStatus', streams.vesselStatus, async (partner, id, body) => {
-      const service = await loadService(db, id);
-      const portCall = service ? await loadPortCall(db, service.port_call_id) : undefined;
+      const service = await load.service(id);
+      const portCall = service ? await load.portCall(service.port_call_id) : undefined;
       const version = (await store.readStream(streams.vesselStatus(id))).length;
       const latest = await latestVesselStatus(db, id);
       return { version, decision: decidePutVesselStatus(partner.id, id, body, latest, service, portCall) };
