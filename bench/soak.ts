@@ -4,12 +4,13 @@
 // asking for JIT slots, and an operator sending VIS text messages (to the port itself, linked as its own peer).
 // Prints one JSON line: each process's RSS and the projections' lag at the end of the warm-up (a fifth of the run,
 // at most 5 minutes), in the middle and at the end, with the slope after the warm-up (per 10 minutes, in % of the
-// mean for RSS), the operations done, errors and sockets dropped, and bench:append's insert_16.
+// mean for RSS), the operations done, errors and sockets dropped, and bench:append's insert_16. The fleet runs the
+// production build, as an operator's does.
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { ApiClient, connectRealtime, type RealtimeClient, startFleet } from '@pcas/testing';
-import { ingestLoad, insertBaseline, validImo } from './support.ts';
+import { ingestLoad, insertBaseline, useProductionBuild, validImo } from './support.ts';
 
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
@@ -114,6 +115,7 @@ async function queueSetup(admin: ApiClient, count: number) {
 }
 
 async function main() {
+  await useProductionBuild();
   const insert16 = await insertBaseline();
   const opsBase = 20_000 + Math.floor(Math.random() * 20_000);
   const fleet = await startFleet({

@@ -3,6 +3,9 @@
 
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { type ApiClient, repoRoot } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { Pool } from 'undici';
@@ -84,6 +87,19 @@ export async function ingestLoad(baseUrl: string, admin: ApiClient, connections:
  * The baseline every figure is given beside: bench:append itself, one round, in a child process: its insert_16
  * (a bare single-row INSERT's rate at 16 writers on the same PostgreSQL), measured in the same run.
  */
+/**
+ * The fleet the benchmark starts runs the production build (what `pnpm start:fleet` and the image run), made into a
+ * temporary folder now: memory and start-up as an operator sees them, not the sources compiled by tsx on the way.
+ */
+export async function useProductionBuild(): Promise<void> {
+  if (process.env.PCAS_TEST_BUILD_DIR) return;
+  const dir = await mkdtemp(path.join(tmpdir(), 'pcas-bench-build-'));
+  // @ts-expect-error: the build script is plain JavaScript (build.config.mjs), without declarations.
+  const { buildAll } = await import('../build.config.mjs');
+  await buildAll({ outdir: dir });
+  process.env.PCAS_TEST_BUILD_DIR = dir;
+}
+
 export function insertBaseline(): Promise<number> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/append.ts'], {
