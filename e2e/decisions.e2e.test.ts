@@ -6,7 +6,7 @@
 // auto-close runs through RabbitMQ as deployed and the test can count the events in PostgreSQL.
 
 import { type Db, openDb } from '@pcas/sql';
-import { ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
+import { ApiClient, eventually, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAndDataSource } from './timestamps.ts';
 
@@ -15,18 +15,6 @@ const HOUR = 3_600_000;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const INVALID_DECISION_VALUES =
   'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.';
-
-// Generous: the projection and the auto-close run beside everything else on a machine that may be small and busy.
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 30_000) {
-  const until = Date.now() + ms;
-  let last = await read();
-  while (!ok(last)) {
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await read();
-  }
-  return last;
-}
 
 describe('port_call_decisions.feature (fleet)', () => {
   let system: RunningSystem;

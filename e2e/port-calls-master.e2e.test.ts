@@ -4,7 +4,7 @@
 // priority worked example (docs/domain.md#a-worked-example, the original's payload_key_api_key_weight.feature:
 // berth1 … berth5) read through GET /port-call.
 
-import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import { type ApiClient, eventually, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource } from './timestamps.ts';
 
@@ -22,18 +22,6 @@ const modes: [string, () => Promise<RunningSystem>][] = [
 const HOUR = 3_600_000;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const pgText = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
-
-// Generous: the projection runs beside everything else on a machine that may be small and busy.
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 30_000) {
-  const until = Date.now() + ms;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await read();
-  }
-  return last;
-}
 
 describe.each(modes)('%s mode', (_mode, start) => {
   let system: RunningSystem;

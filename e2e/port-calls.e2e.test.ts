@@ -4,7 +4,7 @@
 // (docs/domain.md#corrections) and what it does, a rebuild from the log that keeps them all, and bad
 // input answering 400 with the original's messages while changing nothing.
 
-import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import { type ApiClient, eventually, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, adminAndDataSource } from './timestamps.ts';
 
@@ -27,19 +27,6 @@ const PAIRS: [string, string][] = [
   ['Estimated', 'Departure_Vessel_Berth'],
   ['Actual', 'Departure_Vessel_Berth'],
 ];
-
-// Generous: the projection runs beside everything else on a machine that may be small and busy. A correction's
-// reply waits for the projection only so long (3 s), so what it changes in the read models is waited for too.
-async function eventually<T>(read: () => Promise<T>, ok: (value: T) => boolean, what: string, ms = 30_000) {
-  const until = Date.now() + ms;
-  let last: T = await read();
-  while (!ok(last)) {
-    if (Date.now() > until) throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
-    last = await read();
-  }
-  return last;
-}
 
 describe.each(modes)('%s mode', (_mode, start) => {
   let system: RunningSystem;

@@ -10,15 +10,15 @@
 
 import {
   type ApiClient,
+  pollUntil,
   type ReceivedMail,
   type RunningSystem,
   type SmtpServerForTest,
-  startFleet,
-  startSmtpServer,
 } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals } from './timestamps.ts';
+import { etaFormToken, ok, type QueueFleet, startQueueFleet } from './queue-fleet.ts';
+import { ADMIN, allowEstimatedArrivals } from './timestamps.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -36,7 +36,9 @@ const OPS = 'ops@port.example';
 const CONSIGNEE = 'consignee@cargo.example';
 
 describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
+  let fleet: QueueFleet;
   let system: RunningSystem;
+  let slot: QueueFleet['slot'];
   let smtp: SmtpServerForTest;
   let admin: ApiClient;
   let agent: ApiClient;
@@ -50,43 +52,12 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
   let apiKeyId: number;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    system = await startFleet({ SMTP_URL: smtp.url, PORT_DEFAULT_TIME_ZONE: 'Europe/Helsinki' });
-    const made = await adminAndDataSource(system.baseUrl, ADMIN);
-    admin = made.admin;
-    agent = made.api.withApiKey(made.apiKey.key);
-    anonymous = made.api.anonymous();
-    apiKeyId = made.apiKey.id;
+    fleet = await startQueueFleet({ PORT_DEFAULT_TIME_ZONE: 'Europe/Helsinki' });
+    ({ system, smtp, admin, agent, anonymous, apiKeyId, slot } = fleet);
   }, 180_000);
 
-  afterAll(async () => {
-    await system?.stop();
-    await smtp?.close();
-  });
-
-  const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const slot = async (id: number) => (await admin.get('/slot-reservation-by-id', { id })).body;
-  /** The first captured mail matching, waited for. */
-  async function mail(match: (m: ReceivedMail) => boolean, ms = 30_000): Promise<ReceivedMail> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      const found = smtp.messages.find(match);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no such mail; got ${JSON.stringify(smtp.messages.map((m) => [m.to, m.subject]))}`);
-  }
+  afterAll(() => fleet?.stop());
   const count = (match: (m: ReceivedMail) => boolean) => smtp.messages.filter(match).length;
-  const tokenIn = (m: ReceivedMail) => /\/agent\/eta-form\/\?token=([\w.-]+)/.exec(m.text)![1];
-  async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000): Promise<T> {
-    const end = Date.now() + ms;
-    let value = await read();
-    while (!done(value) && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 100));
-      value = await read();
-    }
-    return value;
-  }
 
   it('a nomination, then the slot request offered on the hand-computed RTA window, with a link that works', async () => {
     ok(await admin.put(`/settings/port_operator_emails/${OPS}`));
@@ -163,7 +134,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       rta_window_end: pg(W0 + 4 * HOUR + MIN),
     });
 
-    const offer = await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} offer`);
+    const offer = await smtp.waitForMail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} offer`);
     expect(offer.text).toContain('Please send your JIT ETA to outer port area based on RTA window given by port.');
     expect(offer.html).toContain('<a href=');
     const link = /(http\S+\/agent\/eta-form\/\?token=([\w.-]+))/.exec(offer.text);
@@ -201,18 +172,20 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       }),
     );
     expect(await slot(v)).toMatchObject({ slot_reservation_status: 'accepted', jit_eta: pg(W0 + 3 * HOUR + 40 * MIN) });
-    const confirmation = await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} confirmation`);
+    const confirmation = await smtp.waitForMail(
+      (m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} confirmation`,
+    );
     // The confirmation's link is the newest now: the offer's only shows the request.
-    expect(tokenIn(confirmation)).not.toBe(token);
+    expect(etaFormToken(confirmation)).not.toBe(token);
     expect((await anonymous.get('/agent/rest/eta-form/slot-reservation', { token })).body).toMatchObject({
       id: v,
       slot_reservation_status: 'accepted',
       link_read_only: 'This link has been replaced by a newer one; use the link in the latest e-mail',
     });
     expect(
-      (await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: tokenIn(confirmation) })).body,
+      (await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: etaFormToken(confirmation) })).body,
     ).toMatchObject({ id: v, link_read_only: null });
-    const rows = await until(
+    const rows = await pollUntil(
       async () => (await admin.get('/timestamps', { imo: IMO_V, limit: 100 })).body.data as any[],
       (r) => r.some((t) => t.time_type === 'Planned'),
     );
@@ -227,22 +200,22 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     const after = await slot(v);
     expect(after.slot_reservation_status).toBe('updated');
     expect(Date.parse(after.rta_window_start)).toBeGreaterThan(Date.parse(before.rta_window_start));
-    const moved = await mail((m) => m.to.includes(OPS) && /^Berth B1 block #\d+ shifted$/.test(m.subject));
+    const moved = await smtp.waitForMail((m) => m.to.includes(OPS) && /^Berth B1 block #\d+ shifted$/.test(m.subject));
     expect(moved.text).toContain('has been shifted due to laytime change');
-    newestToken = tokenIn(
-      await mail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} updated by port`),
+    newestToken = etaFormToken(
+      await smtp.waitForMail((m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} updated by port`),
     );
   });
 
   it('a late live ETA: orange, red after the delay, one alert mail', async () => {
     const jit = Date.parse((await slot(v)).jit_eta);
     ok(await agent.post('/agent/rest/live-eta', { imo: IMO_V, time: iso(jit + 2 * HOUR), payload: { source: 'ais' } }));
-    const orange = await until(
+    const orange = await pollUntil(
       () => slot(v),
       (s) => s.jit_eta_alert_state !== 'green',
     );
     expect(['orange', 'red']).toContain(orange.jit_eta_alert_state);
-    const red = await until(
+    const red = await pollUntil(
       () => slot(v),
       (s) => s.jit_eta_alert_state === 'red',
     );
@@ -257,7 +230,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
         (t) => t.time_type === 'LiveEstimated',
       );
     await expect.poll(liveEstimated, { timeout: 30_000 }).toMatchObject({ time: iso(jit + 2 * HOUR) });
-    const alert = await mail((m) => m.subject === 'Live ETA alert for Victor');
+    const alert = await smtp.waitForMail((m) => m.subject === 'Live ETA alert for Victor');
     expect(alert.to.sort()).toEqual([CONSIGNEE, OPS].sort());
     expect(alert.text).toContain(`Ship Victor (IMO: ${IMO_V}) JIT ETA differs from Live ETA`);
     // Still late: red stays red and nobody is mailed again.
@@ -287,12 +260,12 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     expect((await slot(v)).slot_reservation_status).toBe('updated');
     ok(await anonymous.delete('/agent/rest/eta-form/slot-reservations', { token: newestToken }));
     expect((await slot(v)).slot_reservation_status).toBe('cancelled_by_vessel');
-    const cancelled = await mail(
+    const cancelled = await smtp.waitForMail(
       (m) => m.to.includes(MASTER) && m.subject === `Slot request #${v} cancellation confirmation`,
     );
     // Its link shows the cancelled request and changes nothing.
     expect(
-      (await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: tokenIn(cancelled) })).body,
+      (await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: etaFormToken(cancelled) })).body,
     ).toMatchObject({
       slot_reservation_status: 'cancelled_by_vessel',
       link_read_only: 'This link no longer allows changes: the slot request is cancelled',
@@ -301,7 +274,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     expect(nomination.nomination_status).toBe('open');
     // Removed: in the trash, so off the port call's timeline.
     const generated = (rows: any[]) => rows.filter((t) => String(t.payload).includes('jit_eta_form'));
-    const rows = await until(
+    const rows = await pollUntil(
       async () => (await admin.get('/timestamps', { imo: IMO_V, limit: 100 })).body.data as any[],
       (r) => generated(r).every((t) => t.is_trash === 't'),
     );
@@ -326,11 +299,11 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       ((await admin.get('/port-calls', { limit: 10, offset: 0, sort: 'id', search: String(n) })).body.data as any[])[0];
     ok(await arrival(IMO_R, { email: 'master@romeo.example' }));
     ok(await arrival(IMO_Q, {}));
-    const portCall = await until(
+    const portCall = await pollUntil(
       () => portCallOf(IMO_R),
       (p) => p !== undefined,
     );
-    await until(
+    await pollUntil(
       () => portCallOf(IMO_Q),
       (p) => p !== undefined,
     );
@@ -350,7 +323,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     expect(await anonymous.post('/rta-web-form', form(IMO_R))).toMatchObject({ status: 403 });
 
     ok(await admin.post('/rta-web-form', form(IMO_R)));
-    const sent = await mail((m) => m.to.includes('master@romeo.example'));
+    const sent = await smtp.waitForMail((m) => m.to.includes('master@romeo.example'));
     expect(sent.subject).toBe('Port Activity App / Link to RTA form');
     const rtaToken = /\/agent\/eta-form\/rta\/\?token=([\w.-]+)/.exec(sent.text)![1];
     expect((await anonymous.get('/agent/rest/eta-form/rta', { token: rtaToken })).body).toMatchObject({
@@ -361,7 +334,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
       eta_min: iso(W0 + 19 * HOUR + 30 * MIN),
       berth: 'B1',
     });
-    const stored = await until(
+    const stored = await pollUntil(
       () => portCallOf(IMO_R),
       (p) => Boolean(p?.rta),
     );

@@ -7,17 +7,10 @@
 // still shows the request.
 
 import { openDb } from '@pcas/sql';
-import {
-  type ApiClient,
-  type ReceivedMail,
-  type RunningSystem,
-  type SmtpServerForTest,
-  startFleet,
-  startSmtpServer,
-} from '@pcas/testing';
+import type { ApiClient, RunningSystem, SmtpServerForTest } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { etaFormToken, ok, type QueueFleet, startQueueFleet } from './queue-fleet.ts';
 
 const HOUR = 3_600_000;
 const MIN = 60_000;
@@ -39,7 +32,9 @@ const CANCELLED = 'This link no longer allows changes: the slot request is cance
 const COMPLETED = 'This link no longer allows changes: the slot request is completed';
 
 describe('the queue’s limits on laytimes, pushes and form links (fleet)', () => {
+  let fleet: QueueFleet;
   let system: RunningSystem;
+  let slot: QueueFleet['slot'];
   let smtp: SmtpServerForTest;
   let db: Awaited<ReturnType<typeof openDb>>;
   let admin: ApiClient;
@@ -50,13 +45,9 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
   let offerToken: string;
 
   beforeAll(async () => {
-    smtp = await startSmtpServer();
-    system = await startFleet({ SMTP_URL: smtp.url });
+    fleet = await startQueueFleet();
+    ({ system, smtp, admin, agent, anonymous, slot } = fleet);
     db = await openDb({ url: system.env.DATABASE_URL, poolSize: 1 });
-    const made = await adminAndDataSource(system.baseUrl, ADMIN);
-    admin = made.admin;
-    agent = made.api.withApiKey(made.apiKey.key);
-    anonymous = made.api.anonymous();
     const consignee = await admin.post('/users', {
       email: `carla-${Date.now()}@cargo.example`,
       first_name: 'Carla',
@@ -69,12 +60,9 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
 
   afterAll(async () => {
     await db?.close();
-    await system?.stop();
-    await smtp?.close();
+    await fleet?.stop();
   });
 
-  const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
-  const slot = async (id: number) => (await admin.get('/slot-reservation-by-id', { id })).body;
   const queueEvents = async () =>
     (
       await db.query<{ n: number }>(
@@ -93,17 +81,6 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
     expect(answer, JSON.stringify(answer.body)).toMatchObject({ status, body: { error } });
     expect(await queueEvents()).toBe(before);
   }
-  /** The first captured mail matching, waited for. */
-  async function mail(match: (m: ReceivedMail) => boolean, ms = 30_000): Promise<ReceivedMail> {
-    const until = Date.now() + ms;
-    while (Date.now() < until) {
-      const found = smtp.messages.find(match);
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no such mail; got ${JSON.stringify(smtp.messages.map((m) => [m.to, m.subject]))}`);
-  }
-  const tokenIn = (m: ReceivedMail) => /\/agent\/eta-form\/\?token=([\w.-]+)/.exec(m.text)![1];
   const berth = async (code: string) => {
     ok(await admin.post('/berths', { code, name: `Quay ${code}`, nominatable: true }));
     return ((await admin.get('/berths', { search: code })).body.data as any[]).find((b) => b.code === code)
@@ -155,7 +132,9 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
     a = await idOf(IMO_A);
     const offered = await slot(a);
     expect(offered).toMatchObject({ slot_reservation_status: 'offered', laytime: '72:00' });
-    offerToken = tokenIn(await mail((m) => m.to.includes(MASTER_A) && m.subject === `Slot request #${a} offer`));
+    offerToken = etaFormToken(
+      await smtp.waitForMail((m) => m.to.includes(MASTER_A) && m.subject === `Slot request #${a} offer`),
+    );
     const jitEta = iso(Date.parse(offered.rta_window_start.replace(' ', 'T').replace(/\+00$/, 'Z')) + 5 * MIN);
     await refusedStoringNothing(
       () => agent.put('/agent/rest/slot-reservations', { id: a, laytime: '100:00', jit_eta: jitEta }),
@@ -237,8 +216,10 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
         jit_eta: iso(rtaStart + 5 * MIN),
       }),
     );
-    const confirmation = await mail((m) => m.to.includes(MASTER_A) && m.subject === `Slot request #${a} confirmation`);
-    const newest = tokenIn(confirmation);
+    const confirmation = await smtp.waitForMail(
+      (m) => m.to.includes(MASTER_A) && m.subject === `Slot request #${a} confirmation`,
+    );
+    const newest = etaFormToken(confirmation);
     expect(newest).not.toBe(offerToken);
     expect((await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: offerToken })).body).toMatchObject({
       id: a,
@@ -258,10 +239,10 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
 
     // The newest link changes it; cancelled, even that link (and the cancellation mail's) only shows it.
     ok(await cancel(newest));
-    const cancelled = await mail(
+    const cancelled = await smtp.waitForMail(
       (m) => m.to.includes(MASTER_A) && m.subject === `Slot request #${a} cancellation confirmation`,
     );
-    const last = tokenIn(cancelled);
+    const last = etaFormToken(cancelled);
     expect((await anonymous.get('/agent/rest/eta-form/slot-reservation', { token: last })).body).toMatchObject({
       id: a,
       slot_reservation_status: 'cancelled_by_vessel',
@@ -280,8 +261,10 @@ describe('the queue’s limits on laytimes, pushes and form links (fleet)', () =
     const eta = Math.floor(Date.now() / 1000) * 1000 - 3 * HOUR;
     ok(await agent.post('/agent/rest/slot-reservations', request(IMO_C, 'master@charlie.example', '00:10', eta)));
     const c = await idOf(IMO_C);
-    const token = tokenIn(
-      await mail((m) => m.to.includes('master@charlie.example') && m.subject === `Slot request #${c} offer`),
+    const token = etaFormToken(
+      await smtp.waitForMail(
+        (m) => m.to.includes('master@charlie.example') && m.subject === `Slot request #${c} offer`,
+      ),
     );
     // The completion job records it at once (its time has passed); waited for, so the count below is steady.
     const completed = async () =>

@@ -79,8 +79,25 @@ function View({ children }: { children: React.ReactNode }) {
   );
 }
 
+type ViewsByPath = readonly (readonly [string, ComponentType])[];
+
+/** A route for each view, the view in its error boundary and loading state. */
+function viewRoutes(views: ViewsByPath) {
+  return views.map(([path, Component]) => (
+    <Route
+      key={path}
+      path={path}
+      element={
+        <View>
+          <Component />
+        </View>
+      }
+    />
+  ));
+}
+
 /** Views open to everyone, by path. */
-const OPEN_VIEWS: readonly (readonly [string, ComponentType])[] = [
+const OPEN_VIEWS: ViewsByPath = [
   ['register', Register],
   ['forgot-password', ForgotPassword],
   ['reset-password', ResetPassword],
@@ -90,7 +107,7 @@ const OPEN_VIEWS: readonly (readonly [string, ComponentType])[] = [
 ];
 
 /** Views that need a session, in the shared layout, by path; an area owns its sub-paths. */
-const SIGNED_IN_VIEWS: readonly (readonly [string, ComponentType])[] = [
+const SIGNED_IN_VIEWS: ViewsByPath = [
   ['profile', Profile],
   ['port-calls/*', PortCalls],
   ['berth-board', BerthBoard],
@@ -118,17 +135,7 @@ export function App() {
   return (
     <Routes>
       <Route path="sign-in" element={<SignIn />} />
-      {OPEN_VIEWS.map(([path, Component]) => (
-        <Route
-          key={path}
-          path={path}
-          element={
-            <View>
-              <Component />
-            </View>
-          }
-        />
-      ))}
+      {viewRoutes(OPEN_VIEWS)}
       <Route element={<RequireSession />}>
         <Route
           index
@@ -140,17 +147,7 @@ export function App() {
             </View>
           }
         />
-        {SIGNED_IN_VIEWS.map(([path, Component]) => (
-          <Route
-            key={path}
-            path={path}
-            element={
-              <View>
-                <Component />
-              </View>
-            }
-          />
-        ))}
+        {viewRoutes(SIGNED_IN_VIEWS)}
       </Route>
     </Routes>
   );

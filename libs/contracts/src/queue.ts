@@ -103,25 +103,6 @@ export interface NominationEvents {
   NominationExpired: { id: number };
 }
 
-export interface SlotRequestData {
-  id: number;
-  email: string;
-  imo: number;
-  vessel_name: string;
-  loa: number;
-  beam: number;
-  draft: number;
-  laytime: string;
-  eta: string;
-  status: SlotRequestStatus;
-  nomination_id: number | null;
-  berth_id: number | null;
-  berth_reservation_id: number | null;
-  rta_window_start: string | null;
-  rta_window_end: string | null;
-  jit_eta: string | null;
-}
-
 /** A slot request's placement: what an offer, a resolve or a push forward decides. */
 export interface SlotRequestPlacement {
   id: number;
@@ -131,6 +112,18 @@ export interface SlotRequestPlacement {
   berth_reservation_id: number | null;
   rta_window_start: string | null;
   rta_window_end: string | null;
+}
+
+export interface SlotRequestData extends SlotRequestPlacement {
+  email: string;
+  imo: number;
+  vessel_name: string;
+  loa: number;
+  beam: number;
+  draft: number;
+  laytime: string;
+  eta: string;
+  jit_eta: string | null;
 }
 
 /** slotrequest-<id>: every decision on a slot request, so its history reads back and replays. */

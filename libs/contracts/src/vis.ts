@@ -52,19 +52,23 @@ export interface VisTextMessageReceived {
   body?: string;
 }
 
-/** A TXT message this port sent; `payload` is `{"stmMessage":{"message": <textMessage XML>}}` as a JSON text. */
-export interface VisTextMessageSent {
-  time: string;
-  from_service_id: string;
-  to_service_id: string;
-  to_url: string;
-  message_id: string;
+/** What a text message this port sends says: its author, subject and body, and what it refers to. */
+export interface VisText {
   author: string;
   subject: string;
   body: string;
   information_object_reference_id?: string;
   information_object_reference_type?: string;
   area?: string;
+}
+
+/** A TXT message this port sent; `payload` is `{"stmMessage":{"message": <textMessage XML>}}` as a JSON text. */
+export interface VisTextMessageSent extends VisText {
+  time: string;
+  from_service_id: string;
+  to_service_id: string;
+  to_url: string;
+  message_id: string;
   payload: string;
   /** Why it was sent: by a user, the automatic "Route inconsistent" reply, the voyage-plan request. */
   reason: 'user' | 'route_inconsistent' | 'voyage_plan_request';
@@ -192,15 +196,8 @@ export interface ReceiveVisMessageCommand {
   payload: string;
 }
 
-export interface ReceiveVisNotificationCommand {
-  time: string;
-  from_service_id: string;
-  message_id: string;
-  message_type: string;
-  notification_type: string;
-  subject: string;
-  payload: string;
-}
+/** A notification as delivered: the fields of the event it becomes, before the service checks and trims them. */
+export type ReceiveVisNotificationCommand = VisNotificationReceived;
 
 export interface ReceiveVisVoyagePlanCommand extends ReceiveVisMessageCommand {
   rtz_state: string;

@@ -4,12 +4,11 @@
 // the test intercepts to read them back.
 
 import { createServer, type Server } from 'node:http';
-import { currentTraceCarrier, type Logger, startTracing, stopTracing, withSpan } from '@pcas/observability';
+import { currentTraceCarrier, startTracing, stopTracing, withSpan } from '@pcas/observability';
 import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createHttpApp } from './app.ts';
-import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
+import { ANONYMOUS_AUTH, rawRequest, SILENT_LOGGER } from './test-client.ts';
 
-const silent = { child: () => silent, info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
 const anonymous = ANONYMOUS_AUTH;
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
@@ -30,7 +29,7 @@ beforeAll(async () => {
   });
   await startTracing('http-kit-test', process.env);
   const app = createHttpApp({
-    logger: silent,
+    logger: SILENT_LOGGER,
     authenticate: async () => anonymous,
     authorize: async () => {},
     routes: [

@@ -4,13 +4,10 @@
 
 import { createServer, type Server } from 'node:http';
 import { ApiError } from '@pcas/errors';
-import type { Logger } from '@pcas/observability';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpApp } from './app.ts';
-import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
+import { ANONYMOUS_AUTH, rawRequest, SILENT_LOGGER } from './test-client.ts';
 import type { HttpAppOptions, RateLimiter, Route } from './types.ts';
-
-const logger = { child: () => logger, info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
 
 /** Allows `allowed` requests per limit and key, and records what happened, in order. */
 function countingLimiter(allowed: number) {
@@ -44,7 +41,7 @@ afterEach(async () => {
 async function serve(routes: Route[], options: Partial<HttpAppOptions>, events: string[]): Promise<Server> {
   const app = createHttpApp({
     routes,
-    logger,
+    logger: SILENT_LOGGER,
     async authenticate() {
       events.push('authenticate');
       return ANONYMOUS_AUTH;
@@ -121,7 +118,12 @@ describe('a route with rate limits', () => {
 
   it('needs a limiter: an app without one does not start', () => {
     expect(() =>
-      createHttpApp({ routes: [signIn], logger, authenticate: async () => ANONYMOUS_AUTH, authorize: async () => {} }),
+      createHttpApp({
+        routes: [signIn],
+        logger: SILENT_LOGGER,
+        authenticate: async () => ANONYMOUS_AUTH,
+        authorize: async () => {},
+      }),
     ).toThrow(/POST \/sign-in declares rate limits/);
   });
 });
@@ -151,7 +153,7 @@ describe('the client address', () => {
     expect(() =>
       createHttpApp({
         routes: [whoAmI],
-        logger,
+        logger: SILENT_LOGGER,
         authenticate: async () => ANONYMOUS_AUTH,
         authorize: async () => {},
         trustedProxies: ['not-an-address'],

@@ -1,14 +1,9 @@
 // Which route answers a path: literal paths are looked up directly (app.ts, directRoutes), and that must give the
 // same route express's walk would: the first listed that matches, whatever the spelling of the path.
 
-import { createServer, type Server } from 'node:http';
-import type { Logger } from '@pcas/observability';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHttpApp } from './app.ts';
-import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
+import { describe, expect, it } from 'vitest';
+import { appForTests, rawRequest } from './test-client.ts';
 import type { Route } from './types.ts';
-
-const logger = { child: () => logger, info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
 
 const answer =
   (name: string): Route['handle'] =>
@@ -39,26 +34,11 @@ const routes: Route[] = [
   { method: 'GET', path: '/twice', permission: 'public', params: {}, handle: answer('second') },
 ];
 
-let server: Server;
-
-beforeAll(async () => {
-  const app = createHttpApp({
-    routes,
-    logger,
-    authenticate: async () => ANONYMOUS_AUTH,
-    authorize: async () => {},
-  });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-});
-
-afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
-});
+const app = appForTests({ routes });
 
 const routeOf = async (method: string, path: string, body?: string) => {
   const res = await rawRequest(
-    server,
+    app.server,
     method,
     path,
     body ? { body, headers: { 'content-type': 'application/json' } } : {},
@@ -79,11 +59,11 @@ describe('the route a path reaches', () => {
     for (const path of ['/Stuff/ME', '/stuff/me/', '/api/v1/stuff/me', '/stuff/me?a=1']) {
       expect(await routeOf('GET', path), path).toBe('my stuff');
     }
-    expect((await rawRequest(server, 'HEAD', '/stuff/me')).status).toBe(200);
+    expect((await rawRequest(app.server, 'HEAD', '/stuff/me')).status).toBe(200);
   });
 
   it('reads the JSON body of a literal path, and refuses a broken one', async () => {
-    const res = await rawRequest(server, 'POST', '/stuff/me', {
+    const res = await rawRequest(app.server, 'POST', '/stuff/me', {
       body: '{"x": "5"}',
       headers: { 'content-type': 'application/json' },
     });

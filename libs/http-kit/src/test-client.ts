@@ -1,10 +1,12 @@
 // A raw HTTP client for the kit's tests: full control over method, headers and body (fetch would add a body
 // or Content-Length where the original web UI sends none).
 
-import type { Server } from 'node:http';
-import { type IncomingHttpHeaders, request } from 'node:http';
+import { createServer, type IncomingHttpHeaders, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthContext } from './types.ts';
+import type { Logger } from '@pcas/observability';
+import { afterAll, beforeAll } from 'vitest';
+import { createHttpApp } from './app.ts';
+import type { AuthContext, HttpAppOptions } from './types.ts';
 
 /** A caller without credentials, for tests whose authenticate lets everyone in. */
 export const ANONYMOUS_AUTH: AuthContext = {
@@ -15,6 +17,45 @@ export const ANONYMOUS_AUTH: AuthContext = {
   role: null,
   permissions: new Set(),
 };
+
+/** A logger that writes nothing. */
+export const SILENT_LOGGER = {
+  child: () => SILENT_LOGGER,
+  info() {},
+  warn() {},
+  error() {},
+  debug() {},
+} as unknown as Logger;
+
+/**
+ * The kit's app serving `options.routes` on a free local port: silent, and letting every caller in as anonymous
+ * unless `options` say otherwise.
+ */
+async function serveApp(options: Partial<HttpAppOptions> & Pick<HttpAppOptions, 'routes'>): Promise<Server> {
+  const server = createServer(
+    createHttpApp({
+      logger: SILENT_LOGGER,
+      authenticate: async () => ANONYMOUS_AUTH,
+      authorize: async () => {},
+      ...options,
+    }),
+  );
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return server;
+}
+
+/** serveApp for the tests of one file: started before them, closed after them. */
+export function appForTests(options: Parameters<typeof serveApp>[0]): { server: Server } {
+  const served = {} as { server: Server };
+  beforeAll(async () => {
+    served.server = await serveApp(options);
+  });
+  afterAll(() => closeServer(served.server));
+  return served;
+}
+
+const closeServer = (server: Server | undefined) =>
+  new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
 
 export interface RawResponse {
   status: number;

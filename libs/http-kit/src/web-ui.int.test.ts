@@ -5,13 +5,11 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Logger } from '@pcas/observability';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHttpApp } from './app.ts';
-import { ANONYMOUS_AUTH, rawRequest } from './test-client.ts';
+import { ANONYMOUS_AUTH, rawRequest, SILENT_LOGGER } from './test-client.ts';
 import { HttpResponse, type Route } from './types.ts';
 
-const logger = { child: () => logger, info() {}, warn() {}, error() {}, debug() {} } as unknown as Logger;
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 const CSP = "default-src 'self'";
 
@@ -46,7 +44,7 @@ beforeAll(async () => {
   await writeFile(path.join(dir, 'assets', 'big-5678.js'), `const x = ${JSON.stringify('ship '.repeat(2000))};`);
   const app = createHttpApp({
     routes,
-    logger,
+    logger: SILENT_LOGGER,
     authenticate: async () => ANONYMOUS_AUTH,
     authorize: async () => {},
     webUi: { dir, contentSecurityPolicy: CSP },
@@ -148,7 +146,7 @@ describe('the web UI beside the API', () => {
     expect(() =>
       createHttpApp({
         routes,
-        logger,
+        logger: SILENT_LOGGER,
         authenticate: async () => ANONYMOUS_AUTH,
         authorize: async () => {},
         webUi: { dir: path.join(dir, 'assets') },

@@ -105,7 +105,7 @@ export function createInProcessJobs(options: JobsOptions & { now?: () => number 
  * BullMQ keys per database (`bull-<database name>`): fleets on different databases sharing one Redis (test runs,
  * staging beside production) never run each other's jobs.
  */
-export function jobsPrefixFor(databaseUrl: string | undefined): string {
+function jobsPrefixFor(databaseUrl: string | undefined): string {
   let name = '';
   try {
     name = databaseUrl ? decodeURIComponent(new URL(databaseUrl).pathname.slice(1)) : '';
@@ -180,4 +180,29 @@ export async function createBullJobs(options: BullJobsOptions): Promise<DelayedJ
       await queue.close();
     },
   };
+}
+
+/** How a service runs, as far as its jobs go (the service's config). */
+export interface JobsRunMode {
+  mode: 'embedded' | 'fleet';
+  redisUrl: string | undefined;
+  databaseUrl: string | undefined;
+}
+
+/**
+ * A service's delayed jobs as it runs: BullMQ on the fleet's Redis (keys under `prefix`, else the database's
+ * jobsPrefixFor), in-process timers in the embedded mode or a fleet without Redis.
+ */
+export async function createJobs(
+  run: JobsRunMode,
+  options: JobsOptions & Pick<BullJobsOptions, 'prefix' | 'concurrency'>,
+): Promise<DelayedJobs> {
+  if (run.mode === 'fleet' && run.redisUrl) {
+    return createBullJobs({
+      ...options,
+      redisUrl: run.redisUrl,
+      prefix: options.prefix ?? jobsPrefixFor(run.databaseUrl),
+    });
+  }
+  return createInProcessJobs(options);
 }

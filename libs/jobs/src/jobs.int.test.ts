@@ -3,19 +3,11 @@
 // against the real Redis (a key prefix of its own per test).
 
 import { createLogger } from '@pcas/observability';
-import { redis, uniqueName } from '@pcas/testing';
+import { redis, uniqueName, waitFor } from '@pcas/testing';
 import { describe, expect, it } from 'vitest';
 import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, type JobHandler } from './index.ts';
 
 const log = createLogger('jobs-test', 'silent');
-
-async function waitFor(check: () => boolean, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 const redisUrl = (await redis())?.url;
 

@@ -60,11 +60,14 @@ export function createMailer(options: MailerOptions): Mailer {
   return options.smtpUrl ? smtpMailer(options, options.smtpUrl) : outboxMailer(options);
 }
 
-/** Checks the message before any I/O, so a caller's mistake is a clear error and not an SMTP reply. */
-function checked(message: MailMessage): string[] {
+/**
+ * The message as nodemailer sends it, from `from`. Checked before any I/O, so a caller's mistake is a clear error
+ * and not an SMTP reply.
+ */
+function outgoing(message: MailMessage, from: string) {
   const to = recipientList(message.to);
   if (to.length === 0) throw new MailSendError({ message: 'the message has no recipient' }, 0);
-  return to;
+  return { from, to, subject: message.subject, text: message.text, html: message.html };
 }
 
 function closedError(): MailSendError {
@@ -91,17 +94,11 @@ function smtpMailer(options: MailerOptions, smtpUrl: string): Mailer {
   return {
     async send(message) {
       if (closed) throw closedError();
-      const to = checked(message);
-      const fields = { to, subject: message.subject, server };
+      const mail = outgoing(message, options.from);
+      const fields = { to: mail.to, subject: message.subject, server };
       for (let attempt = 1; ; attempt++) {
         try {
-          const info = await transport.sendMail({
-            from: options.from,
-            to,
-            subject: message.subject,
-            text: message.text,
-            html: message.html,
-          });
+          const info = await transport.sendMail(mail);
           options.log.info({ ...fields, attempt, messageId: info.messageId }, 'mail sent');
           return;
         } catch (error) {
@@ -135,14 +132,8 @@ function outboxMailer(options: MailerOptions): Mailer {
   return {
     async send(message) {
       if (closed) throw closedError();
-      const to = checked(message);
-      const info = await transport.sendMail({
-        from: options.from,
-        to,
-        subject: message.subject,
-        text: message.text,
-        html: message.html,
-      });
+      const mail = outgoing(message, options.from);
+      const info = await transport.sendMail(mail);
       const file = path.join(dir, outboxFileName(new Date(), randomUUID()));
       // Written under a temporary name and renamed, so whoever watches the folder never reads half a message.
       const partial = `${file}.partial`;
@@ -156,7 +147,7 @@ function outboxMailer(options: MailerOptions): Mailer {
         await write();
       });
       await rename(partial, file);
-      options.log.info({ to, subject: message.subject, file }, 'mail written to the outbox (no SMTP_URL set)');
+      options.log.info({ to: mail.to, subject: message.subject, file }, 'mail written to the outbox (no SMTP_URL set)');
     },
     async close() {
       closed = true;

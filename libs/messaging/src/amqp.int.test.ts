@@ -3,7 +3,7 @@
 import net from 'node:net';
 import { ApiError } from '@pcas/errors';
 import { createLogger } from '@pcas/observability';
-import { rabbitmq, uniqueName } from '@pcas/testing';
+import { rabbitmq, uniqueName, waitFor } from '@pcas/testing';
 import { type ChannelModel, connect } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAmqpBus } from './amqp-bus.ts';
@@ -11,14 +11,6 @@ import { type Bus, type BusMessage, RPC_ID_HEADER } from './types.ts';
 
 const log = createLogger('amqp-test', 'silent');
 const server = await rabbitmq();
-
-const waitFor = async (check: () => boolean | Promise<boolean>, ms = 20_000) => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 /** A TCP proxy in front of the broker whose link can be cut and restored: a network failure for one client only. */
 async function cuttableProxy(target: string) {

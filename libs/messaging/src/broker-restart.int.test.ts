@@ -8,18 +8,11 @@
 // touched. Skipped (not failed) when RabbitMQ is not installed, unless CI=true.
 
 import { createLogger } from '@pcas/observability';
-import { type PrivateRabbitNode, rabbitServerScript, startPrivateRabbitNode } from '@pcas/testing';
+import { type PrivateRabbitNode, rabbitServerScript, startPrivateRabbitNode, waitFor } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { projectionLag, startProjection } from './projection.ts';
 import { type Relay, startRelay } from './relay.ts';
-import {
-  appendPaced,
-  countingApply,
-  flowServers,
-  projectedStats,
-  queueDepth,
-  waitFor,
-} from './testing/flow-fixture.ts';
+import { appendPaced, countingApply, flowServers, projectedStats, queueDepth } from './testing/flow-fixture.ts';
 import type { Consumer } from './types.ts';
 
 const SCRIPT = rabbitServerScript();

@@ -4,13 +4,13 @@
 import { createEventStore, type EventStore, type RecordedEvent } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { freshPostgres, type PostgresForTest, waitFor } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessBus, type InProcessBus } from './in-process-bus.ts';
 import { projectionLag, startProjection } from './projection.ts';
 import { eventMessage, startRelay } from './relay.ts';
 import { eventRoutingKey } from './routing.ts';
-import { countingApply, createProjectedTable, projectedStats, waitFor } from './testing/flow-fixture.ts';
+import { countingApply, createProjectedTable, projectedStats } from './testing/flow-fixture.ts';
 
 const log = createLogger('projection-test', 'silent');
 

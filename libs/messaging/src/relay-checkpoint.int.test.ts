@@ -2,11 +2,11 @@
 // as the relay is idle, so what a restart republishes stays small and nothing is skipped.
 
 import { createLogger } from '@pcas/observability';
-import { rabbitmq } from '@pcas/testing';
+import { rabbitmq, waitFor } from '@pcas/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startProjection } from './projection.ts';
 import { startRelay } from './relay.ts';
-import { countingApply, flowServers, projectedStats, waitFor } from './testing/flow-fixture.ts';
+import { countingApply, flowServers, projectedStats } from './testing/flow-fixture.ts';
 
 const broker = await rabbitmq();
 const log = createLogger('relay-checkpoint-test', 'silent');
@@ -14,6 +14,25 @@ const log = createLogger('relay-checkpoint-test', 'silent');
 describe.skipIf(!broker)('relay checkpoint', () => {
   const flow = flowServers('relaycp', { brokerUrl: () => broker!.url, log });
   const { name, table } = flow;
+  /** A consumer on the flow's bus recording the stream id of every message it gets. */
+  const streamIdsSeen = async (queue: string, bindings: string[]) => {
+    const seen: string[] = [];
+    const consumer = await flow.bus.consume(
+      queue,
+      async (messages) => {
+        for (const m of messages) seen.push(String((m.body as { streamId: string }).streamId));
+      },
+      { bindings },
+    );
+    return { seen, consumer };
+  };
+  /** Until the relay's checkpoint is at `position` (an idle relay saves it at once). */
+  const checkpointAt = (relayName: string, position: number) =>
+    waitFor(
+      async () => (await flow.store.readCheckpoint(relayName))?.globalPosition === position,
+      20_000,
+      'checkpoint at the head',
+    );
 
   beforeAll(async () => {
     // Every write of a checkpoint row, counted.
@@ -56,11 +75,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
       await waitFor(async () => (await projectedStats(db, table)).rows === 200, 20_000, 'all 200 projected');
       const head = (await store.readAll(null, 1_000)).events.at(-1)!.globalPosition;
       // Idle after the burst: saved at once, at the last event.
-      await waitFor(
-        async () => (await store.readCheckpoint(relayName))?.globalPosition === head,
-        20_000,
-        'checkpoint at the head',
-      );
+      await checkpointAt(relayName, head);
       const { rows } = await db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM checkpoint_writes WHERE consumer = $1',
         [relayName],
@@ -75,14 +90,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
 
   it('passes over the streams it is told to skip, and its checkpoint moves past them', async () => {
     const { db, store, bus } = flow;
-    const seen: string[] = [];
-    const consumer = await bus.consume(
-      `${name}_skip`,
-      async (messages) => {
-        for (const m of messages) seen.push(String((m.body as { streamId: string }).streamId));
-      },
-      { bindings: ['position.*', 'vessel.*'] },
-    );
+    const { seen, consumer } = await streamIdsSeen(`${name}_skip`, ['position.*', 'vessel.*']);
     const relayName = `relay_skip_${name}`;
     const appended = await store.appendMany([
       { streamId: 'vessel-9200001', events: [{ type: 'TimestampAdded', data: { n: 1 } }] },
@@ -107,11 +115,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
     try {
       await waitFor(async () => seen.includes('vessel-9200002'), 20_000, 'the second vessel event published');
       // Idle: the checkpoint is saved at the last event, past every position.
-      await waitFor(
-        async () => (await store.readCheckpoint(relayName))?.globalPosition === head.globalPosition,
-        20_000,
-        'checkpoint at the head',
-      );
+      await checkpointAt(relayName, head.globalPosition);
       expect(seen.filter((s) => s.startsWith('position-'))).toEqual([]);
       expect(seen.filter((s) => s === 'vessel-9200001' || s === 'vessel-9200002')).toEqual([
         'vessel-9200001',
@@ -125,14 +129,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
 
   it('reads the log once for a commit that it has read all of, not again at once', async () => {
     const { db, store, bus } = flow;
-    const seen: string[] = [];
-    const consumer = await bus.consume(
-      `${name}_once`,
-      async (messages) => {
-        for (const m of messages) seen.push(String((m.body as { streamId: string }).streamId));
-      },
-      { bindings: ['vessel.*'] },
-    );
+    const { seen, consumer } = await streamIdsSeen(`${name}_once`, ['vessel.*']);
     // What each read of the log found: the stream ids of its events.
     const reads: string[][] = [];
     const counted: typeof store = {

@@ -6,11 +6,11 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createLogger } from '@pcas/observability';
-import { rabbitmq } from '@pcas/testing';
+import { rabbitmq, waitFor } from '@pcas/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startProjection } from './projection.ts';
 import { type Relay, startRelay } from './relay.ts';
-import { appendPaced, countingApply, flowServers, projectedStats, waitFor } from './testing/flow-fixture.ts';
+import { appendPaced, countingApply, flowServers, projectedStats } from './testing/flow-fixture.ts';
 import type { Consumer } from './types.ts';
 
 const here = path.dirname(fileURLToPath(import.meta.url));

@@ -4,7 +4,7 @@ import type { Db, OpenDbOptions } from './types.ts';
 
 export { type PageQuery, pageWithTotal } from './paging.ts';
 export { pgTimestampText } from './pg-text.ts';
-export { advisoryLockKey, advisoryLockKeySql, lockForTransaction, setUpSchema } from './schema-setup.ts';
+export { AUDIT_COLUMNS, advisoryLockKey, advisoryLockKeySql, lockForTransaction, setUpSchema } from './schema-setup.ts';
 export { together, togetherText } from './together.ts';
 export type { Db, OpenDbOptions, Queryable, QueryResult } from './types.ts';
 

@@ -1,4 +1,4 @@
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { freshPostgres, type PostgresForTest, waitFor } from '@pcas/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, setUpSchema } from './index.ts';
@@ -6,14 +6,6 @@ import type { Db } from './types.ts';
 
 /** A positive advisory-lock key no other test file uses. */
 const randomLockKey = () => String(Math.floor(Math.random() * 2 ** 52) + 2 ** 40);
-
-const waitFor = async (check: () => boolean, ms = 5_000) => {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 let server: PostgresForTest;
 let db: Db;

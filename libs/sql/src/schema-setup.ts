@@ -48,3 +48,12 @@ export async function setUpSchema(
     if (after) await after(tx);
   });
 }
+
+/**
+ * A table's last columns as the original's tables have them: when a row was created and last changed, and by
+ * which user (null: the system). For a `CREATE TABLE` list, without a comma after it.
+ */
+export const AUDIT_COLUMNS = `created_at timestamptz NOT NULL DEFAULT now(),
+     created_by integer,
+     modified_at timestamptz NOT NULL DEFAULT now(),
+     modified_by integer`;

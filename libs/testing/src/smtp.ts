@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { type AddressObject, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
+import { pollUntil } from './waiting.ts';
 
 export interface ParsedMail {
   /** The address of the From header, e.g. `no-reply@port.local`. */
@@ -47,6 +48,8 @@ export interface SmtpServerForTest {
   stats: { refused: number; failedLogins: number };
   /** Resolves once at least `count` messages arrived (mails sent in the background), or rejects after `ms`. */
   waitForMessages(count: number, ms?: number): Promise<ReceivedMail[]>;
+  /** The first message `match` takes, once it arrived; rejects after `ms`, naming the messages there were. */
+  waitForMail(match: (mail: ReceivedMail) => boolean, ms?: number): Promise<ReceivedMail>;
   close(): Promise<void>;
 }
 
@@ -143,6 +146,15 @@ export async function startSmtpServer(options: SmtpServerOptions = {}): Promise<
     port,
     messages,
     stats,
+    async waitForMail(match, ms = 30_000) {
+      const found = await pollUntil(
+        () => messages.find(match),
+        (mail) => mail !== undefined,
+        ms,
+      );
+      if (found) return found;
+      throw new Error(`no such mail; got ${JSON.stringify(messages.map((m) => [m.to, m.subject]))}`);
+    },
     waitForMessages(count, ms = 30_000) {
       return new Promise((resolve, reject) => {
         const check = () => {

@@ -26,27 +26,64 @@ export function ConfirmButton({ question, detail, confirmLabel, onConfirm, child
       <Button variant="light" size="xs" {...button} onClick={open}>
         {t(children)}
       </Button>
-      <Modal opened={opened} onClose={close} title={t(question)} centered>
-        {detail && (
-          <Text size="sm" mb="md">
-            {typeof detail === 'string' ? t(detail) : detail}
-          </Text>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {t('Cancel')}
-          </Button>
-          <Button
-            color={button.color ?? 'blue'}
-            onClick={() => {
-              close();
-              void onConfirm();
-            }}
-          >
-            {t(confirmLabel ?? children)}
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={opened}
+        onClose={close}
+        title={t(question)}
+        detail={typeof detail === 'string' ? t(detail) : detail}
+        confirmLabel={confirmLabel ?? children}
+        color={button.color}
+        onConfirm={onConfirm}
+      />
     </>
+  );
+}
+
+/** The question's dialog: Cancel, or the confirming button, which closes it and acts. */
+export function ConfirmDialog({
+  opened,
+  onClose,
+  title,
+  detail,
+  confirmLabel,
+  color,
+  onConfirm,
+  centered = true,
+}: {
+  opened: boolean;
+  onClose: () => void;
+  /** Already translated. */
+  title: string;
+  /** Already translated. */
+  detail?: ReactNode;
+  /** Translated here. */
+  confirmLabel: string;
+  color?: ButtonProps['color'];
+  onConfirm: () => unknown;
+  centered?: boolean;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} centered={centered}>
+      {detail && (
+        <Text size="sm" mb="md">
+          {detail}
+        </Text>
+      )}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={onClose}>
+          {t('Cancel')}
+        </Button>
+        <Button
+          color={color ?? 'blue'}
+          onClick={() => {
+            onClose();
+            void onConfirm();
+          }}
+        >
+          {t(confirmLabel)}
+        </Button>
+      </Group>
+    </Modal>
   );
 }

@@ -1,7 +1,7 @@
 // The one shape of a dialog that changes something: a form in a modal, the API's refusal in words at its top (the
 // dialog stays open), the form's own problem above the buttons, and Cancel / submit (busy while the change is sent).
 
-import { Button, Group, Modal, type ModalProps, Stack, Text } from '@mantine/core';
+import { Button, Group, type MantineSpacing, Modal, type ModalProps, Stack, Text } from '@mantine/core';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
@@ -14,15 +14,16 @@ export interface FormDialogProps {
   title: string;
   size?: ModalProps['size'];
   onSubmit: (event: FormEvent) => void;
-  /** The change's error, shown in the API's words under `refusalTitle`. */
-  error: ApiError | null;
+  /** The change the form sends: its error is shown in the API's words under `refusalTitle`; busy while pending. */
+  change: { error: ApiError | null; isPending: boolean };
   refusalTitle?: string;
   /** What is wrong with the form, already in words; shown only when given. */
   problem?: ReactNode;
   /** The submit button's text (translated here). */
   submitLabel: string;
-  pending: boolean;
   disabled?: boolean;
+  /** The button that opens the dialog, shown in its place. */
+  opener?: DialogButtonProps;
   children: ReactNode;
 }
 
@@ -32,37 +33,59 @@ export function FormDialog({
   title,
   size,
   onSubmit,
-  error,
+  change,
   refusalTitle,
   problem,
   submitLabel,
-  pending,
   disabled,
+  opener,
   children,
 }: FormDialogProps) {
+  return (
+    <>
+      {opener && <DialogButton {...opener} />}
+      <Modal opened={opened} onClose={onClose} title={title} centered size={size}>
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="sm">
+            <Refusal error={change.error} title={refusalTitle} />
+            {children}
+            {problem && (
+              <Text size="sm" c="red.8" role="alert">
+                {problem}
+              </Text>
+            )}
+            <FormButtons onCancel={onClose} submitLabel={submitLabel} pending={change.isPending} disabled={disabled} />
+          </Stack>
+        </form>
+      </Modal>
+    </>
+  );
+}
+
+/** A form's Cancel and its submit button (busy while the change is sent; the label is translated here). */
+export function FormButtons({
+  onCancel,
+  submitLabel,
+  pending,
+  disabled,
+  mt,
+}: {
+  onCancel: () => void;
+  submitLabel: string;
+  pending: boolean;
+  disabled?: boolean;
+  mt?: MantineSpacing;
+}) {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered size={size}>
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="sm">
-          <Refusal error={error} title={refusalTitle} />
-          {children}
-          {problem && (
-            <Text size="sm" c="red.8" role="alert">
-              {problem}
-            </Text>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('Cancel')}
-            </Button>
-            <Button type="submit" loading={pending} disabled={disabled}>
-              {t(submitLabel)}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <Group justify="flex-end" mt={mt}>
+      <Button variant="default" onClick={onCancel}>
+        {t('Cancel')}
+      </Button>
+      <Button type="submit" loading={pending} disabled={disabled}>
+        {t(submitLabel)}
+      </Button>
+    </Group>
   );
 }
 
@@ -70,19 +93,16 @@ export function FormDialog({
  * What opens such a dialog: a small text button in a table row (named in full for screen readers, as "Edit" alone
  * says not what), or the page's own button.
  */
-export function DialogButton({
-  inRow,
-  label,
-  rowLabel,
-  onClick,
-}: {
+interface DialogButtonProps {
   inRow: boolean;
   /** The button's text (translated here). */
   label: string;
   /** The row button's full name, already translated. */
   rowLabel?: string;
   onClick: () => void;
-}) {
+}
+
+function DialogButton({ inRow, label, rowLabel, onClick }: DialogButtonProps) {
   const { t } = useTranslation();
   return inRow ? (
     <Button size="compact-sm" variant="subtle" onClick={onClick} aria-label={rowLabel}>

@@ -155,21 +155,27 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
       </ScrollArea>
       {query.isPending && <Loading />}
       {!query.isPending && !query.error && rows.length === 0 && <Empty>{props.empty ?? 'Nothing to show'}</Empty>}
-      {pages > 1 && (
-        <Group justify="space-between" mt="sm">
-          <Text size="sm" c="dimmed">
-            {t('Page {{page}} of {{pages}}', { page, pages })}
-          </Text>
-          <Pagination
-            total={pages}
-            value={page}
-            onChange={setPage}
-            size="sm"
-            getControlProps={(control) => ({ 'aria-label': t(`${control} page`) })}
-          />
-        </Group>
-      )}
+      {pages > 1 && <Pager page={page} pages={pages} onPage={setPage} />}
     </>
+  );
+}
+
+/** Which page of how many, and the page buttons. */
+export function Pager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
+  const { t } = useTranslation();
+  return (
+    <Group justify="space-between" mt="sm">
+      <Text size="sm" c="dimmed">
+        {t('Page {{page}} of {{pages}}', { page, pages })}
+      </Text>
+      <Pagination
+        total={pages}
+        value={page}
+        onChange={onPage}
+        size="sm"
+        getControlProps={(control) => ({ 'aria-label': t(`${control} page`) })}
+      />
+    </Group>
   );
 }
 

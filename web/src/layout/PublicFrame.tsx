@@ -1,15 +1,13 @@
 // The frame of the pages seen before signing in (sign-in, registration, password reset): one centred card.
 
 import { Anchor, Center, Container, Paper, Stack, Text, Title } from '@mantine/core';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useDocumentTitle } from '../components/PageHeader.tsx';
 
 export function PublicFrame({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
-  const text = t(title);
-  useEffect(() => {
-    document.title = `${text} · Port Call Activity`;
-  }, [text]);
+  const text = useDocumentTitle(title);
   return (
     <Center component="main" mih="100vh" p="md" bg="gray.0">
       <Container size={420} w="100%" p={0}>

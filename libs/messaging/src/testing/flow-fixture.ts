@@ -78,14 +78,6 @@ export async function appendPaced(
   }
 }
 
-export const waitFor = async (check: () => boolean | Promise<boolean>, ms: number, what = 'condition') => {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`${what} not met within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
-
 /** A fresh real PostgreSQL database with an initialised event store and the counting projection's table. */
 export async function openFlowDatabase(table: string): Promise<{ pg: PostgresForTest; db: Db; store: EventStore }> {
   const pg = await freshPostgres('pcas_messaging');

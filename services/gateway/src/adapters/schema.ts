@@ -3,7 +3,7 @@
 // way every owner sets up its schema (setUpSchema), so several gateway processes may start at once.
 
 import { GATEWAY_LEGACY_EVENT_SECRETS } from '@pcas/contracts';
-import { type Db, type Queryable, setUpSchema } from '@pcas/sql';
+import { AUDIT_COLUMNS, type Db, type Queryable, setUpSchema } from '@pcas/sql';
 import { DEFAULT_REALTIME_ANONYMOUS } from '../domain/realtime.ts';
 import { DEFAULT_ROLE_PERMISSIONS, PERMISSIONS, ROLES } from '../domain/roles.ts';
 import { DEFAULT_SETTINGS } from '../domain/settings.ts';
@@ -34,10 +34,7 @@ const DDL = [
      id integer PRIMARY KEY,
      name text NOT NULL UNIQUE,
      value text NOT NULL DEFAULT '',
-     created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE SEQUENCE IF NOT EXISTS gateway.user_ids',
   // Columns beyond this issue's needs (lock/suspend, registration code) are the original's, for later issues.
@@ -57,10 +54,7 @@ const DDL = [
      failed_logins integer NOT NULL DEFAULT 0,
      suspend_start timestamptz,
      locked boolean NOT NULL DEFAULT false,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE UNIQUE INDEX IF NOT EXISTS users_email_lower ON gateway.users (lower(email))',
   // Failed sign-ins per account and client address (UserLoginFailed with `client`; an IPv6 client by its /64), so
@@ -82,10 +76,7 @@ const DDL = [
      is_active boolean NOT NULL DEFAULT true,
      bound_user_id integer NOT NULL REFERENCES gateway.users (id),
      name text NOT NULL DEFAULT '',
-     created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer
+     ${AUDIT_COLUMNS}
    )`,
   // The API-key permissions a key holds (ApiKeyCreated, ApiKeyPermissionsSet); NULL: all of them.
   'ALTER TABLE gateway.api_keys ADD COLUMN IF NOT EXISTS permissions text[]',
@@ -108,10 +99,7 @@ const DDL = [
      enabled boolean NOT NULL DEFAULT true,
      role text NOT NULL,
      description text NOT NULL DEFAULT '',
-     created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS users_created_by ON gateway.users (created_by)',
   // The secrets (credentials.ts): not derived from the log, so a rebuild of the read models leaves them be.

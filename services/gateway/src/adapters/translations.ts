@@ -40,16 +40,38 @@ async function upsert(
   );
 }
 
-type Decide = (stored: ReadonlyMap<string, string>, defaults: ReadonlyMap<string, string>) => TranslationEntry[] | null;
+type Decide = (
+  entries: TranslationEntry[],
+  stored: ReadonlyMap<string, string>,
+  defaults: ReadonlyMap<string, string>,
+) => TranslationEntry[] | null;
 
-/** Loads the pair's stored texts under its lock, lets `decide` pick the change, and records it. */
-async function change(
+export type TranslationsChange = 'TranslationsAdded' | 'TranslationsUpdated' | 'TranslationsReplaced';
+
+const nonEmpty = (entries: TranslationEntry[]) => (entries.length > 0 ? entries : null);
+
+/**
+ * What each change of a pair's texts records, from the entries a route was given:
+ * - TranslationsAdded (POST /translation/:ns/:lng): the keys that have no text yet;
+ * - TranslationsUpdated (PUT /translations/:ns/:lng): the texts that change, 400 (nothing stored) when a key is
+ *   unknown;
+ * - TranslationsReplaced (POST /translations/:ns/:lng): the stored texts become exactly these.
+ * Nothing is recorded when nothing changes.
+ */
+const DECIDE: Record<TranslationsChange, Decide> = {
+  TranslationsAdded: (missing, stored, defaults) => nonEmpty(missingToAdd(missing, stored, defaults)),
+  TranslationsUpdated: (updated, stored, defaults) => nonEmpty(updatesToApply(updated, stored, defaults)),
+  TranslationsReplaced: (translations, stored) => (replacementChanges(translations, stored) ? translations : null),
+};
+
+/** Loads the pair's stored texts under its lock, decides the change and records it. Returns how many texts it recorded. */
+export async function changeTranslations(
   db: Db,
   store: EventStore,
   namespace: string,
   language: string,
-  type: 'TranslationsAdded' | 'TranslationsUpdated' | 'TranslationsReplaced',
-  decide: Decide,
+  type: TranslationsChange,
+  given: TranslationEntry[],
   actor: Actor,
 ): Promise<number> {
   const stream = translationsStream(namespace, language);
@@ -57,7 +79,7 @@ async function change(
     await lockStreamForDecision(tx, stream);
     const rows = await storedTranslations(tx, namespace, language);
     const stored = new Map(rows.map((row) => [row.key, row.value]));
-    const entries = decide(stored, defaultTranslations(namespace, language));
+    const entries = DECIDE[type](given, stored, defaultTranslations(namespace, language));
     if (entries === null) return 0;
     const data: TranslationsAdded | TranslationsUpdated | TranslationsReplaced = {
       namespace,
@@ -71,70 +93,4 @@ async function change(
     await upsert(tx, namespace, language, entries, actor.user_id);
     return entries.length;
   });
-}
-
-/** POST /translation/:ns/:lng: adds keys that have no text yet. Returns how many were added. */
-export function addMissingTranslations(
-  db: Db,
-  store: EventStore,
-  namespace: string,
-  language: string,
-  missing: TranslationEntry[],
-  actor: Actor,
-) {
-  return change(
-    db,
-    store,
-    namespace,
-    language,
-    'TranslationsAdded',
-    (stored, defaults) => {
-      const added = missingToAdd(missing, stored, defaults);
-      return added.length > 0 ? added : null;
-    },
-    actor,
-  );
-}
-
-/** PUT /translations/:ns/:lng: 400 (nothing stored) when a key is unknown. Returns how many texts changed. */
-export function updateTranslations(
-  db: Db,
-  store: EventStore,
-  namespace: string,
-  language: string,
-  updated: TranslationEntry[],
-  actor: Actor,
-) {
-  return change(
-    db,
-    store,
-    namespace,
-    language,
-    'TranslationsUpdated',
-    (stored, defaults) => {
-      const changed = updatesToApply(updated, stored, defaults);
-      return changed.length > 0 ? changed : null;
-    },
-    actor,
-  );
-}
-
-/** POST /translations/:ns/:lng: the stored texts become exactly these. */
-export function replaceTranslations(
-  db: Db,
-  store: EventStore,
-  namespace: string,
-  language: string,
-  translations: TranslationEntry[],
-  actor: Actor,
-) {
-  return change(
-    db,
-    store,
-    namespace,
-    language,
-    'TranslationsReplaced',
-    (stored) => (replacementChanges(translations, stored) ? translations : null),
-    actor,
-  );
 }

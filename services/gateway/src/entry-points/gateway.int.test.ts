@@ -2,57 +2,46 @@
 // sessions (the SQL store when no Redis can be had outside CI) and the in-process bus.
 
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type Config, loadConfig } from '@pcas/config';
 import { INGEST, IngestCommands, type PostTimestampsCommand } from '@pcas/contracts';
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import type { Route } from '@pcas/http-kit';
-import { type Bus, createInProcessBus, startProjection, startRelay } from '@pcas/messaging';
-import { createLogger, type Logger } from '@pcas/observability';
+import { type Bus, startProjection, startRelay } from '@pcas/messaging';
+import type { Logger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest, redis as redisForTest, uniqueName } from '@pcas/testing';
-import { Redis } from 'ioredis';
+import { freshPostgres, uniqueName } from '@pcas/testing';
+import type { Redis } from 'ioredis';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../adapters/password.ts';
-import { createRedisSessionStore, createSqlSessionStore, type SessionStore } from '../adapters/session-store.ts';
+import { createSqlSessionStore, type SessionStore } from '../adapters/session-store.ts';
 import { loadSigningKeys } from '../adapters/signing-key.ts';
 import { createUser } from '../adapters/users.ts';
 import { createAccess } from './auth.ts';
 import type { GatewayDeps } from './deps.ts';
 import { startGateway } from './service.ts';
+import { gatewayGround, testSessions } from './testing/gateway-harness.ts';
 
 const ADMIN_EMAIL = 'Admin@Test.Local';
 // Distinctive, so a search of the log and the events table for it cannot match anything by accident.
 const ADMIN_PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 const USER_PASSWORD = `pw-${randomBytes(12).toString('hex')}`;
 
-/** Every line the gateway logs, captured by swapping the pino destination (no extra dependency needed). */
-function captureLogs(log: Logger): string[] {
-  const lines: string[] = [];
-  const streamSym = Object.getOwnPropertySymbols(log).find((s) => s.description === 'pino.stream');
-  if (!streamSym) throw new Error('pino stream symbol not found');
-  (log as any)[streamSym] = { write: (line: string) => lines.push(line) };
-  return lines;
-}
-
 interface Answer {
   status: number;
   body: any;
 }
 
-let pg: PostgresForTest;
+let ground: Awaited<ReturnType<typeof gatewayGround>>;
 let db: Db;
 let store: EventStore;
 let bus: Bus;
 let redisClient: Redis | undefined;
+let closeSessions: () => Promise<void>;
 let sessions: SessionStore;
 let config: Config;
 let log: Logger;
 let logLines: string[];
-let dataDir: string;
 let gateway: { port: number; stop(): Promise<void> };
 let base: string;
 const redisPrefix = `${uniqueName('gateway-test')}:`;
@@ -88,6 +77,20 @@ async function login(email: string, password: string): Promise<string> {
   return res.body.session_id;
 }
 
+/** A timestamp posted with an API key on the agent route (ingest is faked below). */
+const postTimestamp = (key: string) =>
+  call('POST', '/agent/rest/timestamps', {
+    auth: `ApiKey ${key}`,
+    body: {
+      imo: 1234567,
+      vessel_name: 'Unikieship',
+      time_type: 'Estimated',
+      state: 'Arrival_Vessel_PortArea',
+      time: '2030-01-01T00:00:00Z',
+      payload: {},
+    },
+  });
+
 const deps = (): Omit<GatewayDeps, 'mailer' | 'seaChartVessels' | 'horizonWatch'> => ({
   config,
   db,
@@ -98,13 +101,8 @@ const deps = (): Omit<GatewayDeps, 'mailer' | 'seaChartVessels' | 'horizonWatch'
 });
 
 beforeAll(async () => {
-  pg = await freshPostgres('gateway_it');
-  db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  log = createLogger('gateway-test', 'debug');
-  logLines = captureLogs(log);
-  bus = createInProcessBus({ log });
+  ground = await gatewayGround('gateway_it');
+  ({ db, store, bus, log, logLines } = ground);
   // Stands in for the ingest service, so an API-key-only route can be called end to end.
   // Timestamp posts come as batches (postTimestamps): one call is recorded per item.
   await bus.serveRpc(INGEST, async (command, payload) => {
@@ -116,40 +114,21 @@ beforeAll(async () => {
     ingestCalls.push({ command, payload });
     return { result: 'OK', id: 1 };
   });
-  const redisServer = await redisForTest();
-  dataDir = await mkdtemp(path.join(tmpdir(), 'gateway-it-'));
   config = loadConfig(
     {},
     {
-      port: 0,
-      invalidAccessDelayMs: 0,
-      adminEmail: ADMIN_EMAIL,
-      adminPassword: ADMIN_PASSWORD,
-      sessionTtlSeconds: 3600,
-      dataDir,
+      ...ground.settings(ADMIN_EMAIL, ADMIN_PASSWORD),
     },
   );
-  if (redisServer) {
-    redisClient = new Redis(redisServer.url);
-    sessions = createRedisSessionStore(redisClient, { ttlSeconds: config.sessionTtlSeconds, prefix: redisPrefix });
-  } else {
-    sessions = createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
-  }
+  ({ sessions, redisClient, close: closeSessions } = await testSessions(db, config.sessionTtlSeconds, redisPrefix));
   gateway = await startGateway(deps());
   base = `http://127.0.0.1:${gateway.port}`;
 });
 
 afterAll(async () => {
   await gateway?.stop();
-  await bus?.close();
-  if (redisClient) {
-    const keys = await redisClient.keys(`${redisPrefix}*`);
-    if (keys.length > 0) await redisClient.del(...keys);
-    await redisClient.quit();
-  }
-  await db?.close();
-  await pg?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await closeSessions?.();
+  await ground?.close();
 });
 
 describe('login, session, logout', () => {
@@ -444,17 +423,7 @@ describe('API keys', () => {
 
     // Over HTTP: a public route, then the API-key-only timestamp route (ingest is faked above).
     expect((await call('GET', '/health-check', { auth: `ApiKey ${created.key}` })).status).toBe(200);
-    const posted = await call('POST', '/agent/rest/timestamps', {
-      auth: `ApiKey ${created.key}`,
-      body: {
-        imo: 1234567,
-        vessel_name: 'Unikieship',
-        time_type: 'Estimated',
-        state: 'Arrival_Vessel_PortArea',
-        time: '2030-01-01T00:00:00Z',
-        payload: {},
-      },
-    });
+    const posted = await postTimestamp(created.key);
     expect(posted.status).toBe(200);
     expect(ingestCalls.at(-1)?.payload.actor).toEqual({ user_id: bound.rows[0].bound_user_id, api_key_id: created.id });
     expect(
@@ -465,18 +434,7 @@ describe('API keys', () => {
 
   it('a disabled key is refused at once; enabling restores it', async () => {
     const access = createAccess(deps());
-    const timestamp = () =>
-      call('POST', '/agent/rest/timestamps', {
-        auth: `ApiKey ${created.key}`,
-        body: {
-          imo: 1234567,
-          vessel_name: 'Unikieship',
-          time_type: 'Estimated',
-          state: 'Arrival_Vessel_PortArea',
-          time: '2030-01-01T00:00:00Z',
-          payload: {},
-        },
-      });
+    const timestamp = () => postTimestamp(created.key);
 
     expect(await call('PUT', '/api-keys/disable', { auth: admin(), body: { id: created.id } })).toEqual({
       status: 200,

@@ -3,32 +3,22 @@
 // had outside CI) and a real SMTP server in this process (mail).
 
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { type Config, loadConfig, RATE_LIMITS_OFF_ENV } from '@pcas/config';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
-import { type Bus, createInProcessBus } from '@pcas/messaging';
-import { createLogger, type Logger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import {
-  ApiClient,
-  freshPostgres,
-  type PostgresForTest,
-  redis as redisForTest,
-  type SmtpServerForTest,
-  startSmtpServer,
-  uniqueName,
-} from '@pcas/testing';
-import { Redis } from 'ioredis';
+import type { EventStore } from '@pcas/eventstore';
+import type { Bus } from '@pcas/messaging';
+import type { Logger } from '@pcas/observability';
+import type { Db } from '@pcas/sql';
+import { ApiClient, type SmtpServerForTest, startSmtpServer, uniqueName } from '@pcas/testing';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisSessionStore, createSqlSessionStore, type SessionStore } from '../adapters/session-store.ts';
+import type { SessionStore } from '../adapters/session-store.ts';
 import { CODE_PATTERN } from '../domain/user-management.ts';
 import { startGateway } from './service.ts';
+import { gatewayGround, testSessions } from './testing/gateway-harness.ts';
 
 const BEHAT_RULES =
   '{"user":{"password_min_length":"4","password_min_unique_chars":"1","suspend_failures":"3","suspend_minutes":"1","lock_failures":"7"}}';
+/** A user's keys as GET /users/:id answers them, in order. */
 const SINGLE_KEYS = [
   'id',
   'first_name',
@@ -44,18 +34,9 @@ const SINGLE_KEYS = [
   'locked',
   'registration_type',
 ];
+/** A user's keys in the GET /users list, in order: the single keys with who created it and the suspension. */
 const LIST_KEYS = [
-  'id',
-  'first_name',
-  'last_name',
-  'email',
-  'role_id',
-  'registration_code_id',
-  'created_at',
-  'created_by',
-  'modified_at',
-  'modified_by',
-  'status',
+  ...SINGLE_KEYS.slice(0, SINGLE_KEYS.indexOf('status') + 1),
   'created_by_email',
   'locked',
   'suspended',
@@ -77,25 +58,15 @@ const remember = (value: string) => {
   return value;
 };
 
-/** Every line the gateway logs, captured by swapping the pino destination. */
-function captureLogs(log: Logger): string[] {
-  const lines: string[] = [];
-  const streamSym = Object.getOwnPropertySymbols(log).find((s) => s.description === 'pino.stream');
-  if (!streamSym) throw new Error('pino stream symbol not found');
-  (log as any)[streamSym] = { write: (line: string) => lines.push(line) };
-  return lines;
-}
-
-let pg: PostgresForTest;
+let ground: Awaited<ReturnType<typeof gatewayGround>>;
 let db: Db;
 let store: EventStore;
 let bus: Bus;
 let log: Logger;
 let logLines: string[];
-let redisClient: Redis | undefined;
+let closeSessions: () => Promise<void>;
 let sessions: SessionStore;
 let config: Config;
-let dataDir: string;
 let smtp: SmtpServerForTest;
 let gateway: { port: number; stop(): Promise<void> };
 let anonymous: ApiClient;
@@ -106,15 +77,9 @@ const ADMIN_PASSWORD = secret('admin');
 const redisPrefix = `${uniqueName('users-it')}:`;
 
 beforeAll(async () => {
-  pg = await freshPostgres('users_it');
-  db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  log = createLogger('users-it', 'debug');
-  logLines = captureLogs(log);
-  bus = createInProcessBus({ log });
+  ground = await gatewayGround('users_it');
+  ({ db, store, bus, log, logLines } = ground);
   smtp = await startSmtpServer();
-  dataDir = await mkdtemp(path.join(tmpdir(), 'users-it-'));
   config = loadConfig(
     {
       PASSWORD_RULES: BEHAT_RULES,
@@ -124,23 +89,12 @@ beforeAll(async () => {
       ...RATE_LIMITS_OFF_ENV,
     },
     {
-      port: 0,
-      invalidAccessDelayMs: 0,
-      adminEmail: ADMIN_EMAIL,
-      adminPassword: ADMIN_PASSWORD,
-      sessionTtlSeconds: 3600,
-      dataDir,
+      ...ground.settings(ADMIN_EMAIL, ADMIN_PASSWORD),
       smtpUrl: smtp.url,
       mailFrom: 'Port Activity <no-reply@port.example>',
     },
   );
-  const redisServer = await redisForTest();
-  if (redisServer) {
-    redisClient = new Redis(redisServer.url);
-    sessions = createRedisSessionStore(redisClient, { ttlSeconds: config.sessionTtlSeconds, prefix: redisPrefix });
-  } else {
-    sessions = createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
-  }
+  ({ sessions, close: closeSessions } = await testSessions(db, config.sessionTtlSeconds, redisPrefix));
   gateway = await startGateway({ config, db, store, bus, log, sessions });
   anonymous = new ApiClient(`http://127.0.0.1:${gateway.port}`);
   admin = await anonymous.login(ADMIN_EMAIL, ADMIN_PASSWORD);
@@ -150,15 +104,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await gateway?.stop();
   await smtp?.close();
-  await bus?.close();
-  if (redisClient) {
-    const keys = await redisClient.keys(`${redisPrefix}*`);
-    if (keys.length > 0) await redisClient.del(...keys);
-    await redisClient.quit();
-  }
-  await db?.close();
-  await pg?.drop();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  await closeSessions?.();
+  await ground?.close();
 });
 
 /** Creates a user as `by` and sets a known password through /change-password (as the Behat steps do). */

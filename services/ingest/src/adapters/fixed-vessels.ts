@@ -5,7 +5,7 @@
 
 import { type FixedVesselData, fixedVesselStream } from '@pcas/contracts';
 import type { EventMetadata, EventStore } from '@pcas/eventstore';
-import type { Queryable } from '@pcas/sql';
+import { AUDIT_COLUMNS, type Queryable } from '@pcas/sql';
 import type { FixedVesselContext, FixedVesselEvent } from '../domain/fixed-vessels.ts';
 import { lockSeaChart, refreshSeaChartFeatures } from './positions.ts';
 
@@ -21,10 +21,7 @@ export const FIXED_VESSELS_DDL = [
      mmsi bigint,
      vessel_type integer NOT NULL,
      vessel_name text NOT NULL,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE UNIQUE INDEX IF NOT EXISTS fixed_vessels_imo ON ingest.fixed_vessels (imo) WHERE imo IS NOT NULL',
   'CREATE UNIQUE INDEX IF NOT EXISTS fixed_vessels_mmsi ON ingest.fixed_vessels (mmsi) WHERE mmsi IS NOT NULL',

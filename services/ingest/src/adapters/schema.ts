@@ -1,7 +1,7 @@
 // The ingest schema. `ingest.vessels` is also the GET /vessels read model the gateway reads (docs/domain.md#vessels),
 // so its column names follow the original's `vessel` table; the weight tables serve GET /*-api-key-weights.
 
-import { type Db, setUpSchema } from '@pcas/sql';
+import { AUDIT_COLUMNS, type Db, setUpSchema } from '@pcas/sql';
 import { FIXED_VESSELS_DDL } from './fixed-vessels.ts';
 import { fillMissingFeatures, POSITIONS_DDL } from './positions.ts';
 
@@ -13,10 +13,7 @@ const DDL = [
     vessel_name text NOT NULL DEFAULT '',
     visible boolean NOT NULL DEFAULT true,
     vessel_type integer NOT NULL DEFAULT 1,
-    created_at timestamptz NOT NULL DEFAULT now(),
-    created_by integer,
-    modified_at timestamptz NOT NULL DEFAULT now(),
-    modified_by integer
+    ${AUDIT_COLUMNS}
   )`,
   // IMO-0 posts find their vessel by case-insensitive name; the gateway's vessel search uses it too.
   'CREATE INDEX IF NOT EXISTS vessels_lower_name_idx ON ingest.vessels (lower(vessel_name))',

@@ -23,6 +23,16 @@ const post = (overrides: Partial<PostTimestampCommand> = {}): PostTimestampComma
   ...overrides,
 });
 
+/** `post()` once validated: the time in UTC. */
+const VALIDATED = {
+  imo: 9074729,
+  vessel_name: 'Ever Given',
+  time_type: 'Estimated',
+  state: 'Arrival_Vessel_PortArea',
+  time: '2026-05-12T05:00:00+00:00',
+  payload: { source: 'test' },
+};
+
 const agent: PostTimestampContext = { now: NOW, actor: { user_id: 7, api_key_id: 3 }, manual: false, weight: 2 };
 const person: PostTimestampContext = { now: NOW, actor: { user_id: 12, api_key_id: null }, manual: true, weight: 999 };
 
@@ -37,14 +47,7 @@ const error = (fn: () => unknown) => {
 
 describe('validateTimestamp', () => {
   it('normalises a valid post', () => {
-    expect(validateTimestamp(post(), NOW)).toEqual({
-      imo: 9074729,
-      vessel_name: 'Ever Given',
-      time_type: 'Estimated',
-      state: 'Arrival_Vessel_PortArea',
-      time: '2026-05-12T05:00:00+00:00',
-      payload: { source: 'test' },
-    });
+    expect(validateTimestamp(post(), NOW)).toEqual(VALIDATED);
   });
 
   it('accepts the test IMO 1234567 and a digit-string IMO', () => {
@@ -202,12 +205,7 @@ describe('decidePostTimestamp', () => {
     expect(decision.events.map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived']);
     expect(decision.events[0].data).toEqual({ imo: 9074729, vessel_name: 'Ever Given' });
     expect(decision.events[1].data).toEqual({
-      imo: 9074729,
-      vessel_name: 'Ever Given',
-      time_type: 'Estimated',
-      state: 'Arrival_Vessel_PortArea',
-      time: '2026-05-12T05:00:00+00:00',
-      payload: { source: 'test' },
+      ...VALIDATED,
       source: 'api_key',
       api_key_id: 3,
       user_id: 7,
@@ -351,16 +349,7 @@ describe('timestamp event id (duplicate check)', () => {
   });
 
   it('is computed from the resolved fields', () => {
-    expect(
-      timestampEventId({
-        imo: 9074729,
-        vessel_name: 'Ever Given',
-        time_type: 'Estimated',
-        state: 'Arrival_Vessel_PortArea',
-        time: '2026-05-12T05:00:00+00:00',
-        payload: { source: 'test' },
-      }),
-    ).toBe(idOf(post()));
+    expect(timestampEventId(VALIDATED)).toBe(idOf(post()));
   });
 });
 
@@ -376,11 +365,7 @@ describe('uuidV5', () => {
     expect(uuidV5('Ever Given ⚓')).toBe('86549c36-97ab-56b7-a20e-3e692aeaf4a4');
     expect(
       timestampEventId({
-        imo: 9074729,
-        vessel_name: 'Ever Given',
-        time_type: 'Estimated',
-        state: 'Arrival_Vessel_PortArea',
-        time: '2026-05-12T05:00:00+00:00',
+        ...VALIDATED,
         payload: {
           source: 'test',
           external_id: 'A-1',

@@ -9,11 +9,12 @@ import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { templatePairs } from '@pcas/s211';
-import { type Db, openDb, type Queryable } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db, Queryable } from '@pcas/sql';
+import { pollUntil, rejected, waitFor } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSchema } from '../adapters/schema.ts';
 import { insertFakeImoVessel, lockVesselName } from '../adapters/vessels.ts';
+import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
 import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
 import { startIngest } from './service.ts';
 
@@ -33,44 +34,22 @@ const timestamp = (overrides: Partial<PostTimestampCommand> = {}): PostTimestamp
   ...overrides,
 });
 
-let pg: PostgresForTest;
+let database: IngestDatabase;
 let db: Db;
 let store: EventStore;
 let ingest: IngestCommandHandlers;
 
 const handlers = () => createIngestCommands({ db, store, log, namespace: 'gavle', now: () => NOW });
 const streamOf = (imo: number) => store.readStream(vesselStream(imo));
-// Counted in the table, not through readAll: readAll holds back what is younger than any running transaction in
-// the whole cluster, so a busy neighbour (another test file's database) would make a count lag.
-const eventCount = async () => Number((await db.query('SELECT count(*) AS n FROM eventstore.events')).rows[0].n);
 const vesselRow = async (imo: number) =>
   (await db.query('SELECT * FROM ingest.vessels WHERE imo = $1', [imo])).rows[0] as Record<string, unknown> | undefined;
 
-/** Polls until the check holds (true) or 30 s pass (false): sequencing, not a timing assertion. */
-async function until(check: () => Promise<boolean>): Promise<boolean> {
-  for (const deadline = Date.now() + 30_000; Date.now() < deadline; ) {
-    if (await check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  return false;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error('expected a rejection');
-}
+const rejection = (promise: Promise<unknown>) => rejected<ApiError>(promise);
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_ingest');
-  db = await openDb(pg.url ? { url: pg.url, applicationName: 'ingest-test' } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  await ensureSchema(db);
-  await ensureSchema(db); // idempotent
+  database = await ingestDatabase('pcas_ingest', { applicationName: 'ingest-test' });
+  ({ db, store } = database);
+  await ensureSchema(db); // a second start changes nothing
   ingest = handlers();
   for (const { time_type, state } of templatePairs('gavle')!) {
     await ingest.setTimestampApiKeyWeights({
@@ -80,10 +59,7 @@ beforeAll(async () => {
   }
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 describe('postTimestamp', () => {
   let firstId: number;
@@ -122,7 +98,7 @@ describe('postTimestamp', () => {
   });
 
   it('stores a re-post of the same timestamp once and answers with the same id', async () => {
-    const before = await eventCount();
+    const before = await database.eventCount();
     const again = await ingest.postTimestamp({
       actor: person,
       input: timestamp({
@@ -134,7 +110,7 @@ describe('postTimestamp', () => {
     expect(again).toEqual({ result: 'OK', id: firstId });
     // A fresh handler (another process, empty cache) dedupes too.
     expect(await handlers().postTimestamp({ actor: agent, input: timestamp() })).toEqual({ result: 'OK', id: firstId });
-    expect(await eventCount()).toBe(before);
+    expect(await database.eventCount()).toBe(before);
   });
 
   it('appends only the timestamp for a known vessel, and uses the stored name when none is given', async () => {
@@ -193,11 +169,11 @@ describe('postTimestamp', () => {
   ] as [Partial<PostTimestampCommand>, string][])(
     'refuses %j with 400 and appends nothing',
     async (overrides, message) => {
-      const before = await eventCount();
+      const before = await database.eventCount();
       const error = await rejection(ingest.postTimestamp({ actor: agent, input: timestamp(overrides) }));
       expect(error.status).toBe(400);
       expect(error.message.startsWith(message)).toBe(true);
-      expect(await eventCount()).toBe(before);
+      expect(await database.eventCount()).toBe(before);
       expect(await vesselRow(1234567)).toBeUndefined();
     },
   );
@@ -344,9 +320,9 @@ describe('postTimestamp', () => {
       otherImo = imo;
       await released;
     });
-    await until(async () => otherImo !== 0);
+    await waitFor(() => otherImo !== 0);
     const post = handlers().postTimestamp({ actor: agent, input: timestamp({ imo: 0, vessel_name: 'racer' }) });
-    const waiting = await until(
+    const waiting = await pollUntil(
       // This database's locks only: pg_locks shows the whole cluster's (other test files run beside this one).
       async () =>
         (
@@ -355,6 +331,7 @@ describe('postTimestamp', () => {
               AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
           )
         ).rowCount > 0,
+      (held) => held,
     );
     release();
     await other;
@@ -375,7 +352,7 @@ describe('postTimestamps (a batch of posts)', () => {
     const h = handlers();
     // Known and cached: takes the one-append path together with the others.
     await h.postTimestamp({ actor: agent, input: timestamp({ imo: 9310006, vessel_name: 'Batch One' }) });
-    const before = await eventCount();
+    const before = await database.eventCount();
     const replies = await h.postTimestamps({
       items: [
         item(agent, timestamp({ imo: 9310006, vessel_name: 'Batch One', payload: { n: 1 } })),
@@ -409,7 +386,7 @@ describe('postTimestamps (a batch of posts)', () => {
     ).toEqual([{ source: 'test', external_id: 'A-1' }, { n: 1 }, { n: 3 }, { n: 4 }]);
     expect(one.filter((e) => e.type === 'VesselRenamed')).toHaveLength(1);
     expect((await streamOf(9310018)).map((e) => e.type)).toEqual(['VesselRegistered', 'TimestampReceived']);
-    expect(await eventCount()).toBe(before + 8);
+    expect(await database.eventCount()).toBe(before + 8);
     // Positions follow the stream's order with no gap, whatever path each post took.
     expect(one.map((e) => e.streamPosition)).toEqual(one.map((_, i) => i + 1));
   });
@@ -587,11 +564,11 @@ describe('postTimestamps (a batch of posts)', () => {
 
   it('refuses a malformed batch as a whole and stores nothing', async () => {
     const h = handlers();
-    const before = await eventCount();
+    const before = await database.eventCount();
     for (const payload of [{}, { items: [] }, { items: 'x' }, { items: Array.from({ length: 257 }, () => ({})) }]) {
       expect((await rejection(h.postTimestamps(payload))).message).toBe('Invalid command');
     }
-    expect(await eventCount()).toBe(before);
+    expect(await database.eventCount()).toBe(before);
   });
 });
 

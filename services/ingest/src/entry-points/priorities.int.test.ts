@@ -12,13 +12,13 @@ import {
   TIMESTAMP_PRIORITIES_STREAM,
   vesselStream,
 } from '@pcas/contracts';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
+import type { EventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
+import { rejected } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSchema } from '../adapters/schema.ts';
+import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
 import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
 import { startIngest } from './service.ts';
 
@@ -41,14 +41,12 @@ const timestamp = (overrides: Partial<PostTimestampCommand> = {}): PostTimestamp
   ...overrides,
 });
 
-let pg: PostgresForTest;
+let database: IngestDatabase;
 let db: Db;
 let store: EventStore;
 let ingest: IngestCommandHandlers;
 
 const streamOf = (id: string) => store.readStream(id);
-// Counted in the table: readAll holds back what is younger than any running transaction in the cluster.
-const eventCount = async () => Number((await db.query('SELECT count(*) AS n FROM eventstore.events')).rows[0].n);
 const timestampWeights = async () =>
   (
     await db.query(
@@ -64,28 +62,15 @@ const payloadWeights = async () =>
 const setEtd = (ids: unknown, actor = operator) =>
   ingest.setTimestampApiKeyWeights({ actor, input: { ...ETD, api_key_ids: ids } });
 
-async function rejection(promise: Promise<unknown>): Promise<ApiError> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as ApiError;
-  }
-  throw new Error('expected a rejection');
-}
+const rejection = (promise: Promise<unknown>) => rejected<ApiError>(promise);
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_ingest_prio');
-  db = await openDb(pg.url ? { url: pg.url, applicationName: 'ingest-prio-test' } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  await ensureSchema(db);
+  database = await ingestDatabase('pcas_ingest_prio', { applicationName: 'ingest-prio-test' });
+  ({ db, store } = database);
   ingest = createIngestCommands({ db, store, log, namespace: 'gavle', now: () => NOW });
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 describe('setTimestampApiKeyWeights', () => {
   it('sets the ordered list as weights N − index: an event on priorities-timestamps and its rows', async () => {
@@ -111,9 +96,9 @@ describe('setTimestampApiKeyWeights', () => {
   });
 
   it('the same list again appends nothing and leaves the rows', async () => {
-    const before = await eventCount();
+    const before = await database.eventCount();
     expect(await setEtd(['2', 1], person)).toEqual({ result: 'OK' });
-    expect(await eventCount()).toBe(before);
+    expect(await database.eventCount()).toBe(before);
     expect((await timestampWeights()).map((r) => r.modified_by)).toEqual([1, 1]);
   });
 
@@ -131,9 +116,9 @@ describe('setTimestampApiKeyWeights', () => {
     const last = (await streamOf(TIMESTAMP_PRIORITIES_STREAM)).at(-1)!;
     expect([last.type, last.data]).toEqual(['TimestampApiKeyWeightsSet', { ...ETD, weights: [] }]);
     // Deleting what is not there changes nothing.
-    const before = await eventCount();
+    const before = await database.eventCount();
     await setEtd([]);
-    expect(await eventCount()).toBe(before);
+    expect(await database.eventCount()).toBe(before);
   });
 
   it.each([
@@ -149,10 +134,10 @@ describe('setTimestampApiKeyWeights', () => {
     [{ ...ETD, api_key_ids: [1, 'x'] }, 'Invalid api key ID: x'],
     [{ ...ETD, api_key_ids: 5 }, "Wrong parameter type: api_key_ids should be array but got '5'"],
   ])('refuses %j with 400 and changes nothing', async (input, message) => {
-    const before = [await eventCount(), await timestampWeights()];
+    const before = [await database.eventCount(), await timestampWeights()];
     const error = await rejection(ingest.setTimestampApiKeyWeights({ actor: operator, input }));
     expect([error.status, error.message]).toEqual([400, message]);
-    expect([await eventCount(), await timestampWeights()]).toEqual(before);
+    expect([await database.eventCount(), await timestampWeights()]).toEqual(before);
   });
 
   it('refuses every pair when the namespace has no template', async () => {
@@ -210,10 +195,10 @@ describe('setPayloadKeyApiKeyWeights', () => {
       'any key at all',
       'berth_name',
     ]);
-    const before = await eventCount();
+    const before = await database.eventCount();
     expect((await rejection(set('berth_name', [3, 3]))).message).toBe('Duplicate API key ID values not allowed');
     expect((await rejection(set('berth_name', [0]))).message).toBe('Invalid api key ID: 0');
-    expect(await eventCount()).toBe(before);
+    expect(await database.eventCount()).toBe(before);
   });
 });
 
@@ -228,7 +213,7 @@ describe('admission of timestamps posted with an API key', () => {
   });
 
   it('a key without a weight for the pair gets 403 and nothing is stored, not even a new vessel', async () => {
-    const before = await eventCount();
+    const before = await database.eventCount();
     for (const input of [
       timestamp({ imo: 9074729 }),
       timestamp({ imo: 0, vessel_name: 'Never Seen' }),
@@ -240,7 +225,7 @@ describe('admission of timestamps posted with an API key', () => {
     // Key 7 has a weight for ETD, not for ETA.
     const eta = await rejection(ingest.postTimestamp({ actor: source(7), input: timestamp({ ...ETA }) }));
     expect(eta.status).toBe(403);
-    expect(await eventCount()).toBe(before);
+    expect(await database.eventCount()).toBe(before);
     expect(await streamOf(vesselStream(9074729))).toEqual([]);
     expect((await db.query("SELECT 1 FROM ingest.vessels WHERE vessel_name = 'Never Seen'")).rowCount).toBe(0);
   });

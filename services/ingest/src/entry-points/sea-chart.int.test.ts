@@ -10,16 +10,15 @@ import {
   type PostTimestampCommand,
   SEA_CHART_CHANGES_STREAM,
 } from '@pcas/contracts';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
+import type { EventStore } from '@pcas/eventstore';
 import { createInProcessJobs, type DelayedJobs } from '@pcas/jobs';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { vesselMarkerClass, vesselTypeById } from '@pcas/s211';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compactPositions, lockSeaChart, refreshSeaChartFeatures } from '../adapters/positions.ts';
-import { ensureSchema } from '../adapters/schema.ts';
+import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
 import { createIngestCommands } from './commands.ts';
 import { armRetention, retentionJob, seaChartCommands } from './sea-chart.ts';
 
@@ -29,7 +28,7 @@ const operator = { user_id: 7, api_key_id: null };
 const IMO = 9074729;
 const OTHER = 9201827;
 
-let pg: PostgresForTest;
+let database: IngestDatabase;
 let db: Db;
 let store: EventStore;
 let seaChart: ReturnType<typeof seaChartCommands>;
@@ -75,11 +74,8 @@ const streamTimes = async (stream: string) =>
   (await store.readStream(stream)).map((e) => (e.data as { location_timestamp: string }).location_timestamp);
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_ingest_sea_chart');
-  db = await openDb(pg.url ? { url: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  await ensureSchema(db);
+  database = await ingestDatabase('pcas_ingest_sea_chart', { poolSize: 8 });
+  ({ db, store } = database);
   const ingest = createIngestCommands({ db, store, log, namespace: 'gavle' });
   for (const [imo, name] of [
     [IMO, 'Aurora'],
@@ -107,10 +103,7 @@ beforeAll(async () => {
   seaChart = seaChartCommands(deps, { mapStore: { set: async (key, value) => (map[key] = value) } });
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 describe('vessel positions', () => {
   it('keeps every position on the vessel stream and the newest in the row, batches out of order', async () => {
@@ -346,7 +339,7 @@ describe("each row's Feature (what GET /sea-chart/vessels serves)", () => {
 
   // PostgreSQL only: PGlite has one connection, so no transaction can wait for another.
   it('a fixed-vessel change waits for the batches on their way, so neither leaves a stale Feature', async (ctx) => {
-    if (pg.url === undefined) ctx.skip();
+    if (database.url === undefined) ctx.skip();
     const mmsi = 230000300;
     const key = `position-mmsi-${mmsi}`;
     await fixed('addFixedVessel', { vesselType: 37, vesselName: 'Before', mmsi });

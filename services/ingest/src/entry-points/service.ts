@@ -3,7 +3,7 @@
 
 import { commandHandler } from '@pcas/commands';
 import { INGEST, type RunningService, type ServiceDeps } from '@pcas/contracts';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, jobsPrefixFor } from '@pcas/jobs';
+import { createJobs, type DelayedJobs } from '@pcas/jobs';
 import { Redis } from 'ioredis';
 import { ensureSchema } from '../adapters/schema.ts';
 import { createIngestCommands } from './commands.ts';
@@ -42,15 +42,7 @@ export async function startIngest(deps: ServiceDeps): Promise<RunningService> {
   let jobs: DelayedJobs;
   const handler = retentionJob(deps, deps.config.seaChart.positionRetentionDays, () => jobs);
   const jobsLog = deps.log.child({ component: 'jobs' });
-  jobs = fleet
-    ? await createBullJobs({
-        queue: RETENTION_QUEUE,
-        redisUrl: deps.config.redisUrl!,
-        prefix: jobsPrefixFor(deps.config.databaseUrl),
-        handler,
-        log: jobsLog,
-      })
-    : createInProcessJobs({ queue: RETENTION_QUEUE, handler, log: jobsLog });
+  jobs = await createJobs(deps.config, { queue: RETENTION_QUEUE, handler, log: jobsLog });
   // The first run a minute after start; each run arms the next.
   await armRetention(jobs, Date.now() + 60_000);
 

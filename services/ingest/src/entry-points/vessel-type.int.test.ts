@@ -3,19 +3,18 @@
 // vessel meanwhile) record each change once and never lose a post.
 
 import { type ApiError, type PostTimestampCommand, vesselStream } from '@pcas/contracts';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
+import type { EventStore } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSchema } from '../adapters/schema.ts';
+import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
 import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
 
 const log = createLogger('ingest-vessel-type-test', 'silent');
 const person = { user_id: 12, api_key_id: null };
 const IMO = 9074729;
 
-let pg: PostgresForTest;
+let database: IngestDatabase;
 let db: Db;
 let store: EventStore;
 let ingest: IngestCommandHandlers;
@@ -35,19 +34,13 @@ const row = async () =>
   (await db.query('SELECT vessel_type, modified_by FROM ingest.vessels WHERE imo = $1', [IMO])).rows[0];
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_ingest_vtype');
-  db = await openDb(pg.url ? { url: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  await ensureSchema(db);
+  database = await ingestDatabase('pcas_ingest_vtype', { poolSize: 8 });
+  ({ db, store } = database);
   ingest = createIngestCommands({ db, store, log, namespace: 'gavle' });
   await ingest.postTimestamp({ actor: person, input: post(0) });
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 describe('setVesselType', () => {
   it('records the change on the stream and in the row together, by IMO or by row id', async () => {

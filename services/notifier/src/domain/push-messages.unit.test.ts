@@ -36,6 +36,27 @@ const shown = (n: ReturnType<typeof notification>) => ({
 });
 
 // Users 1 (the sender), 2 and 3; user 2 has two devices.
+/** The Ever Given's ETA port area posted (timestamp 501). */
+const news = {
+  timestamp_id: 501,
+  imo: 9074729,
+  vessel_name: 'Ever Given',
+  time_type: 'Estimated',
+  state: 'Arrival_Vessel_PortArea',
+  time: '2026-11-25T22:30:00+00:00',
+};
+
+/** The synthetic ship notification a VESSEL push shows, sent by "system". */
+const shipNotification = (id: string, message: string, createdAt: string) => ({
+  id,
+  type: 'ship',
+  ship_imo: 9074729,
+  message,
+  created_at: createdAt,
+  sender: { email: 'system' },
+  ship: { imo: 9074729, vessel_name: 'Ever Given' },
+});
+
 const devices = [
   { token_id: 10, user_id: 1 },
   { token_id: 20, user_id: 2 },
@@ -81,14 +102,6 @@ describe('NOTIFICATION pushes', () => {
 });
 
 describe('VESSEL pushes', () => {
-  const news = {
-    timestamp_id: 501,
-    imo: 9074729,
-    vessel_name: 'Ever Given',
-    time_type: 'Estimated',
-    state: 'Arrival_Vessel_PortArea',
-    time: '2026-11-25T22:30:00+00:00',
-  };
   const users: PinnedUser[] = [
     { user_id: 2, time_zone: 'Europe/Helsinki', token_ids: [20, 21] },
     { user_id: 3, time_zone: null, token_ids: [30] },
@@ -116,15 +129,9 @@ describe('VESSEL pushes', () => {
       [3, 'ETA port area\r\n2026-11-25 23:30'],
       [4, 'ETA port area\r\n2026-11-25 23:30'],
     ]);
-    expect(notifications[0].notification).toEqual({
-      id: '1795608000-501',
-      type: 'ship',
-      ship_imo: 9074729,
-      message: 'ETA port area\r\n2026-11-26 00:30',
-      created_at: '2026-11-25T12:00:00.000Z',
-      sender: { email: 'system' },
-      ship: { imo: 9074729, vessel_name: 'Ever Given' },
-    });
+    expect(notifications[0].notification).toEqual(
+      shipNotification('1795608000-501', 'ETA port area\r\n2026-11-26 00:30', '2026-11-25T12:00:00.000Z'),
+    );
   });
 
   it('falls back to the S-211 label and to UTC; a vessel without a name is "Ship #<imo>"', () => {
@@ -189,14 +196,7 @@ describe('what the original mobile app reads of a push (notification.data)', () 
 
   it('VESSEL: each device its user’s synthetic ship notification, sent by "system"', () => {
     const { push } = vesselPush(
-      {
-        timestamp_id: 501,
-        imo: 9074729,
-        vessel_name: 'Ever Given',
-        time_type: 'Estimated',
-        state: 'Arrival_Vessel_PortArea',
-        time: '2026-11-25T22:30:00+00:00',
-      },
+      news,
       [
         { user_id: 2, time_zone: 'Europe/Helsinki', token_ids: [20] },
         { user_id: 3, time_zone: null, token_ids: [30] },
@@ -222,15 +222,9 @@ describe('what the original mobile app reads of a push (notification.data)', () 
         ship_imo: 9074729,
       },
     ]);
-    expect(messages[0].data.data).toEqual({
-      id: '0-501',
-      type: 'ship',
-      ship_imo: 9074729,
-      message: 'ETA\r\n2026-11-26 00:30',
-      created_at: '1970-01-01T00:00:00.000Z',
-      sender: { email: 'system' },
-      ship: { imo: 9074729, vessel_name: 'Ever Given' },
-    });
+    expect(messages[0].data.data).toEqual(
+      shipNotification('0-501', 'ETA\r\n2026-11-26 00:30', '1970-01-01T00:00:00.000Z'),
+    );
   });
 });
 

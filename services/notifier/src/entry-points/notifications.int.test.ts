@@ -17,14 +17,14 @@ import {
   PORTCALL_PROJECTOR,
   PortcallQueries,
 } from '@pcas/contracts';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
+import type { EventStore } from '@pcas/eventstore';
 import { type Bus, createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { notificationObject } from '../adapters/notifications.ts';
 import { ensureSchema } from '../adapters/schema.ts';
+import { type NotifierDatabase, notifierDatabase } from '../testing/database.ts';
 import { type Copies, startCopies } from './copies.ts';
 import { notificationCommands } from './notifications.ts';
 import { startPortCallChanges } from './port-call-changes.ts';
@@ -46,7 +46,7 @@ const userCreated = (id: number, email: string, first_name: string, last_name: s
 });
 
 describe('notifications and decisions', () => {
-  let pg: PostgresForTest;
+  let database: NotifierDatabase;
   let db: Db;
   let store: EventStore;
   let bus: Bus;
@@ -54,12 +54,9 @@ describe('notifications and decisions', () => {
   let copies: Copies;
 
   beforeAll(async () => {
-    pg = await freshPostgres('pcas_notifier_notifications');
-    db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-    store = createEventStore(db);
-    await store.init();
-    await ensureSchema(db);
-    await ensureSchema(db); // idempotent
+    database = await notifierDatabase('pcas_notifier_notifications');
+    ({ db, store } = database);
+    await ensureSchema(db); // a second start changes nothing
     bus = createInProcessBus({ log });
     commands = notificationCommands({ db, store, bus, log, config: {} as never });
     await bus.serveRpc(
@@ -82,8 +79,7 @@ describe('notifications and decisions', () => {
   });
   afterAll(async () => {
     await copies?.stop();
-    await db?.close();
-    await pg?.drop();
+    await database?.close();
   });
 
   const as = (userId: number | null) => ({ user_id: userId, api_key_id: null });

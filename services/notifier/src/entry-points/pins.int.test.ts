@@ -3,12 +3,11 @@
 // list again or for a refused one, and racing changes of one user ending with the read model equal to the log.
 
 import { ApiError, PinCommands, type PinnedVesselsSet, pinsStream } from '@pcas/contracts';
-import { createEventStore, type EventStore } from '@pcas/eventstore';
+import type { EventStore } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureSchema } from '../adapters/schema.ts';
+import { type NotifierDatabase, notifierDatabase } from '../testing/database.ts';
 import { pinCommands } from './pins.ts';
 
 const A = 9074729;
@@ -17,17 +16,14 @@ const C = 9176187;
 const MADE_UP = 100000042;
 
 describe('setPinnedVessels', () => {
-  let pg: PostgresForTest;
+  let database: NotifierDatabase;
   let db: Db;
   let store: EventStore;
   let setPins: (userId: number | null, vesselIds: unknown) => Promise<unknown>;
 
   beforeAll(async () => {
-    pg = await freshPostgres('pcas_notifier_pins');
-    db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-    store = createEventStore(db);
-    await store.init();
-    await ensureSchema(db);
+    database = await notifierDatabase('pcas_notifier_pins');
+    ({ db, store } = database);
     const commands = pinCommands({ db, store, log: createLogger('pins-test', 'warn') });
     setPins = (userId, vesselIds) =>
       commands[PinCommands.setPinnedVessels](
@@ -35,10 +31,7 @@ describe('setPinnedVessels', () => {
         { correlation_id: 'corr-pins' },
       );
   });
-  afterAll(async () => {
-    await db?.close();
-    await pg?.drop();
-  });
+  afterAll(() => database?.close());
 
   const events = async (userId: number) => store.readStream(pinsStream(userId));
   const rows = async (userId: number) =>

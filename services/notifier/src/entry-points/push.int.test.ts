@@ -31,6 +31,7 @@ import {
   redis,
   startExpoServer,
   uniqueName,
+  waitFor,
 } from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { registerPushToken } from '../adapters/push-tokens.ts';
@@ -73,14 +74,6 @@ let relay: Relay;
 let stopPush: () => Promise<void>;
 let copies: Copies;
 const broadcasts: { key: string; body: any }[] = [];
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 30_000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const device = (userId: number, name: string) =>
   registerPushToken(

@@ -15,7 +15,7 @@ import {
   TIMESTAMP_PLACED_ROUTING_KEY,
   type TimestampPlaced,
 } from '@pcas/contracts';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
+import { createJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
 import { startProjection, toRecordedEvent } from '@pcas/messaging';
 import { createExpoClient, type ExpoClient } from '../adapters/expo.ts';
 import { notificationObject } from '../adapters/notifications.ts';
@@ -60,17 +60,9 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
     portTimeZone: config.portDefaultTimeZone ?? null,
   });
   const jobsLog = log.child({ component: 'push-jobs' });
-  if (options.createJobs) jobs = await options.createJobs(handler);
-  else if (config.mode === 'fleet' && config.redisUrl) {
-    jobs = await createBullJobs({
-      queue: name,
-      redisUrl: config.redisUrl,
-      prefix: jobsPrefixFor(config.databaseUrl),
-      handler,
-      log: jobsLog,
-      ...PUSH_RETRIES,
-    });
-  } else jobs = createInProcessJobs({ queue: name, handler, log: jobsLog, ...PUSH_RETRIES });
+  jobs = options.createJobs
+    ? await options.createJobs(handler)
+    : await createJobs(config, { queue: name, handler, log: jobsLog, ...PUSH_RETRIES });
   const queue = jobs;
 
   const notifications = await startProjection({

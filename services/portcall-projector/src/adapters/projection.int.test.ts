@@ -8,44 +8,30 @@ import {
   TIMESTAMP_PRIORITIES_STREAM,
   vesselStream,
 } from '@pcas/contracts';
-import { createEventStore, type EventStore, type RecordedEvent } from '@pcas/eventstore';
+import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PORT_CALL_SETTINGS, portCallTemplate } from '../domain/port-calls.ts';
+import { type ProjectorDatabase, projectorDatabase, GAVLE_RULES as rules } from '../testing/database.ts';
 import { appendPosts, readLog, readModels } from '../testing/read-models.ts';
 import { type Post, trafficPosts } from '../testing/traffic.ts';
 import { loadPriorities } from './priorities.ts';
-import { type ProjectorRules, projectBatch, rebuildVessels } from './projection.ts';
+import { projectBatch, rebuildVessels } from './projection.ts';
 import { rebuildAll } from './rebuild.ts';
-import { ensureSchema } from './schema.ts';
 import { VesselCache } from './vessel-state.ts';
 
 const log = createLogger('projection-test', 'silent');
 const DAY = 86_400_000;
-const rules: ProjectorRules = {
-  settings: DEFAULT_PORT_CALL_SETTINGS,
-  clustering: 'density',
-  template: portCallTemplate('gavle'),
-};
-
-let pg: PostgresForTest;
+let database: ProjectorDatabase;
 let db: Db;
 let store: EventStore;
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_portcalls');
-  db = await openDb(pg.url ? { url: pg.url } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  await ensureSchema(db);
+  database = await projectorDatabase('pcas_portcalls');
+  ({ db, store } = database);
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 const project = (events: readonly RecordedEvent[], cache?: VesselCache) =>
   db.transaction((tx) => projectBatch(tx, store, rules, events, cache));

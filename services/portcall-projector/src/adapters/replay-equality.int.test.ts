@@ -23,18 +23,17 @@ import {
   type VesselEvents,
   vesselStream,
 } from '@pcas/contracts';
-import { createEventStore, type EventStore, type RecordedEvent } from '@pcas/eventstore';
+import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import type { DelayedJobs } from '@pcas/jobs';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEFAULT_PORT_CALL_SETTINGS, portCallTemplate } from '../domain/port-calls.ts';
 import { createPortcallCommands } from '../entry-points/commands.ts';
+import { type ProjectorDatabase, projectorDatabase, GAVLE_RULES as rules } from '../testing/database.ts';
 import { countedRows, timestampCounts } from '../testing/read-models.ts';
 import { appendAsIngest, compareSchemas, LogTail, schemaTables, type TableDifference } from '../testing/replay.ts';
 import { type Post, seeded, trafficPosts } from '../testing/traffic.ts';
-import { type ProjectorRules, projectBatch } from './projection.ts';
+import { projectBatch } from './projection.ts';
 import { rebuildAll } from './rebuild.ts';
 import { ensureSchema } from './schema.ts';
 import { fireTimer } from './timers.ts';
@@ -43,12 +42,6 @@ import { VesselCache } from './vessel-state.ts';
 const log = createLogger('replay-equality-test', 'silent');
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
-const rules: ProjectorRules = {
-  settings: DEFAULT_PORT_CALL_SETTINGS,
-  clustering: 'density',
-  template: portCallTemplate('gavle'),
-};
-
 /** Every event type of a vessel stream and of the priorities streams (the compiler keeps the lists whole). */
 const VESSEL_EVENT_TYPES = Object.keys({
   VesselRegistered: true,
@@ -87,22 +80,16 @@ const NEW_PAIR_ROUND = 15;
 const NEW_PAIR = { time_type: 'Estimated', state: 'Arrival_Vessel_Berth' };
 const KEYS = [1, 2, 3];
 
-let pg: PostgresForTest;
+let database: ProjectorDatabase;
 let db: Db;
 let store: EventStore;
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_replay');
-  db = await openDb(pg.url ? { url: pg.url } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
-  await ensureSchema(db);
+  database = await projectorDatabase('pcas_replay');
+  ({ db, store } = database);
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 const iso = (ms: number) => `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}+00:00`;
 

@@ -4,18 +4,16 @@
 
 import { loadConfig } from '@pcas/config';
 import { vesselStream } from '@pcas/contracts';
-import { createEventStore, type EventStore, type NewEvent, type RecordedEvent } from '@pcas/eventstore';
+import type { EventStore, NewEvent, RecordedEvent } from '@pcas/eventstore';
 import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb, type Queryable } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db, Queryable } from '@pcas/sql';
+import { waitForValue } from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_PORT_CALL_SETTINGS } from '../domain/port-call-settings.ts';
-import { portCallTemplate } from '../domain/port-calls.ts';
 import { startPortcallProjector } from '../entry-points/service.ts';
+import { type ProjectorDatabase, projectorDatabase, GAVLE_RULES as rules } from '../testing/database.ts';
 import { readLog } from '../testing/read-models.ts';
-import { type ProjectorRules, projectBatch } from './projection.ts';
-import { ensureSchema } from './schema.ts';
+import { projectBatch } from './projection.ts';
 
 const log = createLogger('portcall-projector-test', 'silent');
 const IMO = 9074729;
@@ -29,33 +27,21 @@ const hoursFromNow = (h: number) =>
   `${new Date(Math.floor(Date.now() / 3_600_000 + h) * 3_600_000).toISOString().slice(0, 19)}+00:00`;
 const plain = (time: string) => time.slice(0, 19);
 
-let pg: PostgresForTest;
+let database: ProjectorDatabase;
 let db: Db;
 let store: EventStore;
 
 beforeAll(async () => {
-  pg = await freshPostgres('pcas_projector');
-  db = await openDb(pg.url ? { url: pg.url } : { dataDir: 'memory://' });
-  store = createEventStore(db);
-  await store.init();
   // Two instances starting together must not trip over each other's DDL.
-  await Promise.all([ensureSchema(db), ensureSchema(db)]);
+  database = await projectorDatabase('pcas_projector', 2);
+  ({ db, store } = database);
 });
 
-afterAll(async () => {
-  await db?.close();
-  await pg?.drop();
-});
+afterAll(() => database?.close());
 
 beforeEach(async () => {
   await db.query('TRUNCATE portcall.timestamps, portcall.timestamp_counts, portcall.port_calls, portcall.vessels');
 });
-
-const rules: ProjectorRules = {
-  settings: DEFAULT_PORT_CALL_SETTINGS,
-  clustering: 'density',
-  template: portCallTemplate('gavle'),
-};
 
 const received = (time: string, over: Record<string, unknown> = {}): NewEvent => ({
   type: 'TimestampReceived',
@@ -221,7 +207,7 @@ describe('startPortcallProjector', () => {
       const [ts] = await appendAndRead(vesselStream(9321483), [
         received(hoursFromNow(20), { imo: 9321483, vessel_name: 'Wired' }),
       ]);
-      const row = await waitFor(async () => {
+      const row = await waitForValue(async () => {
         const { rows } = await db.query(
           'SELECT id, vessel_name, is_trash FROM portcall.timestamps WHERE imo = 9321483',
         );
@@ -230,7 +216,7 @@ describe('startPortcallProjector', () => {
       expect(row).toEqual({ id: ts.globalPosition, vessel_name: 'Wired', is_trash: false });
 
       await store.append(vesselStream(9321483), [trash('TimestampDeleted', ts.globalPosition, 5)]);
-      const gone = await waitFor(async () => {
+      const gone = await waitForValue(async () => {
         const { rows } = await db.query<{ is_trash: boolean }>(
           'SELECT is_trash FROM portcall.timestamps WHERE id = $1 AND is_trash',
           [ts.globalPosition],
@@ -245,14 +231,3 @@ describe('startPortcallProjector', () => {
     }
   });
 });
-
-/** Polls until fn returns a value; a wait bound, not a performance assertion. */
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out waiting for the projection');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}

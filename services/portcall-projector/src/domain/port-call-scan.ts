@@ -13,42 +13,51 @@ export const CLOSE_AFTER_MS = 180 * MINUTE_MS;
 /** A port call that never departs is departed this long after its last known time. */
 export const DEPART_AFTER_MS = 30 * DAY_MS;
 
+/**
+ * The derived fields as a forced scan empties them, and as a new port call starts. A forced scan keeps the rest:
+ * identity, first/current ETA, live ETA, the voyage-plan request time, slot-reservation fields, master fields and
+ * the remembered payload-key weights.
+ */
+const NOT_DERIVED_YET = {
+  status: 'arriving',
+  vessel_name: null,
+  from_port: null,
+  to_port: null,
+  next_port: null,
+  mmsi: null,
+  call_sign: null,
+  net_weight: null,
+  gross_weight: null,
+  loa: null,
+  beam: null,
+  draft: null,
+  nationality: null,
+  first_etd: null,
+  current_etd: null,
+  current_pta: null,
+  current_ptd: null,
+  rta: null,
+  rta_details: null,
+  ata: null,
+  atd: null,
+  is_vis: false,
+  inbound_piloting_status: null,
+  outbound_piloting_status: null,
+  cargo_operations_status: null,
+  next_event_title: null,
+  next_event_ts: null,
+  berth: null,
+  eta_form_email: null,
+  berth_name: null,
+} as const satisfies Partial<PortCall>;
+
 export function newPortCall(id: number, imo: number, seq: number, time: string, masterId: string | null): PortCall {
   return {
     id,
     imo,
-    vessel_name: null,
-    status: 'arriving',
-    from_port: null,
-    to_port: null,
-    next_port: null,
-    mmsi: null,
-    call_sign: null,
-    loa: null,
-    beam: null,
-    draft: null,
-    net_weight: null,
-    gross_weight: null,
-    nationality: null,
+    ...NOT_DERIVED_YET,
     first_eta: time,
-    first_etd: null,
     current_eta: time,
-    current_etd: null,
-    rta: null,
-    rta_details: null,
-    current_pta: null,
-    current_ptd: null,
-    ata: null,
-    atd: null,
-    is_vis: false,
-    inbound_piloting_status: null,
-    outbound_piloting_status: null,
-    cargo_operations_status: null,
-    next_event_title: null,
-    next_event_ts: null,
-    berth: null,
-    eta_form_email: null,
-    berth_name: null,
     live_eta: null,
     live_eta_details: null,
     voyage_plan_request: null,
@@ -66,43 +75,9 @@ export function newPortCall(id: number, imo: number, seq: number, time: string, 
   };
 }
 
-/**
- * A forced scan starts from this: derived fields emptied. Kept: identity, first/current ETA, live ETA, the
- * voyage-plan request time, slot-reservation fields, master fields and the remembered payload-key weights.
- */
+/** A forced scan starts from this: the derived fields emptied. */
 function clearDerived(pc: PortCall): void {
-  Object.assign(pc, {
-    status: 'arriving',
-    vessel_name: null,
-    from_port: null,
-    to_port: null,
-    next_port: null,
-    mmsi: null,
-    call_sign: null,
-    net_weight: null,
-    gross_weight: null,
-    loa: null,
-    beam: null,
-    draft: null,
-    nationality: null,
-    first_etd: null,
-    current_etd: null,
-    current_pta: null,
-    current_ptd: null,
-    rta: null,
-    rta_details: null,
-    ata: null,
-    atd: null,
-    is_vis: false,
-    inbound_piloting_status: null,
-    outbound_piloting_status: null,
-    cargo_operations_status: null,
-    next_event_title: null,
-    next_event_ts: null,
-    berth: null,
-    eta_form_email: null,
-    berth_name: null,
-  } satisfies Partial<PortCall>);
+  Object.assign(pc, NOT_DERIVED_YET);
 }
 
 type Kind = 'text' | 'int' | 'real' | 'time';

@@ -1,6 +1,8 @@
 // The port-call record and a vessel's port-call state (docs/domain.md#the-port-call-record). Plain JSON
 // data throughout, so an adapter can keep the state as one document per vessel and compare replays field by field.
 
+import type { TimestampReceived } from '@pcas/contracts';
+
 export type PortCallStatus = 'arriving' | 'at berth' | 'departing' | 'departed berth' | 'departed' | 'done';
 
 export type NextEventTitle = 'ETA' | 'ETD' | 'ATD';
@@ -72,21 +74,18 @@ export interface PortCall {
   seq: number;
 }
 
+/** What a timestamp says, as received (`time` in UTC, `YYYY-MM-DDThh:mm:ss+00:00`). */
+export type ReceivedTimestamp = Pick<
+  TimestampReceived,
+  'imo' | 'vessel_name' | 'time_type' | 'state' | 'time' | 'payload'
+>;
+
 /** A timestamp as the port-call rules see it: the received data plus its place in the port calls. */
-export interface VesselTimestamp {
+export interface VesselTimestamp extends ReceivedTimestamp, Pick<TimestampReceived, 'source' | 'api_key_id'> {
   /** Global position of its TimestampReceived event (= the timestamp id everywhere). */
   id: number;
-  imo: number;
-  vessel_name: string;
-  time_type: string;
-  state: string;
-  /** UTC `YYYY-MM-DDThh:mm:ss+00:00`. */
-  time: string;
   /** `time` in epoch milliseconds. */
   time_ms: number;
-  payload: Record<string, unknown>;
-  source: 'api_key' | 'manual';
-  api_key_id: number | null;
   created_by: number | null;
   /** UTC `YYYY-MM-DDThh:mm:ss+00:00`, when it was received. */
   created_at: string;

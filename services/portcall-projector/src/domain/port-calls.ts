@@ -14,11 +14,7 @@ export {
   type PortCallCommandEvent,
 } from './port-call-commands.ts';
 export { decideSetLiveEta, decideSetPortCallRta, type PortCallRtaEvent } from './port-call-rta.ts';
-export {
-  DEFAULT_PORT_CALL_SETTINGS,
-  type PortCallSettings,
-  parsePortCallSettings,
-} from './port-call-settings.ts';
+export { type PortCallSettings, parsePortCallSettings } from './port-call-settings.ts';
 export {
   portCallTemplate,
   type TemplateEntry,

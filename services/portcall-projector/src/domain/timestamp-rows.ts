@@ -3,19 +3,13 @@
 
 import type { TimestampReceived, VesselEvents } from '@pcas/contracts';
 import type { RecordedEvent } from '@pcas/eventstore';
+import type { ReceivedTimestamp } from './port-call-types.ts';
 
 /** The original gives people's timestamps the top weight (TimestampRepository::MAX_TIMESTAMP_WEIGHT). */
 export const MANUAL_WEIGHT = 999;
 
-export interface TimestampRow {
+export interface TimestampRow extends ReceivedTimestamp {
   id: number;
-  imo: number;
-  vessel_name: string;
-  time_type: string;
-  state: string;
-  /** As received: UTC `YYYY-MM-DDThh:mm:ss+00:00`. */
-  time: string;
-  payload: Record<string, unknown>;
   port_call_id: number | null;
   is_trash: boolean;
   weight: number;

@@ -12,13 +12,18 @@ import {
 const t0 = new Date('2024-05-01T10:00:00.000Z');
 const at = (minutes: number) => new Date(t0.getTime() + minutes * 60_000);
 
-const receivedData = (over: Partial<TimestampReceived> = {}): TimestampReceived => ({
+/** What the test vessel's post says (the row keeps it as it is). */
+const POSTED = {
   imo: 9074729,
   vessel_name: 'Ship One',
   time_type: 'Estimated',
   state: 'Arrival_Vessel_PortArea',
   time: '2024-05-02T08:00:00+00:00',
   payload: { source: 'test' },
+};
+
+const receivedData = (over: Partial<TimestampReceived> = {}): TimestampReceived => ({
+  ...POSTED,
   source: 'api_key',
   api_key_id: 7,
   user_id: 3,
@@ -33,33 +38,25 @@ const received = (globalPosition: number, over: Partial<TimestampReceived> = {},
   created,
 });
 
-const deleted = (globalPosition: number, id: number, userId: number, created: Date): VesselEvent => ({
-  type: 'TimestampDeleted',
-  data: { timestamp_id: id },
-  metadata: { user_id: userId, api_key_id: null },
-  globalPosition,
-  created,
-});
-
-const restored = (globalPosition: number, id: number, userId: number, created: Date): VesselEvent => ({
-  type: 'TimestampRestored',
-  data: { timestamp_id: id },
-  metadata: { user_id: userId, api_key_id: null },
-  globalPosition,
-  created,
-});
+/** A person's trash event on timestamp `id`. */
+const trash =
+  (type: 'TimestampDeleted' | 'TimestampRestored') =>
+  (globalPosition: number, id: number, userId: number, created: Date): VesselEvent => ({
+    type,
+    data: { timestamp_id: id },
+    metadata: { user_id: userId, api_key_id: null },
+    globalPosition,
+    created,
+  });
+const deleted = trash('TimestampDeleted');
+const restored = trash('TimestampRestored');
 
 describe('evolve', () => {
   it('creates a row from TimestampReceived, keyed by the global position', () => {
     const row = evolve(undefined, received(42));
     expect(row).toEqual<TimestampRow>({
       id: 42,
-      imo: 9074729,
-      vessel_name: 'Ship One',
-      time_type: 'Estimated',
-      state: 'Arrival_Vessel_PortArea',
-      time: '2024-05-02T08:00:00+00:00',
-      payload: { source: 'test' },
+      ...POSTED,
       port_call_id: null,
       is_trash: false,
       weight: 0,

@@ -16,7 +16,15 @@ import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { type Bus, createAmqpBus, createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest, rabbitmq, redis, uniqueName, withVhost } from '@pcas/testing';
+import {
+  freshPostgres,
+  type PostgresForTest,
+  rabbitmq,
+  redis,
+  uniqueName,
+  waitForValue,
+  withVhost,
+} from '@pcas/testing';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildAll } from '../adapters/rebuild.ts';
 import { readModels } from '../testing/read-models.ts';
@@ -50,16 +58,8 @@ async function post(store: EventStore, data: TimestampReceived): Promise<number>
   return result.events[0].globalPosition;
 }
 
-/** Polls until fn returns a value; a wait bound, not a performance assertion. */
-async function waitFor<T>(fn: () => Promise<T | undefined>, ms = 60_000): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const value = await fn();
-    if (value !== undefined) return value;
-    if (Date.now() > until) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+/** Polls until fn returns a value: a deadline for the fleet's slower start, not a performance assertion. */
+const waitFor = <T>(fn: () => Promise<T | undefined>) => waitForValue(fn, 60_000);
 
 /** Until the projection has applied every event of the vessels' streams. */
 async function caughtUp(db: Db, store: EventStore, imos: readonly number[]): Promise<void> {
@@ -147,18 +147,24 @@ describe('on RabbitMQ and Redis (fleet adapters)', async () => {
     await vhost?.drop();
   });
 
-  it.skipIf(!brokerUrl || !redisUrl)('projects the log; events published again change nothing', async () => {
+  /** The projector as the fleet runs it: PostgreSQL, an exchange of its own on RabbitMQ, BullMQ jobs, its own names. */
+  const startAsFleet = (options: { timerSweepMs?: number } = {}) => {
     const exchange = uniqueName('events');
-    running = await start(
+    return start(
       'postgres',
       () => createAmqpBus({ url: amqpUrl!, log, exchange }),
       {
         projectionName: uniqueName('portcalls'),
         rpcService: uniqueName('portcall-projector'),
         jobsPrefix: uniqueName('bull'),
+        ...options,
       },
       loadConfig({ RUN_MODE: 'fleet', DATABASE_URL: 'x', AMQP_URL: amqpUrl, REDIS_URL: redisUrl }),
     );
+  };
+
+  it.skipIf(!brokerUrl || !redisUrl)('projects the log; events published again change nothing', async () => {
+    running = await startAsFleet();
     const { db, store } = running;
     const imos = [9600001, 9600002];
     for (const imo of imos) {
@@ -199,18 +205,7 @@ describe('on RabbitMQ and Redis (fleet adapters)', async () => {
   it.skipIf(!brokerUrl || !redisUrl)(
     'closes a departed port call 180 minutes after its ATD, by a BullMQ job',
     async () => {
-      const exchange = uniqueName('events');
-      running = await start(
-        'postgres',
-        () => createAmqpBus({ url: amqpUrl!, log, exchange }),
-        {
-          projectionName: uniqueName('portcalls'),
-          rpcService: uniqueName('portcall-projector'),
-          jobsPrefix: uniqueName('bull'),
-          timerSweepMs: 3_600_000,
-        },
-        loadConfig({ RUN_MODE: 'fleet', DATABASE_URL: 'x', AMQP_URL: amqpUrl, REDIS_URL: redisUrl }),
-      );
+      running = await startAsFleet({ timerSweepMs: 3_600_000 });
       await expectTimerCloses(running);
     },
   );

@@ -4,14 +4,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { PORTCALL_PROJECTOR, type RunningService, type ServiceDeps } from '@pcas/contracts';
-import {
-  createBullJobs,
-  createInProcessJobs,
-  type DelayedJobs,
-  type DueJob,
-  type JobHandler,
-  jobsPrefixFor,
-} from '@pcas/jobs';
+import { createJobs, type DelayedJobs, type DueJob, type JobHandler } from '@pcas/jobs';
 import { startProjection } from '@pcas/messaging';
 import { portCallTemplate } from '@pcas/s211';
 import type { Db } from '@pcas/sql';
@@ -94,16 +87,9 @@ export async function startPortcallProjector(
     log.debug({ imo, outcome }, 'port-call timer');
   };
   const jobsLog = log.child({ component: 'jobs' });
-  if (options.createJobs) jobs = await options.createJobs(onJob);
-  else if (config.mode === 'fleet' && config.redisUrl) {
-    jobs = await createBullJobs({
-      queue: 'portcall-timers',
-      redisUrl: config.redisUrl,
-      prefix: options.jobsPrefix ?? jobsPrefixFor(config.databaseUrl),
-      handler: onJob,
-      log: jobsLog,
-    });
-  } else jobs = createInProcessJobs({ queue: 'portcall-timers', handler: onJob, log: jobsLog });
+  jobs = options.createJobs
+    ? await options.createJobs(onJob)
+    : await createJobs(config, { queue: 'portcall-timers', handler: onJob, log: jobsLog, prefix: options.jobsPrefix });
   const arm = (changes: TimerChange[]) => armTimers(jobs, changes, log, horizonMs);
 
   const afterCommit = new AsyncLocalStorage<(() => Promise<void>)[]>();

@@ -94,18 +94,28 @@ export async function listPortCalls(db: Queryable, query: PortCallListQuery): Pr
   const orderBy = portCallOrderBy(query.sort, 'next_event_ts');
   const search = searchClause(query.search, { columns: ['p.vessel_name'], imoColumn: 'p.imo' });
   const filter = search ? `WHERE ${search.sql}` : '';
-  const params = search?.params ?? [];
-  const page = await pageWithTotal<{ ship: unknown }>(db, {
-    select: 'p.ship',
-    from: `FROM portcall.port_calls p ${filter}`,
+  return portCallPage(db, 'p.ship', filter, search?.params ?? [], { ...query, orderBy });
+}
+
+/** A page of one value (`value`, of `p`) per port call, in `orderBy` then id order, with the list's total. */
+async function portCallPage(
+  db: Queryable,
+  value: string,
+  where: string,
+  params: unknown[],
+  page: { offset: number; limit: number; orderBy: string },
+): Promise<Paginated<unknown>> {
+  const found = await pageWithTotal<{ value: unknown }>(db, {
+    select: `${value} AS value`,
+    from: `FROM portcall.port_calls p ${where}`,
     params,
-    orderBy: `${orderBy}, p.id`,
-    limit: query.limit,
-    offset: query.offset,
+    orderBy: `${page.orderBy}, p.id`,
+    limit: page.limit,
+    offset: page.offset,
   });
   return paginated(
-    page.rows.map((r) => r.ship),
-    { start: query.offset, limit: query.limit, total: page.total },
+    found.rows.map((r) => r.value),
+    { start: page.offset, limit: page.limit, total: found.total },
   );
 }
 
@@ -153,16 +163,5 @@ export async function exportPortCalls(
     conditions.push(`p.imo = $${params.length}`);
   }
   const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
-  const found = await pageWithTotal<{ doc: unknown }>(db, {
-    select: `p.doc - 'seq' - 'payload_key_weights' AS doc`,
-    from: `FROM portcall.port_calls p ${where}`,
-    params,
-    orderBy: `${orderBy}, p.id`,
-    limit: page.limit,
-    offset: page.offset,
-  });
-  return paginated(
-    found.rows.map((r) => r.doc),
-    { start: page.offset, limit: page.limit, total: found.total },
-  );
+  return portCallPage(db, `p.doc - 'seq' - 'payload_key_weights'`, where, params, { ...page, orderBy });
 }

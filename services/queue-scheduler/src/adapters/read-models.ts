@@ -2,7 +2,7 @@
 // follow. Every column but the created/modified times comes from the events, so the rows are a cache of the
 // streams: dropped, they are rebuilt from the log (rebuildQueueRows; docs/queue.md#why-the-rows-are-a-cache-of-the-streams).
 
-import type { BerthEvent, NominationEvent, SlotRequestEvent } from '@pcas/contracts';
+import type { BerthEvent, NominationData, NominationEvent, SlotRequestEvent } from '@pcas/contracts';
 import type { Queryable } from '@pcas/sql';
 
 // ---- Projection: each stream's events into its rows, in the append's transaction ----
@@ -72,6 +72,18 @@ export async function projectBerth(
   }
 }
 
+/** A nomination's own columns, as the parameters $1..$8 of its insert and its update. */
+const nominationColumns = (n: NominationData) => [
+  n.id,
+  n.company_name,
+  n.email,
+  n.imo,
+  n.vessel_name,
+  n.window_start,
+  n.window_end,
+  n.berth_ids,
+];
+
 export async function projectNomination(
   tx: Queryable,
   events: readonly NominationEvent[],
@@ -86,19 +98,7 @@ export async function projectNomination(
           `INSERT INTO queue.nominations (id, company_name, email, imo, vessel_name, nomination_status, window_start,
              window_end, berth_ids, version, created_by, modified_by)
            VALUES ($1, $2, $3, $4, $5, 'open', $6, $7, $8::int[], $9, $10, $11)`,
-          [
-            e.data.id,
-            e.data.company_name,
-            e.data.email,
-            e.data.imo,
-            e.data.vessel_name,
-            e.data.window_start,
-            e.data.window_end,
-            e.data.berth_ids,
-            version,
-            e.data.created_by,
-            actor,
-          ],
+          [...nominationColumns(e.data), version, e.data.created_by, actor],
         );
         break;
       case 'NominationUpdated':
@@ -106,18 +106,7 @@ export async function projectNomination(
           `UPDATE queue.nominations SET company_name = $2, email = $3, imo = $4, vessel_name = $5, window_start = $6,
                   window_end = $7, berth_ids = $8::int[], modified_by = $9, modified_at = now(), version = $10
             WHERE id = $1`,
-          [
-            e.data.id,
-            e.data.company_name,
-            e.data.email,
-            e.data.imo,
-            e.data.vessel_name,
-            e.data.window_start,
-            e.data.window_end,
-            e.data.berth_ids,
-            actor,
-            version,
-          ],
+          [...nominationColumns(e.data), actor, version],
         );
         break;
       case 'NominationDeleted':

@@ -2,7 +2,7 @@
 // with the port's RTA and ETA window. The port call must be arriving and know where to write and what the vessel
 // is; the original's 400 names the first value missing. Pure: the port call is given as the read model has it.
 
-import { ApiError } from '@pcas/contracts';
+import { ApiError, type SendRtaWebFormCommand } from '@pcas/contracts';
 
 /** The port call's fields the form needs, as read from the port-call read model. */
 export interface RtaFormPortCall {
@@ -15,15 +15,6 @@ export interface RtaFormPortCall {
   beam: number | null;
   draft: number | null;
   berth: string | null;
-}
-
-export interface RtaFormInput {
-  port_call_id?: number | null;
-  port: string;
-  imo: number;
-  rta: string;
-  eta_min: string;
-  eta_max: string;
 }
 
 const REQUIRED = ['eta_form_email', 'vessel_name', 'loa', 'beam', 'draft', 'berth'] as const;
@@ -41,7 +32,7 @@ function time(value: unknown, name: string): string {
  * it; returns it with the times in UTC. `candidates` are the IMO's port calls, first ETA first.
  */
 export function checkRtaForm(
-  input: RtaFormInput,
+  input: SendRtaWebFormCommand,
   candidates: readonly RtaFormPortCall[],
 ): { portCall: RtaFormPortCall; rta: string; eta_min: string; eta_max: string } {
   const rta = time(input.rta, 'RTA');

@@ -93,14 +93,9 @@ function readDimension(value: unknown, name: string): number {
   return n;
 }
 
-export interface NewSlotRequest {
-  email: string;
-  imo: number;
-  vessel_name: string;
-  loa: number;
-  beam: number;
-  draft: number;
-  laytime: string;
+/** A new slot request's vessel and laytime as its event records them, with the laytime and ETA in milliseconds. */
+export interface NewSlotRequest
+  extends Pick<SlotRequestData, 'email' | 'imo' | 'vessel_name' | 'loa' | 'beam' | 'draft' | 'laytime'> {
   laytimeMs: number;
   eta: number;
 }

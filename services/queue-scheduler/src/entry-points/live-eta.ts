@@ -12,7 +12,7 @@ import {
   type VesselPortCallsQuery,
 } from '@pcas/contracts';
 import type { RecordedEvent } from '@pcas/eventstore';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
+import { createJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
 import { type Bus, startProjection } from '@pcas/messaging';
 import type { Logger } from '@pcas/observability';
 import type { Queryable } from '@pcas/sql';
@@ -95,16 +95,9 @@ export async function startLiveEta(deps: ServiceDeps, mails: QueueMails, options
     if (next !== null) await jobs.schedule(jobId(id, next), new Date(next), { slot_request_id: id, at: next });
   };
   const jobsLog = log.child({ component: 'live-eta-jobs' });
-  if (options.createJobs) jobs = await options.createJobs(handler);
-  else if (config.mode === 'fleet' && config.redisUrl) {
-    jobs = await createBullJobs({
-      queue: 'queue-live-eta',
-      redisUrl: config.redisUrl,
-      prefix: options.jobsPrefix ?? jobsPrefixFor(config.databaseUrl),
-      handler,
-      log: jobsLog,
-    });
-  } else jobs = createInProcessJobs({ queue: 'queue-live-eta', handler, log: jobsLog });
+  jobs = options.createJobs
+    ? await options.createJobs(handler)
+    : await createJobs(config, { queue: 'queue-live-eta', handler, log: jobsLog, prefix: options.jobsPrefix });
 
   let toDeliver: string[] = [];
   let toArm: AlertJob[] = [];

@@ -10,7 +10,7 @@ import { createInProcessJobs } from '@pcas/jobs';
 import { createInProcessBus, eventMessage, eventRoutingKey, type Relay, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
+import { freshPostgres, type PostgresForTest, pollUntil, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailDelivery, recordMail, recordMails } from '../adapters/outbox.ts';
@@ -67,16 +67,6 @@ beforeAll(async () => {
   });
 }, 60_000);
 
-/** Polls `read` until `done` holds or the deadline passes; the last value read. */
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 20_000): Promise<T> {
-  let value = await read();
-  for (const deadline = Date.now() + ms; !done(value) && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    value = await read();
-  }
-  return value;
-}
-
 afterAll(async () => {
   await mails?.stop();
   await relay?.stop();
@@ -96,11 +86,7 @@ describe('slot request mails', () => {
     expect(mail.text).toMatch(/http:\/\/port\.example\/agent\/eta-form\/\?token=[\w.-]+/);
     expect(smtp.stats.refused).toBe(5);
     // Marked sent once the server's acceptance is back (the message is captured a moment before).
-    let rows = await outbox();
-    for (const deadline = Date.now() + 20_000; Date.now() < deadline && !rows[0]?.sent; ) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      rows = await outbox();
-    }
+    const rows = await pollUntil(outbox, (r) => Boolean(r[0]?.sent));
     expect(rows).toEqual([{ id: `slotrequest-${appended.events[0].id}`, sent: true, attempts: 6 }]);
 
     // The same event delivered again (a broker redelivery, a relay republishing after a crash).
@@ -123,7 +109,7 @@ describe('slot request mails', () => {
     const offer = await deps.store.append(slotRequestStream(8), [
       { type: 'SlotRequestReceived', data: received(8, 'master@xray.example') },
     ]);
-    const first = await until(
+    const first = await pollUntil(
       async () => tokenOf('Slot request #8 offer'),
       (claims) => claims !== undefined,
     );
@@ -132,7 +118,7 @@ describe('slot request mails', () => {
     const accepted = await deps.store.append(slotRequestStream(8), [
       { type: 'SlotRequestUpdated', data: { ...received(8, 'master@xray.example'), status: 'accepted' } },
     ]);
-    const second = await until(
+    const second = await pollUntil(
       async () => tokenOf('Slot request #8 confirmation'),
       (claims) => claims !== undefined,
     );
@@ -160,7 +146,7 @@ describe('slot request mails', () => {
             WHERE id IN ('sent-8-days', 'sent-6-days', 'unsent-old') ORDER BY id`,
         )
         .then((r) => r.rows);
-    const after = await until(rows, (r) => r.some((row) => row.removed));
+    const after = await pollUntil(rows, (r) => r.some((row) => row.removed));
     expect(after).toEqual([
       { id: 'sent-6-days', text_body: 'sent-6-days ?token=x', html_body: '<p>x</p>', removed: false },
       { id: 'sent-8-days', text_body: '', html_body: '', removed: true },

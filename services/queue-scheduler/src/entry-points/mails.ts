@@ -9,7 +9,7 @@
 
 import path from 'node:path';
 import type { ServiceDeps } from '@pcas/contracts';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
+import { createJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
 import { createMailer, type Mailer } from '@pcas/mail';
 import { startProjection } from '@pcas/messaging';
 import type { Queryable } from '@pcas/sql';
@@ -108,17 +108,15 @@ export async function startQueueMails(deps: ServiceDeps, options: QueueMailOptio
   };
   const jobsLog = log.child({ component: 'queue-mail-jobs' });
   let jobs: DelayedJobs;
-  if (options.createJobs) jobs = await options.createJobs(handler);
-  else if (config.mode === 'fleet' && config.redisUrl) {
-    jobs = await createBullJobs({
-      queue: 'queue-mails',
-      redisUrl: config.redisUrl,
-      prefix: options.jobsPrefix ?? jobsPrefixFor(config.databaseUrl),
-      handler,
-      log: jobsLog,
-      ...DELIVERY_RETRIES,
-    });
-  } else jobs = createInProcessJobs({ queue: 'queue-mails', handler, log: jobsLog, ...DELIVERY_RETRIES });
+  jobs = options.createJobs
+    ? await options.createJobs(handler)
+    : await createJobs(config, {
+        queue: 'queue-mails',
+        handler,
+        log: jobsLog,
+        prefix: options.jobsPrefix,
+        ...DELIVERY_RETRIES,
+      });
   delivery = mailDelivery({ db, mailer, jobs: () => jobs, log, sweepEveryMs: options.sweepEveryMs });
   const deliver = (ids: readonly string[]) => delivery!.deliver(ids);
 

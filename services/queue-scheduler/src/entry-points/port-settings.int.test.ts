@@ -2,20 +2,16 @@
 // PostgreSQL: changes made before the queue started are read from the log at its start, later ones arrive through
 // the relay; a redelivered event changes nothing; a setting never changed takes the gateway's seeded default.
 
-import { loadConfig } from '@pcas/config';
 import { QueueCommands, type ServiceDeps, settingStream, translationsStream } from '@pcas/contracts';
-import { createEventStore } from '@pcas/eventstore';
-import { createInProcessBus, eventMessage, eventRoutingKey, type Relay, startRelay } from '@pcas/messaging';
-import { createLogger } from '@pcas/observability';
-import { openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { eventMessage, eventRoutingKey, type Relay, startRelay } from '@pcas/messaging';
+import { pollUntil } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSettingValues, mailTranslations } from '../adapters/port-settings.ts';
-import { ensureSchema } from '../adapters/schema.ts';
 import { queueSettings } from '../domain/queue-rules.ts';
+import { type QueueTestDeps, queueTestDeps } from '../testing/deps.ts';
 import { portSettingCommands, startPortSettings } from './port-settings.ts';
 
-let pg: PostgresForTest;
+let queue: QueueTestDeps;
 let deps: ServiceDeps;
 let relay: Relay;
 let projection: { stop(): Promise<void> };
@@ -30,31 +26,15 @@ const texts = (type: string, translations: { key: string; value: string }[]) =>
     { type, data: { namespace: NS, language: 'en', translations }, metadata: {} },
   ]);
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 10_000): Promise<T> {
-  let value = await read();
-  for (const deadline = Date.now() + ms; !done(value) && Date.now() < deadline; ) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-    value = await read();
-  }
-  return value;
-}
-
 beforeAll(async () => {
-  pg = await freshPostgres('queue_port_settings');
-  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  const store = createEventStore(db);
-  await store.init();
-  const log = createLogger('queue-port-settings-test', process.env.LOG_LEVEL ?? 'warn');
-  deps = { config: loadConfig({ NAMESPACE: NS }), db, store, bus: createInProcessBus({ log }), log };
-  await ensureSchema(db);
+  queue = await queueTestDeps('queue_port_settings', { NAMESPACE: NS });
+  ({ deps } = queue);
 }, 60_000);
 
 afterAll(async () => {
   await projection?.stop();
   await relay?.stop();
-  await deps?.bus.close();
-  await deps?.db.close();
-  await pg?.drop();
+  await queue?.close();
 });
 
 describe("the queue's copy of the port's settings and texts", () => {
@@ -83,7 +63,7 @@ describe("the queue's copy of the port's settings and texts", () => {
     relay = await startRelay({ store: deps.store, db: deps.db, bus: deps.bus, log: deps.log });
     await setting('port_operator_emails', 'ops@port.example', '');
     await texts('TranslationsReplaced', [{ key: '[EMAIL SLOT REQUEST] Offer', value: 'Offert' }]);
-    const copied = await until(
+    const copied = await pollUntil(
       () => loadSettingValues(deps.db),
       (values) => values.port_operator_emails === 'ops@port.example',
     );
@@ -93,19 +73,19 @@ describe("the queue's copy of the port's settings and texts", () => {
       port_operator_emails: 'ops@port.example',
     });
     const offer = async () => (await mailTranslations(deps.db, NS))('[EMAIL SLOT REQUEST] Offer');
-    expect(await until(offer, (text) => text === 'Offert')).toBe('Offert');
+    expect(await pollUntil(offer, (text) => text === 'Offert')).toBe('Offert');
 
     // A later change, then the first one delivered again (a relay republishing after a crash), then another: the
     // copy keeps the later value.
     await setting('queue_rta_window_duration', 'PT2H', 'PT1H');
-    await until(
+    await pollUntil(
       () => loadSettingValues(deps.db),
       (values) => values.queue_rta_window_duration === 'PT2H',
     );
     const [first] = await deps.store.readStream(settingStream('queue_rta_window_duration'));
     await deps.bus.publish(eventRoutingKey(first), eventMessage(first), { messageId: first.id });
     await setting('port_operator_emails', 'duty@port.example', 'ops@port.example');
-    const after = await until(
+    const after = await pollUntil(
       () => loadSettingValues(deps.db),
       (values) => values.port_operator_emails === 'duty@port.example',
     );

@@ -5,7 +5,6 @@
 // validation message: e2e/queue.e2e.test.ts.)
 
 import { commandHandler } from '@pcas/commands';
-import { loadConfig } from '@pcas/config';
 import {
   type Actor,
   INGEST,
@@ -15,11 +14,8 @@ import {
   type ServiceDeps,
   type SlotRequestEvent,
 } from '@pcas/contracts';
-import { createEventStore } from '@pcas/eventstore';
-import { createInProcessBus, RPC_ID_HEADER } from '@pcas/messaging';
-import { createLogger } from '@pcas/observability';
-import { openDb, type Queryable } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { RPC_ID_HEADER } from '@pcas/messaging';
+import type { Queryable } from '@pcas/sql';
 import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSchema } from '../adapters/schema.ts';
@@ -29,9 +25,10 @@ import { emptyBerth, evolveBerth } from '../domain/berths.ts';
 import { emptyNomination, evolveNomination } from '../domain/nominations.ts';
 import { isoUtc } from '../domain/queue-rules.ts';
 import { evolveSlotRequest, type SlotRequestState } from '../domain/slot-requests.ts';
+import { type QueueTestDeps, queueTestDeps } from '../testing/deps.ts';
 import { createQueueCommands } from './commands.ts';
 
-let pg: PostgresForTest;
+let queue: QueueTestDeps;
 let deps: ServiceDeps;
 let commands: ReturnType<typeof createQueueCommands>;
 const PORT: Actor = { user_id: 1, api_key_id: null };
@@ -76,15 +73,60 @@ const send = async (command: string, input: Record<string, unknown>, actor: Acto
   return reply;
 };
 /** A consignee's nomination of one berth for the whole test window. */
+const nominationInput = (vessel: number, vesselName: string, berthId: number) => ({
+  company_name: 'Cargo Oy',
+  email: 'consignee@cargo.example',
+  imo: vessel,
+  vessel_name: vesselName,
+  window_start: isoUtc(W0),
+  window_end: isoUtc(W0 + 10 * HOUR),
+  berth_ids: [berthId],
+});
 const nominate = (vessel: number, vesselName: string, berthId: number) =>
-  send(QueueCommands.createNomination, {
-    company_name: 'Cargo Oy',
-    email: 'consignee@cargo.example',
-    imo: vessel,
-    vessel_name: vesselName,
-    window_start: isoUtc(W0),
-    window_end: isoUtc(W0 + 10 * HOUR),
-    berth_ids: [berthId],
+  send(QueueCommands.createNomination, nominationInput(vessel, vesselName, berthId));
+/** A master's slot request arriving at W0+1h by agent, for a vessel of the given size (a 120.5 m one unless said). */
+const slotRequestInput = (
+  vessel: number,
+  vesselName: string,
+  size: { loa: string | number; beam: string | number; draft: string | number } = {
+    loa: '120.5',
+    beam: '20',
+    draft: '7.5',
+  },
+) => ({
+  email: 'master@vessel.example',
+  imo: vessel,
+  vessel_name: vesselName,
+  ...size,
+  laytime: '02:00',
+  eta: isoUtc(W0 + HOUR),
+  agent: true,
+});
+/** The generated timestamps an offer posts, in order. */
+const OFFER_TIMESTAMPS = [
+  'Estimated Arrival_Vessel_PortArea',
+  'Estimated Departure_Vessel_Berth',
+  'Recommended Arrival_Vessel_PortArea',
+];
+/** The posts ingest stored for one slot request, in order. */
+const postedFor = (slotId: number) =>
+  posted.filter((p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === slotId);
+/** The kinds of the posts ingest stored for one slot request, in order. */
+const postedKinds = (slotId: number) => postedFor(slotId).map((p) => `${p.input.time_type} ${p.input.state}`);
+/**
+ * deps.db with each transaction's statements passed through the `through` made for it (which runs the statement
+ * with `run`): a test holds or watches statements as a busy server's interleaving would.
+ */
+const throughTransactions = (perTransaction: () => (text: string, run: () => Promise<unknown>) => Promise<unknown>) =>
+  new Proxy(deps.db, {
+    get(target, key) {
+      if (key !== 'transaction') return Reflect.get(target, key);
+      return <T>(fn: (tx: Queryable) => Promise<T>) =>
+        target.transaction((tx) => {
+          const through = perTransaction();
+          return fn({ query: (text, params) => through(text, () => tx.query(text, params)) as never });
+        });
+    },
   });
 /**
  * The Db with each transaction's statements after its placement read held until `n` transactions have read (or 5 s
@@ -97,38 +139,25 @@ const readingTogether = (n: number) => {
     open = resolve;
     setTimeout(resolve, 5_000).unref();
   });
-  return new Proxy(deps.db, {
-    get(target, key) {
-      if (key !== 'transaction') return Reflect.get(target, key);
-      return <T>(fn: (tx: Queryable) => Promise<T>) =>
-        target.transaction((tx) => {
-          let read = false;
-          return fn({
-            async query(text, params) {
-              if (read) await allRead;
-              const result = await tx.query(text, params);
-              if (!read && text.includes('noms AS')) {
-                read = true;
-                if (++reads >= n) open();
-              }
-              return result as never;
-            },
-          });
-        });
-    },
+  return throughTransactions(() => {
+    let read = false;
+    return async (text, run) => {
+      if (read) await allRead;
+      const result = await run();
+      if (!read && text.includes('noms AS')) {
+        read = true;
+        if (++reads >= n) open();
+      }
+      return result;
+    };
   });
 };
 const query = async <R>(sql: string, params: unknown[] = []) => (await deps.db.query<R>(sql, params)).rows;
 
 beforeAll(async () => {
-  pg = await freshPostgres('queue_scheduler');
-  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  const store = createEventStore(db);
-  await store.init();
-  const log = createLogger('queue-test', process.env.LOG_LEVEL ?? 'warn');
-  deps = { config: loadConfig({}), db, store, bus: createInProcessBus({ log }), log };
-  await ensureSchema(db);
-  await ensureSchema(db); // a second start changes nothing
+  queue = await queueTestDeps('queue_scheduler');
+  ({ deps } = queue);
+  await ensureSchema(deps.db); // a second start changes nothing
   // Ingest stands in: it records the generated timestamps it is sent and answers with their ids.
   await deps.bus.serveRpc(INGEST, async (command, payload) => {
     const { input } = payload as { input: Record<string, unknown> };
@@ -153,9 +182,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await deps?.bus.close();
-  await deps?.db.close();
-  await pg?.drop();
+  await queue?.close();
 });
 
 describe('slot requests racing for one gap', () => {
@@ -180,23 +207,7 @@ describe('slot requests racing for one gap', () => {
     const racing = createQueueCommands({ ...deps, db: readingTogether(6) });
     const replies = await Promise.all(
       imos.map((n) =>
-        racing.handlers[QueueCommands.createSlotRequest](
-          {
-            actor: PORT,
-            input: {
-              email: 'master@vessel.example',
-              imo: n,
-              vessel_name: `Racer ${n}`,
-              loa: '120.5',
-              beam: '20',
-              draft: '7.5',
-              laytime: '02:00',
-              eta: isoUtc(W0 + HOUR),
-              agent: true,
-            },
-          },
-          {},
-        ),
+        racing.handlers[QueueCommands.createSlotRequest]({ actor: PORT, input: slotRequestInput(n, `Racer ${n}`) }, {}),
       ),
     );
     await racing.settled();
@@ -234,14 +245,8 @@ describe('slot requests racing for one gap', () => {
          FROM queue.slot_reservations WHERE slot_reservation_status = 'offered'`,
     );
     expect(winner.rta).toBe(isoUtc(S - 30 * MIN));
-    const mine = posted.filter(
-      (p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === winner.id,
-    );
-    expect(mine.map((p) => `${p.input.time_type} ${p.input.state}`)).toEqual([
-      'Estimated Arrival_Vessel_PortArea',
-      'Estimated Departure_Vessel_Berth',
-      'Recommended Arrival_Vessel_PortArea',
-    ]);
+    const mine = postedFor(winner.id);
+    expect(postedKinds(winner.id)).toEqual(OFFER_TIMESTAMPS);
     expect(mine[2].input.payload).toMatchObject({
       source: 'jit_eta_form',
       external_id: `slot_reservation_id${winner.id}`,
@@ -276,29 +281,12 @@ describe('slot requests racing for one gap', () => {
       "SELECT imo FROM queue.nominations WHERE nomination_status = 'open' ORDER BY id LIMIT 1",
     );
     ingestBusy = 1;
-    await send(QueueCommands.createSlotRequest, {
-      email: 'master@vessel.example',
-      imo: open.imo,
-      vessel_name: 'Again',
-      loa: 1,
-      beam: 1,
-      draft: 1,
-      laytime: '02:00',
-      eta: isoUtc(W0 + HOUR),
-      agent: true,
-    });
+    await send(QueueCommands.createSlotRequest, slotRequestInput(open.imo, 'Again', { loa: 1, beam: 1, draft: 1 }));
     const [slot] = await query<{ id: number; status: string }>(
       'SELECT id, slot_reservation_status AS status FROM queue.slot_reservations ORDER BY id DESC LIMIT 1',
     );
     expect(slot.status).toBe('offered');
-    const mine = posted.filter(
-      (p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === slot.id,
-    );
-    expect(mine.map((p) => `${p.input.time_type} ${p.input.state}`)).toEqual([
-      'Estimated Arrival_Vessel_PortArea',
-      'Estimated Departure_Vessel_Berth',
-      'Recommended Arrival_Vessel_PortArea',
-    ]);
+    expect(postedKinds(slot.id)).toEqual(OFFER_TIMESTAMPS);
     const saved = await query<{ n: number }>(
       'SELECT count(*)::int AS n FROM queue.generated_timestamps WHERE slot_reservation_id = $1',
       [slot.id],
@@ -334,14 +322,12 @@ describe('slot requests racing for one gap', () => {
           [id],
         )
       )[0].n;
-    const mine = (id: number) =>
-      posted.filter((p) => (p.input.payload as { slot_reservation_id: number }).slot_reservation_id === id);
 
     // A cancellation replied, then the process died before ingest heard of it: the next start removes them.
     const [offered] = await query<{ id: number; imo: number }>(
       "SELECT id, imo FROM queue.slot_reservations WHERE slot_reservation_status = 'offered' ORDER BY id DESC LIMIT 1",
     );
-    const theirs = mine(offered.id).map((p) => p.id);
+    const theirs = postedFor(offered.id).map((p) => p.id);
     expect(theirs).toHaveLength(3);
     await dying(false).handlers[QueueCommands.cancelSlotRequest](
       {
@@ -373,20 +359,7 @@ describe('slot requests racing for one gap', () => {
     // An offer whose timestamps ingest stored but whose answer the dying process never got: the next start posts
     // them again, ingest takes them for the duplicates they are, and their ids are kept for a cancellation.
     await dying(true).handlers[QueueCommands.createSlotRequest](
-      {
-        actor: PORT,
-        input: {
-          email: 'master@vessel.example',
-          imo: offered.imo,
-          vessel_name: 'Again',
-          loa: 1,
-          beam: 1,
-          draft: 1,
-          laytime: '02:00',
-          eta: isoUtc(W0 + HOUR),
-          agent: true,
-        },
-      },
+      { actor: PORT, input: slotRequestInput(offered.imo, 'Again', { loa: 1, beam: 1, draft: 1 }) },
       {},
     );
     const [next] = await query<{ id: number; status: string }>(
@@ -394,17 +367,13 @@ describe('slot requests racing for one gap', () => {
     );
     expect(next.status).toBe('offered');
     // The dying process's post reaches ingest.
-    await expect.poll(() => mine(next.id).length, { timeout: 20_000 }).toBe(3);
+    await expect.poll(() => postedFor(next.id).length, { timeout: 20_000 }).toBe(3);
     expect(await generated(next.id)).toBe(0);
     await claimsRunOut();
     expect(await commands.sweepTimestampWork()).toBe(1);
     await commands.settled();
     expect(await commands.sweepTimestampWork()).toBe(0);
-    expect(mine(next.id).map((p) => `${p.input.time_type} ${p.input.state}`)).toEqual([
-      'Estimated Arrival_Vessel_PortArea',
-      'Estimated Departure_Vessel_Berth',
-      'Recommended Arrival_Vessel_PortArea',
-    ]);
+    expect(postedKinds(next.id)).toEqual(OFFER_TIMESTAMPS);
     expect(await generated(next.id)).toBe(3);
   }, 60_000);
 
@@ -504,35 +473,9 @@ describe('a create request the broker delivers twice (its first reply lost)', ()
       await commands.settled();
       expect(again).toEqual(first);
     };
-    await twice(
-      QueueCommands.createNomination,
-      {
-        company_name: 'Cargo Oy',
-        email: 'consignee@cargo.example',
-        imo: vessel,
-        vessel_name: 'Twice',
-        window_start: isoUtc(W0),
-        window_end: isoUtc(W0 + 10 * HOUR),
-        berth_ids: [berthId],
-      },
-      'nomination-request-1',
-    );
+    await twice(QueueCommands.createNomination, nominationInput(vessel, 'Twice', berthId), 'nomination-request-1');
     expect(await query('SELECT id FROM queue.nominations WHERE imo = $1', [vessel])).toHaveLength(1);
-    await twice(
-      QueueCommands.createSlotRequest,
-      {
-        email: 'master@vessel.example',
-        imo: vessel,
-        vessel_name: 'Twice',
-        loa: '120.5',
-        beam: '20',
-        draft: '7.5',
-        laytime: '02:00',
-        eta: isoUtc(W0 + HOUR),
-        agent: true,
-      },
-      'slot-request-1',
-    );
+    await twice(QueueCommands.createSlotRequest, slotRequestInput(vessel, 'Twice'), 'slot-request-1');
     const slots = await query<{ id: number; status: string }>(
       'SELECT id, slot_reservation_status AS status FROM queue.slot_reservations WHERE imo = $1',
       [vessel],
@@ -597,17 +540,7 @@ describe('the round trips of a slot request', () => {
     const { db, log } = counting();
     const counted = createQueueCommands({ ...deps, db });
 
-    const input = {
-      email: 'master@vessel.example',
-      imo: vessel,
-      vessel_name: 'Counted',
-      loa: '120.5',
-      beam: '20',
-      draft: '7.5',
-      laytime: '02:00',
-      eta: isoUtc(W0 + HOUR),
-      agent: true,
-    };
+    const input = slotRequestInput(vessel, 'Counted');
     await counted.handlers[QueueCommands.createSlotRequest]({ actor: PORT, input }, { [RPC_ID_HEADER]: 'rt-1' });
     expect(log.transactions).toHaveLength(1);
     expect(log.transactions[0]).toEqual([
@@ -678,17 +611,7 @@ describe('the round trips of a slot request', () => {
     const [{ id: berthId }] = await query<{ id: number }>("SELECT id FROM queue.berths WHERE code = 'RS'");
     const [first, second] = [imo(950_002), imo(950_003)];
     for (const vessel of [first, second]) await nominate(vessel, `Stale ${vessel}`, berthId);
-    const slotInput = (vessel: number) => ({
-      email: 'master@vessel.example',
-      imo: vessel,
-      vessel_name: `Stale ${vessel}`,
-      loa: '120.5',
-      beam: '20',
-      draft: '7.5',
-      laytime: '02:00',
-      eta: isoUtc(W0 + HOUR),
-      agent: true,
-    });
+    const slotInput = (vessel: number) => slotRequestInput(vessel, `Stale ${vessel}`);
     await send(QueueCommands.createSlotRequest, slotInput(first));
     const [slot] = await query<{ id: number; rta: string }>(
       `SELECT id, to_char(rta_window_start AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') AS rta
@@ -706,24 +629,16 @@ describe('the round trips of a slot request', () => {
       release = resolve;
     });
     let transactions = 0;
-    const db = new Proxy(deps.db, {
-      get(target, key) {
-        if (key !== 'transaction') return Reflect.get(target, key);
-        return <T>(fn: (tx: Queryable) => Promise<T>) =>
-          target.transaction((tx) => {
-            transactions++;
-            return fn({
-              async query(text, params) {
-                const result = await tx.query(text, params);
-                if (text.includes('WITH s AS MATERIALIZED') && ++reads === 1) {
-                  paused();
-                  await released;
-                }
-                return result as never;
-              },
-            });
-          });
-      },
+    const db = throughTransactions(() => {
+      transactions++;
+      return async (text, run) => {
+        const result = await run();
+        if (text.includes('WITH s AS MATERIALIZED') && ++reads === 1) {
+          paused();
+          await released;
+        }
+        return result;
+      };
     });
     const accepting = createQueueCommands({ ...deps, db });
     const accepted = accepting.handlers[QueueCommands.updateSlotRequest](

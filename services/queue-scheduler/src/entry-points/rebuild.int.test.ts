@@ -4,18 +4,12 @@
 // the further commands decide alike in both: the same events, the same replies, the same rows.
 
 import { commandHandler } from '@pcas/commands';
-import { loadConfig } from '@pcas/config';
-import { type Actor, INGEST, IngestCommands, QUEUE_SCHEDULER, QueueCommands, type ServiceDeps } from '@pcas/contracts';
-import { createEventStore } from '@pcas/eventstore';
-import { createInProcessBus } from '@pcas/messaging';
-import { createLogger } from '@pcas/observability';
-import { openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { type Actor, INGEST, IngestCommands, QUEUE_SCHEDULER, QueueCommands } from '@pcas/contracts';
 import { imoWithCheckDigit as imo } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildQueueRows } from '../adapters/rebuild.ts';
-import { ensureSchema } from '../adapters/schema.ts';
 import { isoUtc } from '../domain/queue-rules.ts';
+import { type QueueTestDeps, queueTestDeps } from '../testing/deps.ts';
 import { createQueueCommands } from './commands.ts';
 
 const HOUR = 3_600_000;
@@ -25,20 +19,12 @@ const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
 const NOW = W0 - 12 * HOUR;
 const PORT: Actor = { user_id: 1, api_key_id: null };
 
-interface Queue {
-  pg: PostgresForTest;
-  deps: ServiceDeps;
+interface Queue extends QueueTestDeps {
   send(command: string, input: Record<string, unknown>): Promise<unknown>;
 }
 
 async function startQueue(name: string): Promise<Queue> {
-  const pg = await freshPostgres(name);
-  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  const store = createEventStore(db);
-  await store.init();
-  const log = createLogger('queue-rebuild-test', process.env.LOG_LEVEL ?? 'warn');
-  const deps: ServiceDeps = { config: loadConfig({}), db, store, bus: createInProcessBus({ log }), log };
-  await ensureSchema(db);
+  const { deps, close } = await queueTestDeps(name);
   let id = 0;
   // Ingest stands in: it stores every generated timestamp it is sent.
   await deps.bus.serveRpc(INGEST, async (command, payload) => {
@@ -49,8 +35,8 @@ async function startQueue(name: string): Promise<Queue> {
   const commands = createQueueCommands({ ...deps, now: () => NOW });
   await deps.bus.serveRpc(QUEUE_SCHEDULER, commandHandler(commands.handlers));
   return {
-    pg,
     deps,
+    close,
     async send(command, input) {
       // A refusal is a decision too: its message is compared like a reply.
       const reply = await deps.bus
@@ -157,11 +143,7 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const queue of [kept, rebuilt]) {
-    await queue?.deps.bus.close();
-    await queue?.deps.db.close();
-    await queue?.pg.drop();
-  }
+  for (const queue of [kept, rebuilt]) await queue?.close();
 });
 
 describe('the rows rebuilt from the streams', () => {

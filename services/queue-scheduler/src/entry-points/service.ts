@@ -5,7 +5,7 @@
 
 import { commandHandler } from '@pcas/commands';
 import { QUEUE_SCHEDULER, type RunningService, type ServiceDeps } from '@pcas/contracts';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, jobsPrefixFor } from '@pcas/jobs';
+import { createJobs, type DueJob } from '@pcas/jobs';
 import { parseAtom } from '@pcas/values';
 import { reportOutboxDepths } from '../adapters/outbox-depth.ts';
 import { loadSettingValues } from '../adapters/port-settings.ts';
@@ -48,16 +48,12 @@ export async function startQueueScheduler(
     else await commands?.completeSlotRequest(id);
   };
   const jobsLog = log.child({ component: 'jobs' });
-  let delayed: DelayedJobs;
-  if (config.mode === 'fleet' && config.redisUrl) {
-    delayed = await createBullJobs({
-      queue: 'queue-scheduler',
-      redisUrl: config.redisUrl,
-      prefix: options.jobsPrefix ?? jobsPrefixFor(config.databaseUrl),
-      handler: onJob,
-      log: jobsLog,
-    });
-  } else delayed = createInProcessJobs({ queue: 'queue-scheduler', handler: onJob, log: jobsLog });
+  const delayed = await createJobs(config, {
+    queue: 'queue-scheduler',
+    handler: onJob,
+    log: jobsLog,
+    prefix: options.jobsPrefix,
+  });
 
   // Ids name what is due and when, so scheduling the same thing again is a no-op and a changed time a new job.
   const jobs: QueueJobs = {

@@ -4,8 +4,8 @@
 import { createEventStore } from '@pcas/eventstore';
 import { createInProcessJobs, type DelayedJobs } from '@pcas/jobs';
 import { createLogger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
+import { type DatabaseForTest, freshDatabase, pollUntil } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchOutcome } from '../domain/delivery.ts';
 import type { QueuedMessage } from '../domain/outbox.ts';
@@ -20,24 +20,27 @@ const PEER = 'urn:mrn:stm:service:instance:test:peer';
 const log = createLogger('delivery-test', 'silent');
 
 describe('the deliverer (PostgreSQL)', () => {
-  let pg: PostgresForTest;
+  let database: DatabaseForTest;
   let db: Db;
   let jobs: DelayedJobs | undefined;
 
   beforeAll(async () => {
-    pg = await freshPostgres('pcas_vis_delivery');
-    db = await openDb(pg.url ? { url: pg.url, poolSize: 8 } : { dataDir: 'memory://' });
+    database = await freshDatabase('pcas_vis_delivery', { poolSize: 8 });
+    ({ db } = database);
     const store = createEventStore(db);
     await store.init();
     await ensureSchema(db);
     await ensurePeerSchema(db);
-    await linkPeer(db, store, { service_id: PEER, url: 'http://peer.invalid/vis', secret: 'x'.repeat(20) }, {});
+    await link(PEER, 'http://peer.invalid/vis', 'x');
   }, 60_000);
+
+  /** A peer linked at `url`, its secret `secretChar` twenty times. */
+  const link = (peer: string, url: string, secretChar: string) =>
+    linkPeer(db, createEventStore(db), { service_id: peer, url, secret: secretChar.repeat(20) }, {});
 
   afterAll(async () => {
     await jobs?.close();
-    await db?.close();
-    await pg?.drop();
+    await database?.close();
   });
 
   it('delivers each message once, in order, one batch at a time, after the peer comes back', async () => {
@@ -86,19 +89,18 @@ describe('the deliverer (PostgreSQL)', () => {
       deliverer.deliver(PEER),
     ]);
 
-    const deadline = Date.now() + 20_000;
-    let rows: { message_id: string; delivered: boolean; failed: boolean; last_error: string | null }[] = [];
-    while (Date.now() < deadline) {
-      rows = (
-        await db.query<(typeof rows)[number]>(
-          `SELECT message_id, delivered_at IS NOT NULL AS delivered, failed_at IS NOT NULL AS failed, last_error
-           FROM vis.outbox WHERE peer_service_id = $1 ORDER BY seq`,
-          [PEER],
-        )
-      ).rows;
-      if (rows.every((r) => r.delivered || r.failed)) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const rows = await pollUntil(
+      async () =>
+        (
+          await db.query<{ message_id: string; delivered: boolean; failed: boolean; last_error: string | null }>(
+            `SELECT message_id, delivered_at IS NOT NULL AS delivered, failed_at IS NOT NULL AS failed, last_error
+             FROM vis.outbox WHERE peer_service_id = $1 ORDER BY seq`,
+            [PEER],
+          )
+        ).rows,
+      (rows) => rows.every((r) => r.delivered || r.failed),
+      20_000,
+    );
     expect(mostInFlight).toBe(1);
     expect(batches).toEqual([['m1', 'm2'], ['m3', 'm4'], ['m5']]);
     expect(rows.map((r) => [r.message_id, r.delivered, r.failed])).toEqual([
@@ -119,12 +121,7 @@ describe('the deliverer (PostgreSQL)', () => {
 
   it('posts the next batch while the last one is recorded, and records them in order', async () => {
     const peer = 'urn:mrn:stm:service:instance:test:pipelined-peer';
-    await linkPeer(
-      db,
-      createEventStore(db),
-      { service_id: peer, url: 'http://p.invalid/vis', secret: 'z'.repeat(20) },
-      {},
-    );
+    await link(peer, 'http://p.invalid/vis', 'z');
     const posted: string[][] = [];
     let secondPosted: () => void = () => {};
     const second = new Promise<void>((resolve) => {
@@ -170,12 +167,7 @@ describe('the deliverer (PostgreSQL)', () => {
 
   it('takes the acknowledgements an answer carried before recording the batch delivered; if that fails, sends it again', async () => {
     const peer = 'urn:mrn:stm:service:instance:test:answering-peer';
-    await linkPeer(
-      db,
-      createEventStore(db),
-      { service_id: peer, url: 'http://answering.invalid/vis', secret: 'y'.repeat(20) },
-      {},
-    );
+    await link(peer, 'http://answering.invalid/vis', 'y');
     const posted: string[][] = [];
     const post: PostBatch = async (_peer, batch) => {
       posted.push(batch.map((m) => m.message_id));

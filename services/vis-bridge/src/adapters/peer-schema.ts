@@ -2,7 +2,7 @@
 // `vis.peers` is a read model of the vispeer-<service id> streams; the secrets, the outbox, the delivery state
 // and the record of what peers delivered are the bridge's own working tables (secrets never enter the log).
 
-import { type Db, setUpSchema } from '@pcas/sql';
+import { AUDIT_COLUMNS, type Db, setUpSchema } from '@pcas/sql';
 import { ensureSealingKey } from './peer-store.ts';
 
 export const PEER_DDL: string[] = [
@@ -10,10 +10,7 @@ export const PEER_DDL: string[] = [
   `CREATE TABLE IF NOT EXISTS vis.peers (
      service_id text PRIMARY KEY,
      url text NOT NULL,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer
+     ${AUDIT_COLUMNS}
    )`,
   // The secret each peer and this port share, outside the log (as gateway.credentials): written in the
   // transaction of the VisPeerLinked event that says it changed, never derived from the log.

@@ -3,12 +3,7 @@
 // in the transaction of the event it comes from and can be rebuilt from the vis streams (the ids are row
 // numbers in event order).
 
-import { type Db, setUpSchema } from '@pcas/sql';
-
-const AUDIT = `created_at timestamptz NOT NULL DEFAULT now(),
-     created_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer`;
+import { AUDIT_COLUMNS, type Db, setUpSchema } from '@pcas/sql';
 
 const DDL: string[] = [
   'CREATE SCHEMA IF NOT EXISTS vis',
@@ -19,7 +14,7 @@ const DDL: string[] = [
      vessel_name text NOT NULL,
      service_id text NOT NULL UNIQUE,
      service_url text NOT NULL,
-     ${AUDIT}
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS vessels_imo ON vis.vessels (imo)',
   // GET /vis-text-messages: TXT messages received, and sent (direct mode; the agent posts back what it sent).
@@ -38,7 +33,7 @@ const DDL: string[] = [
      body text,
      ack boolean NOT NULL DEFAULT false,
      operational_ack boolean NOT NULL DEFAULT false,
-     ${AUDIT}
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS messages_message_id ON vis.messages (message_id)',
   'CREATE INDEX IF NOT EXISTS messages_time ON vis.messages (time DESC, id)',
@@ -57,7 +52,7 @@ const DDL: string[] = [
      payload jsonb NOT NULL,
      ack boolean NOT NULL DEFAULT false,
      operational_ack boolean NOT NULL DEFAULT false,
-     ${AUDIT}
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS voyage_plans_message_id ON vis.voyage_plans (message_id)',
   'CREATE INDEX IF NOT EXISTS voyage_plans_from ON vis.voyage_plans (from_service_id, time DESC, id DESC)',
@@ -72,7 +67,7 @@ const DDL: string[] = [
      notification_type text NOT NULL,
      subject text NOT NULL,
      payload jsonb NOT NULL,
-     ${AUDIT}
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS notifications_message_id ON vis.notifications (message_id, notification_type)',
   // GET /ports; the whitelists; which services serve a UN/LOCODE (departures).
@@ -83,7 +78,7 @@ const DDL: string[] = [
      whitelist_in boolean NOT NULL DEFAULT true,
      whitelist_out boolean NOT NULL DEFAULT true,
      locodes jsonb NOT NULL DEFAULT '[]',
-     ${AUDIT}
+     ${AUDIT_COLUMNS}
    )`,
   // GET /inbound-vessels: one row a vessel (the newest announcement).
   `CREATE TABLE IF NOT EXISTS vis.inbound_vessels (
@@ -93,7 +88,7 @@ const DDL: string[] = [
      vessel_name text NOT NULL,
      from_service_id text NOT NULL,
      from_service_name text NOT NULL,
-     ${AUDIT}
+     ${AUDIT_COLUMNS}
    )`,
   // What was sent for each port call: the voyage-plan request (once) and the ETD last sent to the next port.
   `CREATE TABLE IF NOT EXISTS vis.port_calls (

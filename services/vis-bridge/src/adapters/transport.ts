@@ -9,6 +9,7 @@ import type {
   ReceiveVisVoyagePlanCommand,
   RecordInboundVesselCommand,
   RecordVisVesselCommand,
+  VisText,
 } from '@pcas/contracts';
 import type { Queryable } from '@pcas/sql';
 
@@ -22,16 +23,10 @@ export interface InterPortService {
  * A text message going out. `message_id` is the bridge's own id of the message (its event's key); agent mode does
  * not pass it on (the agent makes its own), direct mode sends it as the STM message id.
  */
-export interface OutgoingTextMessage {
+export interface OutgoingTextMessage extends VisText {
   message_id: string;
   to_service_id: string;
   to_url: string;
-  author: string;
-  subject: string;
-  body: string;
-  information_object_reference_id?: string;
-  information_object_reference_type?: string;
-  area?: string;
   /**
    * The textMessage XML of these fields as the sender recorded it (sent as is when there is no area; direct mode
    * builds its own otherwise).

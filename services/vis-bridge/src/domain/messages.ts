@@ -96,6 +96,16 @@ export function decideVisVessel(
   return [{ id: nameBasedId(['VisVesselRecorded', vessel]), type: 'VisVesselRecorded', data: vessel }];
 }
 
+/** A received message's time (UTC), sender, addressee and id; the sender and id checked after the message's JSON. */
+function messageAddress(input: ReceiveVisMessageCommand, time: string) {
+  return {
+    time,
+    from_service_id: requireText('from_service_id', input.from_service_id),
+    to_service_id: input.to_service_id.trim(),
+    message_id: requireText('message_id', input.message_id),
+  };
+}
+
 /** POST /agent/rest/vis-messages: a TXT message; `ack` when its acknowledgement arrived first. */
 export function readTextMessage(input: ReceiveVisMessageCommand, acknowledged: boolean): VisTextMessageReceived {
   if (input.message_type !== 'TXT') {
@@ -104,10 +114,7 @@ export function readTextMessage(input: ReceiveVisMessageCommand, acknowledged: b
   const time = toUtcTimestamp(input.time);
   parseJsonObject('payload', input.payload);
   return {
-    time,
-    from_service_id: requireText('from_service_id', input.from_service_id),
-    to_service_id: input.to_service_id.trim(),
-    message_id: requireText('message_id', input.message_id),
+    ...messageAddress(input, time),
     message_type: 'TXT',
     payload: input.payload,
     ack: acknowledged,
@@ -134,10 +141,7 @@ export function readVoyagePlan(input: ReceiveVisVoyagePlanCommand, acknowledged:
   parseJsonObject('rtz_parse_results', input.rtz_parse_results);
   parseJsonObject('payload', input.payload);
   return {
-    time,
-    from_service_id: requireText('from_service_id', input.from_service_id),
-    to_service_id: input.to_service_id.trim(),
-    message_id: requireText('message_id', input.message_id),
+    ...messageAddress(input, time),
     message_type: 'RTZ',
     rtz_state: input.rtz_state,
     rtz_parse_results: input.rtz_parse_results,

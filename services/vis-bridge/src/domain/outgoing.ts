@@ -2,7 +2,8 @@
 // and "Share voyage plan request", the checks of a user's text message and RTA, and the departure notices to the
 // next port's services. Pure: the texts are the original's (@pcas/stm).
 
-import { ApiError, type RtzState } from '@pcas/contracts';
+import type { VisConfig } from '@pcas/config';
+import { ApiError, type LookedUpPortCall, type RtzState, type VisText } from '@pcas/contracts';
 import {
   AUTOMATIC_AUTHOR,
   ROUTE_INCONSISTENT_SUBJECT,
@@ -11,24 +12,11 @@ import {
   voyagePlanRequestBody,
 } from '@pcas/stm';
 
-export interface VisPortSettings {
-  portName: string;
-  portUnlocode: string;
-  rtaPointLocationName: string;
-  syncPointLat: number;
-  syncPointLon: number;
-  /** Metres. */
-  syncPointRadius: number;
-}
-
-export interface AutomaticText {
-  author: string;
-  subject: string;
-  body: string;
-  information_object_reference_id?: string;
-  information_object_reference_type?: string;
-  area?: string;
-}
+/** How the port names itself and where its synchronisation point is (the VIS variables, libs/config). */
+export type VisPortSettings = Pick<
+  VisConfig,
+  'portName' | 'portUnlocode' | 'rtaPointLocationName' | 'syncPointLat' | 'syncPointLon' | 'syncPointRadius'
+>;
 
 /** The synchronisation point as the original wrote a text message's area (a Circle element, as text). */
 export function syncPointArea(s: VisPortSettings): string {
@@ -44,7 +32,7 @@ export function routeInconsistentReply(
   messageId: string,
   routeName: string | null,
   s: VisPortSettings,
-): AutomaticText | undefined {
+): VisText | undefined {
   const body = routeInconsistentBody(state, routeName ?? undefined, s.rtaPointLocationName);
   if (body === undefined) return undefined;
   return {
@@ -58,7 +46,7 @@ export function routeInconsistentReply(
 }
 
 /** The request a VIS vessel gets once per port call, at its first ETA, unless it already shares its plan. */
-export function voyagePlanRequest(s: VisPortSettings): AutomaticText {
+export function voyagePlanRequest(s: VisPortSettings): VisText {
   return {
     author: AUTOMATIC_AUTHOR,
     subject: VOYAGE_PLAN_REQUEST_SUBJECT,
@@ -66,18 +54,8 @@ export function voyagePlanRequest(s: VisPortSettings): AutomaticText {
   };
 }
 
-/** What the port-call watch knows of one port call (the projector's read model) and of what was sent for it. */
-export interface WatchedPortCall {
-  id: number;
-  imo: number;
-  vessel_name: string;
-  status: string;
-  current_eta: string | null;
-  /** ISO 8601 UTC. */
-  current_etd: string | null;
-  next_port: string | null;
-  is_vis: boolean;
-}
+/** What the port-call watch knows of one port call: the projector's lookup (libs/contracts/src/lookups.ts). */
+export type WatchedPortCall = LookedUpPortCall;
 
 export interface PortCallSent {
   voyage_plan_requested: boolean;

@@ -15,6 +15,7 @@ import {
   type SendVisTextMessageWithImoCommand,
   type ServiceDeps,
   VisBridgeCommands,
+  type VisText,
 } from '@pcas/contracts';
 import type { EventMetadata } from '@pcas/eventstore';
 import { RPC_ID_HEADER } from '@pcas/messaging';
@@ -22,7 +23,7 @@ import type { Queryable } from '@pcas/sql';
 import { createSendRecorder } from '../adapters/send-recorder.ts';
 import type { VisInbox, VisTransport } from '../adapters/transport.ts';
 import { createVisServiceDirectory } from '../adapters/vis-services.ts';
-import type { AutomaticText, PortRow, VisPortSettings } from '../domain/outgoing.ts';
+import type { PortRow, VisPortSettings } from '../domain/outgoing.ts';
 import {
   receiveMany,
   receiveNotification,
@@ -42,7 +43,7 @@ export interface VisCommandSet {
   /** Sends a text message and records it (the automatic ones too). */
   sendText(
     to: { service_id: string; service_url: string },
-    text: AutomaticText,
+    text: VisText,
     reason: SendReason,
     metadata: EventMetadata,
     requestId?: string,
@@ -71,14 +72,7 @@ const ok = { result: 'OK' } as const;
 
 export function visCommands(deps: ServiceDeps, transport: () => VisTransport): VisCommandSet {
   const { config } = deps;
-  const settings: VisPortSettings = {
-    portName: config.vis.portName,
-    portUnlocode: config.vis.portUnlocode,
-    rtaPointLocationName: config.vis.rtaPointLocationName,
-    syncPointLat: config.vis.syncPointLat,
-    syncPointLon: config.vis.syncPointLon,
-    syncPointRadius: config.vis.syncPointRadius,
-  };
+  const settings: VisPortSettings = config.vis;
   const ctx: VisContext = {
     deps,
     settings,

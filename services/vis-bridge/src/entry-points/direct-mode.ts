@@ -4,7 +4,7 @@
 
 import type { CommandFunction } from '@pcas/commands';
 import type { ServiceDeps } from '@pcas/contracts';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler, jobsPrefixFor } from '@pcas/jobs';
+import { createJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
 import { createDeliverer, type Deliverer, type DeliveryJob } from '../adapters/delivery-worker.ts';
 import { createDirectTransport, type DirectTransport } from '../adapters/direct-transport.ts';
 import { httpPostBatch, type PostBatch } from '../adapters/peer-client.ts';
@@ -45,16 +45,7 @@ export async function startDirectMode(
   });
   const handler: JobHandler = async (job) => deliverer.deliver((job.data as DeliveryJob).peer);
   // The deliverer retries on its own schedule; a job that throws (the database away) is run again a few times.
-  if (config.mode === 'fleet' && config.redisUrl) {
-    jobs = await createBullJobs({
-      queue: 'vis-delivery',
-      redisUrl: config.redisUrl,
-      prefix: jobsPrefixFor(config.databaseUrl),
-      handler,
-      log: jobsLog,
-      concurrency: 8,
-    });
-  } else jobs = createInProcessJobs({ queue: 'vis-delivery', handler, log: jobsLog });
+  jobs = await createJobs(config, { queue: 'vis-delivery', handler, log: jobsLog, concurrency: 8 });
 
   const transport = createDirectTransport({
     db,

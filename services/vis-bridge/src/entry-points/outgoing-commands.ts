@@ -13,6 +13,7 @@ import {
   type SendVisTextMessageCommand,
   type SendVisTextMessageWithImoCommand,
   type SetPortCallRtaCommand,
+  type VisText,
   type VisVesselRecorded,
   type VisVoyagePlanReceived,
   visMessageStream,
@@ -22,7 +23,7 @@ import { buildTextMessage, textMessageId } from '@pcas/stm';
 import { newestPlanFrom, type VisEvent, visVesselByImo } from '../adapters/vis-store.ts';
 import { nameBasedId } from '../domain/ids.ts';
 import { stmMessageOf } from '../domain/messages.ts';
-import { type AutomaticText, readRtaTime, requireServiceId } from '../domain/outgoing.ts';
+import { readRtaTime, requireServiceId } from '../domain/outgoing.ts';
 import { type SendReason, SYSTEM, uniquePart, type VisContext } from './vis-context.ts';
 
 const nowUtc = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
@@ -31,7 +32,7 @@ const nowUtc = () => new Date().toISOString().replace(/\.\d{3}Z$/, '+00:00');
 export async function sendText(
   ctx: VisContext,
   to: { service_id: string; service_url: string },
-  text: AutomaticText,
+  text: VisText,
   reason: SendReason,
   metadata: EventMetadata,
   requestId?: string,
@@ -85,7 +86,7 @@ export async function sendTextMessage(
   requestId?: string,
 ) {
   const to = await knownService(ctx, input.vis_service_id);
-  const text: AutomaticText = { author: input.author, subject: input.subject, body: input.body };
+  const text: VisText = { author: input.author, subject: input.subject, body: input.body };
   if (input.informationObjectReferenceId) text.information_object_reference_id = input.informationObjectReferenceId;
   if (input.informationObjectReferenceType) {
     text.information_object_reference_type = input.informationObjectReferenceType;

@@ -2,13 +2,14 @@
 // as the API does (nobody learns which addresses have an account); only a service that cannot be reached at all
 // is reported, since then no mail can be on its way. `?email=` fills the address in (from the profile page).
 
-import { Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { looksLikeEmail, requestPasswordReset } from './account.ts';
+import { BackToSignIn, EmailInput, FormRefusal } from './form-parts.tsx';
 import { Notice } from './notice.tsx';
 
 export default function ForgotPassword() {
@@ -50,9 +51,7 @@ export default function ForgotPassword() {
           <Text size="sm">
             {t('Open the link in the mail to choose a new password. The link works once, for 24 hours.')}
           </Text>
-          <Anchor component={Link} to="/sign-in" size="sm">
-            {t('Back to sign in')}
-          </Anchor>
+          <BackToSignIn />
         </Stack>
       </PublicFrame>
     );
@@ -65,27 +64,12 @@ export default function ForgotPassword() {
           <Text size="sm">
             {t('Enter the e-mail address you sign in with. We send you a link to choose a new password.')}
           </Text>
-          {error && (
-            <Notice color="red" title={t('Not sent')}>
-              {t(error)}
-            </Notice>
-          )}
-          <TextInput
-            label={t('E-mail')}
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            error={checked && problem ? t(problem) : undefined}
-          />
+          <FormRefusal title="Not sent" error={error} />
+          <EmailInput value={email} onChange={setEmail} error={checked && problem ? t(problem) : undefined} />
           <Button type="submit" loading={busy}>
             {t('Send the link')}
           </Button>
-          <Anchor component={Link} to="/sign-in" size="sm">
-            {t('Back to sign in')}
-          </Anchor>
+          <BackToSignIn />
         </Stack>
       </form>
     </PublicFrame>

@@ -12,6 +12,7 @@ import { useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type SessionUser, useSession } from '../../session/session.tsx';
 import { failureText, looksLikeEmail, requestPasswordReset } from './account.ts';
+import { FormRefusal } from './form-parts.tsx';
 import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
@@ -142,11 +143,7 @@ function ChangePassword({ email }: { email: string }) {
             {t('Use the new password the next time you sign in.')}
           </Notice>
         )}
-        {error && (
-          <Notice color="red" title={t('Password not changed')}>
-            {t(error)}
-          </Notice>
-        )}
+        <FormRefusal title="Password not changed" error={error} />
         {/* For password managers: which account the new password belongs to. */}
         <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
         <PasswordPair pair={pair} label="New password" repeatLabel="Repeat the new password" />
@@ -191,11 +188,7 @@ function ResetByMail({ email }: { email: string }) {
           {t('A mail with the link is on its way to {{email}}.', { email })}
         </Notice>
       )}
-      {error && (
-        <Notice color="red" title={t('Not sent')}>
-          {t(error)}
-        </Notice>
-      )}
+      <FormRefusal title="Not sent" error={error} />
       <Group>
         <Button onClick={send} loading={state === 'busy'} variant={state === 'sent' ? 'light' : 'filled'}>
           {state === 'sent' ? t('Send the link again') : t('E-mail me a link')}

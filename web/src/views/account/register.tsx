@@ -13,7 +13,7 @@ import { useApiQuery } from '../../api/queries.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { type SessionPayload, useSession } from '../../session/session.tsx';
 import { failureText, looksLikeEmail } from './account.ts';
-import { Notice } from './notice.tsx';
+import { EmailInput, FormRefusal } from './form-parts.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
 type RegisterAnswer = Partial<SessionPayload> & { error?: string; message?: string };
@@ -103,11 +103,7 @@ export default function Register() {
     <PublicFrame title="Register">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          {error && (
-            <Notice color="red" title={t('Not registered')}>
-              {t(error)}
-            </Notice>
-          )}
+          <FormRefusal title="Not registered" error={error} />
           <TextInput
             label={t('Registration code')}
             name="code"
@@ -145,15 +141,10 @@ export default function Register() {
               error={shown(problems.last_name)}
             />
           </Group>
-          <TextInput
-            label={t('E-mail')}
-            name="email"
-            type="email"
-            autoComplete="username"
-            description={t('You sign in with it, and a forgotten password is reset through it.')}
-            required
+          <EmailInput
             value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
+            onChange={setEmail}
+            description="You sign in with it, and a forgotten password is reset through it."
             error={shown(problems.email)}
           />
           <PasswordPair pair={pair} />

@@ -10,6 +10,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { failureText } from './account.ts';
+import { BackToSignIn } from './form-parts.tsx';
 import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
@@ -110,9 +111,7 @@ export default function ResetPassword() {
           <Button type="submit" loading={busy}>
             {t('Set the new password')}
           </Button>
-          <Anchor component={Link} to="/sign-in" size="sm">
-            {t('Back to sign in')}
-          </Anchor>
+          <BackToSignIn />
         </Stack>
       </form>
     </PublicFrame>

@@ -2,7 +2,7 @@
 // session and a message (the original's way), shown here in words. After signing in the user goes back to the
 // page that asked for it (`?next=`), else to the activity timeline.
 
-import { Anchor, Button, Group, PasswordInput, Stack, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, PasswordInput, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -10,6 +10,7 @@ import { ApiError, api } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { type SessionPayload, useSession } from '../../session/session.tsx';
+import { EmailInput, FormRefusal } from './form-parts.tsx';
 import { Notice } from './notice.tsx';
 
 /** Only a path of this site: `?next=https://elsewhere` must not send the user away. */
@@ -58,20 +59,8 @@ export default function SignIn() {
       <form onSubmit={submit} noValidate>
         <Stack>
           {params.get('next') && !error && <Notice color="blue">{t('Sign in to continue.')}</Notice>}
-          {error && (
-            <Notice color="red" title={t('Not signed in')}>
-              {t(error)}
-            </Notice>
-          )}
-          <TextInput
-            label={t('E-mail')}
-            name="email"
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-          />
+          <FormRefusal title="Not signed in" error={error} />
+          <EmailInput value={email} onChange={setEmail} />
           <PasswordInput
             label={t('Password')}
             name="password"

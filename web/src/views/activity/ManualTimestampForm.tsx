@@ -3,11 +3,13 @@
 // (POST timestamps {imo, vessel_name, time_type, state, time, payload}). Pilotage also asks the direction: the
 // timeline's pilotage slots are inbound or outbound, and one without a direction would not show on the card.
 
-import { Button, Group, Modal, NativeSelect, SegmentedControl, Stack, Text } from '@mantine/core';
-import { type FormEvent, useId, useMemo, useState } from 'react';
+import { Modal, NativeSelect, Stack, Text } from '@mantine/core';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
+import { FormButtons } from '../../components/FormDialog.tsx';
+import { LabelledSegments } from '../../components/LabelledSegments.tsx';
 import { timestampLabel } from '../../components/states.ts';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
 
@@ -61,7 +63,6 @@ export function ManualTimestampForm({ vessel, onDone }: { vessel: ManualTimestam
   const [time, setTime] = useState(thisMinute);
   const [direction, setDirection] = useState('inbound');
   const [errors, setErrors] = useState<{ definition?: string; time?: string }>({});
-  const directionLabel = useId();
   const add = useApiMutation<ManualTimestampBody>('POST', 'timestamps', {
     refreshes: ['ongoing-port-calls'],
     success: 'Timestamp added',
@@ -115,30 +116,18 @@ export function ManualTimestampForm({ vessel, onDone }: { vessel: ManualTimestam
           data={[{ value: '', label: t('Choose…') }, ...options]}
         />
         {chosen && isPilotage(chosen.state) && (
-          <div>
-            <Text size="sm" fw={500} id={directionLabel}>
-              {t('Direction')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby={directionLabel}
-              value={direction}
-              onChange={setDirection}
-              data={[
-                { value: 'inbound', label: t('Inbound') },
-                { value: 'outbound', label: t('Outbound') },
-              ]}
-            />
-          </div>
+          <LabelledSegments
+            label="Direction"
+            value={direction}
+            onChange={setDirection}
+            data={[
+              { value: 'inbound', label: t('Inbound') },
+              { value: 'outbound', label: t('Outbound') },
+            ]}
+          />
         )}
         <DateTimeField label="Time" required value={time} onChange={setTime} error={errors.time} name="time" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('Cancel')}
-          </Button>
-          <Button type="submit" loading={add.isPending}>
-            {t('Add timestamp')}
-          </Button>
-        </Group>
+        <FormButtons onCancel={onDone} submitLabel="Add timestamp" pending={add.isPending} />
       </Stack>
     </form>
   );

@@ -110,6 +110,18 @@ export function ActivityTimeline() {
   const canOpenPortCall = can('manage_port_call');
 
   const total = data.cards.length;
+  // What both layouts show the groups with.
+  const list = {
+    groups,
+    limit,
+    pinnedSet,
+    now,
+    newSince,
+    canAddTimestamp,
+    canOpenPortCall,
+    onTogglePin,
+    onAddTimestamp,
+  };
   return (
     <>
       <PageHeader title="Activity timeline" />
@@ -138,31 +150,9 @@ export function ActivityTimeline() {
           {shown.length === 0 ? (
             <Empty>No vessel matches the search.</Empty>
           ) : layout === 'compact' ? (
-            <CompactList
-              groups={groups}
-              limit={limit}
-              pinnedSet={pinnedSet}
-              openKeys={openKeys}
-              onToggle={onToggleRow}
-              now={now}
-              newSince={newSince}
-              canAddTimestamp={canAddTimestamp}
-              canOpenPortCall={canOpenPortCall}
-              onTogglePin={onTogglePin}
-              onAddTimestamp={onAddTimestamp}
-            />
+            <CompactList {...list} openKeys={openKeys} onToggle={onToggleRow} />
           ) : (
-            <CardGroups
-              groups={groups}
-              limit={limit}
-              pinnedSet={pinnedSet}
-              now={now}
-              newSince={newSince}
-              canAddTimestamp={canAddTimestamp}
-              canOpenPortCall={canOpenPortCall}
-              onTogglePin={onTogglePin}
-              onAddTimestamp={onAddTimestamp}
-            />
+            <CardGroups {...list} />
           )}
         </>
       ) : null}

@@ -7,6 +7,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { formatTime } from '../../components/time.ts';
@@ -281,14 +282,12 @@ export function AddApiKey() {
                 onChange={(event) => setName(event.currentTarget.value)}
               />
               <PermissionChoice value={permissions} onChange={setPermissions} />
-              <Group justify="flex-end">
-                <Button variant="default" onClick={finish}>
-                  {t('Cancel')}
-                </Button>
-                <Button type="submit" loading={add.isPending} disabled={!trimmed || permissions.length === 0}>
-                  {t('Add')}
-                </Button>
-              </Group>
+              <FormButtons
+                onCancel={finish}
+                submitLabel="Add"
+                pending={add.isPending}
+                disabled={!trimmed || permissions.length === 0}
+              />
             </Stack>
           </form>
         )}

@@ -4,7 +4,7 @@
 // as a whole.
 
 import { Button, Group, Modal, ScrollArea, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
@@ -13,7 +13,7 @@ import { stateDescription, timestampLabel } from '../../components/states.ts';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { useSession } from '../../session/session.tsx';
 import { type PriorityApiKey, PriorityEditor, type WeightedApiKey } from './PriorityEditor.tsx';
-import { NotAllowed, text } from './shared.tsx';
+import { EditButton, NotAllowed, text } from './shared.tsx';
 
 interface TimestampWeights {
   api_keys?: PriorityApiKey[] | null;
@@ -166,6 +166,49 @@ function PriorityDialog(props: {
   );
 }
 
+/** The priority lists, one a row with its "Edit"; nothing while there are none. */
+function PriorityTable(props: {
+  caption: string;
+  keyHeader: string;
+  miw: number;
+  apiKeys: PriorityApiKey[];
+  /** Shown for a row that lists no key. */
+  empty: string;
+  rows: { id: string; label: string; name: ReactNode; listed?: WeightedApiKey[] | null; edit: () => void }[];
+}) {
+  const { t } = useTranslation();
+  if (props.rows.length === 0) return null;
+  return (
+    <ScrollArea type="auto">
+      <Table striped verticalSpacing="xs" miw={props.miw}>
+        <Table.Caption>{t(props.caption)}</Table.Caption>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th scope="col">{t(props.keyHeader)}</Table.Th>
+            <Table.Th scope="col">{t('API keys, highest priority first')}</Table.Th>
+            <Table.Th scope="col" className="sticky-column">
+              <VisuallyHidden>{t('Actions')}</VisuallyHidden>
+            </Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {props.rows.map((row) => (
+            <Table.Tr key={row.id}>
+              <Table.Td>{row.name}</Table.Td>
+              <Table.Td>
+                <OrderCell listed={row.listed} apiKeys={props.apiKeys} empty={props.empty} />
+              </Table.Td>
+              <Table.Td className="sticky-column">
+                <EditButton label={t('Edit the priority of {{label}}', { label: row.label })} onClick={row.edit} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </ScrollArea>
+  );
+}
+
 function TimestampPriorities() {
   const { t } = useTranslation();
   const query = useApiQuery<TimestampWeights>(TIMESTAMP_WEIGHTS);
@@ -214,60 +257,40 @@ function TimestampPriorities() {
         </Text>
       )}
       {query.data && rows.length === 0 && <Empty>No timestamps match</Empty>}
-      {rows.length > 0 && (
-        <ScrollArea type="auto">
-          <Table striped verticalSpacing="xs" miw={520}>
-            <Table.Caption>{t('Timestamps of the port call template')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('Timestamp')}</Table.Th>
-                <Table.Th scope="col">{t('API keys, highest priority first')}</Table.Th>
-                <Table.Th scope="col" className="sticky-column">
-                  <VisuallyHidden>{t('Actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => (
-                <Table.Tr key={`${row.time_type}:${row.state}`}>
-                  <Table.Td>
-                    <Text size="sm" fw={500}>
-                      {row.label}
-                    </Text>
-                    <Text size="xs" c="dimmed" title={stateDescription(row.state)}>
-                      {row.time_type} · {row.state}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <OrderCell listed={row.api_keys} apiKeys={apiKeys} empty="No source may post it" />
-                  </Table.Td>
-                  <Table.Td className="sticky-column">
-                    <Button
-                      variant="light"
-                      size="xs"
-                      aria-label={t('Edit the priority of {{label}}', { label: row.label })}
-                      onClick={() => {
-                        save.reset();
-                        setEditing({
-                          title: row.label,
-                          initial: idsOf(row.api_keys),
-                          body: (ids) => ({
-                            timestamp_time_type: row.time_type,
-                            timestamp_state: row.state,
-                            api_key_ids: ids,
-                          }),
-                        });
-                      }}
-                    >
-                      {t('Edit')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
-      )}
+      <PriorityTable
+        caption="Timestamps of the port call template"
+        keyHeader="Timestamp"
+        miw={520}
+        apiKeys={apiKeys}
+        empty="No source may post it"
+        rows={rows.map((row) => ({
+          id: `${row.time_type}:${row.state}`,
+          label: row.label,
+          name: (
+            <>
+              <Text size="sm" fw={500}>
+                {row.label}
+              </Text>
+              <Text size="xs" c="dimmed" title={stateDescription(row.state)}>
+                {row.time_type} · {row.state}
+              </Text>
+            </>
+          ),
+          listed: row.api_keys,
+          edit: () => {
+            save.reset();
+            setEditing({
+              title: row.label,
+              initial: idsOf(row.api_keys),
+              body: (ids) => ({
+                timestamp_time_type: row.time_type,
+                timestamp_state: row.state,
+                api_key_ids: ids,
+              }),
+            });
+          },
+        }))}
+      />
       <PriorityDialog
         editing={editing}
         apiKeys={apiKeys}
@@ -339,46 +362,24 @@ function PayloadKeyPriorities() {
       <ErrorNotice error={query.error} />
       {query.isPending && <Loading />}
       {query.data && rows.length === 0 && <Empty>No payload key has a priority yet</Empty>}
-      {rows.length > 0 && (
-        <ScrollArea type="auto">
-          <Table striped verticalSpacing="xs" miw={480}>
-            <Table.Caption>{t('Payload keys with a priority')}</Table.Caption>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th scope="col">{t('Payload key')}</Table.Th>
-                <Table.Th scope="col">{t('API keys, highest priority first')}</Table.Th>
-                <Table.Th scope="col" className="sticky-column">
-                  <VisuallyHidden>{t('Actions')}</VisuallyHidden>
-                </Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((row) => (
-                <Table.Tr key={row.key}>
-                  <Table.Td>
-                    <Text size="sm" ff="monospace">
-                      {row.key}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
-                    <OrderCell listed={row.api_keys} apiKeys={apiKeys} empty="No order" />
-                  </Table.Td>
-                  <Table.Td>
-                    <Button
-                      variant="light"
-                      size="xs"
-                      aria-label={t('Edit the priority of {{label}}', { label: row.key })}
-                      onClick={() => edit(row.key)}
-                    >
-                      {t('Edit')}
-                    </Button>
-                  </Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
-      )}
+      <PriorityTable
+        caption="Payload keys with a priority"
+        keyHeader="Payload key"
+        miw={480}
+        apiKeys={apiKeys}
+        empty="No order"
+        rows={rows.map((row) => ({
+          id: row.key,
+          label: row.key,
+          name: (
+            <Text size="sm" ff="monospace">
+              {row.key}
+            </Text>
+          ),
+          listed: row.api_keys,
+          edit: () => edit(row.key),
+        }))}
+      />
       <PriorityDialog
         editing={editing}
         apiKeys={apiKeys}

@@ -10,7 +10,6 @@ import {
   Group,
   Modal,
   NativeSelect,
-  Pagination,
   ScrollArea,
   Stack,
   Table,
@@ -24,11 +23,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { Pager } from '../../components/ServerTable.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { TRANSLATION_NAMESPACES } from '../../i18n/i18n.ts';
 import { useSession } from '../../session/session.tsx';
-import { NotAllowed, text } from './shared.tsx';
+import { EditButton, NotAllowed, text } from './shared.tsx';
 import {
   applyTranslations,
   fileText,
@@ -157,7 +158,7 @@ export default function TranslationsView() {
       {!query.isPending && !query.error && matching.length === 0 && (
         <Empty>{entries.length === 0 ? 'No texts yet' : 'No text matches the search'}</Empty>
       )}
-      {pages > 1 && <TranslationsPager page={page} pages={pages} onPage={setPage} />}
+      {pages > 1 && <Pager page={page} pages={pages} onPage={setPage} />}
       <Modal opened={editing !== null} onClose={() => setEditing(null)} title={t('Edit a text')} centered size="lg">
         {editing && (
           <EditText
@@ -287,39 +288,13 @@ function TranslationsTable({ shown, from, total, onEdit }: TranslationsTableProp
                 <Text size="sm">{entry.value}</Text>
               </Table.Td>
               <Table.Td className="sticky-column">
-                <Button
-                  variant="light"
-                  size="xs"
-                  aria-label={t('Edit the text of {{key}}', { key: entry.key })}
-                  onClick={() => onEdit(entry)}
-                >
-                  {t('Edit')}
-                </Button>
+                <EditButton label={t('Edit the text of {{key}}', { key: entry.key })} onClick={() => onEdit(entry)} />
               </Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>
       </Table>
     </ScrollArea>
-  );
-}
-
-/** Which page of how many, and the page buttons. */
-function TranslationsPager({ page, pages, onPage }: { page: number; pages: number; onPage: (page: number) => void }) {
-  const { t } = useTranslation();
-  return (
-    <Group justify="space-between" mt="sm">
-      <Text size="sm" c="dimmed">
-        {t('Page {{page}} of {{pages}}', { page, pages })}
-      </Text>
-      <Pagination
-        total={pages}
-        value={page}
-        onChange={onPage}
-        size="sm"
-        getControlProps={(control) => ({ 'aria-label': t(`${control} page`) })}
-      />
-    </Group>
   );
 }
 
@@ -398,14 +373,7 @@ export function EditText({
           value={value}
           onChange={(event) => setValue(event.currentTarget.value)}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onCancel}>
-            {t('Cancel')}
-          </Button>
-          <Button type="submit" loading={saving}>
-            {t('Save')}
-          </Button>
-        </Group>
+        <FormButtons onCancel={onCancel} submitLabel="Save" pending={saving} />
       </Stack>
     </form>
   );

@@ -3,11 +3,12 @@
 // when it should no longer admit anyone, or deletes it. Acting on a code of role R needs manage_user_R as well as
 // manage_registration_code. Codes have no real-time channel; the list refreshes after each change made here.
 
-import { Button, Group, Modal, NativeSelect, Stack, Switch, TextInput } from '@mantine/core';
+import { Button, Modal, NativeSelect, Stack, Switch, TextInput } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice } from '../../components/states-ui.tsx';
@@ -175,14 +176,7 @@ function AddCodeDialog({ roles, onClose }: { roles: Role[]; onClose: () => void 
             data={roles.map((r) => ({ value: r.name, label: t(r.readable_name) }))}
           />
           <ErrorNotice error={add.error} title="The code was not added" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('Cancel')}
-            </Button>
-            <Button type="submit" loading={add.isPending}>
-              {t('Add code')}
-            </Button>
-          </Group>
+          <FormButtons onCancel={onClose} submitLabel="Add code" pending={add.isPending} />
         </Stack>
       </form>
     </Modal>

@@ -7,6 +7,7 @@ import { Badge, Button, Group, Modal, NativeSelect, PasswordInput, Stack, Text, 
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
@@ -109,31 +110,13 @@ export default function UsersView() {
     {
       key: 'suspended',
       label: 'Suspended',
-      render: (row) =>
-        row.suspended ? (
-          <Badge color="violet.9" variant="outline">
-            {t('Suspended')}
-          </Badge>
-        ) : (
-          <Text size="sm" c="gray.7">
-            {t('No')}
-          </Text>
-        ),
+      render: (row) => <Flag on={row.suspended} color="violet.9" label="Suspended" />,
     },
     {
       key: 'locked',
       label: 'Locked',
       sort: 'locked',
-      render: (row) =>
-        row.locked ? (
-          <Badge color="red.9" variant="outline">
-            {t('Locked')}
-          </Badge>
-        ) : (
-          <Text size="sm" c="gray.7">
-            {t('No')}
-          </Text>
-        ),
+      render: (row) => <Flag on={row.locked} color="red.9" label="Locked" />,
     },
     {
       key: 'actions',
@@ -191,6 +174,20 @@ export default function UsersView() {
   );
 }
 
+/** A yes-or-no state of a user: a badge naming it when on, a dimmed "No" when off. */
+function Flag({ on, color, label }: { on: boolean | null | undefined; color: string; label: string }) {
+  const { t } = useTranslation();
+  return on ? (
+    <Badge color={color} variant="outline">
+      {t(label)}
+    </Badge>
+  ) : (
+    <Text size="sm" c="gray.7">
+      {t('No')}
+    </Text>
+  );
+}
+
 interface UserActionsProps {
   row: UserRow;
   /** The row is the signed-in user. */
@@ -218,54 +215,64 @@ function UserActions({
   const name = fullName(row);
   return (
     <Group gap={4} wrap="nowrap">
-      <Button
-        size="compact-xs"
+      <RowButton
         variant="light"
-        aria-label={t('Edit {{name}}', { name })}
+        label={t('Edit {{name}}', { name })}
+        text="Edit"
         onClick={() => onDialog({ kind: 'edit', user: row })}
-      >
-        {t('Edit')}
-      </Button>
+      />
       {passwordAllowed && (
-        <Button
-          size="compact-xs"
+        <RowButton
           variant="light"
-          aria-label={t('Set password for {{name}}', { name })}
+          label={t('Set password for {{name}}', { name })}
+          text="Password"
           onClick={() => onDialog({ kind: 'password', user: row })}
-        >
-          {t('Password')}
-        </Button>
+        />
       )}
-      <Button
-        size="compact-xs"
-        variant="default"
-        aria-label={t(row.suspended ? 'Unsuspend {{name}}' : 'Suspend {{name}}', { name })}
+      <RowButton
+        label={t(row.suspended ? 'Unsuspend {{name}}' : 'Suspend {{name}}', { name })}
+        text={row.suspended ? 'Unsuspend' : 'Suspend'}
         loading={suspending}
         onClick={onSuspend}
-      >
-        {t(row.suspended ? 'Unsuspend' : 'Suspend')}
-      </Button>
-      <Button
-        size="compact-xs"
-        variant="default"
-        aria-label={t(row.locked ? 'Unlock {{name}}' : 'Lock {{name}}', { name })}
+      />
+      <RowButton
+        label={t(row.locked ? 'Unlock {{name}}' : 'Lock {{name}}', { name })}
+        text={row.locked ? 'Unlock' : 'Lock'}
         loading={locking}
         onClick={onLock}
-      >
-        {t(row.locked ? 'Unlock' : 'Lock')}
-      </Button>
+      />
       {!self && (
-        <Button
-          size="compact-xs"
+        <RowButton
           variant="subtle"
           color="red"
-          aria-label={t('Delete {{name}}', { name })}
+          label={t('Delete {{name}}', { name })}
+          text="Delete"
           onClick={() => onDialog({ kind: 'delete', user: row })}
-        >
-          {t('Delete')}
-        </Button>
+        />
       )}
     </Group>
+  );
+}
+
+/** A small button of a user's row: `text` is translated here, `label` (its full name) already is. */
+function RowButton({
+  label,
+  text,
+  variant = 'default',
+  ...rest
+}: {
+  label: string;
+  text: string;
+  variant?: string;
+  color?: string;
+  loading?: boolean;
+  onClick: () => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Button size="compact-xs" variant={variant} aria-label={label} {...rest}>
+      {t(text)}
+    </Button>
   );
 }
 
@@ -361,14 +368,7 @@ function AddUserDialog({
         <Stack gap="sm">
           <UserFieldInputs value={fields} onChange={setFields} roles={roles} />
           <ErrorNotice error={add.error} title="The user was not added" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('Cancel')}
-            </Button>
-            <Button type="submit" loading={add.isPending}>
-              {t('Add user')}
-            </Button>
-          </Group>
+          <FormButtons onCancel={onClose} submitLabel="Add user" pending={add.isPending} />
         </Stack>
       </form>
     </Modal>
@@ -439,7 +439,6 @@ function EditUserForm({
   roles: Role[];
   onClose: () => void;
 }) {
-  const { t } = useTranslation();
   const session = useSession();
   const [fields, setFields] = useState<UserFields>({
     email: user.email ?? '',
@@ -472,14 +471,7 @@ function EditUserForm({
       <Stack gap="sm">
         <UserFieldInputs value={fields} onChange={setFields} roles={roles} />
         <ErrorNotice error={save.error} title="The user was not saved" />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('Cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending}>
-            {t('Save')}
-          </Button>
-        </Group>
+        <FormButtons onCancel={onClose} submitLabel="Save" pending={save.isPending} />
       </Stack>
     </form>
   );
@@ -510,14 +502,7 @@ function PasswordDialog({ user, onClose }: { user: UserRow; onClose: () => void 
             onChange={(event) => setPassword(event.currentTarget.value)}
           />
           <ErrorNotice error={change.error} title="The password was not set" />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {t('Cancel')}
-            </Button>
-            <Button type="submit" loading={change.isPending}>
-              {t('Set password')}
-            </Button>
-          </Group>
+          <FormButtons onCancel={onClose} submitLabel="Set password" pending={change.isPending} />
         </Stack>
       </form>
     </Modal>

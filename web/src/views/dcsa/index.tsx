@@ -5,9 +5,10 @@
 
 import { Badge, Button, Group, Select, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type FormEvent, useState } from 'react';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { Params } from '../../api/client.ts';
+import type { ApiError, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -138,10 +139,9 @@ function PartnerDialog({ partner }: { partner?: PartnerRow }) {
         onClose={close}
         title={partner ? t('Change {{name}}', { name: partner.name }) : t('Register a DCSA partner')}
         onSubmit={submit}
-        error={save.error}
+        change={save}
         problem={problem}
         submitLabel="Save"
-        pending={save.isPending}
       >
         <TextInput label={t('Name')} value={name} onChange={(e) => setName(e.currentTarget.value)} required />
         <TextInput
@@ -176,11 +176,10 @@ function Outbox() {
   const [status, setStatus] = useState<string | null>('pending');
   const query = useApiQuery<{ data: OutboxRow[] }>(PATHS.outbox, status ? { status } : {}, { refetchInterval: 5000 });
   return (
-    <section aria-labelledby="dcsa-outbox">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h4" id="dcsa-outbox">
-          {t('Outbox')}
-        </Title>
+    <ListSection
+      id="dcsa-outbox"
+      title="Outbox"
+      filter={
         <Select
           aria-label={t('Show')}
           data={[
@@ -193,14 +192,11 @@ function Outbox() {
           clearable
           placeholder={t('All')}
         />
-      </Group>
-      {query.isPending ? (
-        <Loading />
-      ) : query.error ? (
-        <ErrorNotice error={query.error} />
-      ) : query.data.data.length === 0 ? (
-        <Empty>Nothing here</Empty>
-      ) : (
+      }
+      query={query}
+      empty="Nothing here"
+    >
+      {(rows) => (
         <Table striped aria-label={t('Outbox')}>
           <Table.Thead>
             <Table.Tr>
@@ -212,7 +208,7 @@ function Outbox() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {query.data.data.map((m) => (
+            {rows.map((m) => (
               <Table.Tr key={m.id}>
                 <Table.Td>{m.partner_name}</Table.Td>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{`${m.method} ${m.path}`}</Table.Td>
@@ -228,7 +224,7 @@ function Outbox() {
           </Table.Tbody>
         </Table>
       )}
-    </section>
+    </ListSection>
   );
 }
 
@@ -237,25 +233,21 @@ function Timestamps() {
   const [imo, setImo] = useState('');
   const query = useApiQuery<{ data: DcsaTimestampRow[] }>(PATHS.timestamps, /^\d{7}$/.test(imo) ? { imo } : {});
   return (
-    <section aria-labelledby="dcsa-timestamps">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h4" id="dcsa-timestamps">
-          {t('DCSA timestamps')}
-        </Title>
+    <ListSection
+      id="dcsa-timestamps"
+      title="DCSA timestamps"
+      filter={
         <TextInput
           aria-label={t('IMO')}
           placeholder={t('IMO')}
           value={imo}
           onChange={(e) => setImo(e.currentTarget.value)}
         />
-      </Group>
-      {query.isPending ? (
-        <Loading />
-      ) : query.error ? (
-        <ErrorNotice error={query.error} />
-      ) : query.data.data.length === 0 ? (
-        <Empty>No DCSA timestamps</Empty>
-      ) : (
+      }
+      query={query}
+      empty="No DCSA timestamps"
+    >
+      {(rows) => (
         <Table striped aria-label={t('DCSA timestamps')}>
           <Table.Thead>
             <Table.Tr>
@@ -268,7 +260,7 @@ function Timestamps() {
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
-            {query.data.data.map((row) => (
+            {rows.map((row) => (
               <Table.Tr key={row.timestamp_id}>
                 <Table.Td>{row.vessel_name ?? row.imo ?? '—'}</Table.Td>
                 <Table.Td>
@@ -295,6 +287,44 @@ function Timestamps() {
             ))}
           </Table.Tbody>
         </Table>
+      )}
+    </ListSection>
+  );
+}
+
+/** A titled list of the page, with its filter at the right of the title; loading, error or empty in its place. */
+function ListSection<T>({
+  id,
+  title,
+  filter,
+  query,
+  empty,
+  children,
+}: {
+  id: string;
+  title: string;
+  filter: ReactNode;
+  query: UseQueryResult<{ data: T[] }, ApiError>;
+  empty: string;
+  children: (rows: T[]) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <section aria-labelledby={id}>
+      <Group justify="space-between" mb="xs">
+        <Title order={2} size="h4" id={id}>
+          {t(title)}
+        </Title>
+        {filter}
+      </Group>
+      {query.isPending ? (
+        <Loading />
+      ) : query.error ? (
+        <ErrorNotice error={query.error} />
+      ) : query.data.data.length === 0 ? (
+        <Empty>{empty}</Empty>
+      ) : (
+        children(query.data.data)
       )}
     </section>
   );
@@ -325,10 +355,9 @@ function AnswerDialog({ row }: { row: DcsaTimestampRow }) {
           event.preventDefault();
           if (!problem) answer.mutate({ date_time: date.toISOString() });
         }}
-        error={answer.error}
+        change={answer}
         problem={problem}
         submitLabel="Send"
-        pending={answer.isPending}
       >
         <TextInput
           label={t('Planned time')}

@@ -1,10 +1,11 @@
 // Sending a notification: to the whole port, or about a vessel picked among the ongoing port calls (or any IMO
 // typed in). The API's refusal shows in its own words; the form stays filled so nothing typed is lost.
 
-import { Autocomplete, Button, Group, Modal, Stack, Textarea } from '@mantine/core';
+import { Autocomplete, Modal, Stack, Textarea } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import { useSession } from '../../session/session.tsx';
 import { imoFrom, NOTIFICATIONS_PATH } from './model.ts';
 
@@ -87,14 +88,7 @@ export function SendForm({ kind, onDone }: { kind: SendKind; onDone: () => void 
           error={error && !message.trim() ? t(error) : undefined}
           data-autofocus={kind === 'port' ? true : undefined}
         />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onDone}>
-            {t('Cancel')}
-          </Button>
-          <Button type="submit" loading={send.isPending}>
-            {t('Send')}
-          </Button>
-        </Group>
+        <FormButtons onCancel={onDone} submitLabel="Send" pending={send.isPending} />
       </Stack>
     </form>
   );

@@ -2,11 +2,12 @@
 // buffers) are grouped again, and a manual range is never moved by later timestamps. Shows the master ID and
 // whether the range is manual, as the API reports them.
 
-import { Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Badge, Button, Group, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { ConfirmDialog } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { formatTime } from '../../components/time.ts';
@@ -82,30 +83,21 @@ export function RangeForm({ portCallId }: { portCallId: number }) {
           </Button>
         </Group>
       </Stack>
-      <Modal opened={confirming} onClose={close} title={t('Set the range of port call {{id}}?', { id: portCallId })}>
-        <Text size="sm" mb="md">
-          {t(
-            'From {{start}} to {{end}}. The vessel’s timestamps in this range are grouped again, and the range stays as set.',
-            {
-              start: formatTime(start),
-              end: formatTime(end),
-            },
-          )}
-        </Text>
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close}>
-            {t('Cancel')}
-          </Button>
-          <Button
-            onClick={() => {
-              close();
-              save.mutate({ port_call_id: portCallId, start, end });
-            }}
-          >
-            {t('Save range')}
-          </Button>
-        </Group>
-      </Modal>
+      <ConfirmDialog
+        opened={confirming}
+        onClose={close}
+        title={t('Set the range of port call {{id}}?', { id: portCallId })}
+        detail={t(
+          'From {{start}} to {{end}}. The vessel’s timestamps in this range are grouped again, and the range stays as set.',
+          {
+            start: formatTime(start),
+            end: formatTime(end),
+          },
+        )}
+        confirmLabel="Save range"
+        onConfirm={() => save.mutate({ port_call_id: portCallId, start, end })}
+        centered={false}
+      />
     </form>
   );
 }

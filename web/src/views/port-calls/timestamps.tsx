@@ -4,12 +4,12 @@
 
 import { Badge, Button, Group, Modal, Select, Stack, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { type Column, ServerTable, type ServerTableProps } from '../../components/ServerTable.tsx';
 import { timestampLabel } from '../../components/states.ts';
 import { ErrorNotice } from '../../components/states-ui.tsx';
 import { formatTime } from '../../components/time.ts';
@@ -47,24 +47,24 @@ function useTimestampColumns(): Column<TimestampRow>[] {
   ];
 }
 
-/** The timestamps of one port call: move each to another port call of the vessel, or detach it. */
-export function PortCallTimestamps({ portCallId, imo }: { portCallId: number; imo: number }) {
-  const { t } = useTranslation();
+/**
+ * A server-paged list of a vessel's stored timestamps; a user who may manage port calls also sees the row's
+ * corrections in an Actions column.
+ */
+function TimestampTable({
+  actions,
+  ...table
+}: Pick<ServerTableProps<TimestampRow>, 'path' | 'params' | 'caption' | 'empty'> & {
+  actions: (row: TimestampRow) => ReactNode;
+}) {
   const { can } = useSession();
   const columns = useTimestampColumns();
   const manage = can('manage_port_call');
-  const detach = useApiMutation<DetachInput>('POST', 'unset-port-call-id', {
-    refreshes: PORT_CALL_PATHS,
-    success: 'Timestamp detached from its port call',
-  });
   return (
     <ServerTable<TimestampRow>
-      path="port-call-timestamps"
-      params={{ port_call_id: portCallId }}
+      {...table}
       defaultSort="time"
       pageSize={10}
-      caption={t('Timestamps of port call {{id}}', { id: portCallId })}
-      empty="No timestamps in this port call"
       live={[PORT_CALLS_CHANNEL]}
       columns={[
         ...columns,
@@ -75,19 +75,7 @@ export function PortCallTimestamps({ portCallId, imo }: { portCallId: number; im
                 label: 'Actions',
                 render: (row: TimestampRow) => (
                   <Group gap={4} wrap="nowrap">
-                    <MoveTimestamp row={row} imo={imo} currentPortCallId={portCallId} />
-                    <ConfirmButton
-                      aria-label={t('Detach timestamp {{id}}', { id: row.id })}
-                      question={t('Detach timestamp {{id}} from port call {{portCall}}?', {
-                        id: row.id,
-                        portCall: portCallId,
-                      })}
-                      detail="It leaves the port call and is trashed; automatic grouping leaves it alone from now on."
-                      color="red"
-                      onConfirm={() => detach.mutate({ id: row.id })}
-                    >
-                      Detach
-                    </ConfirmButton>
+                    {actions(row)}
                   </Group>
                 ),
               },
@@ -98,53 +86,70 @@ export function PortCallTimestamps({ portCallId, imo }: { portCallId: number; im
   );
 }
 
+/** The timestamps of one port call: move each to another port call of the vessel, or detach it. */
+export function PortCallTimestamps({ portCallId, imo }: { portCallId: number; imo: number }) {
+  const { t } = useTranslation();
+  const detach = useApiMutation<DetachInput>('POST', 'unset-port-call-id', {
+    refreshes: PORT_CALL_PATHS,
+    success: 'Timestamp detached from its port call',
+  });
+  return (
+    <TimestampTable
+      path="port-call-timestamps"
+      params={{ port_call_id: portCallId }}
+      caption={t('Timestamps of port call {{id}}', { id: portCallId })}
+      empty="No timestamps in this port call"
+      actions={(row) => (
+        <>
+          <MoveTimestamp row={row} imo={imo} currentPortCallId={portCallId} />
+          <ConfirmButton
+            aria-label={t('Detach timestamp {{id}}', { id: row.id })}
+            question={t('Detach timestamp {{id}} from port call {{portCall}}?', {
+              id: row.id,
+              portCall: portCallId,
+            })}
+            detail="It leaves the port call and is trashed; automatic grouping leaves it alone from now on."
+            color="red"
+            onConfirm={() => detach.mutate({ id: row.id })}
+          >
+            Detach
+          </ConfirmButton>
+        </>
+      )}
+    />
+  );
+}
+
 /** The vessel's timestamps in no port call: attach each here (when shown for a port call) or to another one. */
 export function OrphanTimestamps({ imo, portCallId }: { imo: number; portCallId?: number }) {
   const { t } = useTranslation();
-  const { can } = useSession();
-  const columns = useTimestampColumns();
-  const manage = can('manage_port_call');
   const attach = useApiMutation<MoveInput>('POST', 'update-port-call-id', {
     refreshes: PORT_CALL_PATHS,
     success: 'Timestamp attached to the port call',
   });
   return (
-    <ServerTable<TimestampRow>
+    <TimestampTable
       path="non-port-call-timestamps"
       params={{ imo }}
-      defaultSort="time"
-      pageSize={10}
       caption={t('Orphan timestamps of IMO {{imo}}', { imo })}
       empty="No orphan timestamps for this vessel"
-      live={[PORT_CALLS_CHANNEL]}
-      columns={[
-        ...columns,
-        ...(manage
-          ? [
-              {
-                key: 'actions',
-                label: 'Actions',
-                render: (row: TimestampRow) => (
-                  <Group gap={4} wrap="nowrap">
-                    {portCallId !== undefined && (
-                      <ConfirmButton
-                        aria-label={t('Attach here: timestamp {{id}}', { id: row.id })}
-                        question={t('Attach timestamp {{id}} to port call {{portCall}}?', {
-                          id: row.id,
-                          portCall: portCallId,
-                        })}
-                        onConfirm={() => attach.mutate({ id: row.id, portCallId })}
-                      >
-                        Attach here
-                      </ConfirmButton>
-                    )}
-                    <MoveTimestamp row={row} imo={imo} currentPortCallId={portCallId} />
-                  </Group>
-                ),
-              },
-            ]
-          : []),
-      ]}
+      actions={(row) => (
+        <>
+          {portCallId !== undefined && (
+            <ConfirmButton
+              aria-label={t('Attach here: timestamp {{id}}', { id: row.id })}
+              question={t('Attach timestamp {{id}} to port call {{portCall}}?', {
+                id: row.id,
+                portCall: portCallId,
+              })}
+              onConfirm={() => attach.mutate({ id: row.id, portCallId })}
+            >
+              Attach here
+            </ConfirmButton>
+          )}
+          <MoveTimestamp row={row} imo={imo} currentPortCallId={portCallId} />
+        </>
+      )}
     />
   );
 }

@@ -8,7 +8,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -87,45 +87,42 @@ function BerthDialog({ berth }: { berth?: Berth }) {
     save.mutate({ ...(editing ? { id: berth.id } : {}), code: code.trim(), name: name.trim(), nominatable });
   };
   return (
-    <>
-      <DialogButton
-        inRow={editing}
-        label={editing ? 'Edit' : 'Add berth'}
-        rowLabel={berth && t('Edit berth {{name}}', { name: berth.name })}
-        onClick={openWith}
+    <FormDialog
+      opener={{
+        inRow: editing,
+        label: editing ? 'Edit' : 'Add berth',
+        rowLabel: berth && t('Edit berth {{name}}', { name: berth.name }),
+        onClick: openWith,
+      }}
+      opened={opened}
+      onClose={close}
+      title={editing ? t('Edit berth {{name}}', { name: berth.name }) : t('Add berth')}
+      onSubmit={submit}
+      change={save}
+      submitLabel={editing ? 'Save' : 'Add'}
+      disabled={!ready}
+    >
+      <TextInput
+        label={t('Code')}
+        required
+        data-autofocus
+        maxLength={255}
+        value={code}
+        onChange={(event) => setCode(event.currentTarget.value)}
       />
-      <FormDialog
-        opened={opened}
-        onClose={close}
-        title={editing ? t('Edit berth {{name}}', { name: berth.name }) : t('Add berth')}
-        onSubmit={submit}
-        error={save.error}
-        submitLabel={editing ? 'Save' : 'Add'}
-        pending={save.isPending}
-        disabled={!ready}
-      >
-        <TextInput
-          label={t('Code')}
-          required
-          data-autofocus
-          maxLength={255}
-          value={code}
-          onChange={(event) => setCode(event.currentTarget.value)}
-        />
-        <TextInput
-          label={t('Name')}
-          required
-          maxLength={255}
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-        />
-        <Switch
-          label={t('Consignees may nominate this berth')}
-          checked={nominatable}
-          onChange={(event) => setNominatable(event.currentTarget.checked)}
-        />
-      </FormDialog>
-    </>
+      <TextInput
+        label={t('Name')}
+        required
+        maxLength={255}
+        value={name}
+        onChange={(event) => setName(event.currentTarget.value)}
+      />
+      <Switch
+        label={t('Consignees may nominate this berth')}
+        checked={nominatable}
+        onChange={(event) => setNominatable(event.currentTarget.checked)}
+      />
+    </FormDialog>
   );
 }
 

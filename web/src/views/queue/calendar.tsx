@@ -275,9 +275,8 @@ function BlockDialog({ berth, block, onClose }: { berth: Berth; block?: BerthRes
           : t('Add port block on {{berth}}', { berth: berth.name })
       }
       onSubmit={submit}
-      error={save.error}
+      change={save}
       submitLabel={block ? 'Move' : 'Add'}
-      pending={save.isPending}
       disabled={!start || !end}
     >
       <DateTimeField label="Block start" required value={start} onChange={setStart} />

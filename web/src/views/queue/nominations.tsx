@@ -11,7 +11,7 @@ import type { Page, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
-import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -219,58 +219,55 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
     : t(scope === 'all' ? 'Add nomination for a consignee' : 'Add nomination');
 
   return (
-    <>
-      <DialogButton
-        inRow={editing}
-        label={editing ? 'Edit' : 'Add nomination'}
-        rowLabel={nomination && t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name })}
-        onClick={openWith}
-      />
-      <FormDialog
-        opened={opened}
-        onClose={close}
-        title={title}
-        size="lg"
-        onSubmit={submit}
-        error={save.error}
-        submitLabel={editing ? 'Save' : 'Add'}
-        pending={save.isPending}
-        disabled={!ready}
-      >
-        {forConsignee && (
-          <NativeSelect
-            label={t('Consignee')}
-            required
-            data-autofocus
-            value={draft.consignee}
-            onChange={(event) => set('consignee')(event.currentTarget.value)}
-            data={[
-              { value: '', label: consignees.isPending ? t('Loading…') : t('Choose a consignee') },
-              ...(consignees.data ?? []).map((user) => ({ value: String(user.id), label: user.name })),
-            ]}
-          />
-        )}
-        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-          <TextInput label={t('Vessel name')} required maxLength={255} {...text('vessel_name')} />
-          <TextInput label={t('IMO')} required inputMode="numeric" autoComplete="off" {...text('imo')} />
-          <TextInput label={t('Company')} required maxLength={255} {...text('company_name')} />
-          <TextInput label={t('E-mail')} required type="email" maxLength={255} {...text('email')} />
-          <DateTimeField
-            label="Window start"
-            required
-            value={draft.window_start}
-            onChange={(value) => set('window_start')(value)}
-          />
-          <DateTimeField
-            label="Window end"
-            required
-            value={draft.window_end}
-            onChange={(value) => set('window_end')(value)}
-          />
-        </SimpleGrid>
-        <BerthPriority berths={berths} value={draft.berth_ids} onChange={(ids) => set('berth_ids')(ids)} />
-      </FormDialog>
-    </>
+    <FormDialog
+      opener={{
+        inRow: editing,
+        label: editing ? 'Edit' : 'Add nomination',
+        rowLabel: nomination && t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name }),
+        onClick: openWith,
+      }}
+      opened={opened}
+      onClose={close}
+      title={title}
+      size="lg"
+      onSubmit={submit}
+      change={save}
+      submitLabel={editing ? 'Save' : 'Add'}
+      disabled={!ready}
+    >
+      {forConsignee && (
+        <NativeSelect
+          label={t('Consignee')}
+          required
+          data-autofocus
+          value={draft.consignee}
+          onChange={(event) => set('consignee')(event.currentTarget.value)}
+          data={[
+            { value: '', label: consignees.isPending ? t('Loading…') : t('Choose a consignee') },
+            ...(consignees.data ?? []).map((user) => ({ value: String(user.id), label: user.name })),
+          ]}
+        />
+      )}
+      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+        <TextInput label={t('Vessel name')} required maxLength={255} {...text('vessel_name')} />
+        <TextInput label={t('IMO')} required inputMode="numeric" autoComplete="off" {...text('imo')} />
+        <TextInput label={t('Company')} required maxLength={255} {...text('company_name')} />
+        <TextInput label={t('E-mail')} required type="email" maxLength={255} {...text('email')} />
+        <DateTimeField
+          label="Window start"
+          required
+          value={draft.window_start}
+          onChange={(value) => set('window_start')(value)}
+        />
+        <DateTimeField
+          label="Window end"
+          required
+          value={draft.window_end}
+          onChange={(value) => set('window_end')(value)}
+        />
+      </SimpleGrid>
+      <BerthPriority berths={berths} value={draft.berth_ids} onChange={(ids) => set('berth_ids')(ids)} />
+    </FormDialog>
   );
 }
 

@@ -213,9 +213,8 @@ function ChangeSlotRequest({ request }: { request: SlotRequest }) {
         onClose={() => setOpened(false)}
         title={t('Change slot request #{{id}}', { id: request.id })}
         onSubmit={submit}
-        error={save.error}
+        change={save}
         submitLabel={'Save'}
-        pending={save.isPending}
         disabled={!jitEta}
       >
         <DateTimeField label="RTA window start" value={rtaStart} onChange={setRtaStart} />

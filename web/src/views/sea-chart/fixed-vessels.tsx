@@ -10,8 +10,8 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ViewGate } from '../../components/ViewGate.tsx';
 import {
@@ -83,11 +83,10 @@ export function FixedVessels() {
       <PageHeader title={TITLE}>
         <FixedVesselDialog types={types.data} />
       </PageHeader>
-      <Text size="sm" c="gray.7" mb="md">
-        {t(
-          'Tugs, pilot boats and other vessels of the port. The sea chart shows them whenever they have a recent position; an AIS source may send their positions by MMSI alone.',
-        )}
-      </Text>
+      <PageIntro>
+        Tugs, pilot boats and other vessels of the port. The sea chart shows them whenever they have a recent position;
+        an AIS source may send their positions by MMSI alone.
+      </PageIntro>
       <ServerTable<FixedVesselRow>
         path={FIXED_VESSELS_PATH}
         columns={columns}
@@ -179,66 +178,63 @@ function FixedVesselDialog({
   };
 
   return (
-    <>
-      <DialogButton
-        inRow={editing}
-        label={editing ? 'Edit' : 'Add fixed vessel'}
-        rowLabel={t('Edit {{name}}', { name })}
-        onClick={openWith}
+    <FormDialog
+      opener={{
+        inRow: editing,
+        label: editing ? 'Edit' : 'Add fixed vessel',
+        rowLabel: t('Edit {{name}}', { name }),
+        onClick: openWith,
+      }}
+      opened={opened}
+      onClose={close}
+      title={title}
+      onSubmit={submit}
+      change={save}
+      submitLabel={editing ? 'Save' : 'Add'}
+      disabled={!ready}
+    >
+      <TextInput
+        label={t('Vessel name')}
+        required
+        data-autofocus
+        maxLength={255}
+        value={draft.vesselName}
+        onChange={(event) => set('vesselName')(event.currentTarget.value)}
       />
-      <FormDialog
-        opened={opened}
-        onClose={close}
-        title={title}
-        onSubmit={submit}
-        error={save.error}
-        submitLabel={editing ? 'Save' : 'Add'}
-        pending={save.isPending}
-        disabled={!ready}
-      >
-        <TextInput
-          label={t('Vessel name')}
-          required
-          data-autofocus
-          maxLength={255}
-          value={draft.vesselName}
-          onChange={(event) => set('vesselName')(event.currentTarget.value)}
-        />
-        <Select
-          label={t('Vessel type')}
-          required
-          placeholder={types ? t('Choose a vessel type') : t('Loading…')}
-          data={options}
-          value={draft.vesselType}
-          onChange={set('vesselType')}
-          nothingFoundMessage={t('No vessel type matches')}
-          searchable
-        />
-        <TextInput
-          label={t('IMO')}
-          description={t('A vessel the port knows by its IMO number')}
-          inputMode="numeric"
-          autoComplete="off"
-          value={draft.imo}
-          error={imoProblem ? t(imoProblem) : undefined}
-          onChange={(event) => set('imo')(event.currentTarget.value)}
-        />
-        <TextInput
-          label={t('MMSI')}
-          description={t('The AIS identity; enough for a vessel without an IMO number')}
-          inputMode="numeric"
-          autoComplete="off"
-          value={draft.mmsi}
-          error={mmsiProblem ? t(mmsiProblem) : undefined}
-          onChange={(event) => set('mmsi')(event.currentTarget.value)}
-        />
-        {missingNumber && (
-          <Text size="sm" c="gray.7">
-            {t('Give the IMO or the MMSI, or both, so positions can be matched to the vessel.')}
-          </Text>
-        )}
-      </FormDialog>
-    </>
+      <Select
+        label={t('Vessel type')}
+        required
+        placeholder={types ? t('Choose a vessel type') : t('Loading…')}
+        data={options}
+        value={draft.vesselType}
+        onChange={set('vesselType')}
+        nothingFoundMessage={t('No vessel type matches')}
+        searchable
+      />
+      <TextInput
+        label={t('IMO')}
+        description={t('A vessel the port knows by its IMO number')}
+        inputMode="numeric"
+        autoComplete="off"
+        value={draft.imo}
+        error={imoProblem ? t(imoProblem) : undefined}
+        onChange={(event) => set('imo')(event.currentTarget.value)}
+      />
+      <TextInput
+        label={t('MMSI')}
+        description={t('The AIS identity; enough for a vessel without an IMO number')}
+        inputMode="numeric"
+        autoComplete="off"
+        value={draft.mmsi}
+        error={mmsiProblem ? t(mmsiProblem) : undefined}
+        onChange={(event) => set('mmsi')(event.currentTarget.value)}
+      />
+      {missingNumber && (
+        <Text size="sm" c="gray.7">
+          {t('Give the IMO or the MMSI, or both, so positions can be matched to the vessel.')}
+        </Text>
+      )}
+    </FormDialog>
   );
 }
 

@@ -102,11 +102,10 @@ export function SendRta({ ship }: { ship: RtaShip }) {
         onClose={close}
         title={t('Send RTA to {{vessel}}', { vessel })}
         onSubmit={submit}
-        error={send.error}
+        change={send}
         refusalTitle="Not sent"
         problem={tried && problem ? t(problem) : null}
         submitLabel={'Send RTA'}
-        pending={send.isPending}
       >
         <Text size="sm" c="gray.7">
           {t("The vessel's voyage plan goes back to it with this time of arrival at the port's synchronisation point.")}

@@ -3,13 +3,14 @@
 // (POST /vis-text-messages-with-imo, the author being the signed-in user, as the API sets it). The API refuses in
 // words ("VIS service ID not found: …"); the dialog shows them and stays open.
 
-import { SegmentedControl, Select, Text, Textarea, TextInput } from '@mantine/core';
+import { Select, Text, Textarea, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
-import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { LabelledSegments } from '../../components/LabelledSegments.tsx';
 import { useSession } from '../../session/session.tsx';
 import { PATHS, PERMISSIONS, type VisVesselRow } from './model.ts';
 
@@ -83,7 +84,6 @@ export function SendTextMessage({ service, imo }: SendTextMessageProps) {
   const [draft, setDraft] = useState<Draft>(initial);
   const [tried, setTried] = useState(false);
   const services = useServices(opened && !fixed);
-  const labelId = useId();
   const request = textMessageRequest(draft);
   const send = useApiMutation<Record<string, string | number>>(
     'POST',
@@ -118,93 +118,80 @@ export function SendTextMessage({ service, imo }: SendTextMessageProps) {
   };
 
   return (
-    <>
-      <DialogButton
-        inRow={fixed}
-        label={fixed ? 'Send text' : 'Send text message'}
-        rowLabel={title}
-        onClick={openWith}
-      />
-      <FormDialog
-        opened={opened}
-        onClose={close}
-        title={title}
-        onSubmit={submit}
-        error={send.error}
-        refusalTitle="Not sent"
-        problem={tried && problem ? t(problem) : null}
-        submitLabel={'Send'}
-        pending={send.isPending}
-      >
-        {!fixed && (
-          <div>
-            <Text size="sm" fw={500} id={labelId}>
-              {t('Send to')}
-            </Text>
-            <SegmentedControl
-              aria-labelledby={labelId}
-              value={draft.addressing}
-              onChange={(value) => set('addressing')(value)}
-              data={[
-                { value: 'service', label: t('A VIS service') },
-                { value: 'imo', label: t('A vessel by IMO') },
-              ]}
-            />
-          </div>
-        )}
-        {!fixed && draft.addressing === 'service' && (
-          <Select
-            label={t('VIS service')}
-            required
-            searchable
-            data-autofocus
-            placeholder={services.data ? t('Choose a vessel or port') : t('Loading…')}
-            nothingFoundMessage={t('No VIS service matches')}
-            data={options}
-            value={draft.serviceId}
-            onChange={set('serviceId')}
-          />
-        )}
-        {!fixed && draft.addressing === 'imo' && (
-          <TextInput
-            label={t('IMO')}
-            required
-            inputMode="numeric"
-            autoComplete="off"
-            value={draft.imo}
-            onChange={(event) => set('imo')(event.currentTarget.value)}
-          />
-        )}
-        {draft.addressing === 'service' ? (
-          <TextInput
-            label={t('Author')}
-            required
-            maxLength={1024}
-            value={draft.author}
-            onChange={(event) => set('author')(event.currentTarget.value)}
-          />
-        ) : (
-          <Text size="sm" c="gray.7">
-            {t('Sent in your name.')}
-          </Text>
-        )}
+    <FormDialog
+      opener={{ inRow: fixed, label: fixed ? 'Send text' : 'Send text message', rowLabel: title, onClick: openWith }}
+      opened={opened}
+      onClose={close}
+      title={title}
+      onSubmit={submit}
+      change={send}
+      refusalTitle="Not sent"
+      problem={tried && problem ? t(problem) : null}
+      submitLabel={'Send'}
+    >
+      {!fixed && (
+        <LabelledSegments
+          label="Send to"
+          value={draft.addressing}
+          onChange={(value) => set('addressing')(value)}
+          data={[
+            { value: 'service', label: t('A VIS service') },
+            { value: 'imo', label: t('A vessel by IMO') },
+          ]}
+        />
+      )}
+      {!fixed && draft.addressing === 'service' && (
+        <Select
+          label={t('VIS service')}
+          required
+          searchable
+          data-autofocus
+          placeholder={services.data ? t('Choose a vessel or port') : t('Loading…')}
+          nothingFoundMessage={t('No VIS service matches')}
+          data={options}
+          value={draft.serviceId}
+          onChange={set('serviceId')}
+        />
+      )}
+      {!fixed && draft.addressing === 'imo' && (
         <TextInput
-          label={t('Subject')}
+          label={t('IMO')}
+          required
+          inputMode="numeric"
+          autoComplete="off"
+          value={draft.imo}
+          onChange={(event) => set('imo')(event.currentTarget.value)}
+        />
+      )}
+      {draft.addressing === 'service' ? (
+        <TextInput
+          label={t('Author')}
           required
           maxLength={1024}
-          data-autofocus={fixed ? true : undefined}
-          value={draft.subject}
-          onChange={(event) => set('subject')(event.currentTarget.value)}
+          value={draft.author}
+          onChange={(event) => set('author')(event.currentTarget.value)}
         />
-        <Textarea
-          label={t('Text')}
-          required
-          rows={4}
-          maxLength={64 * 1024}
-          value={draft.body}
-          onChange={(event) => set('body')(event.currentTarget.value)}
-        />
-      </FormDialog>
-    </>
+      ) : (
+        <Text size="sm" c="gray.7">
+          {t('Sent in your name.')}
+        </Text>
+      )}
+      <TextInput
+        label={t('Subject')}
+        required
+        maxLength={1024}
+        data-autofocus={fixed ? true : undefined}
+        value={draft.subject}
+        onChange={(event) => set('subject')(event.currentTarget.value)}
+      />
+      <Textarea
+        label={t('Text')}
+        required
+        rows={4}
+        maxLength={64 * 1024}
+        value={draft.body}
+        onChange={(event) => set('body')(event.currentTarget.value)}
+      />
+    </FormDialog>
   );
 }

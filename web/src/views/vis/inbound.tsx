@@ -3,9 +3,7 @@
 // announcement. Paged, sorted and searched on the server (an IMO, `^name` for a name's start, else part of a name);
 // live on `vis-changed`.
 
-import { Text } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { TimeCell } from '../../components/TimeCell.tsx';
 import { type InboundVesselRow, PATHS, PERMISSIONS, VIS_CHANNEL } from './model.ts';
@@ -22,7 +20,6 @@ export default function InboundVesselsView() {
 }
 
 export function InboundVessels() {
-  const { t } = useTranslation();
   const columns: Column<InboundVesselRow>[] = [
     { key: 'vessel_name', label: 'Vessel', sort: 'lower(vessel_name)' },
     { key: 'imo', label: 'IMO', sort: 'imo' },
@@ -42,9 +39,9 @@ export function InboundVessels() {
   return (
     <>
       <PageHeader title={TITLE} />
-      <Text size="sm" c="gray.7" mb="md">
-        {t('Vessels that other ports announced on their way here, with their departure time from that port.')}
-      </Text>
+      <PageIntro>
+        Vessels that other ports announced on their way here, with their departure time from that port.
+      </PageIntro>
       <ServerTable<InboundVesselRow>
         path={PATHS.inboundVessels}
         columns={columns}

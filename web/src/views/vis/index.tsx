@@ -5,15 +5,17 @@
 // service's own actions (poll, configuration, find) are view_vis_information's, as the API has them. Every list
 // refetches its page on `vis-changed` (what the agent or a peer posted, what a user sent).
 
-import { Anchor, Button, Group, Modal, SegmentedControl, Select, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Modal, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useSearchParams } from 'react-router';
 import type { Page } from '../../api/client.ts';
 import { refresh, useApiMutation, useApiQuery } from '../../api/queries.ts';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { FormButtons } from '../../components/FormDialog.tsx';
+import { LabelledSegments } from '../../components/LabelledSegments.tsx';
+import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { ScrollableCode } from '../../components/ScrollableCode.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
@@ -32,7 +34,7 @@ import {
   type VisVesselRow,
   type VoyagePlanRow,
 } from './model.ts';
-import { AckState, AreaNav, Service, VisGate } from './parts.tsx';
+import { AckState, AreaNav, idColumn, Service, VisGate } from './parts.tsx';
 import { SendTextMessage } from './SendTextMessage.tsx';
 
 export default function VisArea() {
@@ -56,16 +58,7 @@ export function VisVessels() {
   const columns: Column<VisVesselRow>[] = [
     { key: 'vessel_name', label: 'Name', sort: 'lower(vessel_name)' },
     { key: 'imo', label: 'IMO', sort: 'imo', render: (row) => (row.imo ? row.imo : '') },
-    {
-      key: 'service_id',
-      label: 'VIS service',
-      sort: 'service_id',
-      render: (row) => (
-        <Text size="sm" style={{ wordBreak: 'break-all' }}>
-          {row.service_id}
-        </Text>
-      ),
-    },
+    idColumn('service_id', 'VIS service'),
     {
       key: 'actions',
       label: 'Messages',
@@ -105,11 +98,10 @@ export function VisVessels() {
         <Configuration />
       </PageHeader>
       <AreaNav />
-      <Text size="sm" c="gray.7" mb="md">
-        {t(
-          'Vessels and ports whose VIS services this port knows: their text messages and voyage plans, and where to send a text message.',
-        )}
-      </Text>
+      <PageIntro>
+        Vessels and ports whose VIS services this port knows: their text messages and voyage plans, and where to send a
+        text message.
+      </PageIntro>
       <ServerTable<VisVesselRow>
         path={PATHS.vessels}
         columns={columns}
@@ -204,14 +196,7 @@ function FindService() {
             error={tried && !query ? t('Give an IMO or a service id') : undefined}
             onChange={(event) => setTyped(event.currentTarget.value)}
           />
-          <Group justify="flex-end" mt="md">
-            <Button variant="default" onClick={close}>
-              {t('Cancel')}
-            </Button>
-            <Button type="submit" loading={find.isPending}>
-              {t('Find')}
-            </Button>
-          </Group>
+          <FormButtons onCancel={close} submitLabel="Find" pending={find.isPending} mt="md" />
         </form>
       </Modal>
     </>
@@ -241,7 +226,6 @@ function useServiceFilter() {
 
 function ServiceFilter({ filter }: { filter: ReturnType<typeof useServiceFilter> }) {
   const { t } = useTranslation();
-  const labelId = useId();
   const services = useApiQuery<Page<VisVesselRow>>(
     PATHS.vessels,
     { limit: 1000, offset: 0, sort: 'lower(vessel_name)' },
@@ -273,20 +257,15 @@ function ServiceFilter({ filter }: { filter: ReturnType<typeof useServiceFilter>
         style={{ flexGrow: 1 }}
       />
       {filter.service && (
-        <div>
-          <Text size="sm" fw={500} id={labelId}>
-            {t('Direction')}
-          </Text>
-          <SegmentedControl
-            aria-labelledby={labelId}
-            value={filter.direction}
-            onChange={(value) => filter.set({ direction: value as Direction })}
-            data={[
-              { value: 'from', label: t('Received from it') },
-              { value: 'to', label: t('Sent to it') },
-            ]}
-          />
-        </div>
+        <LabelledSegments
+          label="Direction"
+          value={filter.direction}
+          onChange={(value) => filter.set({ direction: value as Direction })}
+          data={[
+            { value: 'from', label: t('Received from it') },
+            { value: 'to', label: t('Sent to it') },
+          ]}
+        />
       )}
     </Group>
   );
@@ -463,16 +442,7 @@ export function VisNotifications() {
     { key: 'notification_type', label: 'Notification', sort: 'notification_type' },
     { key: 'message_type', label: 'About', sort: 'message_type' },
     { key: 'subject', label: 'Subject', sort: 'lower(subject)' },
-    {
-      key: 'message_id',
-      label: 'Message',
-      sort: 'message_id',
-      render: (row) => (
-        <Text size="xs" style={{ wordBreak: 'break-all' }}>
-          {row.message_id}
-        </Text>
-      ),
-    },
+    idColumn('message_id', 'Message', 'xs'),
   ];
   return (
     <>

@@ -1,10 +1,11 @@
 // Small pieces the STM/VIS views share: the frame of a view the module or the role leaves closed, the area's own
-// navigation, the acknowledged state and a service's name in a table cell.
+// navigation, the acknowledged state, a service's name in a table cell and a column of long identifiers.
 
 import { Button, Group, Stack, Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
+import type { Column } from '../../components/ServerTable.tsx';
 import { ViewGate } from '../../components/ViewGate.tsx';
 import { serviceLabel, VIS_MODULE } from './model.ts';
 
@@ -98,4 +99,18 @@ export function Service({ name, id }: { name?: string | null; id?: string | null
       )}
     </Stack>
   );
+}
+
+/** A sortable column of a long identifier (a service or message id), broken anywhere instead of widening the table. */
+export function idColumn<T>(key: keyof T & string, label: string, size: 'xs' | 'sm' = 'sm'): Column<T> {
+  return {
+    key,
+    label,
+    sort: key,
+    render: (row) => (
+      <Text size={size} style={{ wordBreak: 'break-all' }}>
+        {String(row[key] ?? '')}
+      </Text>
+    ),
+  };
 }

@@ -9,11 +9,11 @@ import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
-import { DialogButton, FormDialog } from '../../components/FormDialog.tsx';
-import { PageHeader } from '../../components/PageHeader.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
+import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { cleanLocodes, locodeProblem, PATHS, PERMISSIONS, type PortRow, VIS_CHANNEL } from './model.ts';
-import { VisGate } from './parts.tsx';
+import { idColumn, VisGate } from './parts.tsx';
 
 const TITLE = 'Other ports';
 
@@ -26,19 +26,9 @@ export default function PortsView() {
 }
 
 export function Ports() {
-  const { t } = useTranslation();
   const columns: Column<PortRow>[] = [
     { key: 'name', label: 'Port', sort: 'lower(name)' },
-    {
-      key: 'service_id',
-      label: 'VIS service',
-      sort: 'service_id',
-      render: (row) => (
-        <Text size="sm" style={{ wordBreak: 'break-all' }}>
-          {row.service_id}
-        </Text>
-      ),
-    },
+    idColumn('service_id', 'VIS service'),
     { key: 'locodes', label: 'UN/LOCODEs', render: (row) => (row.locodes ?? []).join(', ') },
     {
       key: 'whitelist_in',
@@ -59,11 +49,10 @@ export function Ports() {
       <PageHeader title={TITLE}>
         <PortDialog />
       </PageHeader>
-      <Text size="sm" c="gray.7" mb="md">
-        {t(
-          'Ports whose VIS services exchange vessel departures with this port. A port accepted inbound may announce vessels coming here; our departures towards its UN/LOCODEs are sent to it when sending is on.',
-        )}
-      </Text>
+      <PageIntro>
+        Ports whose VIS services exchange vessel departures with this port. A port accepted inbound may announce vessels
+        coming here; our departures towards its UN/LOCODEs are sent to it when sending is on.
+      </PageIntro>
       <ServerTable<PortRow>
         path={PATHS.ports}
         columns={columns}
@@ -146,60 +135,55 @@ function PortDialog({ port }: { port?: PortRow }) {
   };
 
   return (
-    <>
-      <DialogButton
-        inRow={port !== undefined}
-        label={port ? 'Add locodes' : 'Add port'}
-        rowLabel={title}
-        onClick={openWith}
+    <FormDialog
+      opener={{
+        inRow: port !== undefined,
+        label: port ? 'Add locodes' : 'Add port',
+        rowLabel: title,
+        onClick: openWith,
+      }}
+      opened={opened}
+      onClose={close}
+      title={title}
+      onSubmit={submit}
+      change={save}
+      problem={tried && problem ? (problem.code ? `${problem.code}: ${t(problem.message)}` : t(problem.message)) : null}
+      submitLabel={port ? 'Add locodes' : 'Add port'}
+    >
+      {!port && (
+        <>
+          <TextInput
+            label={t('Port')}
+            required
+            data-autofocus
+            maxLength={1024}
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+          />
+          <TextInput
+            label={t('VIS service id')}
+            description={t('The port\u2019s service instance, e.g. urn:mrn:stm:service:instance:…')}
+            required
+            maxLength={1024}
+            value={serviceId}
+            onChange={(event) => setServiceId(event.currentTarget.value)}
+          />
+        </>
+      )}
+      {port?.locodes && port.locodes.length > 0 && (
+        <Text size="sm">{t('Now: {{codes}}', { codes: port.locodes.join(', ') })}</Text>
+      )}
+      <TagsInput
+        label={t('UN/LOCODEs')}
+        description={t('Type a code and press Enter, e.g. FIRAU')}
+        required
+        data-autofocus={port ? true : undefined}
+        value={locodes}
+        onChange={setLocodes}
+        splitChars={[',', ' ']}
+        acceptValueOnBlur
+        clearable
       />
-      <FormDialog
-        opened={opened}
-        onClose={close}
-        title={title}
-        onSubmit={submit}
-        error={save.error}
-        problem={
-          tried && problem ? (problem.code ? `${problem.code}: ${t(problem.message)}` : t(problem.message)) : null
-        }
-        submitLabel={port ? 'Add locodes' : 'Add port'}
-        pending={save.isPending}
-      >
-        {!port && (
-          <>
-            <TextInput
-              label={t('Port')}
-              required
-              data-autofocus
-              maxLength={1024}
-              value={name}
-              onChange={(event) => setName(event.currentTarget.value)}
-            />
-            <TextInput
-              label={t('VIS service id')}
-              description={t('The port\u2019s service instance, e.g. urn:mrn:stm:service:instance:…')}
-              required
-              maxLength={1024}
-              value={serviceId}
-              onChange={(event) => setServiceId(event.currentTarget.value)}
-            />
-          </>
-        )}
-        {port?.locodes && port.locodes.length > 0 && (
-          <Text size="sm">{t('Now: {{codes}}', { codes: port.locodes.join(', ') })}</Text>
-        )}
-        <TagsInput
-          label={t('UN/LOCODEs')}
-          description={t('Type a code and press Enter, e.g. FIRAU')}
-          required
-          data-autofocus={port ? true : undefined}
-          value={locodes}
-          onChange={setLocodes}
-          splitChars={[',', ' ']}
-          acceptValueOnBlur
-          clearable
-        />
-      </FormDialog>
-    </>
+    </FormDialog>
   );
 }

@@ -4,10 +4,10 @@
 // partner's requested (or estimated) time with our planned one. Commands go to cmd.dcsa-bridge; lists are its
 // queries.
 
-import { ApiError, type CommandBody, DCSA_BRIDGE, DcsaCommands, type DcsaPartnerCommand } from '@pcas/contracts';
+import { ApiError, DCSA_BRIDGE, DcsaCommands, type DcsaPartnerCommand } from '@pcas/contracts';
 import { listDcsaTimestamps, listOutbox, listPartners, OUTBOX_STATUSES } from '@pcas/dcsa-bridge/queries';
-import { type ParamSpec, parseLimit, type Route } from '@pcas/http-kit';
-import { actorOf } from '../actor.ts';
+import { type AuthContext, type ParamSpec, parseLimit, type Route } from '@pcas/http-kit';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const PARTNER_PARAMS: Record<string, ParamSpec> = {
@@ -21,8 +21,8 @@ const PARTNER_PARAMS: Record<string, ParamSpec> = {
 
 export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
   const { bus, db } = deps;
-  const command = <T>(ctx: { auth: Parameters<typeof actorOf>[0] }, name: string, input: T) =>
-    bus.rpc(DCSA_BRIDGE, name, { actor: actorOf(ctx.auth), input } satisfies CommandBody<T>);
+  const command = <T>(ctx: { auth: AuthContext }, name: string, input: T) =>
+    sendAs(bus, DCSA_BRIDGE, name, ctx.auth, input);
 
   return [
     {

@@ -3,14 +3,13 @@
 
 import {
   type AnswerDecisionItemCommand,
-  type CommandBody,
   NOTIFIER,
   NotificationCommands,
   type NotifierIdCommand,
 } from '@pcas/contracts';
 import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { decisionById, listDecisions } from '@pcas/notifier/queries';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 // As GET /vessels: a missing limit gets a page of 100 (the original's LIMIT 0 would be an empty page).
@@ -26,8 +25,7 @@ export function decisionRoutes(deps: GatewayDeps): Route[] {
     permission,
     params: { id: { type: 'int' } },
     async handle({ params, auth }) {
-      const body: CommandBody<NotifierIdCommand> = { actor: actorOf(auth), input: { id: params.id } };
-      return bus.rpc(NOTIFIER, command, body);
+      return sendAs<NotifierIdCommand>(bus, NOTIFIER, command, auth, { id: params.id });
     },
   });
 
@@ -68,8 +66,7 @@ export function decisionRoutes(deps: GatewayDeps): Route[] {
       params: { id: { type: 'int' }, response: { type: 'string', maxLength: 1000 } },
       async handle({ params, auth }) {
         const input: AnswerDecisionItemCommand = { id: params.id, response: params.response };
-        const body: CommandBody<AnswerDecisionItemCommand> = { actor: actorOf(auth), input };
-        return bus.rpc(NOTIFIER, NotificationCommands.answerDecisionItem, body);
+        return sendAs<AnswerDecisionItemCommand>(bus, NOTIFIER, NotificationCommands.answerDecisionItem, auth, input);
       },
     },
     byId('POST', '/close-decision', 'send_push_notification', NotificationCommands.closeDecision),

@@ -10,7 +10,6 @@
 import {
   ApiError,
   type CancelSlotRequestInput,
-  type CommandBody,
   PORTCALL_PROJECTOR,
   PortcallCommands,
   QUEUE_SCHEDULER,
@@ -20,11 +19,11 @@ import {
   type SetLiveEtaCommand,
   type SlotRequestInput,
 } from '@pcas/contracts';
-import type { AuthContext, Route } from '@pcas/http-kit';
+import type { Route } from '@pcas/http-kit';
 import { etaFormLinks } from '../../adapters/eta-form-links.ts';
 import { slotRequestById, slotRequestLinkState } from '../../adapters/read-models/queue.ts';
 import { linkChangeRefusal } from '../../domain/eta-form-links.ts';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const TOKEN = { type: 'string', maxLength: 8192 } as const;
@@ -32,10 +31,6 @@ const TOKEN = { type: 'string', maxLength: 8192 } as const;
 export function etaFormRoutes(deps: GatewayDeps): Route[] {
   const { bus, db, config } = deps;
   const links = etaFormLinks(db, config);
-  const send = <I>(service: string, command: string, auth: AuthContext, input: I) => {
-    const body: CommandBody<I> = { actor: actorOf(auth), input };
-    return bus.rpc(service, command, body);
-  };
   /** The link, when it may change its slot request; else 403 with the reason (nothing is sent on). */
   const changingLink = async (token: string) => {
     const link = await links.slotRequest(token);
@@ -69,7 +64,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       params: { token: TOKEN, laytime: { type: 'string', maxLength: 64 }, jit_eta: { type: 'string', maxLength: 64 } },
       async handle({ params, auth }) {
         const link = await changingLink(params.token);
-        return send<SlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.updateSlotRequest, auth, {
+        return sendAs<SlotRequestInput>(bus, QUEUE_SCHEDULER, QueueCommands.updateSlotRequest, auth, {
           id: link.slot_request_id,
           laytime: params.laytime,
           jit_eta: params.jit_eta,
@@ -85,7 +80,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       params: { token: TOKEN },
       async handle({ params, auth }) {
         const link = await changingLink(params.token);
-        return send<CancelSlotRequestInput>(QUEUE_SCHEDULER, QueueCommands.cancelSlotRequest, auth, {
+        return sendAs<CancelSlotRequestInput>(bus, QUEUE_SCHEDULER, QueueCommands.cancelSlotRequest, auth, {
           id: link.slot_request_id,
           by_vessel: true,
         });
@@ -110,7 +105,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
         payload: { type: 'array', default: {} },
       },
       handle: ({ params, auth }) =>
-        send<SetLiveEtaCommand>(PORTCALL_PROJECTOR, PortcallCommands.setLiveEta, auth, {
+        sendAs<SetLiveEtaCommand>(bus, PORTCALL_PROJECTOR, PortcallCommands.setLiveEta, auth, {
           imo: params.imo,
           time: params.time,
           payload: params.payload,
@@ -130,7 +125,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
         payload: { type: 'array', optional: true },
       },
       handle: ({ params, auth }) =>
-        send<SendRtaWebFormCommand>(QUEUE_SCHEDULER, QueueLinkCommands.sendRtaWebForm, auth, {
+        sendAs<SendRtaWebFormCommand>(bus, QUEUE_SCHEDULER, QueueLinkCommands.sendRtaWebForm, auth, {
           port_call_id: params.port_call_id ?? null,
           port: params.port,
           imo: params.imo,

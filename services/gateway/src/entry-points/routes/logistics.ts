@@ -3,10 +3,10 @@
 // (`@pcas/logistics/queries`), run here in process. Every route belongs to the logistics module: off, they answer
 // 403 naming it.
 
-import { type CommandBody, LOGISTICS, LogisticsCommands, type RecordGatePassageCommand } from '@pcas/contracts';
+import { LOGISTICS, LogisticsCommands, type RecordGatePassageCommand } from '@pcas/contracts';
 import { parseLimit, type Route } from '@pcas/http-kit';
 import { gatePassagesByPlate, listGatePassages } from '@pcas/logistics/queries';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 /** The most passages GET /logistics-timestamps/:limit answers (the mobile app asks for 1000). */
@@ -41,8 +41,7 @@ export function logisticsRoutes(deps: GatewayDeps): Route[] {
           rear_license_plates: params.rear_license_plates,
           containers: params.containers,
         };
-        const body: CommandBody<RecordGatePassageCommand> = { actor: actorOf(auth), input };
-        return bus.rpc(LOGISTICS, LogisticsCommands.recordGatePassage, body);
+        return sendAs<RecordGatePassageCommand>(bus, LOGISTICS, LogisticsCommands.recordGatePassage, auth, input);
       },
     },
     {

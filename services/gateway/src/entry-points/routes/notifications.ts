@@ -3,7 +3,6 @@
 // (`@pcas/notifier/queries`).
 
 import {
-  type CommandBody,
   type CreateNotificationCommand,
   NOTIFIER,
   NotificationCommands,
@@ -11,7 +10,7 @@ import {
 } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import { listNotifications } from '@pcas/notifier/queries';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function notificationRoutes(deps: GatewayDeps): Route[] {
@@ -51,8 +50,7 @@ export function notificationRoutes(deps: GatewayDeps): Route[] {
           decisions: params.decisions,
           parent_id: params.parent_id,
         };
-        const body: CommandBody<CreateNotificationCommand> = { actor: actorOf(auth), input };
-        return bus.rpc(NOTIFIER, NotificationCommands.createNotification, body);
+        return sendAs<CreateNotificationCommand>(bus, NOTIFIER, NotificationCommands.createNotification, auth, input);
       },
     },
     {
@@ -61,8 +59,9 @@ export function notificationRoutes(deps: GatewayDeps): Route[] {
       permission: 'delete_push_notification',
       params: { id: { type: 'int' } },
       async handle({ params, auth }) {
-        const body: CommandBody<NotifierIdCommand> = { actor: actorOf(auth), input: { id: params.id } };
-        return bus.rpc(NOTIFIER, NotificationCommands.deleteNotification, body);
+        return sendAs<NotifierIdCommand>(bus, NOTIFIER, NotificationCommands.deleteNotification, auth, {
+          id: params.id,
+        });
       },
     },
   ];

@@ -2,10 +2,10 @@
 // (`@pcas/notifier/queries`), changed by the
 // notifier (cmd.notifier setPinnedVessels), which checks the list and records it on the user's pins stream.
 
-import { type CommandBody, NOTIFIER, PinCommands, type SetPinnedVesselsCommand } from '@pcas/contracts';
+import { NOTIFIER, PinCommands, type SetPinnedVesselsCommand } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import { pinnedVessels } from '@pcas/notifier/queries';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function pinnedVesselRoutes(deps: GatewayDeps): Route[] {
@@ -31,11 +31,9 @@ export function pinnedVesselRoutes(deps: GatewayDeps): Route[] {
       // The whole list, replacing the previous one; absent means none, as in the original.
       params: { vessel_ids: { type: 'array', optional: true, default: [] } },
       async handle(ctx) {
-        const body: CommandBody<SetPinnedVesselsCommand> = {
-          actor: actorOf(ctx.auth),
-          input: { vessel_ids: ctx.params.vessel_ids },
-        };
-        return bus.rpc(NOTIFIER, PinCommands.setPinnedVessels, body);
+        return sendAs<SetPinnedVesselsCommand>(bus, NOTIFIER, PinCommands.setPinnedVessels, ctx.auth, {
+          vessel_ids: ctx.params.vessel_ids,
+        });
       },
     },
   ];

@@ -6,7 +6,6 @@
 
 import {
   type AttachOrphansCommand,
-  type CommandBody,
   PORTCALL_PROJECTOR,
   type PortCallIdCommand,
   PortcallCommands,
@@ -17,7 +16,7 @@ import {
   type UpdatePortCallIdCommand,
 } from '@pcas/contracts';
 import type { ParamSpec, Route } from '@pcas/http-kit';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
@@ -38,8 +37,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     module: 'activity',
     params,
     async handle(ctx) {
-      const body: CommandBody<I> = { actor: actorOf(ctx.auth), input: input(ctx.params) };
-      return answer(await bus.rpc(PORTCALL_PROJECTOR, name, body));
+      return answer(await sendAs<I>(bus, PORTCALL_PROJECTOR, name, ctx.auth, input(ctx.params)));
     },
   });
 

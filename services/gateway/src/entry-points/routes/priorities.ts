@@ -4,7 +4,6 @@
 
 import {
   ApiError,
-  type CommandBody,
   INGEST,
   IngestCommands,
   type SetPayloadKeyApiKeyWeightsCommand,
@@ -19,7 +18,7 @@ import {
   listTimestampWeights,
   type WeightedApiKey,
 } from '../../adapters/read-models/priorities.ts';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const shown = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
@@ -104,11 +103,13 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
         const pairs = pairsOf(config.namespace);
         const problem = priorityPairProblem(pairs, timeType, state);
         if (problem) throw ApiError.badRequest(problem);
-        const body: CommandBody<SetTimestampApiKeyWeightsCommand> = {
-          actor: actorOf(ctx.auth),
-          input: { time_type: timeType, state, api_key_ids: await knownApiKeyIds(deps, ids) },
-        };
-        await bus.rpc(INGEST, IngestCommands.setTimestampApiKeyWeights, body);
+        await sendAs<SetTimestampApiKeyWeightsCommand>(
+          bus,
+          INGEST,
+          IngestCommands.setTimestampApiKeyWeights,
+          ctx.auth,
+          { time_type: timeType, state, api_key_ids: await knownApiKeyIds(deps, ids) },
+        );
         return { result: 'OK' };
       },
     },
@@ -143,11 +144,13 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
       async handle(ctx) {
         const ids = idList(ctx.params.api_key_ids);
         assertNoDuplicates(ids);
-        const body: CommandBody<SetPayloadKeyApiKeyWeightsCommand> = {
-          actor: actorOf(ctx.auth),
-          input: { payload_key: ctx.params.payload_key, api_key_ids: await knownApiKeyIds(deps, ids) },
-        };
-        await bus.rpc(INGEST, IngestCommands.setPayloadKeyApiKeyWeights, body);
+        await sendAs<SetPayloadKeyApiKeyWeightsCommand>(
+          bus,
+          INGEST,
+          IngestCommands.setPayloadKeyApiKeyWeights,
+          ctx.auth,
+          { payload_key: ctx.params.payload_key, api_key_ids: await knownApiKeyIds(deps, ids) },
+        );
         return { result: 'OK' };
       },
     },

@@ -3,14 +3,13 @@
 // parameters' types and sends the command on; the values and the original's messages are the notifier's.
 
 import {
-  type CommandBody,
   NOTIFIER,
   PushTokenCommands,
   type RegisterPushTokenCommand,
   type RemoveStalePushTokensCommand,
 } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export function pushTokenRoutes(deps: GatewayDeps): Route[] {
@@ -27,11 +26,11 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
         push_token: { type: 'mixed', maxLength: 1000 },
       },
       async handle({ params, auth }) {
-        const body: CommandBody<RegisterPushTokenCommand> = {
-          actor: actorOf(auth),
-          input: { installation_id: params.installation_id, platform: params.platform, push_token: params.push_token },
-        };
-        return bus.rpc(NOTIFIER, PushTokenCommands.registerPushToken, body);
+        return sendAs<RegisterPushTokenCommand>(bus, NOTIFIER, PushTokenCommands.registerPushToken, auth, {
+          installation_id: params.installation_id,
+          platform: params.platform,
+          push_token: params.push_token,
+        });
       },
     },
     {
@@ -40,11 +39,9 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
       permission: 'push_notification_token',
       params: { tokens: { type: 'array' } },
       async handle({ params, auth }) {
-        const body: CommandBody<RemoveStalePushTokensCommand> = {
-          actor: actorOf(auth),
-          input: { tokens: params.tokens },
-        };
-        return bus.rpc(NOTIFIER, PushTokenCommands.removeStalePushTokens, body);
+        return sendAs<RemoveStalePushTokensCommand>(bus, NOTIFIER, PushTokenCommands.removeStalePushTokens, auth, {
+          tokens: params.tokens,
+        });
       },
     },
   ];

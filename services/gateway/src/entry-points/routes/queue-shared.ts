@@ -1,10 +1,10 @@
 // What every queue route file shares (queue.ts composes them): the list parameters and their paging, the module
 // every queue route belongs to, and sending a command to the queue-scheduler as the caller.
 
-import { type CommandBody, QUEUE_SCHEDULER } from '@pcas/contracts';
-import { type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { QUEUE_SCHEDULER } from '@pcas/contracts';
+import { type AuthContext, type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import type { ListQuery } from '../../adapters/read-models/queue.ts';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 export const LIST_PARAMS: Record<string, ParamSpec> = {
@@ -29,7 +29,5 @@ export const route = (r: Omit<Route, 'module'>): Route => ({ ...r, module: 'queu
 /** Sends a command over cmd.queue-scheduler on behalf of the caller. */
 export const queueSender =
   ({ bus }: GatewayDeps) =>
-  <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) => {
-    const body: CommandBody<I> = { actor: actorOf(auth), input };
-    return bus.rpc(QUEUE_SCHEDULER, command, body);
-  };
+  <I>(command: string, auth: AuthContext, input: I) =>
+    sendAs(bus, QUEUE_SCHEDULER, command, auth, input);

@@ -6,17 +6,16 @@
 import {
   type AddFixedVesselCommand,
   type ChangeFixedVesselCommand,
-  type CommandBody,
   INGEST,
   type RecordVesselPositionsCommand,
   type RemoveFixedVesselCommand,
   SeaChartCommands,
 } from '@pcas/contracts';
-import { HttpResponse, type Route } from '@pcas/http-kit';
+import { type AuthContext, HttpResponse, type Route } from '@pcas/http-kit';
 import { fixedVesselById, listFixedVessels } from '@pcas/ingest/queries';
 import { loadSeaChartMarkers } from '@pcas/s211/sea-chart-markers';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 /** `mixed`: may be null or absent; ingest checks the value (a business ERROR answer, not a 400). */
@@ -25,11 +24,10 @@ const identity = { type: 'mixed', optional: true } as const;
 export function seaChartRoutes(deps: GatewayDeps): Route[] {
   const { bus, db, config, seaChartVessels: vessels } = deps;
   const markers = loadSeaChartMarkers(config.seaChart.markers);
-  const send = <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) =>
-    bus.rpc(INGEST, command, { actor: actorOf(auth), input } satisfies CommandBody<I>);
+  const send = <I>(command: string, auth: AuthContext, input: I) => sendAs(bus, INGEST, command, auth, input);
   // A fixed vessel changed through this gateway shows in the next GET /sea-chart/vessels (the reply comes after
   // the commit). Positions show as the real-time channel announces them (adapters/read-models/sea-chart.ts).
-  const change = <I>(command: string, auth: Parameters<typeof actorOf>[0], input: I) =>
+  const change = <I>(command: string, auth: AuthContext, input: I) =>
     send(command, auth, input).finally(vessels.changed);
 
   return [

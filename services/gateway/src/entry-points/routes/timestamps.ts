@@ -17,7 +17,7 @@ import { type ModuleName, type ParamSpec, parseLimit, parseOffset, type Route } 
 import { currentTraceCarrier } from '@pcas/observability';
 import { listTimestamps, type TimestampFilter, withCreatorNames } from '@pcas/portcall-projector/queries';
 import { creatorNames } from '../../adapters/read-models/port-calls.ts';
-import { actorOf } from '../actor.ts';
+import { actorOf, sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
@@ -133,8 +133,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     module: 'activity',
     params: { id: { type: 'int' } },
     async handle(ctx) {
-      const body: CommandBody<{ id: number }> = { actor: actorOf(ctx.auth), input: { id: ctx.params.id } };
-      await bus.rpc(INGEST, command, body);
+      await sendAs<{ id: number }>(bus, INGEST, command, ctx.auth, { id: ctx.params.id });
       return true;
     },
   });

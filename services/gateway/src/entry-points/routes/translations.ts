@@ -2,12 +2,7 @@
 // the API-key-only "missing keys" post (i18next saveMissing), and the admin's update and full upload.
 
 import type { Route } from '@pcas/http-kit';
-import {
-  addMissingTranslations,
-  replaceTranslations,
-  storedTranslations,
-  updateTranslations,
-} from '../../adapters/translations.ts';
+import { changeTranslations, storedTranslations, type TranslationsChange } from '../../adapters/translations.ts';
 import {
   checkNamespaceAndLanguage,
   defaultTranslations,
@@ -22,6 +17,22 @@ const PAIR = { ns: { type: 'string', maxLength: 100 }, lng: { type: 'string', ma
 export function translationRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;
 
+  /** A change of a pair's texts (adapters/translations.ts) made by the entries in the parameter `field`. */
+  const changeRoute = (
+    route: Pick<Route, 'method' | 'path' | 'permission'>,
+    [field, spec]: [string, Route['params'][string]],
+    type: TranslationsChange,
+  ): Route => ({
+    ...route,
+    params: { ...PAIR, [field]: spec },
+    async handle({ params, auth }) {
+      checkNamespaceAndLanguage(params.ns, params.lng);
+      const entries = readEntries(field, params[field]);
+      await changeTranslations(db, store, params.ns, params.lng, type, entries, actorOf(auth));
+      return null;
+    },
+  });
+
   return [
     {
       method: 'GET',
@@ -34,41 +45,20 @@ export function translationRoutes(deps: GatewayDeps): Route[] {
         return effectiveTranslations(defaultTranslations(params.ns, params.lng), stored);
       },
     },
-    {
-      method: 'POST',
-      path: '/translation/:ns/:lng',
-      permission: 'translation',
-      params: { ...PAIR, missing: { type: 'array', optional: true, default: {} } },
-      async handle(ctx) {
-        const { ns, lng, missing } = ctx.params;
-        checkNamespaceAndLanguage(ns, lng);
-        await addMissingTranslations(db, store, ns, lng, readEntries('missing', missing), actorOf(ctx.auth));
-        return null;
-      },
-    },
-    {
-      method: 'PUT',
-      path: '/translations/:ns/:lng',
-      permission: 'manage_translation',
-      params: { ...PAIR, updated: { type: 'array' } },
-      async handle(ctx) {
-        const { ns, lng, updated } = ctx.params;
-        checkNamespaceAndLanguage(ns, lng);
-        await updateTranslations(db, store, ns, lng, readEntries('updated', updated), actorOf(ctx.auth));
-        return null;
-      },
-    },
-    {
-      method: 'POST',
-      path: '/translations/:ns/:lng',
-      permission: 'manage_translation',
-      params: { ...PAIR, translations: { type: 'array' } },
-      async handle(ctx) {
-        const { ns, lng, translations } = ctx.params;
-        checkNamespaceAndLanguage(ns, lng);
-        await replaceTranslations(db, store, ns, lng, readEntries('translations', translations), actorOf(ctx.auth));
-        return null;
-      },
-    },
+    changeRoute(
+      { method: 'POST', path: '/translation/:ns/:lng', permission: 'translation' },
+      ['missing', { type: 'array', optional: true, default: {} }],
+      'TranslationsAdded',
+    ),
+    changeRoute(
+      { method: 'PUT', path: '/translations/:ns/:lng', permission: 'manage_translation' },
+      ['updated', { type: 'array' }],
+      'TranslationsUpdated',
+    ),
+    changeRoute(
+      { method: 'POST', path: '/translations/:ns/:lng', permission: 'manage_translation' },
+      ['translations', { type: 'array' }],
+      'TranslationsReplaced',
+    ),
   ];
 }

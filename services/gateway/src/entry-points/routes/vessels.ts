@@ -1,12 +1,12 @@
 // GET /vessels, the vessel types, and setting a vessel's type (docs/domain.md#vessels). A type change is ingest's
 // (it owns the vessels): sent on over RPC, by an operator with the vessel's row id, by a data source with the IMO.
 
-import { type CommandBody, INGEST, IngestCommands, type SetVesselTypeCommand } from '@pcas/contracts';
+import { INGEST, IngestCommands, type SetVesselTypeCommand } from '@pcas/contracts';
 import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import { createVesselQueries } from '@pcas/ingest/queries';
 import { vesselVisibility } from '@pcas/portcall-projector/queries';
 import { VESSEL_TYPES } from '@pcas/s211';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 /** GET /vessels: ingest's query, with the projector's visibility (POST /vessel-visibility) over ingest's column. */
@@ -34,8 +34,7 @@ const MAX_LIMIT = 10_000;
 export function vesselRoutes(deps: GatewayDeps): Route[] {
   const { db, bus } = deps;
   const setVesselType = async (ctx: Parameters<Route['handle']>[0], input: SetVesselTypeCommand) => {
-    const body: CommandBody<SetVesselTypeCommand> = { actor: actorOf(ctx.auth), input };
-    await bus.rpc(INGEST, IngestCommands.setVesselType, body);
+    await sendAs<SetVesselTypeCommand>(bus, INGEST, IngestCommands.setVesselType, ctx.auth, input);
     return { result: 'OK' };
   };
   return [

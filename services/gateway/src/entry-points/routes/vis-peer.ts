@@ -16,11 +16,11 @@ import {
   hkdfSync,
   randomBytes,
 } from 'node:crypto';
-import { ApiError, type CommandBody, VIS_BRIDGE } from '@pcas/contracts';
+import { ApiError, VIS_BRIDGE } from '@pcas/contracts';
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import type { Queryable } from '@pcas/sql';
 import { createPeerVerifier, peerSealingKey } from '@pcas/vis-bridge/queries';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 // The vis-bridge's names (services/vis-bridge/src/entry-points/peer-commands.ts).
@@ -114,9 +114,7 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
       }
       // The sender as verified, and by which version: the vis-bridge takes only requests the gateway verified.
       const input = { operation, path, service_id: checked.sender, verified_version: checked.version, body };
-      return bus.rpc(VIS_BRIDGE, RECEIVE_FROM_PEER, { actor: actorOf(ctx.auth), input } satisfies CommandBody<
-        typeof input
-      >);
+      return sendAs(bus, VIS_BRIDGE, RECEIVE_FROM_PEER, ctx.auth, input);
     },
   }));
   return [
@@ -131,10 +129,7 @@ export function visPeerRoutes(deps: GatewayDeps): Route[] {
         // The secret goes on sealed: the RPC crosses the broker, which must never carry it readable.
         const sealed_secret = await sealSecret(db, params.secret);
         const input = { service_id: params.service_id, url: params.url, sealed_secret };
-        const linked = await bus.rpc(VIS_BRIDGE, LINK_VIS_PEER, {
-          actor: actorOf(auth),
-          input,
-        } satisfies CommandBody<typeof input>);
+        const linked = await sendAs(bus, VIS_BRIDGE, LINK_VIS_PEER, auth, input);
         // This process knows the new key at once; the others within the verifier's refresh interval.
         verifier.invalidate();
         return linked;

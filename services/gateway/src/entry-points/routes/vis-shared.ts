@@ -1,9 +1,9 @@
 // What every VIS route file shares (vis.ts composes them): the text parameters, paging, and sending a command to
 // the vis-bridge as the caller.
 
-import { type CommandBody, VIS_BRIDGE } from '@pcas/contracts';
+import { VIS_BRIDGE } from '@pcas/contracts';
 import { type ParamSpec, parseLimit, parseOffset, type RequestContext } from '@pcas/http-kit';
-import { actorOf } from '../actor.ts';
+import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
 // As GET /vessels: a missing limit gets a page of 100 (the original's was empty), at most 10 000.
@@ -26,7 +26,5 @@ export const page = (params: Record<string, unknown>) => ({
 /** Sends a command over cmd.vis-bridge on behalf of the caller. */
 export const visSender =
   ({ bus }: GatewayDeps) =>
-  <P>(command: string, ctx: RequestContext, input: P): Promise<unknown> => {
-    const body: CommandBody<P> = { actor: actorOf(ctx.auth), input };
-    return bus.rpc(VIS_BRIDGE, command, body);
-  };
+  <P>(command: string, ctx: RequestContext, input: P): Promise<unknown> =>
+    sendAs(bus, VIS_BRIDGE, command, ctx.auth, input);

@@ -14,8 +14,8 @@ import type { RateLimiter } from '@pcas/http-kit';
 import { createMailer } from '@pcas/mail';
 import { type Bus, createInProcessBus } from '@pcas/messaging';
 import { createLogger, type Logger } from '@pcas/observability';
-import { type Db, openDb } from '@pcas/sql';
-import { ApiClient, freshPostgres, type PostgresForTest, redis as redisForTest } from '@pcas/testing';
+import type { Db } from '@pcas/sql';
+import { ApiClient, freshDatabase, redis as redisForTest } from '@pcas/testing';
 import { Redis } from 'ioredis';
 import { createApiKey } from '../../adapters/api-keys.ts';
 import { createRateLimits } from '../../adapters/rate-limits.ts';
@@ -52,6 +52,81 @@ export interface TestGateway {
   stop(): Promise<void>;
 }
 
+/** Every line `log` writes, captured by swapping the pino destination (no extra dependency needed). */
+function captureLogs(log: Logger): string[] {
+  const lines: string[] = [];
+  const streamSym = Object.getOwnPropertySymbols(log).find((s) => s.description === 'pino.stream');
+  if (!streamSym) throw new Error('pino stream symbol not found');
+  (log as any)[streamSym] = { write: (line: string) => lines.push(line) };
+  return lines;
+}
+
+/**
+ * Sessions in the test Redis under `prefix` (the SQL store in `db` when no Redis can be had outside CI); `close`
+ * removes the keys under `ownKeys` (the session prefix unless said) and quits.
+ */
+export async function testSessions(db: Db, ttlSeconds: number, prefix: string, ownKeys = prefix) {
+  const redisServer = await redisForTest();
+  if (!redisServer) {
+    return {
+      sessions: createSqlSessionStore(db, { ttlSeconds }),
+      redisClient: undefined,
+      redisUrl: undefined,
+      close: async () => {},
+    };
+  }
+  const redisClient = new Redis(redisServer.url);
+  return {
+    sessions: createRedisSessionStore(redisClient, { ttlSeconds, prefix }) as SessionStore,
+    redisClient,
+    redisUrl: redisServer.url,
+    async close() {
+      const keys = await redisClient.keys(`${ownKeys}*`);
+      if (keys.length > 0) await redisClient.del(...keys);
+      await redisClient.quit();
+    },
+  };
+}
+
+/**
+ * What a test gateway stands on: a fresh database with the event store, the in-process bus logging to `log`, and a
+ * data directory; `close` ends them (after the gateway and its sessions). Without a `log`, a debug logger whose
+ * every line is kept in `logLines`.
+ */
+export async function gatewayGround(prefix: string, given?: Logger) {
+  const log = given ?? createLogger(prefix, 'debug');
+  const logLines = given ? [] : captureLogs(log);
+  const database = await freshDatabase(prefix);
+  const { db } = database;
+  const store = createEventStore(db);
+  await store.init();
+  const bus: Bus = createInProcessBus({ log });
+  const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
+  return {
+    databaseUrl: database.url,
+    log,
+    logLines,
+    /** The configuration a gateway on this ground starts with: any free port, refusals at once, a known admin. */
+    settings: (adminEmail: string, adminPassword: string) => ({
+      port: 0,
+      invalidAccessDelayMs: 0,
+      adminEmail,
+      adminPassword,
+      sessionTtlSeconds: 3600,
+      dataDir,
+    }),
+    db,
+    store,
+    bus,
+    dataDir,
+    async close() {
+      await bus.close();
+      await database.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Letters and digits only: also valid as NAMESPACE, which names the fleet gateway's session key prefix. */
 const token = () => randomBytes(5).toString('hex');
 
@@ -61,44 +136,30 @@ export async function startTestGateway(
   /** `log`: the logger of the gateway (default: warnings and errors to stdout). */
   options: { log?: Logger } = {},
 ): Promise<TestGateway> {
-  const pg: PostgresForTest = await freshPostgres(prefix);
-  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
-  const store = createEventStore(db);
-  await store.init();
   const log: Logger = options.log ?? createLogger(prefix, process.env.LOG_LEVEL ?? 'warn');
-  const bus: Bus = createInProcessBus({ log });
-  const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}-`));
+  const ground = await gatewayGround(prefix, log);
+  const { db, store, bus, dataDir } = ground;
   const namespace = `t${token()}`;
   const config = loadConfig(
     // Rate limits off unless a test sets them (`rateLimits`): these tests call from one address far faster than
     // any client, and a limit would make an answer depend on what ran before it (rate-limits.int.test.ts).
     RATE_LIMITS_OFF_ENV,
     {
-      port: 0,
-      invalidAccessDelayMs: 0,
-      adminEmail: `admin-${token()}@test.local`,
-      adminPassword: `pw-${token()}${token()}`,
-      sessionTtlSeconds: 3600,
-      dataDir,
+      ...ground.settings(`admin-${token()}@test.local`, `pw-${token()}${token()}`),
       namespace,
       ...overrides,
     },
   );
-  const redisServer = await redisForTest();
-  let redisClient: Redis | undefined;
-  let sessions: SessionStore;
-  // The fleet gateway's prefix (entry-points/main.ts), so a gateway process started with NAMESPACE shares them.
-  const sessionPrefix = `pcas:${namespace}:session:`;
-  // As the fleet gateway's (entry-points/main.ts).
+  // The fleet gateway's prefixes (entry-points/main.ts), so a gateway process started with NAMESPACE shares them.
+  const { sessions, redisClient, redisUrl, close } = await testSessions(
+    db,
+    config.sessionTtlSeconds,
+    `pcas:${namespace}:session:`,
+    `pcas:${namespace}:`,
+  );
   const limitPrefix = `pcas:${namespace}:limit:`;
-  let rateLimiter: RateLimiter | undefined;
-  if (redisServer) {
-    redisClient = new Redis(redisServer.url);
-    sessions = createRedisSessionStore(redisClient, { ttlSeconds: config.sessionTtlSeconds, prefix: sessionPrefix });
-    rateLimiter = createRateLimits(config.rateLimits, { redis: redisClient, prefix: limitPrefix });
-  } else {
-    sessions = createSqlSessionStore(db, { ttlSeconds: config.sessionTtlSeconds });
-  }
+  const rateLimiter: RateLimiter | undefined =
+    redisClient && createRateLimits(config.rateLimits, { redis: redisClient, prefix: limitPrefix });
   // Mails go to the outbox folder of the temporary data directory: these tests send none on purpose.
   const mailer = createMailer({
     smtpUrl: undefined,
@@ -124,8 +185,8 @@ export async function startTestGateway(
     store,
     sessions,
     deps,
-    databaseUrl: pg.url,
-    redisUrl: redisServer?.url,
+    databaseUrl: ground.databaseUrl,
+    redisUrl,
     rateLimitPrefix: limitPrefix,
     anonymous,
     adminId,
@@ -159,15 +220,8 @@ export async function startTestGateway(
     async stop() {
       await gateway.stop();
       await mailer.close();
-      await bus.close();
-      if (redisClient) {
-        const keys = await redisClient.keys(`pcas:${namespace}:*`);
-        if (keys.length > 0) await redisClient.del(...keys);
-        await redisClient.quit();
-      }
-      await db.close();
-      await pg.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      await close();
+      await ground.close();
     },
   };
 }
