@@ -4,8 +4,8 @@
 // asking for JIT slots, and an operator sending VIS text messages (to the port itself, linked as its own peer).
 // Prints one JSON line: each process's RSS and the projections' lag at the end of the warm-up (a fifth of the run,
 // at most 5 minutes), in the middle and at the end, with the slope after the warm-up (per 10 minutes, in % of the
-// mean for RSS; also of the RSS floor, the lowest of each two minutes, see floors()), the operations done, errors and
-// sockets dropped, and bench:append's insert_16. The fleet runs the production build, as an operator's does.
+// mean for RSS), the operations done, errors and sockets dropped, and bench:append's insert_16. The fleet runs the
+// production build, as an operator's does.
 
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
@@ -29,9 +29,6 @@ const SERVICES = 8;
 const URN = 'urn:mrn:stm:service:instance:bench:soak';
 const SECRET = 'Soak-bench-peer-secret-2026-long-enough';
 const MINUTE_MS = 60_000;
-const SAMPLE_MS = 10_000;
-/** RSS floors are taken over windows of this many minutes (floors()). */
-const FLOOR_MINUTES = 2;
 const DAY_MS = 86_400_000;
 
 const isoUtc = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
@@ -68,21 +65,6 @@ function slopePer10Min(samples: readonly { minute: number; value: number }[]): n
 }
 
 const round1 = (x: number) => Math.round(x * 10) / 10;
-
-/**
- * The lowest value of each window of `minutes`: a process's RSS right after its collections. RSS rises and falls
- * with the garbage collector by tens of percent within minutes (the gateway's by a third), which hides a slope of a
- * few percent in the samples; what a leak moves is the floor.
- */
-function floors(samples: readonly { minute: number; value: number }[], first: number, minutes: number) {
-  const windows = new Map<number, { minute: number; value: number }>();
-  for (const s of samples) {
-    const w = Math.floor((s.minute - first) / minutes);
-    const low = windows.get(w);
-    if (!low || s.value < low.value) windows.set(w, { minute: first + (w + 0.5) * minutes, value: s.value });
-  }
-  return [...windows.values()];
-}
 
 /**
  * A loop doing `work` every `everyMs` until `until`, counting what it did and what failed (`work` answers true, or
@@ -236,7 +218,7 @@ async function main() {
       }),
     };
 
-    // A sample every 10 s: every process's RSS and the projections' worst lag.
+    // A sample a minute: every process's RSS and the projections' worst lag.
     const samples: { minute: number; rss: Record<string, number>; lag: number }[] = [];
     const sample = async () => {
       const rss: Record<string, number> = {};
@@ -247,7 +229,7 @@ async function main() {
     };
     await sample();
     while (Date.now() < until) {
-      await sleep(Math.min(SAMPLE_MS, until - Date.now()));
+      await sleep(Math.min(MINUTE_MS, until - Date.now()));
       await sample();
     }
     await Promise.all(Object.values(loops).map((l) => l.running));
@@ -263,17 +245,7 @@ async function main() {
         const series = after.map((s) => ({ minute: s.minute, value: s.rss[instance] ?? 0 }));
         const mean = series.reduce((a, s) => a + s.value, 0) / Math.max(1, series.length);
         const [start, middle, end] = points.map((s) => s.rss[instance]);
-        const floorSlope = slopePer10Min(floors(series, warmUp, FLOOR_MINUTES));
-        return [
-          instance,
-          {
-            start,
-            middle,
-            end,
-            slope_pct_per_10min: round1((100 * slopePer10Min(series)) / mean),
-            floor_slope_pct_per_10min: round1((100 * floorSlope) / mean),
-          },
-        ];
+        return [instance, { start, middle, end, slope_pct_per_10min: round1((100 * slopePer10Min(series)) / mean) }];
       }),
     );
     const lagSeries = after.map((s) => ({ minute: s.minute, value: s.lag }));
