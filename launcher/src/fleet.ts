@@ -23,6 +23,12 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 declare const __PCAS_BUILD__: boolean | undefined;
 const fromBuild = typeof __PCAS_BUILD__ !== 'undefined' && __PCAS_BUILD__;
 const log = createLogger('fleet', process.env.LOG_LEVEL ?? 'info');
+/**
+ * V8's young generation capped at 4 MiB a half (its default bound is 16): it otherwise grows towards that bound for
+ * half an hour of traffic, and each process's RSS with it, which hides a real leak from anyone watching memory
+ * (docs/operations.md#memory). The image sets the same (deploy/Dockerfile).
+ */
+const HEAP_FLAGS = ['--max-semi-space-size=4'];
 
 const SERVICES = [
   { name: 'portcall-projector', entry: 'services/portcall-projector/src/entry-points/main.ts' },
@@ -100,8 +106,8 @@ function start(slot: Slot, attempt = 0) {
   // Built, the services are the launcher's neighbours (dist/, or wherever the build was written).
   cluster.setupPrimary(
     fromBuild
-      ? { exec: path.join(path.dirname(process.argv[1]!), `${service.name}.js`), execArgv: [], cwd: root }
-      : { exec: path.join(root, service.entry), execArgv: ['--import', 'tsx'], cwd: root },
+      ? { exec: path.join(path.dirname(process.argv[1]!), `${service.name}.js`), execArgv: HEAP_FLAGS, cwd: root }
+      : { exec: path.join(root, service.entry), execArgv: [...HEAP_FLAGS, '--import', 'tsx'], cwd: root },
   );
   const worker = cluster.fork(processEnv(slot));
   workers.set(slot, worker);
