@@ -137,10 +137,10 @@ describe('metrics and probes of a running fleet, from the production build', () 
     if (buildDir) await rm(buildDir, { recursive: true, force: true });
   });
 
-  it('runs every service from the build', async () => {
+  it('runs every service from the build, its young generation capped (docs/operations.md#memory)', async () => {
     for (const service of SERVICES) {
       const { stdout } = await promisify(execFile)('ps', ['-o', 'args=', '-p', String((await live(service)).pid)]);
-      expect(stdout.trim()).toBe(`${process.execPath} ${path.join(buildDir, `${service}.js`)}`);
+      expect(stdout.trim()).toBe(`${process.execPath} --max-semi-space-size=4 ${path.join(buildDir, `${service}.js`)}`);
     }
   });
 
