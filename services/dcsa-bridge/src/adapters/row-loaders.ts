@@ -6,7 +6,7 @@
 import { createBatcher } from '@pcas/batching';
 import type { Db } from '@pcas/sql';
 import type { ServiceRow } from '../domain/jit.ts';
-import type { LoadedPortCall, LoadedTimestamp, Partner } from './store.ts';
+import { type LoadedPortCall, type LoadedTimestamp, type Partner, ROWS_BY_KEYS } from './store.ts';
 
 /** Rows by key, one query for all the keys asked at once; each caller gets its key's row. */
 function loaderOf<K extends string | number, R>(db: Db, sql: string, keyOf: (row: R) => K) {
@@ -22,25 +22,9 @@ function loaderOf<K extends string | number, R>(db: Db, sql: string, keyOf: (row
 
 export function createRowLoaders(db: Db) {
   return {
-    partnerByApiKey: loaderOf<number, Partner>(
-      db,
-      'SELECT * FROM dcsa.partners WHERE api_key_id = ANY($1::int[]) AND active',
-      (row) => row.api_key_id,
-    ),
-    timestamp: loaderOf<string, LoadedTimestamp>(
-      db,
-      'SELECT * FROM dcsa.timestamps WHERE timestamp_id = ANY($1::text[])',
-      (row) => row.timestamp_id,
-    ),
-    service: loaderOf<string, ServiceRow>(
-      db,
-      'SELECT * FROM dcsa.services WHERE service_id = ANY($1::text[])',
-      (row) => row.service_id,
-    ),
-    portCall: loaderOf<string, LoadedPortCall>(
-      db,
-      'SELECT * FROM dcsa.port_calls WHERE port_call_id = ANY($1::text[])',
-      (row) => row.port_call_id,
-    ),
+    partnerByApiKey: loaderOf<number, Partner>(db, ROWS_BY_KEYS.partnerByApiKey, (row) => row.api_key_id),
+    timestamp: loaderOf<string, LoadedTimestamp>(db, ROWS_BY_KEYS.timestamp, (row) => row.timestamp_id),
+    service: loaderOf<string, ServiceRow>(db, ROWS_BY_KEYS.service, (row) => row.service_id),
+    portCall: loaderOf<string, LoadedPortCall>(db, ROWS_BY_KEYS.portCall, (row) => row.port_call_id),
   };
 }

@@ -42,14 +42,19 @@ export const partnersFollowing = async (q: Queryable, imo: number): Promise<Part
 export type LoadedPortCall = PortCallRow & { imo: number | null; vessel_name: string | null };
 export type LoadedTimestamp = TimestampRow & { direction: string; classifier: string; imo: number | null };
 
-export const loadPortCall = (q: Queryable, id: string) =>
-  first<LoadedPortCall>(q, 'SELECT * FROM dcsa.port_calls WHERE port_call_id = $1', [id]);
+/** Each table's rows by their keys ($1, an array): one query for one key here, for many in row-loaders.ts. */
+export const ROWS_BY_KEYS = {
+  partnerByApiKey: 'SELECT * FROM dcsa.partners WHERE api_key_id = ANY($1::int[]) AND active',
+  portCall: 'SELECT * FROM dcsa.port_calls WHERE port_call_id = ANY($1::text[])',
+  service: 'SELECT * FROM dcsa.services WHERE service_id = ANY($1::text[])',
+  timestamp: 'SELECT * FROM dcsa.timestamps WHERE timestamp_id = ANY($1::text[])',
+};
+
+export const loadPortCall = (q: Queryable, id: string) => first<LoadedPortCall>(q, ROWS_BY_KEYS.portCall, [[id]]);
 export const loadTerminalCall = (q: Queryable, id: string) =>
   first<TerminalCallRow>(q, 'SELECT * FROM dcsa.terminal_calls WHERE terminal_call_id = $1', [id]);
-export const loadService = (q: Queryable, id: string) =>
-  first<ServiceRow>(q, 'SELECT * FROM dcsa.services WHERE service_id = $1', [id]);
-export const loadTimestamp = (q: Queryable, id: string) =>
-  first<LoadedTimestamp>(q, 'SELECT * FROM dcsa.timestamps WHERE timestamp_id = $1', [id]);
+export const loadService = (q: Queryable, id: string) => first<ServiceRow>(q, ROWS_BY_KEYS.service, [[id]]);
+export const loadTimestamp = (q: Queryable, id: string) => first<LoadedTimestamp>(q, ROWS_BY_KEYS.timestamp, [[id]]);
 export async function latestVesselStatus(q: Queryable, serviceId: string): Promise<Body | undefined> {
   const row = await first<{ body: Body }>(
     q,
