@@ -52,30 +52,60 @@ const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
 /**
  * States kept between batches by the process that wrote them, tagged with the revision they were written under.
- * Least recently used ones go first. Never mutated: the fold returns new states.
+ * Bounded by vessels and by the timestamps they hold together: a vessel's state holds all its timestamps, so a
+ * long port call's state keeps growing (docs/operations.md#memory). Least recently used ones go first. Never
+ * mutated: the fold returns new states.
  */
 export class VesselCache {
   private readonly entries = new Map<number, { revision: string; stored: StoredVessel }>();
-  constructor(private readonly max = 1_000) {}
+  private timestamps = 0;
+  constructor(
+    private readonly maxVessels = 1_000,
+    private readonly maxTimestamps = 10_000,
+  ) {}
 
   get(imo: number, revision: string): StoredVessel | undefined {
     const hit = this.entries.get(imo);
     if (!hit) return undefined;
-    this.entries.delete(imo);
+    this.remove(imo);
     if (hit.revision !== revision) return undefined;
-    this.entries.set(imo, hit);
+    this.add(hit);
     return hit.stored;
   }
 
   set(stored: StoredVessel): void {
-    if (stored.revision === null || this.max <= 0) return;
-    this.entries.delete(stored.state.imo);
-    this.entries.set(stored.state.imo, { revision: stored.revision, stored });
-    while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    const weight = stored.state.timestamps.length;
+    if (stored.revision === null || this.maxVessels <= 0 || weight > this.maxTimestamps) {
+      this.remove(stored.state.imo);
+      return;
+    }
+    this.remove(stored.state.imo);
+    this.add({ revision: stored.revision, stored });
+    while (this.entries.size > this.maxVessels || this.timestamps > this.maxTimestamps) {
+      this.remove(this.entries.keys().next().value!);
+    }
+  }
+
+  /** Timestamps held by the cached states (what bounds its memory). */
+  get heldTimestamps(): number {
+    return this.timestamps;
   }
 
   clear(): void {
     this.entries.clear();
+    this.timestamps = 0;
+  }
+
+  private add(entry: { revision: string; stored: StoredVessel }): void {
+    this.entries.set(entry.stored.state.imo, entry);
+    this.timestamps += entry.stored.state.timestamps.length;
+  }
+
+  private remove(imo: number): void {
+    const entry = this.entries.get(imo);
+    if (!entry) return;
+    this.entries.delete(imo);
+    this.timestamps -= entry.stored.state.timestamps.length;
   }
 }
 

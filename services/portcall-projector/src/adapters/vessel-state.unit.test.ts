@@ -2,12 +2,13 @@
 // parts. What the rows hold is checked against PostgreSQL by the int tests (projection, replay equality).
 
 import type { Queryable } from '@pcas/sql';
-import { expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { at, context, VesselStream } from '../domain/port-call-test-kit.ts';
+import type { VesselTimestamp } from '../domain/port-calls.ts';
 import { vesselWrites } from '../domain/read-model.ts';
 import { evolveBatch } from '../domain/timestamp-rows.ts';
 import { emptyVesselPortCalls, foldVessel } from '../domain/vessel-port-calls.ts';
-import { type VesselWrite, writeVessels } from './vessel-state.ts';
+import { type StoredVessel, VesselCache, type VesselWrite, writeVessels } from './vessel-state.ts';
 
 function recorder() {
   const statements: { text: string; params: unknown[] }[] = [];
@@ -71,4 +72,47 @@ it('writes a vessel alone as the plain upsert', async () => {
   expect(statements).toHaveLength(1);
   expect(statements[0].text).not.toContain('WITH');
   expect(lastParameter(statements[0].text)).toBe(1);
+});
+
+describe('the vessel cache', () => {
+  const stored = (imo: number, timestamps: number, revision = 'r'): StoredVessel => {
+    const state = emptyVesselPortCalls(imo);
+    state.timestamps = Array.from({ length: timestamps }, (_, i) => ({ id: i }) as VesselTimestamp);
+    return { state, revision, streamPosition: 1, nextTimerAt: null, exists: true };
+  };
+
+  it('gives a state back only under the revision it was kept with', () => {
+    const cache = new VesselCache(10, 100);
+    cache.set(stored(1, 3, 'r1'));
+    expect(cache.get(1, 'r2')).toBeUndefined();
+    cache.set(stored(1, 3, 'r1'));
+    expect(cache.get(1, 'r1')?.state.timestamps).toHaveLength(3);
+  });
+
+  it('lets the least recently used vessels go when the timestamps they hold pass the bound', () => {
+    const cache = new VesselCache(10, 100);
+    cache.set(stored(1, 40));
+    cache.set(stored(2, 40));
+    expect(cache.get(1, 'r')).toBeDefined(); // 1 is now the most recently used
+    cache.set(stored(3, 40));
+    expect(cache.heldTimestamps).toBe(80);
+    expect(cache.get(2, 'r')).toBeUndefined();
+    expect(cache.get(1, 'r')).toBeDefined();
+    expect(cache.get(3, 'r')).toBeDefined();
+  });
+
+  it('keeps no state larger than the bound, and forgets the older one it replaces', () => {
+    const cache = new VesselCache(10, 100);
+    cache.set(stored(1, 50));
+    cache.set(stored(1, 101));
+    expect(cache.get(1, 'r')).toBeUndefined();
+    expect(cache.heldTimestamps).toBe(0);
+  });
+
+  it('keeps at most so many vessels', () => {
+    const cache = new VesselCache(2, 100);
+    for (const imo of [1, 2, 3]) cache.set(stored(imo, 1));
+    expect(cache.get(1, 'r')).toBeUndefined();
+    expect(cache.heldTimestamps).toBe(2);
+  });
 });

@@ -28,8 +28,9 @@ export interface PortcallProjectorOptions {
   jobsPrefix?: string;
   /** How often timers coming near are armed and due ones fired anyway (a job lost; default 60 s). */
   timerSweepMs?: number;
-  /** Vessel states kept in memory between batches (default 1000). */
+  /** Vessel states kept in memory between batches (default 1000), holding at most so many timestamps together. */
   cacheSize?: number;
+  cacheTimestamps?: number;
   /** The projection's name (queue `projection.<name>`; default `timestamps`) and the RPC service (tests). */
   projectionName?: string;
   rpcService?: string;
@@ -93,7 +94,7 @@ export async function startPortcallProjector(
   const arm = (changes: TimerChange[]) => armTimers(jobs, changes, log, horizonMs);
 
   const afterCommit = new AsyncLocalStorage<(() => Promise<void>)[]>();
-  const cache = new VesselCache(options.cacheSize);
+  const cache = new VesselCache(options.cacheSize, options.cacheTimestamps);
   // Named `timestamps` as before port calls joined it: the durable queue and its inbox carry on.
   const projection = await startProjection({
     bus,
