@@ -2,7 +2,7 @@
 // transaction (docs/dcsa.md#who-owns-it-the-dcsa-bridge). Thin: the rules are in src/domain.
 
 import { retryOnConflict } from '@pcas/commands';
-import type { EventMetadata, EventStore } from '@pcas/eventstore';
+import { type AppendResult, type EventMetadata, type EventStore, WrongExpectedVersionError } from '@pcas/eventstore';
 import type { Queryable } from '@pcas/sql';
 import { canonicalJson } from '@pcas/values';
 import { nameUuid, uuidNamespace } from '@pcas/values/name-uuid';
@@ -72,29 +72,60 @@ export interface DecidedAppend {
   metadata: EventMetadata;
 }
 
+/** The events of a decision as the store takes them: each id derived from the stream, version and content. */
+const newEventsOf = ({ streamId, version, events, metadata }: DecidedAppend) =>
+  events.map((e) => ({
+    id: nameUuid(EVENT_NAMESPACE, `${streamId}\n${version}\n${canonicalJson(e)}`),
+    type: e.type,
+    data: e.data,
+    metadata,
+  }));
+
+/** Writes the rows of a decision's appended events, but none for an event that was stored already. */
+async function projectAppended(tx: Queryable, decided: DecidedAppend, appended: AppendResult): Promise<void> {
+  for (const [i, event] of decided.events.entries()) {
+    if (!appended.events[i]?.duplicate) await project(tx, event, appended.nextExpectedVersion);
+  }
+}
+
 /**
  * Appends a decision's events with the version it was decided at, and writes their rows, in the caller's
  * transaction `tx`. An event stored already (the same request decided twice at once: its id derives from the
  * stream, version and content) writes its row no second time.
  */
-export async function appendDecided(
+export async function appendDecided(tx: Queryable, store: EventStore, decided: DecidedAppend): Promise<void> {
+  if (decided.events.length === 0) return;
+  const appended = await store.append(decided.streamId, newEventsOf(decided), {
+    expectedVersion: decided.version,
+    tx,
+  });
+  await projectAppended(tx, decided, appended);
+}
+
+/**
+ * Appends the events of several decisions (distinct streams) in one statement in the caller's transaction `tx`,
+ * with their rows. Throws WrongExpectedVersionError, for the caller to roll back, when a stream was no longer at
+ * the version its decision was made at: the store's multi-stream append takes no expected versions, so each
+ * stream's new positions are checked instead.
+ */
+export async function appendAllDecided(
   tx: Queryable,
   store: EventStore,
-  { streamId, version, events, metadata }: DecidedAppend,
+  decisions: readonly DecidedAppend[],
 ): Promise<void> {
-  if (events.length === 0) return;
-  const appended = await store.append(
-    streamId,
-    events.map((e) => ({
-      id: nameUuid(EVENT_NAMESPACE, `${streamId}\n${version}\n${canonicalJson(e)}`),
-      type: e.type,
-      data: e.data,
-      metadata,
-    })),
-    { expectedVersion: version, tx },
-  );
-  for (const [i, event] of events.entries()) {
-    if (!appended.events[i]?.duplicate) await project(tx, event, appended.nextExpectedVersion);
+  const appends = decisions.map((d) => ({ streamId: d.streamId, events: newEventsOf(d) }));
+  const results = await store.appendMany(appends, { tx });
+  for (const [i, decided] of decisions.entries()) {
+    const appended = results[i];
+    const moved = appended.events.some((e, j) => e.streamPosition !== decided.version + 1 + j);
+    if (moved) {
+      throw new WrongExpectedVersionError(
+        decided.streamId,
+        decided.version,
+        appended.nextExpectedVersion - decided.events.length,
+      );
+    }
+    await projectAppended(tx, decided, appended);
   }
 }
 

@@ -1,22 +1,24 @@
 // cmd.dcsa-bridge, the receiving side (docs/dcsa.md#receiving): each DCSA request of a partner is checked against
 // the standard's schema, decided by src/domain/jit.ts against what is stored, and appended as an event of the
 // object's own stream with its row. A timestamp is first mapped to S-211 and posted to ingest (src/domain/mapping.ts),
-// so that what the timeline got is recorded with it; a repeated request decides nothing and stores nothing.
+// so that what the timeline got is recorded with it; a repeated request decides nothing and stores nothing. The
+// appends of concurrent requests share a transaction (adapters/decided-appends.ts).
 // putTimestamps carries the gateway's concurrent timestamp requests: each is the same putTimestamp, answered alone
 // (adapters/request-batch.ts).
 
 import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
-import { type Actor, DcsaCommands, type DcsaOutcome, type DcsaRequestCommand, type ServiceDeps } from '@pcas/contracts';
+import {
+  type Actor,
+  DcsaCommands,
+  type DcsaOutcome,
+  type DcsaRequestCommand,
+  MAX_DCSA_BATCH,
+  type ServiceDeps,
+} from '@pcas/contracts';
+import { createDecidedAppends } from '../adapters/decided-appends.ts';
 import { batchOf } from '../adapters/request-batch.ts';
 import { createRowLoaders } from '../adapters/row-loaders.ts';
-import {
-  appendDecided,
-  latestVesselStatus,
-  loadTerminalCall,
-  type Partner,
-  streams,
-  withRetries,
-} from '../adapters/store.ts';
+import { latestVesselStatus, loadTerminalCall, type Partner, streams, withRetries } from '../adapters/store.ts';
 import {
   type Body,
   type DcsaEvent,
@@ -49,6 +51,7 @@ type Decide = (partner: Partner, id: string, body: Body, actor: Actor) => Promis
 export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimeline): Record<string, CommandFunction> {
   const { db, store } = deps;
   const load = createRowLoaders(db);
+  const appendDecision = createDecidedAppends(db, store, { maxItems: MAX_DCSA_BATCH });
 
   const handler =
     (schema: RequestSchemaName, streamOf: (id: string) => string, decide: Decide): CommandFunction =>
@@ -75,7 +78,7 @@ export function receiveCommands(deps: ServiceDeps, postToTimeline: PostToTimelin
           if (decision.outcome.status !== 204 || decision.events.length === 0) return decision.outcome;
           const events = complete ? await complete(decision.events) : decision.events;
           const metadata = eventMetadata(actor, headers);
-          await db.transaction((tx) => appendDecided(tx, store, { streamId, version, events, metadata }));
+          await appendDecision({ streamId, version, events, metadata });
           return decision.outcome;
         },
         { log: deps.log },
