@@ -50,43 +50,61 @@ type TimestampDbRow = TimestampRow & Pick<VesselTimestamp, 'source' | 'api_key_i
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
 
+/** How much the vessel cache keeps (docs/operations.md#memory). */
+export interface VesselCacheLimits {
+  /** Vessels at most (default 1,000). */
+  vessels?: number;
+  /** Timestamps the kept states hold together at most (default 50,000). */
+  timestamps?: number;
+  /** A state not used for this long is let go (default 60 s): a vessel seldom heard from is loaded again. */
+  idleMs?: number;
+}
+
 /**
  * States kept between batches by the process that wrote them, tagged with the revision they were written under.
- * Bounded by vessels and by the timestamps they hold together: a vessel's state holds all its timestamps, so a
- * long port call's state keeps growing (docs/operations.md#memory). Least recently used ones go first. Never
- * mutated: the fold returns new states.
+ * A vessel's state holds all its timestamps and grows while its port call goes on, so the cache is bounded by
+ * vessels, by the timestamps they hold together and by idle time; the least recently used go first. What it saves
+ * is a load per batch under heavy traffic, where each vessel comes back within seconds; a vessel heard from less
+ * often costs a load, and its memory is returned. Never mutated: the fold returns new states.
  */
 export class VesselCache {
-  private readonly entries = new Map<number, { revision: string; stored: StoredVessel }>();
+  private readonly entries = new Map<number, { revision: string; stored: StoredVessel; usedAt: number }>();
   private timestamps = 0;
+  private readonly maxVessels: number;
+  private readonly maxTimestamps: number;
+  private readonly idleMs: number;
+
   constructor(
-    private readonly maxVessels = 1_000,
-    private readonly maxTimestamps = 10_000,
-  ) {}
+    limits: VesselCacheLimits = {},
+    private readonly now: () => number = Date.now,
+  ) {
+    this.maxVessels = limits.vessels ?? 1_000;
+    this.maxTimestamps = limits.timestamps ?? 50_000;
+    this.idleMs = limits.idleMs ?? 60_000;
+  }
 
   get(imo: number, revision: string): StoredVessel | undefined {
     const hit = this.entries.get(imo);
     if (!hit) return undefined;
     this.remove(imo);
-    if (hit.revision !== revision) return undefined;
-    this.add(hit);
+    if (hit.revision !== revision || this.now() - hit.usedAt > this.idleMs) return undefined;
+    this.add(hit.revision, hit.stored);
     return hit.stored;
   }
 
   set(stored: StoredVessel): void {
-    const weight = stored.state.timestamps.length;
-    if (stored.revision === null || this.maxVessels <= 0 || weight > this.maxTimestamps) {
-      this.remove(stored.state.imo);
-      return;
-    }
     this.remove(stored.state.imo);
-    this.add({ revision: stored.revision, stored });
-    while (this.entries.size > this.maxVessels || this.timestamps > this.maxTimestamps) {
-      this.remove(this.entries.keys().next().value!);
+    const fits = stored.state.timestamps.length <= this.maxTimestamps && this.maxVessels > 0;
+    if (stored.revision !== null && fits) this.add(stored.revision, stored);
+    const idleSince = this.now() - this.idleMs;
+    for (const [imo, entry] of this.entries) {
+      const over = this.entries.size > this.maxVessels || this.timestamps > this.maxTimestamps;
+      if (!over && entry.usedAt >= idleSince) break;
+      this.remove(imo);
     }
   }
 
-  /** Timestamps held by the cached states (what bounds its memory). */
+  /** Timestamps held by the kept states (what their memory grows with). */
   get heldTimestamps(): number {
     return this.timestamps;
   }
@@ -96,9 +114,9 @@ export class VesselCache {
     this.timestamps = 0;
   }
 
-  private add(entry: { revision: string; stored: StoredVessel }): void {
-    this.entries.set(entry.stored.state.imo, entry);
-    this.timestamps += entry.stored.state.timestamps.length;
+  private add(revision: string, stored: StoredVessel): void {
+    this.entries.set(stored.state.imo, { revision, stored, usedAt: this.now() });
+    this.timestamps += stored.state.timestamps.length;
   }
 
   private remove(imo: number): void {

@@ -82,7 +82,7 @@ describe('the vessel cache', () => {
   };
 
   it('gives a state back only under the revision it was kept with', () => {
-    const cache = new VesselCache(10, 100);
+    const cache = new VesselCache({ vessels: 10, timestamps: 100 });
     cache.set(stored(1, 3, 'r1'));
     expect(cache.get(1, 'r2')).toBeUndefined();
     cache.set(stored(1, 3, 'r1'));
@@ -90,7 +90,7 @@ describe('the vessel cache', () => {
   });
 
   it('lets the least recently used vessels go when the timestamps they hold pass the bound', () => {
-    const cache = new VesselCache(10, 100);
+    const cache = new VesselCache({ vessels: 10, timestamps: 100 });
     cache.set(stored(1, 40));
     cache.set(stored(2, 40));
     expect(cache.get(1, 'r')).toBeDefined(); // 1 is now the most recently used
@@ -102,7 +102,7 @@ describe('the vessel cache', () => {
   });
 
   it('keeps no state larger than the bound, and forgets the older one it replaces', () => {
-    const cache = new VesselCache(10, 100);
+    const cache = new VesselCache({ vessels: 10, timestamps: 100 });
     cache.set(stored(1, 50));
     cache.set(stored(1, 101));
     expect(cache.get(1, 'r')).toBeUndefined();
@@ -110,9 +110,26 @@ describe('the vessel cache', () => {
   });
 
   it('keeps at most so many vessels', () => {
-    const cache = new VesselCache(2, 100);
+    const cache = new VesselCache({ vessels: 2, timestamps: 100 });
     for (const imo of [1, 2, 3]) cache.set(stored(imo, 1));
     expect(cache.get(1, 'r')).toBeUndefined();
     expect(cache.heldTimestamps).toBe(2);
+  });
+
+  it('lets a state go once it has not been used for the idle time', () => {
+    let now = 0;
+    const cache = new VesselCache({ idleMs: 60_000 }, () => now);
+    cache.set(stored(1, 5));
+    cache.set(stored(2, 5));
+    now = 50_000;
+    expect(cache.get(1, 'r')).toBeDefined(); // used again: idle from 50 s on
+    now = 100_000;
+    expect(cache.get(2, 'r')).toBeUndefined();
+    cache.set(stored(3, 5));
+    expect(cache.heldTimestamps).toBe(10);
+    now = 170_000;
+    cache.set(stored(4, 5)); // 1 and 3 have been idle for over a minute
+    expect(cache.heldTimestamps).toBe(5);
+    expect(cache.get(4, 'r')).toBeDefined();
   });
 });

@@ -12,7 +12,7 @@ import { type ProjectorRules, projectBatch, type TimerChange } from '../adapters
 import { rebuildAll } from '../adapters/rebuild.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { armHorizonMs, armNearTimers, armTimers, fireTimer, type TimerJob } from '../adapters/timers.ts';
-import { VesselCache } from '../adapters/vessel-state.ts';
+import { VesselCache, type VesselCacheLimits } from '../adapters/vessel-state.ts';
 import type { ClusteringRule } from '../domain/port-calls.ts';
 import { parsePortCallSettings } from '../domain/port-calls.ts';
 import { createPortcallCommands } from './commands.ts';
@@ -28,9 +28,8 @@ export interface PortcallProjectorOptions {
   jobsPrefix?: string;
   /** How often timers coming near are armed and due ones fired anyway (a job lost; default 60 s). */
   timerSweepMs?: number;
-  /** Vessel states kept in memory between batches (default 1000), holding at most so many timestamps together. */
-  cacheSize?: number;
-  cacheTimestamps?: number;
+  /** How many vessel states are kept in memory between batches (adapters/vessel-state.ts). */
+  cache?: VesselCacheLimits;
   /** The projection's name (queue `projection.<name>`; default `timestamps`) and the RPC service (tests). */
   projectionName?: string;
   rpcService?: string;
@@ -94,7 +93,7 @@ export async function startPortcallProjector(
   const arm = (changes: TimerChange[]) => armTimers(jobs, changes, log, horizonMs);
 
   const afterCommit = new AsyncLocalStorage<(() => Promise<void>)[]>();
-  const cache = new VesselCache(options.cacheSize, options.cacheTimestamps);
+  const cache = new VesselCache(options.cache);
   // Named `timestamps` as before port calls joined it: the durable queue and its inbox carry on.
   const projection = await startProjection({
     bus,
