@@ -17,6 +17,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { readAllowlist } from './allowlist.ts';
 
 export const MAX_FUNCTION_LINES = 150;
 export const MAX_FILE_LINES = 600;
@@ -90,21 +91,6 @@ export function functionsIn(file: string, text: string): Measured[] {
   return found;
 }
 
-function readAllowlist(): Map<string, number> {
-  const allowed = new Map<string, number>();
-  let text = '';
-  try {
-    text = readFileSync(ALLOWLIST, 'utf8');
-  } catch {
-    return allowed;
-  }
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.trim();
-    if (line !== '' && !line.startsWith('#')) allowed.set(line.split(/\s+/).slice(0, 2).join(' '), i + 1);
-  });
-  return allowed;
-}
-
 function main(): void {
   const topArg = process.argv.indexOf('--top');
   const top = topArg > 0 ? Number(process.argv[topArg + 1]) : 0;
@@ -119,7 +105,7 @@ function main(): void {
       functions.push(...functionsIn(file, text));
     }
   }
-  const allowlist = readAllowlist();
+  const allowlist = readAllowlist(ALLOWLIST);
   const used = new Set<string>();
   const refused: string[] = [];
   const judge = (key: string, message: string) => {

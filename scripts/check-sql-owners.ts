@@ -17,6 +17,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import ts from 'typescript';
+import { readAllowlist } from './allowlist.ts';
 
 const rootArg = process.argv.indexOf('--root');
 const ROOT = rootArg > 0 ? process.argv[rootArg + 1]! : join(import.meta.dirname, '..');
@@ -96,22 +97,6 @@ function ownerOf(file: string): string | undefined {
   return m?.[0];
 }
 
-function readAllowlist(): Map<string, number> {
-  const allowed = new Map<string, number>();
-  let text = '';
-  try {
-    text = readFileSync(ALLOWLIST, 'utf8');
-  } catch {
-    return allowed;
-  }
-  text.split('\n').forEach((raw, i) => {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#')) return;
-    allowed.set(line.split(/\s+/).slice(0, 2).join(' '), i + 1);
-  });
-  return allowed;
-}
-
 function main(): void {
   const stats = process.argv.includes('--stats');
   const references: Reference[] = [];
@@ -121,7 +106,7 @@ function main(): void {
     }
   }
   const foreign = references.filter((r) => ownerOf(r.file) !== OWNERS[r.schema]);
-  const allowlist = readAllowlist();
+  const allowlist = readAllowlist(ALLOWLIST);
   const used = new Set<string>();
   const refused: Reference[] = [];
   for (const r of foreign) {
