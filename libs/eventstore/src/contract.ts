@@ -2,10 +2,11 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Db, Queryable } from '@pcas/sql';
+import { deferred } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareCheckpoints } from './plan.ts';
 import { createEventStore } from './store.ts';
-import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from './types.ts';
+import { type AppendResult, type EventStore, type RecordedEvent, WrongExpectedVersionError } from './types.ts';
 
 export interface ContractDb {
   db: Db;
@@ -459,19 +460,16 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
     it('lets stop() finish the batch in flight, and stops on an aborted signal', async () => {
       const prefix = unique('stop');
       const consumer = unique('consumer');
-      let entered!: () => void;
-      const inHandler = new Promise<void>((r) => {
-        entered = r;
-      });
+      const inHandler = deferred();
       let finished = false;
       const sub = store.subscribe(consumer, async (events) => {
         if (!events.some((e) => e.streamId.startsWith(prefix))) return;
-        entered();
+        inHandler.resolve();
         await new Promise((r) => setTimeout(r, 200));
         finished = true;
       });
       await store.append(`${prefix}-1`, [{ type: 'A', data: 1 }]);
-      await inHandler;
+      await inHandler.promise;
       await sub.stop();
       expect(finished).toBe(true);
       expect(await store.readCheckpoint(consumer)).toEqual(await lastCheckpoint(store));
@@ -522,29 +520,26 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
         },
         { streamId: a, events: [{ id: randomUUID(), type: 'A2', data: 4 }] },
       ];
-      const results = await store.appendMany(entries);
-      expect(results.map((r) => r.events.map((e) => [e.streamPosition, e.duplicate]))).toEqual([
-        [[2, false]],
+      // Per entry, its events' positions, each stored or (true) a duplicate.
+      const positions = (results: AppendResult[]) =>
+        results.map((r) => r.events.map((e) => [e.streamPosition, e.duplicate]));
+      const stored = (duplicate: boolean) => [
+        [[2, duplicate]],
         [
-          [1, false],
-          [2, false],
+          [1, duplicate],
+          [2, duplicate],
         ],
-        [[3, false]],
-      ]);
+        [[3, duplicate]],
+      ];
+      const results = await store.appendMany(entries);
+      expect(positions(results)).toEqual(stored(false));
       expect(results.map((r) => r.nextExpectedVersion)).toEqual([3, 2, 3]);
       expect((await store.readStream(a)).map((e) => e.type)).toEqual(['Before', 'A1', 'A2']);
       expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B1', 'B2']);
 
       // The same call again (a retry after a lost reply): the stored positions, all duplicates, nothing new.
       const again = await store.appendMany(entries);
-      expect(again.map((r) => r.events.map((e) => [e.streamPosition, e.duplicate]))).toEqual([
-        [[2, true]],
-        [
-          [1, true],
-          [2, true],
-        ],
-        [[3, true]],
-      ]);
+      expect(positions(again)).toEqual(stored(true));
       expect(await store.readStream(a)).toHaveLength(3);
       expect(await store.readStream(b)).toHaveLength(2);
 
@@ -576,20 +571,14 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
       const retry = { id: randomUUID(), type: 'R', data: 1 };
       await store.append(retried, [{ type: 'Before', data: 0 }, retry]);
       // Another appender holds the raced stream's lock until it commits: the batch waits for it, then goes after.
-      let release!: () => void;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked!: () => void;
-      const lockTaken = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
+      const held = deferred();
+      const lockTaken = deferred();
       const racer = db.transaction(async (tx) => {
         await store.append(raced, [{ type: 'Racer', data: 0 }], { tx });
-        locked();
-        await held;
+        lockTaken.resolve();
+        await held.promise;
       });
-      await lockTaken;
+      await lockTaken.promise;
       const batch = db.transaction((tx) =>
         store.appendMany(
           [
@@ -602,7 +591,7 @@ export function eventStoreContract(name: string, makeDb: () => Promise<ContractD
         ),
       );
       await new Promise((resolve) => setTimeout(resolve, 200));
-      release();
+      held.resolve();
       await racer;
       const results = await batch;
       expect(results.map((r) => [r.events.map((e) => [e.streamPosition, e.duplicate]), r.nextExpectedVersion])).toEqual(

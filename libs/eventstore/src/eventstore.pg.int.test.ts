@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createLogger } from '@pcas/observability';
 import { type Db, openDb } from '@pcas/sql';
-import { freshPostgres, holdWritingTransaction } from '@pcas/testing';
+import { deferred, freshPostgres, holdWritingTransaction } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventStoreContract } from './contract.ts';
 import { createHorizonWatch } from './horizon.ts';
@@ -68,20 +68,14 @@ describe('one-event appends waiting for a stream lock (PostgreSQL)', () => {
     const { db, store } = opened;
     const stream = 'vessel-9074729';
     const first = randomUUID();
-    let release!: () => void;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked!: () => void;
-    const holding = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
+    const held = deferred();
+    const holding = deferred();
     const holder = db.transaction(async (tx) => {
       await store.append(stream, [{ id: first, type: 'A', data: { n: 1 } }], { tx });
-      locked();
-      await held;
+      holding.resolve();
+      await held.promise;
     });
-    await holding;
+    await holding.promise;
 
     const settled: string[] = [];
     const waiting = [
@@ -94,7 +88,7 @@ describe('one-event appends waiting for a stream lock (PostgreSQL)', () => {
     ];
     await sleep(300);
     expect(settled).toEqual([]);
-    release();
+    held.resolve();
     await holder;
     const [any, exists, retry] = await Promise.all(waiting);
 

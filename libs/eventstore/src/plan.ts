@@ -92,6 +92,21 @@ export interface AppendRow {
   stream_version: number;
 }
 
+/**
+ * One event's result from its row: a duplicate when it was already stored, or when `key` was met earlier in the
+ * call (`seen` holds the keys met so far).
+ */
+function eventResult(id: string, row: AppendRow, seen: Set<string>, key: string): AppendResult['events'][number] {
+  const repeated = seen.has(key);
+  seen.add(key);
+  return {
+    id,
+    streamPosition: row.stream_position,
+    globalPosition: row.global_position,
+    duplicate: row.duplicate || repeated,
+  };
+}
+
 /** Maps eventstore.append's rows back onto the given events; a repeat within the call is a duplicate. */
 export function appendResult(plan: AppendPlan, rows: AppendRow[]): AppendResult {
   const byId = new Map(rows.map((r) => [r.event_id, r]));
@@ -99,14 +114,7 @@ export function appendResult(plan: AppendPlan, rows: AppendRow[]): AppendResult 
   const events = plan.ids.map((id) => {
     const row = byId.get(id);
     if (!row) throw new Error(`eventstore.append returned no row for event ${id}`);
-    const repeated = seen.has(id);
-    seen.add(id);
-    return {
-      id,
-      streamPosition: row.stream_position,
-      globalPosition: row.global_position,
-      duplicate: row.duplicate || repeated,
-    };
+    return eventResult(id, row, seen, id);
   });
   return { nextExpectedVersion: rows[0]?.stream_version ?? 0, events };
 }
@@ -160,14 +168,7 @@ export function appendManyResults(plan: AppendManyPlan, rows: AppendManyRow[]): 
       const k = key(streamId, id);
       const row = byKey.get(k);
       if (!row) throw new Error(`eventstore.append_many returned no row for event ${id} of ${streamId}`);
-      const repeated = seen.has(k);
-      seen.add(k);
-      return {
-        id,
-        streamPosition: row.stream_position,
-        globalPosition: row.global_position,
-        duplicate: row.duplicate || repeated,
-      };
+      return eventResult(id, row, seen, k);
     });
     return { nextExpectedVersion: version.get(streamId) ?? 0, events };
   });

@@ -46,6 +46,15 @@ const TABLES = [
 const storedLookup = (stream: string, id: string, columns: string) =>
   `SELECT ${columns} FROM eventstore.events e WHERE e.stream_id = ${stream} AND e.event_id = ${id} LIMIT 1`;
 
+// append's and append_one's check of the stream's version before the append (v_before) against p_expected (NULL
+// any, -1 stream exists, 0 no stream, n exact version).
+const CHECK_EXPECTED_VERSION = `IF p_expected IS NOT NULL AND ((p_expected = -1 AND v_before = 0) OR (p_expected >= 0 AND v_before <> p_expected)) THEN
+    RAISE EXCEPTION USING
+      ERRCODE = '${WRONG_EXPECTED_VERSION}',
+      MESSAGE = format('wrong expected version for stream %s: expected %s, actual %s', p_stream_id, p_expected, v_before),
+      DETAIL = v_before::text;
+  END IF;`;
+
 // One round trip per append. p_expected: NULL any, -1 stream exists, 0 no stream, n exact version.
 // Generic plans: every statement here has the same shape on every call, so planning each time is waste
 // (measured: about a quarter of the function's cost).
@@ -89,12 +98,7 @@ BEGIN
 
   -- A retry of a whole append succeeds whatever version the stream has reached since.
   IF cardinality(v_stored_ids) IS DISTINCT FROM v_count THEN
-    IF p_expected IS NOT NULL AND ((p_expected = -1 AND v_before = 0) OR (p_expected >= 0 AND v_before <> p_expected)) THEN
-      RAISE EXCEPTION USING
-        ERRCODE = '${WRONG_EXPECTED_VERSION}',
-        MESSAGE = format('wrong expected version for stream %s: expected %s, actual %s', p_stream_id, p_expected, v_before),
-        DETAIL = v_before::text;
-    END IF;
+    ${CHECK_EXPECTED_VERSION}
 
     -- PostgreSQL serializes the commits of transactions that NOTIFY (one database-wide lock held through
     -- commit), so the caller asks for it only now and then (see wake.ts).
@@ -170,12 +174,7 @@ BEGIN
     END IF;
   END IF;
 
-  IF p_expected IS NOT NULL AND ((p_expected = -1 AND v_before = 0) OR (p_expected >= 0 AND v_before <> p_expected)) THEN
-    RAISE EXCEPTION USING
-      ERRCODE = '${WRONG_EXPECTED_VERSION}',
-      MESSAGE = format('wrong expected version for stream %s: expected %s, actual %s', p_stream_id, p_expected, v_before),
-      DETAIL = v_before::text;
-  END IF;
+  ${CHECK_EXPECTED_VERSION}
 
   IF p_notify THEN
     PERFORM pg_notify('${WAKE_CHANNEL}', '');

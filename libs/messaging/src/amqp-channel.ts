@@ -69,6 +69,7 @@ export abstract class ChannelPart<C extends Channel> {
   protected abstract create(model: ChannelModel): Promise<C>;
   protected abstract setup(ch: C): Promise<void>;
   protected onLost(_ch: C): void {}
+  abstract stop(): Promise<void>;
 
   async open(model: ChannelModel): Promise<void> {
     if (this.stopped || this.opening || this.channel || this.bus.model !== model) return;
@@ -129,6 +130,17 @@ export abstract class ChannelPart<C extends Channel> {
     clearTimeout(this.reopenTimer);
     for (const waiter of this.readyWaiters) waiter.reject(new BusClosedError());
     this.readyWaiters.clear();
+  }
+
+  /**
+   * The first steps of stopping a part the bus added: no reopening, out of the bus, and no more deliveries to
+   * its consumer (consumerTag, when it runs one).
+   */
+  protected async detach(consumerTag?: string): Promise<void> {
+    await this.shutdown();
+    this.bus.parts.delete(this);
+    const ch = this.channel;
+    if (ch && consumerTag) await ch.cancel(consumerTag).catch(() => {});
   }
 
   protected async closeChannel(): Promise<void> {

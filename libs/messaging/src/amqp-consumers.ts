@@ -116,10 +116,7 @@ export class QueueConsumer extends ChannelPart<Channel> implements Consumer {
 
   async stop(): Promise<void> {
     if (this.stopped) return;
-    await this.shutdown();
-    this.bus.parts.delete(this);
-    const ch = this.channel;
-    if (ch && this.consumerTag) await ch.cancel(this.consumerTag).catch(() => {});
+    await this.detach(this.consumerTag);
     await this.loop.stop();
     // Closing the channel returns whatever was delivered but not handled to the queue.
     await this.closeChannel();
@@ -163,8 +160,7 @@ export class BroadcastReceiver extends ChannelPart<Channel> implements Consumer 
 
   async stop(): Promise<void> {
     if (this.stopped) return;
-    await this.shutdown();
-    this.bus.parts.delete(this);
+    await this.detach();
     // Closing the channel deletes the auto-delete queue.
     await this.closeChannel();
   }

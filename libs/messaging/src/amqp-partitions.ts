@@ -43,8 +43,7 @@ class BrokerLock extends ChannelPart<Channel> {
 
   async stop(): Promise<void> {
     if (this.stopped) return;
-    await this.shutdown();
-    this.bus.parts.delete(this);
+    await this.detach();
     await this.closeChannel();
   }
 }

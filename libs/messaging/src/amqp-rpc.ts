@@ -228,10 +228,7 @@ export class RpcServer extends ChannelPart<Channel> implements Consumer {
 
   async stop(): Promise<void> {
     if (this.stopped) return;
-    await this.shutdown();
-    this.bus.parts.delete(this);
-    const ch = this.channel;
-    if (ch && this.consumerTag) await ch.cancel(this.consumerTag).catch(() => {});
+    await this.detach(this.consumerTag);
     // Bounded: a handler that hangs must not hold the shutdown; its caller has timed out long ago anyway.
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([

@@ -7,7 +7,7 @@ import { type Db, openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest, waitFor } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createInProcessBus, type InProcessBus } from './in-process-bus.ts';
-import { projectionLag, startProjection } from './projection.ts';
+import { type ProjectionOptions, projectionLag, startProjection } from './projection.ts';
 import { eventMessage, startRelay } from './relay.ts';
 import { eventRoutingKey } from './routing.ts';
 import { countingApply, createProjectedTable, projectedStats } from './testing/flow-fixture.ts';
@@ -35,6 +35,9 @@ describe('projection consumer on PostgreSQL', () => {
     await pg?.drop();
   });
 
+  /** A projection on this suite's bus and database. */
+  const project = (options: Omit<ProjectionOptions, 'bus' | 'db' | 'log'>) =>
+    startProjection({ bus, db, log, ...options });
   const deliver = (event: RecordedEvent) =>
     bus.publish(eventRoutingKey(event), eventMessage(event), { messageId: event.id });
 
@@ -42,12 +45,9 @@ describe('projection consumer on PostgreSQL', () => {
     await createProjectedTable(db, 'projected_once');
     const batches: string[][] = [];
     const apply = countingApply('projected_once');
-    const consumer = await startProjection({
-      bus,
-      db,
+    const consumer = await project({
       name: 'once',
       bindings: ['ship.*'],
-      log,
       apply: async (tx, events) => {
         batches.push(events.map((e) => e.type));
         await apply(tx, events);
@@ -78,12 +78,9 @@ describe('projection consumer on PostgreSQL', () => {
 
   it('reports lag only for events the consumer is bound to and has not applied', async () => {
     const applied: string[] = [];
-    const consumer = await startProjection({
-      bus,
-      db,
+    const consumer = await project({
       name: 'lagging',
       bindings: ['boat.Arrived'],
-      log,
       apply: async (_tx, events) => void applied.push(...events.map((e) => e.id)),
     });
     await store.append('boat-1', [{ type: 'Arrived', data: {} }]);
@@ -108,12 +105,9 @@ describe('projection consumer on PostgreSQL', () => {
 
   it('dead-letters a message that is not an event and goes on', async () => {
     const seen: string[] = [];
-    const consumer = await startProjection({
-      bus,
-      db,
+    const consumer = await project({
       name: 'strict',
       bindings: ['junk.*'],
-      log,
       maxAttempts: 2,
       apply: async (_tx, events) => void seen.push(...events.map((e) => e.id)),
     });

@@ -32,6 +32,17 @@ describe.skipIf(!server)('quorum queues (AMQP_QUEUE_TYPE=quorum, real broker)', 
   let bus: Bus;
   let admin: ChannelModel;
 
+  /** `queue` is a quorum queue with a single active consumer, dead-lettering to the exchange's DLX under its name. */
+  const expectQuorumConsumerQueue = async (queue: string) => {
+    const args = {
+      'x-single-active-consumer': true,
+      'x-dead-letter-exchange': `${exchange}.dlx`,
+      'x-dead-letter-routing-key': queue,
+    };
+    expect(await declaredAs(admin, queue, 'quorum', args)).toBe('same');
+    expect(await declaredAs(admin, queue, 'classic', args)).toBe('different type');
+  };
+
   beforeAll(async () => {
     bus = await createAmqpBus({
       url: server!.url,
@@ -81,13 +92,7 @@ describe.skipIf(!server)('quorum queues (AMQP_QUEUE_TYPE=quorum, real broker)', 
     expect(dead && dead.properties.messageId).toBe('q7');
     await ch.close();
 
-    const consumerArgs = {
-      'x-single-active-consumer': true,
-      'x-dead-letter-exchange': `${exchange}.dlx`,
-      'x-dead-letter-routing-key': queue,
-    };
-    expect(await declaredAs(admin, queue, 'quorum', consumerArgs)).toBe('same');
-    expect(await declaredAs(admin, queue, 'classic', consumerArgs)).toBe('different type');
+    await expectQuorumConsumerQueue(queue);
     expect(await declaredAs(admin, `${queue}.dlq`, 'classic', {})).toBe('different type');
   });
 
@@ -119,12 +124,6 @@ describe.skipIf(!server)('quorum queues (AMQP_QUEUE_TYPE=quorum, real broker)', 
     await consumer.stop();
     for (const s of streams) expect(byStream.get(s)).toEqual(Array.from({ length: 20 }, (_, n) => n));
     const p0 = partitionQueue(queue, 0);
-    const args = {
-      'x-single-active-consumer': true,
-      'x-dead-letter-exchange': `${exchange}.dlx`,
-      'x-dead-letter-routing-key': p0,
-    };
-    expect(await declaredAs(admin, p0, 'quorum', args)).toBe('same');
-    expect(await declaredAs(admin, p0, 'classic', args)).toBe('different type');
+    await expectQuorumConsumerQueue(p0);
   });
 });

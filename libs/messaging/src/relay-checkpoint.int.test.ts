@@ -5,7 +5,7 @@ import { createLogger } from '@pcas/observability';
 import { rabbitmq, waitFor } from '@pcas/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { startProjection } from './projection.ts';
-import { startRelay } from './relay.ts';
+import { type RelayOptions, startRelay } from './relay.ts';
 import { countingApply, flowServers, projectedStats } from './testing/flow-fixture.ts';
 
 const broker = await rabbitmq();
@@ -26,6 +26,9 @@ describe.skipIf(!broker)('relay checkpoint', () => {
     );
     return { seen, consumer };
   };
+  /** A relay over the flow's store (unless a test gives its own), database and bus. */
+  const startFlowRelay = (options: Partial<RelayOptions>) =>
+    startRelay({ store: flow.store, db: flow.db, bus: flow.bus, log, ...options });
   /** Until the relay's checkpoint is at `position` (an idle relay saves it at once). */
   const checkpointAt = (relayName: string, position: number) =>
     waitFor(
@@ -62,11 +65,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
         events: Array.from({ length: 20 }, (_, n) => ({ type: 'TimestampAdded', data: { n } })),
       })),
     );
-    const relay = await startRelay({
-      store,
-      db,
-      bus,
-      log,
+    const relay = await startFlowRelay({
       name: relayName,
       batchSize: 20,
       checkpointIntervalMs: 60_000,
@@ -89,7 +88,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
   });
 
   it('passes over the streams it is told to skip, and its checkpoint moves past them', async () => {
-    const { db, store, bus } = flow;
+    const { store } = flow;
     const { seen, consumer } = await streamIdsSeen(`${name}_skip`, ['position.*', 'vessel.*']);
     const relayName = `relay_skip_${name}`;
     const appended = await store.appendMany([
@@ -103,11 +102,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
     // The last event appended (read from the append's answer: a transaction open elsewhere on the server can hold
     // a read of the log back for a moment).
     const head = appended.at(-1)!.events[0];
-    const relay = await startRelay({
-      store,
-      db,
-      bus,
-      log,
+    const relay = await startFlowRelay({
       name: relayName,
       batchSize: 10,
       skipStreamPrefixes: ['position-'],
@@ -128,7 +123,7 @@ describe.skipIf(!broker)('relay checkpoint', () => {
   });
 
   it('reads the log once for a commit that it has read all of, not again at once', async () => {
-    const { db, store, bus } = flow;
+    const { db, store } = flow;
     const { seen, consumer } = await streamIdsSeen(`${name}_once`, ['vessel.*']);
     // What each read of the log found: the stream ids of its events.
     const reads: string[][] = [];
@@ -168,11 +163,8 @@ describe.skipIf(!broker)('relay checkpoint', () => {
         await new Promise((resolve) => setTimeout(resolve, 1_000));
       }
     };
-    const relay = await startRelay({
+    const relay = await startFlowRelay({
       store: counted,
-      db,
-      bus,
-      log,
       name: `relay_once_${name}`,
       pollIntervalMs: 60_000,
     });

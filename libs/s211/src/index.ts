@@ -2,7 +2,7 @@
 // original Port Activity App gave them (docs/domain.md#time-types-and-states), and the vessel types with their
 // sea-chart marker classes (vessel-types.ts). Pure data and lookups.
 
-import { STATES } from './catalogue.generated.ts';
+import { STATES } from './catalogue.ts';
 import type { State, StateGroup, TimestampDefinition, TimeType, TimeTypeName } from './types.ts';
 
 export type { State, StateGroup, TimestampDefinition, TimeType, TimeTypeName };

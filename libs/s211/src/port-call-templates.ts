@@ -1,9 +1,10 @@
 // Port-call templates: the slots of the activity timeline per port namespace (docs/domain.md#the-timeline-template)
-// from data/port-call-templates/<namespace>.txt (bundled by scripts/generate-templates.ts). Each entry is
-// `group:time_type:state[:k=v,k=v]`, entries separated by new lines or `;`. Pure data and lookups.
+// from data/port-call-templates/<namespace>.txt (bundled into port-call-templates.generated.json by
+// scripts/generate-templates.ts). Each entry is `group:time_type:state[:k=v,k=v]`, entries separated by new lines
+// or `;`. Pure data and lookups.
 
 import { isStateName, isTimeTypeName } from './index.ts';
-import { PORT_CALL_TEMPLATE_LINES } from './port-call-templates.generated.ts';
+import templateLines from './port-call-templates.generated.json' with { type: 'json' };
 
 /** The three parts of the timeline, in order: before the port, at berth, after the port. */
 export const TEMPLATE_GROUPS = ['seaArriving', 'atBerth', 'seaDeparting'] as const;
@@ -70,7 +71,7 @@ export function parsePortCallTemplate(text: string): PortCallTemplateEntry[] {
 }
 
 const templates = new Map(
-  Object.entries(PORT_CALL_TEMPLATE_LINES).map(([namespace, lines]) => [
+  Object.entries(templateLines as Record<string, string[]>).map(([namespace, lines]) => [
     namespace,
     Object.freeze(parsePortCallTemplate(lines.join('\n')).map((e) => Object.freeze(e))),
   ]),

@@ -1,4 +1,4 @@
-import { freshPostgres, type PostgresForTest, waitFor } from '@pcas/testing';
+import { deferred, freshPostgres, type PostgresForTest, waitFor } from '@pcas/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb, setUpSchema } from './index.ts';
@@ -89,22 +89,16 @@ describe('openDb (PostgreSQL)', () => {
   it('holds an advisory lock exclusively and signals when its connection is lost', async () => {
     // Keys of this run only: int test files run two at a time on one server, and advisory locks are server-wide.
     const [held, lostKey] = [randomLockKey(), randomLockKey()];
-    let release!: () => void;
-    const holding = new Promise<void>((r) => {
-      release = r;
-    });
-    let entered!: () => void;
-    const inside = new Promise<void>((r) => {
-      entered = r;
-    });
+    const holding = deferred();
+    const inside = deferred();
     const first = db.tryWithAdvisoryLock(held, async () => {
-      entered();
-      await holding;
+      inside.resolve();
+      await holding.promise;
       return 'first';
     });
-    await inside;
+    await inside.promise;
     expect(await db.tryWithAdvisoryLock(held, async () => 'second')).toEqual({ acquired: false });
-    release();
+    holding.resolve();
     expect(await first).toEqual({ acquired: true, result: 'first' });
     expect(await db.tryWithAdvisoryLock(held, async () => 'third')).toEqual({ acquired: true, result: 'third' });
 

@@ -4,22 +4,8 @@
 
 export { StmFormatError } from './errors.ts';
 export { distanceMeters, nearestPointOnLeg } from './geo.ts';
-export {
-  AUTOMATIC_AUTHOR,
-  ROUTE_INCONSISTENT_SUBJECT,
-  routeInconsistentBody,
-  syncPointArea,
-  VOYAGE_PLAN_REQUEST_SUBJECT,
-  voyagePlanRequestBody,
-} from './messages.ts';
+export * from './messages.ts';
 export { buildRtz, parseRtz, RTZ_NAMESPACE_1_0, RTZ_NAMESPACE_1_1, STM_NAMESPACE, withRta } from './rtz.ts';
 export { assessRoute, isRtzStateName, RTZ_STATE_NAMES, RTZ_STATES, rtaTarget } from './sync-point.ts';
-export {
-  buildArea,
-  buildTextMessage,
-  parseArea,
-  parseTextMessage,
-  TEXT_MESSAGE_NAMESPACE,
-  textMessageId,
-} from './text-message.ts';
+export * from './text-message.ts';
 export type * from './types.ts';

@@ -1,24 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { StmFormatError } from './errors.ts';
 import { buildRtz, parseRtz, RTZ_NAMESPACE_1_0, RTZ_NAMESPACE_1_1, withRta } from './rtz.ts';
+import { refusal } from './testing/refusal.ts';
 import type { RtzRoute } from './types.ts';
 
 const sample = (name: string) => readFileSync(new URL(`../test-data/${name}.rtz`, import.meta.url), 'utf8');
 const GAVLE = sample('gavle-rauma');
 const LANDSKRONA = sample('landskrona-rauma-prefixed');
 const PORI = sample('pori-rauma-no-schedule');
-
-function refusal(fn: () => unknown): StmFormatError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(StmFormatError);
-    expect((error as StmFormatError).status).toBe(400);
-    return error as StmFormatError;
-  }
-  throw new Error('expected a StmFormatError');
-}
 
 describe('parseRtz', () => {
   it('reads an RTZ 1.1 route with the STM extension, both schedules and leg geometry', () => {

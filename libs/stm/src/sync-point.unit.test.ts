@@ -10,6 +10,19 @@ const sample = (name: string) => parseRtz(readFileSync(new URL(`../test-data/${n
 const RAUMA: SyncPoint = { lat: 61.11806, lon: 21.16778, radiusMeters: 1852 };
 const METRES_PER_DEGREE = (EARTH_RADIUS_METERS * Math.PI) / 180;
 
+/** An RTZ 1.1 route of loxodrome legs through `points` ([lat, lon], waypoint ids from 1), with one schedule. */
+const loxodromeRoute = (
+  routeName: string,
+  points: [number, number][],
+  calculated: { waypointId: number; eta: string }[],
+): RtzRoute => ({
+  version: '1.1',
+  namespace: '',
+  routeName,
+  waypoints: points.map(([lat, lon], i) => ({ id: i + 1, lat, lon, geometryType: 'Loxodrome' })),
+  schedules: [{ id: 1, calculated }],
+});
+
 describe('great-circle geometry', () => {
   it('measures a degree of latitude and is symmetric', () => {
     expect(distanceMeters({ lat: 60, lon: 20 }, { lat: 61, lon: 20 })).toBeCloseTo(METRES_PER_DEGREE, 3);
@@ -142,16 +155,14 @@ describe('assessRoute', () => {
 
   describe('at the edge of the radius', () => {
     // A leg along 60° N ending 0.02° west of the sync point: the end waypoint is the nearest point of the route.
-    const route: RtzRoute = {
-      version: '1.1',
-      namespace: '',
-      routeName: 'edge',
-      waypoints: [
-        { id: 1, lat: 60, lon: 20, geometryType: 'Loxodrome' },
-        { id: 2, lat: 60, lon: 21, geometryType: 'Loxodrome' },
+    const route = loxodromeRoute(
+      'edge',
+      [
+        [60, 20],
+        [60, 21],
       ],
-      schedules: [{ id: 1, calculated: [{ waypointId: 2, eta: '2026-11-27T10:00:00Z' }] }],
-    };
+      [{ waypointId: 2, eta: '2026-11-27T10:00:00Z' }],
+    );
     const sync = { lat: 60, lon: 21.02 };
     const exact = distanceMeters(route.waypoints[1], sync);
 
@@ -165,25 +176,18 @@ describe('assessRoute', () => {
   });
 
   it('takes the nearest of several waypoints within the radius', () => {
-    const route: RtzRoute = {
-      version: '1.1',
-      namespace: '',
-      routeName: 'two near',
-      waypoints: [
-        { id: 1, lat: 61.11, lon: 21.16, geometryType: 'Loxodrome' },
-        { id: 2, lat: 61.118, lon: 21.1677, geometryType: 'Loxodrome' },
-        { id: 3, lat: 61.125, lon: 21.2, geometryType: 'Loxodrome' },
+    const route = loxodromeRoute(
+      'two near',
+      [
+        [61.11, 21.16],
+        [61.118, 21.1677],
+        [61.125, 21.2],
       ],
-      schedules: [
-        {
-          id: 1,
-          calculated: [
-            { waypointId: 1, eta: '2026-11-27T09:00:00Z' },
-            { waypointId: 2, eta: '2026-11-27T09:05:00Z' },
-          ],
-        },
+      [
+        { waypointId: 1, eta: '2026-11-27T09:00:00Z' },
+        { waypointId: 2, eta: '2026-11-27T09:05:00Z' },
       ],
-    };
+    );
     expect(assessRoute(route, RAUMA).parseResults).toMatchObject({ waypointId: 2, eta: '2026-11-27T09:05:00+00:00' });
   });
 });

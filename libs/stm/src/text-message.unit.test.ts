@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StmFormatError } from './errors.ts';
+import { refusal } from './testing/refusal.ts';
 import {
   buildArea,
   buildTextMessage,
@@ -59,17 +59,6 @@ const PARSED: TextMessage = {
     circle: { position: { lat: 61.11806, lon: 21.16778 }, radiusNm: 1 },
   },
 };
-
-function refusal(fn: () => unknown): StmFormatError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(StmFormatError);
-    expect((error as StmFormatError).status).toBe(400);
-    return error as StmFormatError;
-  }
-  throw new Error('expected a StmFormatError');
-}
 
 describe('parseTextMessage', () => {
   it('reads every field of an STM text message in the default namespace', () => {

@@ -83,6 +83,21 @@ function launch(script: string, env: Record<string, string>): { child: ChildProc
   return { child, output: () => buffer };
 }
 
+/** Waits until a launched system answers its health check; if it does not, stops it and throws with its output. */
+async function healthyOrStopped(
+  baseUrl: string,
+  timeoutMs: number,
+  { child, output }: { child: ChildProcess; output: () => string },
+  stop: () => Promise<void>,
+): Promise<void> {
+  try {
+    await waitForHealth(baseUrl, timeoutMs, child);
+  } catch (error) {
+    await stop();
+    throw new Error(`${(error as Error).message}\n${output()}`);
+  }
+}
+
 async function terminate(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.pid === undefined) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -156,12 +171,7 @@ export async function startEmbedded(extraEnv: Record<string, string> = {}): Prom
     await terminate(child);
     await rm(dataDir, { recursive: true, force: true });
   };
-  try {
-    await waitForHealth(baseUrl, 90_000, child);
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${output()}`);
-  }
+  await healthyOrStopped(baseUrl, 90_000, { child, output }, stop);
   return { baseUrl, port, env, output, stop };
 }
 
@@ -219,12 +229,7 @@ export async function startFleet(
     await terminate(child);
     await Promise.all([vhost.drop().catch(() => {}), database.drop().catch(() => {})]);
   };
-  try {
-    await waitForHealth(baseUrl, 120_000, child);
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${output()}`);
-  }
+  await healthyOrStopped(baseUrl, 120_000, { child, output }, stop);
   return { baseUrl, port, env, output, stop };
 }
 
@@ -241,11 +246,6 @@ export async function startExtraGateway(fleet: RunningSystem): Promise<{ baseUrl
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   const stop = () => terminate(child);
-  try {
-    await waitForHealth(baseUrl, 60_000, child);
-  } catch (error) {
-    await stop();
-    throw new Error(`${(error as Error).message}\n${output()}`);
-  }
+  await healthyOrStopped(baseUrl, 60_000, { child, output }, stop);
   return { baseUrl, stop };
 }

@@ -43,3 +43,15 @@ export async function eventually<T>(
   if (!done(value)) throw new Error(`${what} did not happen within ${ms} ms: ${JSON.stringify(value)}`);
   return value;
 }
+
+/**
+ * A promise one step of a test waits on, and the call that lets it go on: a lock taken, a handler entered, a
+ * holder released.
+ */
+export function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}

@@ -2,20 +2,12 @@
 // connection, and so its claims on partitions, die with it). Prints `held <partitions>` each time the partitions it
 // holds change. Configured through the environment.
 
-import { createLogger } from '@pcas/observability';
-import { openDb } from '@pcas/sql';
 import { createAmqpBus } from '../amqp-bus.ts';
 import { startProjection } from '../projection.ts';
+import { env, exitOnSigterm, openChild } from './child-process.ts';
 import { countingApply } from './flow-fixture.ts';
 
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
-
-const log = createLogger('projection-child', process.env.LOG_LEVEL ?? 'warn');
-const db = await openDb({ url: env('DATABASE_URL'), applicationName: 'projection-child' });
+const { log, db } = await openChild('projection-child');
 const bus = await createAmqpBus({
   url: env('AMQP_URL'),
   log,
@@ -41,9 +33,4 @@ setInterval(() => {
   process.stdout.write(`held ${held}\n`);
 }, 20);
 
-process.on('SIGTERM', async () => {
-  await projection.stop();
-  await bus.close();
-  await db.close();
-  process.exit(0);
-});
+exitOnSigterm(projection, bus, db);

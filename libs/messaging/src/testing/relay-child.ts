@@ -3,19 +3,11 @@
 // the lock. Configured through the environment.
 
 import { createEventStore } from '@pcas/eventstore';
-import { createLogger } from '@pcas/observability';
-import { openDb } from '@pcas/sql';
 import { createAmqpBus } from '../amqp-bus.ts';
 import { startRelay } from '../relay.ts';
+import { env, exitOnSigterm, openChild } from './child-process.ts';
 
-const env = (name: string) => {
-  const value = process.env[name];
-  if (!value) throw new Error(`${name} is required`);
-  return value;
-};
-
-const log = createLogger('relay-child', process.env.LOG_LEVEL ?? 'warn');
-const db = await openDb({ url: env('DATABASE_URL'), applicationName: 'relay-child' });
+const { log, db } = await openChild('relay-child');
 const store = createEventStore(db);
 const bus = await createAmqpBus({ url: env('AMQP_URL'), log, exchange: env('EXCHANGE') });
 const relay = await startRelay({
@@ -33,9 +25,4 @@ const announce = setInterval(() => {
   clearInterval(announce);
 }, 20);
 
-process.on('SIGTERM', async () => {
-  await relay.stop();
-  await bus.close();
-  await db.close();
-  process.exit(0);
-});
+exitOnSigterm(relay, bus, db);

@@ -112,15 +112,23 @@ export async function createRegistrationCode(
   }
 }
 
-/** Runs fn under the code's lock with its current row (null when unknown). */
-async function withCode<T>(
+/**
+ * Under the code's lock: once `decide` accepts its current row (it throws to refuse), runs `change`. False for an
+ * unknown code.
+ */
+async function changeCode(
   db: Db,
   id: number,
-  fn: (tx: Queryable, code: RegistrationCodeRow | null) => Promise<T>,
-): Promise<T> {
+  decide: (code: RegistrationCodeRow) => void,
+  change: (tx: Queryable, code: RegistrationCodeRow) => Promise<void>,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lockStream(tx, registrationCodeStream(id));
-    return fn(tx, await loadRegistrationCode(tx, id));
+    const code = await loadRegistrationCode(tx, id);
+    if (!code) return false;
+    decide(code);
+    await change(tx, code);
+    return true;
   });
 }
 
@@ -133,17 +141,14 @@ export async function updateRegistrationCode(
   actor: Actor,
   decide: (code: RegistrationCodeRow) => void,
 ): Promise<boolean> {
-  return withCode(db, id, async (tx, code) => {
-    if (!code) return false;
-    decide(code);
-    if (code.enabled === change.enabled && code.role === change.role) return true;
+  return changeCode(db, id, decide, async (tx, code) => {
+    if (code.enabled === change.enabled && code.role === change.role) return;
     await append(tx, store, id, 'RegistrationCodeUpdated', { id, ...change }, actor, 'stream_exists');
     await tx.query(
       `UPDATE gateway.registration_codes SET enabled = $2, role = $3, modified_at = now(), modified_by = $4
        WHERE id = $1`,
       [id, change.enabled, change.role, actor.user_id],
     );
-    return true;
   });
 }
 
@@ -155,13 +160,10 @@ export async function deleteRegistrationCode(
   actor: Actor,
   decide: (code: RegistrationCodeRow) => void,
 ): Promise<boolean> {
-  return withCode(db, id, async (tx, code) => {
-    if (!code) return false;
-    decide(code);
+  return changeCode(db, id, decide, async (tx) => {
     await append(tx, store, id, 'RegistrationCodeDeleted', { id }, actor, 'stream_exists');
     await tx.query('DELETE FROM gateway.registration_codes WHERE id = $1', [id]);
     await removeCredential(tx, 'registration_code', id);
-    return true;
   });
 }
 

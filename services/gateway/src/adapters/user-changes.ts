@@ -3,7 +3,7 @@
 
 import type { Actor, UserTimeZoneChanged } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
-import type { Db } from '@pcas/sql';
+import type { Db, Queryable } from '@pcas/sql';
 import { removeCredential } from './credentials.ts';
 import { isUniqueViolation } from './stream-lock.ts';
 import { loadUserRecord, type UserRecord } from './user-queries.ts';
@@ -113,6 +113,24 @@ export async function deleteUser(
   );
 }
 
+/**
+ * Under the user's lock: once `decide` accepts the user (it throws to refuse), runs `change`. False for a user
+ * this does not manage (see `managed`).
+ */
+function changeManagedUser(
+  db: Db,
+  id: number,
+  decide: (user: UserRecord) => void,
+  change: (tx: Queryable, user: UserRecord) => Promise<void>,
+): Promise<boolean> {
+  return withUser(db, id, async (tx, user) => {
+    if (!managed(user)) return false;
+    decide(user);
+    await change(tx, user);
+    return true;
+  });
+}
+
 /** POST /user-suspend. Returns false for an unknown user. Setting the state it already has appends nothing. */
 export async function setSuspended(
   db: Db,
@@ -122,9 +140,7 @@ export async function setSuspended(
   actor: Actor,
   decide: (user: UserRecord) => void,
 ): Promise<boolean> {
-  return withUser(db, id, async (tx, user) => {
-    if (!managed(user)) return false;
-    decide(user);
+  return changeManagedUser(db, id, decide, async (tx, user) => {
     if (suspended) {
       const start = new Date();
       await appendUserEvent(tx, store, id, 'UserSuspended', { id, suspend_start: start.toISOString() }, actor);
@@ -141,7 +157,6 @@ export async function setSuspended(
       );
       await tx.query('UPDATE gateway.login_failures SET suspend_start = NULL WHERE user_id = $1', [id]);
     }
-    return true;
   });
 }
 
@@ -154,11 +169,9 @@ export async function setLocked(
   actor: Actor,
   decide: (user: UserRecord) => void,
 ): Promise<boolean> {
-  return withUser(db, id, async (tx, user) => {
-    if (!managed(user)) return false;
-    decide(user);
+  return changeManagedUser(db, id, decide, async (tx, user) => {
     if (locked) {
-      if (user.locked && user.suspend_start === null) return true;
+      if (user.locked && user.suspend_start === null) return;
       await appendUserEvent(tx, store, id, 'UserLocked', { id }, actor);
       await tx.query(
         'UPDATE gateway.users SET locked = true, suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
@@ -166,7 +179,7 @@ export async function setLocked(
       );
     } else {
       const clean = !user.locked && user.suspend_start === null && user.failed_logins === 0;
-      if (clean && !user.any_client_failures) return true;
+      if (clean && !user.any_client_failures) return;
       await appendUserEvent(tx, store, id, 'UserUnlocked', { id }, actor);
       await tx.query(
         `UPDATE gateway.users SET ${SUCCESSFUL_LOGIN_RESET}, modified_at = now(), modified_by = $2 WHERE id = $1`,
@@ -174,6 +187,5 @@ export async function setLocked(
       );
       await forgetClientFailures(tx, id);
     }
-    return true;
   });
 }

@@ -430,12 +430,16 @@ describe('the default matrix, route by route', () => {
   });
 
   it('changes with PUT and DELETE /role-permissions, and still holds (in both gateway processes)', async () => {
-    await changeRole('PUT', 'user', 'manage_setting');
-    await changeRole('PUT', 'user', 'manage_api_key');
-    await changeRole('DELETE', 'user', 'basic_user_action');
-    // The API key's bound user is an inactive_user: the key gains what that role gains.
-    await changeRole('PUT', 'inactive_user', 'basic_user_action');
-    await changeRole('DELETE', 'consignee', 'login');
+    // PUT gives the role the permission, DELETE takes it away; each is undone at the end.
+    const changes = [
+      ['PUT', 'user', 'manage_setting'],
+      ['PUT', 'user', 'manage_api_key'],
+      ['DELETE', 'user', 'basic_user_action'],
+      // The API key's bound user is an inactive_user: the key gains what that role gains.
+      ['PUT', 'inactive_user', 'basic_user_action'],
+      ['DELETE', 'consignee', 'login'],
+    ] as const;
+    for (const [method, role, permission] of changes) await changeRole(method, role, permission);
     await expectServedMatrix();
 
     const { wrong, allowed } = await runMatrix(gw.baseUrl);
@@ -454,11 +458,9 @@ describe('the default matrix, route by route', () => {
     }
 
     // Back to the defaults: the matrix of the start holds again.
-    await changeRole('DELETE', 'user', 'manage_setting');
-    await changeRole('DELETE', 'user', 'manage_api_key');
-    await changeRole('PUT', 'user', 'basic_user_action');
-    await changeRole('DELETE', 'inactive_user', 'basic_user_action');
-    await changeRole('PUT', 'consignee', 'login');
+    for (const [method, role, permission] of changes) {
+      await changeRole(method === 'PUT' ? 'DELETE' : 'PUT', role, permission);
+    }
     await expectServedMatrix();
     const again = await runMatrix(gw.baseUrl);
     expect(again.wrong).toEqual([]);

@@ -13,6 +13,7 @@ import { readKeyPermissions } from '../../domain/roles.ts';
 import { rowId } from '../../domain/user-management.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { REQUIRED_LIST_PARAMS } from './paging.ts';
 
 export function apiKeyRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;
@@ -35,13 +36,7 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/api-keys',
       permission: 'manage_api_key',
-      // Required, as in the original: clients always send them.
-      params: {
-        limit: { type: 'int' },
-        offset: { type: 'int' },
-        sort: { type: 'string' },
-        search: { type: 'string', optional: true, default: '' },
-      },
+      params: REQUIRED_LIST_PARAMS,
       async handle({ params }) {
         const orderBy = parseSort(params.sort, API_KEY_SORT_FIELDS, 'id');
         const { rows, total } = await listApiKeys(db, {

@@ -7,14 +7,11 @@ import {
   NotificationCommands,
   type NotifierIdCommand,
 } from '@pcas/contracts';
-import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import type { Route } from '@pcas/http-kit';
 import { decisionById, listDecisions } from '@pcas/notifier/queries';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
-
-// As GET /vessels: a missing limit gets a page of 100 (the original's LIMIT 0 would be an empty page).
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 10_000;
+import { page } from './paging.ts';
 
 export function decisionRoutes(deps: GatewayDeps): Route[] {
   const { bus, db } = deps;
@@ -47,9 +44,7 @@ export function decisionRoutes(deps: GatewayDeps): Route[] {
           status: params.status,
           notification_id: params.notification_id,
           port_call_master_id: params.port_call_master_id,
-          limit: parseLimit(params.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
-          offset: parseOffset(params.offset),
-          sort: params.sort,
+          ...page(params),
         }),
     },
     {

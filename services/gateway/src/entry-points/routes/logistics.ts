@@ -31,18 +31,15 @@ export function logisticsRoutes(deps: GatewayDeps): Route[] {
         rear_license_plates: { type: 'array' },
         containers: { type: 'array' },
       },
-      async handle({ params, auth }) {
-        const input: RecordGatePassageCommand = {
-          time: params.time,
-          external_id: params.external_id,
-          checkpoint: params.checkpoint,
-          direction: params.direction,
-          front_license_plates: params.front_license_plates,
-          rear_license_plates: params.rear_license_plates,
-          containers: params.containers,
-        };
-        return sendAs<RecordGatePassageCommand>(bus, LOGISTICS, LogisticsCommands.recordGatePassage, auth, input);
-      },
+      // Every parameter is required: they are the command as declared.
+      handle: ({ params, auth }) =>
+        sendAs<RecordGatePassageCommand>(
+          bus,
+          LOGISTICS,
+          LogisticsCommands.recordGatePassage,
+          auth,
+          params as RecordGatePassageCommand,
+        ),
     },
     {
       method: 'GET',

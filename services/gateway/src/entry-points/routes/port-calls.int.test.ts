@@ -37,6 +37,11 @@ interface Seed {
 }
 
 /** A filled timeline slot as the projector writes it: `source` left "". */
+/** An it.each case: the user's GET `path` with the query is refused with 400 and the error. */
+const refusedBy = (path: string) => async (query: Record<string, unknown>, error: string) => {
+  expect(await user.get(path, query)).toMatchObject({ status: 400, body: { error } });
+};
+
 const slot = (time_type: string, state: string, at: number, createdBy: number | null, extra = {}) => ({
   time_type,
   state,
@@ -290,9 +295,7 @@ describe('with port calls', () => {
       [{ limit: 10, offset: 0, sort: 'lower(atd)' }, 'Invalid orderBy: lower(atd)'],
       [{ limit: 10, offset: 0, sort: 'doc' }, 'Invalid orderBy: doc'],
       [{ limit: 10, offset: 0, sort: 'id ASC' }, 'Invalid orderBy: id ASC'],
-    ])('%j → 400 %s', async (query, error) => {
-      expect(await user.get('/port-calls', query)).toMatchObject({ status: 400, body: { error } });
-    });
+    ])('%j → 400 %s', refusedBy('/port-calls'));
   });
 
   describe('GET /port-call', () => {
@@ -315,9 +318,7 @@ describe('with port calls', () => {
       [{ id: 'abc' }, "Wrong parameter type: id should be int but got 'abc'"],
       [{ id: -3 }, "Wrong parameter type: id should be int but got '-3'"],
       [{ id: '99999999999999999999' }, "Wrong parameter type: id should be int but got '99999999999999999999'"],
-    ])('%j → 400 %s', async (query, error) => {
-      expect(await user.get('/port-call', query)).toMatchObject({ status: 400, body: { error } });
-    });
+    ])('%j → 400 %s', refusedBy('/port-call'));
   });
 
   describe('a port call and its vessel: timestamps', () => {
@@ -376,9 +377,7 @@ describe('with port calls', () => {
       [{ id: 101, time_zone: '' }, 'Invalid time zone: '],
       [{ id: 999, time_zone: 'UTC' }, 'Invalid port call ID: 999'],
       [{ id: 101 }, 'Missing parameter: time_zone'],
-    ])('%j → 400 %s', async (query, error) => {
-      expect(await user.get('/port-call-csv', query)).toMatchObject({ status: 400, body: { error } });
-    });
+    ])('%j → 400 %s', refusedBy('/port-call-csv'));
   });
 
   describe('GET /export/port-calls', () => {

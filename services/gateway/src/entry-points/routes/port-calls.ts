@@ -14,13 +14,10 @@ import { storedTranslations } from '../../adapters/translations.ts';
 import { timelineSlots, timesheetCsv } from '../../domain/port-calls.ts';
 import { DEFAULT_TEXT_LANGUAGE, defaultTranslations, effectiveTranslations } from '../../domain/translations.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { page } from './paging.ts';
 
-// The original passed a missing limit to SQL as LIMIT 0 and had no upper bound; these lists require
-// limit and offset as it did, and cap a page so one request cannot read the whole table.
-const MAX_LIMIT = 10_000;
-const LIST_LIMIT = 100;
-
-const page = { type: 'mixed' } as const;
+// These lists require limit and offset as the original did (paged by paging.ts).
+const pageParam = { type: 'mixed' } as const;
 
 const invalidPortCallId = (id: unknown) => ApiError.badRequest(`Invalid port call ID: ${String(id)}`);
 
@@ -56,6 +53,23 @@ function ongoingPortCallsRoute({ db }: GatewayDeps): Route {
       }
       return new HttpResponse(200, body.json(pinned), { Vary: 'Accept-Encoding' });
     },
+  };
+}
+
+/** GET <path>: a page of the timestamps `filter` selects by the route's one id parameter, `key`. */
+function timestampsRoute(
+  { db }: GatewayDeps,
+  path: string,
+  key: string,
+  filter: (id: number) => Parameters<typeof listTimestamps>[1],
+): Route {
+  return {
+    method: 'GET',
+    path,
+    permission: 'basic_user_action',
+    module: 'activity',
+    params: { [key]: { type: 'int' }, limit: pageParam, offset: pageParam, sort: { type: 'string' } },
+    handle: ({ params }) => listTimestamps(db, filter(params[key]), page(params)),
   };
 }
 
@@ -97,18 +111,13 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
       permission: 'basic_user_action',
       module: 'activity',
       params: {
-        limit: page,
-        offset: page,
+        limit: pageParam,
+        offset: pageParam,
         sort: { type: 'string', optional: true },
         search: { type: 'string', optional: true },
       },
       async handle({ params }) {
-        return listPortCalls(db, {
-          limit: parseLimit(params.limit, { fallback: LIST_LIMIT, max: MAX_LIMIT }),
-          offset: parseOffset(params.offset),
-          sort: params.sort,
-          search: params.search,
-        });
+        return listPortCalls(db, { ...page(params), search: params.search });
       },
     },
     {
@@ -123,42 +132,8 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
         return { ship: found.ship, timestamps: timelineSlots(found.timeline) };
       },
     },
-    {
-      method: 'GET',
-      path: '/port-call-timestamps',
-      permission: 'basic_user_action',
-      module: 'activity',
-      params: { port_call_id: { type: 'int' }, limit: page, offset: page, sort: { type: 'string' } },
-      async handle({ params }) {
-        return listTimestamps(
-          db,
-          { port_call_id: params.port_call_id },
-          {
-            limit: parseLimit(params.limit, { fallback: LIST_LIMIT, max: MAX_LIMIT }),
-            offset: parseOffset(params.offset),
-            sort: params.sort,
-          },
-        );
-      },
-    },
-    {
-      method: 'GET',
-      path: '/non-port-call-timestamps',
-      permission: 'basic_user_action',
-      module: 'activity',
-      params: { imo: { type: 'int' }, limit: page, offset: page, sort: { type: 'string' } },
-      async handle({ params }) {
-        return listTimestamps(
-          db,
-          { imo: params.imo, without_port_call: true },
-          {
-            limit: parseLimit(params.limit, { fallback: LIST_LIMIT, max: MAX_LIMIT }),
-            offset: parseOffset(params.offset),
-            sort: params.sort,
-          },
-        );
-      },
-    },
+    timestampsRoute(deps, '/port-call-timestamps', 'port_call_id', (id) => ({ port_call_id: id })),
+    timestampsRoute(deps, '/non-port-call-timestamps', 'imo', (imo) => ({ imo, without_port_call: true })),
     timesheetCsvRoute(deps),
     {
       method: 'GET',

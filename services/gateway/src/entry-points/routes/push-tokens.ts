@@ -25,13 +25,15 @@ export function pushTokenRoutes(deps: GatewayDeps): Route[] {
         platform: { type: 'mixed', maxLength: 32 },
         push_token: { type: 'mixed', maxLength: 1000 },
       },
-      async handle({ params, auth }) {
-        return sendAs<RegisterPushTokenCommand>(bus, NOTIFIER, PushTokenCommands.registerPushToken, auth, {
-          installation_id: params.installation_id,
-          platform: params.platform,
-          push_token: params.push_token,
-        });
-      },
+      // Every parameter is required: they are the command as declared.
+      handle: ({ params, auth }) =>
+        sendAs<RegisterPushTokenCommand>(
+          bus,
+          NOTIFIER,
+          PushTokenCommands.registerPushToken,
+          auth,
+          params as RegisterPushTokenCommand,
+        ),
     },
     {
       method: 'POST',

@@ -1,7 +1,7 @@
 // The queue's berths and their reservations (port blocks), composed by queue.ts.
 
 import { type BerthInput, type BerthReservationInput, QueueCommands } from '@pcas/contracts';
-import type { Route } from '@pcas/http-kit';
+import type { ParamSpec, Route } from '@pcas/http-kit';
 import {
   berthById,
   berthReservationById,
@@ -11,7 +11,19 @@ import {
 } from '../../adapters/read-models/queue.ts';
 import { rowId } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+import { byIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+
+const BERTH_PARAMS: Record<string, ParamSpec> = {
+  code: { type: 'string', maxLength: 255 },
+  name: { type: 'string', maxLength: 255 },
+  nominatable: { type: 'mixed' },
+};
+
+const berthInput = (params: Record<string, any>): BerthInput => ({
+  code: params.code,
+  name: params.name,
+  nominatable: params.nominatable,
+});
 
 export function berthRoutes(deps: GatewayDeps): Route[] {
   const { db } = deps;
@@ -21,35 +33,16 @@ export function berthRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/berths',
       permission: 'manage_berth',
-      params: {
-        code: { type: 'string', maxLength: 255 },
-        name: { type: 'string', maxLength: 255 },
-        nominatable: { type: 'mixed' },
-      },
-      handle: ({ params, auth }) =>
-        send<BerthInput>(QueueCommands.createBerth, auth, {
-          code: params.code,
-          name: params.name,
-          nominatable: params.nominatable,
-        }),
+      params: BERTH_PARAMS,
+      handle: ({ params, auth }) => send<BerthInput>(QueueCommands.createBerth, auth, berthInput(params)),
     }),
     route({
       method: 'PUT',
       path: '/berths',
       permission: 'manage_berth',
-      params: {
-        id: { type: 'int' },
-        code: { type: 'string', maxLength: 255 },
-        name: { type: 'string', maxLength: 255 },
-        nominatable: { type: 'mixed' },
-      },
+      params: { id: { type: 'int' }, ...BERTH_PARAMS },
       handle: ({ params, auth }) =>
-        send<BerthInput>(QueueCommands.updateBerth, auth, {
-          id: rowId(params.id),
-          code: params.code,
-          name: params.name,
-          nominatable: params.nominatable,
-        }),
+        send<BerthInput>(QueueCommands.updateBerth, auth, { id: rowId(params.id), ...berthInput(params) }),
     }),
     route({
       method: 'DELETE',
@@ -65,13 +58,7 @@ export function berthRoutes(deps: GatewayDeps): Route[] {
       params: LIST_PARAMS,
       handle: ({ params }) => listBerths(db, listQuery(params)),
     }),
-    route({
-      method: 'GET',
-      path: '/berth-by-id',
-      permission: 'view_berth',
-      params: { id: { type: 'int' } },
-      handle: ({ params }) => berthById(db, rowId(params.id)),
-    }),
+    byIdRoute('/berth-by-id', 'view_berth', (id) => berthById(db, id)),
     route({
       method: 'GET',
       path: '/all-nominatable-berths',
@@ -81,6 +68,12 @@ export function berthRoutes(deps: GatewayDeps): Route[] {
     }),
   ];
 }
+
+/** A port block's start and end (ISO 8601), in the order the original checks them. */
+const RESERVATION_PERIOD: Record<string, ParamSpec> = {
+  reservation_start: { type: 'string', maxLength: 64 },
+  reservation_end: { type: 'string', maxLength: 64 },
+};
 
 export function berthReservationRoutes(deps: GatewayDeps): Route[] {
   const { db } = deps;
@@ -93,8 +86,7 @@ export function berthReservationRoutes(deps: GatewayDeps): Route[] {
       params: {
         berth_id: { type: 'int' },
         berth_reservation_type: { type: 'string', maxLength: 64 },
-        reservation_start: { type: 'string', maxLength: 64 },
-        reservation_end: { type: 'string', maxLength: 64 },
+        ...RESERVATION_PERIOD,
         slot_reservation_id: { type: 'int', optional: true },
       },
       handle: ({ params, auth }) =>
@@ -110,11 +102,7 @@ export function berthReservationRoutes(deps: GatewayDeps): Route[] {
       method: 'PUT',
       path: '/berth-reservations',
       permission: 'manage_berth_reservation',
-      params: {
-        id: { type: 'int' },
-        reservation_start: { type: 'string', maxLength: 64 },
-        reservation_end: { type: 'string', maxLength: 64 },
-      },
+      params: { id: { type: 'int' }, ...RESERVATION_PERIOD },
       handle: ({ params, auth }) =>
         send<BerthReservationInput>(QueueCommands.updateBerthReservation, auth, {
           id: rowId(params.id),
@@ -141,12 +129,6 @@ export function berthReservationRoutes(deps: GatewayDeps): Route[] {
       params: { berth_id: { type: 'int' }, ...LIST_PARAMS },
       handle: ({ params }) => listBerthReservations(db, rowId(params.berth_id), listQuery(params)),
     }),
-    route({
-      method: 'GET',
-      path: '/berth-reservation-by-id',
-      permission: 'view_berth_reservation',
-      params: { id: { type: 'int' } },
-      handle: ({ params }) => berthReservationById(db, rowId(params.id)),
-    }),
+    byIdRoute('/berth-reservation-by-id', 'view_berth_reservation', (id) => berthReservationById(db, id)),
   ];
 }

@@ -4,6 +4,7 @@
 import { QUEUE_SCHEDULER } from '@pcas/contracts';
 import { type AuthContext, type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
 import type { ListQuery } from '../../adapters/read-models/queue.ts';
+import { rowId } from '../../domain/user-management.ts';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 
@@ -25,6 +26,16 @@ export const listQuery = (params: Record<string, any>): ListQuery => ({
 
 /** A route of the queue module: off, it answers 403 naming it. */
 export const route = (r: Omit<Route, 'module'>): Route => ({ ...r, module: 'queue' }) as Route;
+
+/** GET <path>?id=: one row by its id, an id beyond int4 naming none (rowId). */
+export const byIdRoute = (path: string, permission: string, read: (id: number) => Promise<unknown>): Route =>
+  route({
+    method: 'GET',
+    path,
+    permission,
+    params: { id: { type: 'int' } },
+    handle: ({ params }) => read(rowId(params.id)),
+  });
 
 /** Sends a command over cmd.queue-scheduler on behalf of the caller. */
 export const queueSender =

@@ -6,69 +6,60 @@ import type { ParamSpec, Route } from '@pcas/http-kit';
 import { dashboardSlotRequests, listSlotRequests, slotRequestById } from '../../adapters/read-models/queue.ts';
 import { rowId } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+import { byIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
 
-function slotCreate(deps: GatewayDeps, agent: boolean): Route {
+/** Creating and changing a slot request: from the port's page, or from the vessel's agent (an API key). */
+function slotRequestChanges(deps: GatewayDeps, agent: boolean): Route[] {
   const send = queueSender(deps);
-  return route({
-    method: 'POST',
-    path: agent ? '/agent/rest/slot-reservations' : '/slot-reservations',
-    permission: agent ? 'timestamp' : 'manage_queue_slot_reservation',
-    params: {
-      email: { type: 'string', maxLength: 255 },
-      imo: { type: 'int' },
-      vessel_name: { type: 'string', maxLength: 255 },
-      // The agent form sends the dimensions as text; the port's page as numbers (the service reads both).
-      loa: { type: agent ? 'mixed' : 'float' },
-      beam: { type: agent ? 'mixed' : 'float' },
-      draft: { type: agent ? 'mixed' : 'float' },
-      laytime: { type: 'string', maxLength: 64 },
-      eta: { type: 'string', maxLength: 64 },
-    },
-    handle: ({ params, auth }) =>
-      send<SlotRequestInput>(QueueCommands.createSlotRequest, auth, {
-        email: params.email,
-        imo: params.imo,
-        vessel_name: params.vessel_name,
-        loa: params.loa,
-        beam: params.beam,
-        draft: params.draft,
-        laytime: params.laytime,
-        eta: params.eta,
-        agent,
-      }),
-  });
-}
-
-function slotUpdate(deps: GatewayDeps, agent: boolean): Route {
-  const send = queueSender(deps);
-  return route({
-    method: 'PUT',
-    path: agent ? '/agent/rest/slot-reservations' : '/slot-reservations',
-    permission: agent ? 'timestamp' : 'manage_queue_slot_reservation',
-    params: {
-      id: { type: 'int' },
-      laytime: { type: 'string', maxLength: 64 },
-      jit_eta: { type: 'string', maxLength: 64 },
-      ...(agent ? {} : { rta_window_start: { type: 'string', maxLength: 64, optional: true } as ParamSpec }),
-    },
-    handle: ({ params, auth }) =>
-      send<SlotRequestInput>(QueueCommands.updateSlotRequest, auth, {
-        id: rowId(params.id),
-        laytime: params.laytime,
-        jit_eta: params.jit_eta,
-        rta_window_start: params.rta_window_start ?? undefined,
-        agent,
-      }),
-  });
+  const path = agent ? '/agent/rest/slot-reservations' : '/slot-reservations';
+  const permission = agent ? 'timestamp' : 'manage_queue_slot_reservation';
+  return [
+    route({
+      method: 'POST',
+      path,
+      permission,
+      params: {
+        email: { type: 'string', maxLength: 255 },
+        imo: { type: 'int' },
+        vessel_name: { type: 'string', maxLength: 255 },
+        // The agent form sends the dimensions as text; the port's page as numbers (the service reads both).
+        loa: { type: agent ? 'mixed' : 'float' },
+        beam: { type: agent ? 'mixed' : 'float' },
+        draft: { type: agent ? 'mixed' : 'float' },
+        laytime: { type: 'string', maxLength: 64 },
+        eta: { type: 'string', maxLength: 64 },
+      },
+      handle: ({ params, auth }) =>
+        // Every parameter is required: they are the input as declared.
+        send<SlotRequestInput>(QueueCommands.createSlotRequest, auth, { ...params, agent }),
+    }),
+    route({
+      method: 'PUT',
+      path,
+      permission,
+      params: {
+        id: { type: 'int' },
+        laytime: { type: 'string', maxLength: 64 },
+        jit_eta: { type: 'string', maxLength: 64 },
+        ...(agent ? {} : { rta_window_start: { type: 'string', maxLength: 64, optional: true } as ParamSpec }),
+      },
+      handle: ({ params, auth }) =>
+        send<SlotRequestInput>(QueueCommands.updateSlotRequest, auth, {
+          id: rowId(params.id),
+          laytime: params.laytime,
+          jit_eta: params.jit_eta,
+          rta_window_start: params.rta_window_start ?? undefined,
+          agent,
+        }),
+    }),
+  ];
 }
 
 export function slotRequestRoutes(deps: GatewayDeps): Route[] {
   const { db } = deps;
   const send = queueSender(deps);
   return [
-    slotCreate(deps, false),
-    slotUpdate(deps, false),
+    ...slotRequestChanges(deps, false),
     route({
       method: 'DELETE',
       path: '/slot-reservations',
@@ -94,13 +85,7 @@ export function slotRequestRoutes(deps: GatewayDeps): Route[] {
           ? dashboardSlotRequests(db, listQuery(params))
           : listSlotRequests(db, listQuery(params)),
     }),
-    route({
-      method: 'GET',
-      path: '/slot-reservation-by-id',
-      permission: 'view_queue_slot_reservation',
-      params: { id: { type: 'int' } },
-      handle: ({ params }) => slotRequestById(db, rowId(params.id)),
-    }),
+    byIdRoute('/slot-reservation-by-id', 'view_queue_slot_reservation', (id) => slotRequestById(db, id)),
     route({
       method: 'GET',
       path: '/dashboard-slot-reservations',
@@ -108,15 +93,8 @@ export function slotRequestRoutes(deps: GatewayDeps): Route[] {
       params: LIST_PARAMS,
       handle: ({ params }) => dashboardSlotRequests(db, listQuery(params)),
     }),
-    slotCreate(deps, true),
-    slotUpdate(deps, true),
-    route({
-      method: 'GET',
-      path: '/agent/rest/slot-reservation-by-id',
-      permission: 'timestamp',
-      params: { id: { type: 'int' } },
-      handle: ({ params }) => slotRequestById(db, rowId(params.id)),
-    }),
+    ...slotRequestChanges(deps, true),
+    byIdRoute('/agent/rest/slot-reservation-by-id', 'timestamp', (id) => slotRequestById(db, id)),
     route({
       method: 'DELETE',
       path: '/agent/rest/slot-reservations',

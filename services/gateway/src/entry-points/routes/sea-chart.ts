@@ -17,6 +17,7 @@ import { loadSeaChartMarkers } from '@pcas/s211/sea-chart-markers';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { REQUIRED_LIST_PARAMS } from './paging.ts';
 
 /** `mixed`: may be null or absent; ingest checks the value (a business ERROR answer, not a 400). */
 const identity = { type: 'mixed', optional: true } as const;
@@ -88,12 +89,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
       permission: 'manage_sea_chart_vessel',
       module: 'map',
       // Declared without defaults in the original: absent → 400 "Missing parameter".
-      params: {
-        limit: { type: 'int' },
-        offset: { type: 'int' },
-        sort: { type: 'string' },
-        search: { type: 'string', optional: true, default: '' },
-      },
+      params: REQUIRED_LIST_PARAMS,
       handle: ({ params }) =>
         listFixedVessels(db, {
           limit: Math.max(0, params.limit),
@@ -134,7 +130,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
       path: '/sea-chart/fixed-vessel',
       permission: 'manage_sea_chart_vessel',
       module: 'map',
-      // All keys required as in the original; imo and mmsi may be null.
+      // All keys required as in the original (so they are the command as declared); imo and mmsi may be null.
       params: {
         id: { type: 'int' },
         vesselType: { type: 'int' },
@@ -143,13 +139,7 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
         mmsi: { type: 'mixed' },
       },
       handle: ({ params, auth }) =>
-        change<ChangeFixedVesselCommand>(SeaChartCommands.changeFixedVessel, auth, {
-          id: params.id,
-          vesselType: params.vesselType,
-          vesselName: params.vesselName,
-          imo: params.imo,
-          mmsi: params.mmsi,
-        }),
+        change<ChangeFixedVesselCommand>(SeaChartCommands.changeFixedVessel, auth, params as ChangeFixedVesselCommand),
     },
     {
       method: 'DELETE',

@@ -2,12 +2,13 @@
 // (it owns the vessels): sent on over RPC, by an operator with the vessel's row id, by a data source with the IMO.
 
 import { INGEST, IngestCommands, type SetVesselTypeCommand } from '@pcas/contracts';
-import { parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import type { Route } from '@pcas/http-kit';
 import { createVesselQueries } from '@pcas/ingest/queries';
 import { vesselVisibility } from '@pcas/portcall-projector/queries';
 import { VESSEL_TYPES } from '@pcas/s211';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { page } from './paging.ts';
 
 /** GET /vessels: ingest's query, with the projector's visibility (POST /vessel-visibility) over ingest's column. */
 const { listVessels } = createVesselQueries(vesselVisibility);
@@ -25,11 +26,6 @@ const VESSEL_TYPE_ROWS = VESSEL_TYPES.map((type) => ({
   modified_at: null,
   modified_by: null,
 }));
-
-// The original turns a missing limit into LIMIT 0, an empty page; a missing limit gets a page of
-// 100 here instead. It had no upper bound; this one keeps a single request from reading the whole table.
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 10_000;
 
 export function vesselRoutes(deps: GatewayDeps): Route[] {
   const { db, bus } = deps;
@@ -51,12 +47,7 @@ export function vesselRoutes(deps: GatewayDeps): Route[] {
         search: { type: 'string', optional: true },
       },
       async handle({ params }) {
-        return listVessels(db, {
-          limit: parseLimit(params.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
-          offset: parseOffset(params.offset),
-          sort: params.sort,
-          search: params.search,
-        });
+        return listVessels(db, { ...page(params), search: params.search });
       },
     },
     {

@@ -4,7 +4,7 @@ import { type SavePortCommand, type SetPortWhitelistCommand, VisBridgeCommands }
 import type { Route } from '@pcas/http-kit';
 import { listPorts } from '@pcas/vis-bridge/queries';
 import type { GatewayDeps } from '../deps.ts';
-import { optionalText, PAGE, page, text, visSender } from './vis-shared.ts';
+import { searchedList, text, visSender } from './vis-shared.ts';
 
 export function visPortRoutes(deps: GatewayDeps): Route[] {
   const { db } = deps;
@@ -16,21 +16,10 @@ export function visPortRoutes(deps: GatewayDeps): Route[] {
       permission: 'manage_port',
       module: 'vis',
       params: { name: text(), service_id: text(), locodes: { type: 'array' } },
-      handle: (ctx) =>
-        send<SavePortCommand>(VisBridgeCommands.savePort, ctx, {
-          name: ctx.params.name,
-          service_id: ctx.params.service_id,
-          locodes: ctx.params.locodes,
-        }),
+      // Every parameter is required: they are the command as declared.
+      handle: (ctx) => send<SavePortCommand>(VisBridgeCommands.savePort, ctx, ctx.params as SavePortCommand),
     },
-    {
-      method: 'GET',
-      path: '/ports',
-      permission: 'manage_port',
-      module: 'vis',
-      params: { ...PAGE, search: optionalText() },
-      handle: ({ params }) => listPorts(db, { ...page(params), search: params.search }),
-    },
+    searchedList(db, '/ports', 'manage_port', listPorts),
     ...(['in', 'out'] as const).map(
       (direction): Route => ({
         method: 'POST',

@@ -9,7 +9,8 @@ import {
   listVisVoyagePlans,
 } from '@pcas/vis-bridge/queries';
 import type { GatewayDeps } from '../deps.ts';
-import { optionalText, PAGE, page } from './vis-shared.ts';
+import { page } from './paging.ts';
+import { optionalText, PAGE, searchedList } from './vis-shared.ts';
 
 export function visReadRoutes({ db }: GatewayDeps): Route[] {
   return [
@@ -32,32 +33,26 @@ export function visReadRoutes({ db }: GatewayDeps): Route[] {
           service_id: params.service_id,
         }),
     },
-    {
-      method: 'GET',
-      path: '/vis-text-messages',
-      permission: 'view_vis_information',
-      module: 'vis',
-      params: { from_service_id: optionalText(), to_service_id: optionalText(), ...PAGE },
-      handle: ({ params }) =>
-        listVisTextMessages(db, {
-          ...page(params),
-          from_service_id: params.from_service_id,
-          to_service_id: params.to_service_id,
-        }),
-    },
-    {
-      method: 'GET',
-      path: '/vis-voyage-plans',
-      permission: 'view_vis_information',
-      module: 'vis',
-      params: { from_service_id: optionalText(), to_service_id: optionalText(), ...PAGE },
-      handle: ({ params }) =>
-        listVisVoyagePlans(db, {
-          ...page(params),
-          from_service_id: params.from_service_id,
-          to_service_id: params.to_service_id,
-        }),
-    },
+    ...(
+      [
+        ['/vis-text-messages', listVisTextMessages],
+        ['/vis-voyage-plans', listVisVoyagePlans],
+      ] as const
+    ).map(
+      ([path, list]): Route => ({
+        method: 'GET',
+        path,
+        permission: 'view_vis_information',
+        module: 'vis',
+        params: { from_service_id: optionalText(), to_service_id: optionalText(), ...PAGE },
+        handle: ({ params }) =>
+          list(db, {
+            ...page(params),
+            from_service_id: params.from_service_id,
+            to_service_id: params.to_service_id,
+          }),
+      }),
+    ),
     {
       method: 'GET',
       path: '/vis-notifications',
@@ -66,13 +61,6 @@ export function visReadRoutes({ db }: GatewayDeps): Route[] {
       params: { from_service_id: optionalText(), ...PAGE },
       handle: ({ params }) => listVisNotifications(db, { ...page(params), from_service_id: params.from_service_id }),
     },
-    {
-      method: 'GET',
-      path: '/inbound-vessels',
-      permission: 'basic_user_action',
-      module: 'vis',
-      params: { ...PAGE, search: optionalText() },
-      handle: ({ params }) => listInboundVessels(db, { ...page(params), search: params.search }),
-    },
+    searchedList(db, '/inbound-vessels', 'basic_user_action', listInboundVessels),
   ];
 }

@@ -1,14 +1,12 @@
-// What every VIS route file shares (vis.ts composes them): the text parameters, paging, and sending a command to
-// the vis-bridge as the caller.
+// What every VIS route file shares (vis.ts composes them): the text parameters, the paging parameters (read by
+// paging.ts), a searched list, and sending a command to the vis-bridge as the caller.
 
 import { VIS_BRIDGE } from '@pcas/contracts';
-import { type ParamSpec, parseLimit, parseOffset, type RequestContext } from '@pcas/http-kit';
+import type { ParamSpec, RequestContext, Route } from '@pcas/http-kit';
+import type { ListQuery } from '@pcas/vis-bridge/queries';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
-
-// As GET /vessels: a missing limit gets a page of 100 (the original's was empty), at most 10 000.
-const DEFAULT_LIMIT = 100;
-const MAX_LIMIT = 10_000;
+import { page } from './paging.ts';
 
 export const text = (maxLength = 1024): ParamSpec => ({ type: 'string', maxLength });
 export const optionalText = (maxLength = 1024): ParamSpec => ({ type: 'string', optional: true, maxLength });
@@ -17,10 +15,20 @@ export const PAGE: Record<string, ParamSpec> = {
   limit: { type: 'int', optional: true },
   sort: optionalText(),
 };
-export const page = (params: Record<string, unknown>) => ({
-  limit: parseLimit(params.limit, { fallback: DEFAULT_LIMIT, max: MAX_LIMIT }),
-  offset: parseOffset(params.offset),
-  sort: params.sort as string | undefined,
+
+/** GET <path>: a page of the vis-bridge's `list`, searched by `search`. */
+export const searchedList = (
+  db: GatewayDeps['db'],
+  path: string,
+  permission: string,
+  list: (db: GatewayDeps['db'], query: ListQuery & { search?: string }) => Promise<unknown>,
+): Route => ({
+  method: 'GET',
+  path,
+  permission,
+  module: 'vis',
+  params: { ...PAGE, search: optionalText() },
+  handle: ({ params }) => list(db, { ...page(params), search: params.search }),
 });
 
 /** Sends a command over cmd.vis-bridge on behalf of the caller. */
