@@ -77,15 +77,29 @@ const notFound = (what: string, idName: string, id: string): Decision =>
 const conflict = (message: string, text: string): Decision =>
   refuse(409, message, { errorCodeText: text, errorCodeMessage: message });
 
-function idMismatch(property: string, pathId: string, body: Body): Decision | undefined {
-  if (body[property] === pathId) return undefined;
-  return refuse(400, `${property} does not match the path`, {
+/** 400: a top-level property of the body has a value the standard's rules do not allow here. */
+const invalidValue = (
+  property: string,
+  value: string | undefined,
+  statusCodeMessage: string,
+  errorCodeMessage: string,
+): Decision =>
+  refuse(400, statusCodeMessage, {
     property,
-    value: String(body[property]),
+    ...(value !== undefined ? { value } : {}),
     jsonPath: `$.${property}`,
     errorCodeText: 'invalid property value',
-    errorCodeMessage: `${property} must be the id in the path (${pathId})`,
+    errorCodeMessage,
   });
+
+function idMismatch(property: string, pathId: string, body: Body): Decision | undefined {
+  if (body[property] === pathId) return undefined;
+  return invalidValue(
+    property,
+    String(body[property]),
+    `${property} does not match the path`,
+    `${property} must be the id in the path (${pathId})`,
+  );
 }
 
 /** What is stored of a body: without isFYI (how it was addressed, not what it says) and the read-only flags. */
@@ -185,21 +199,16 @@ function serviceConditions(body: Body): Decision | undefined {
   const type = String(body.portCallServiceType);
   const event = String(body.portCallServiceEventTypeCode);
   if (isServiceType(type) && !EVENT_TYPES_OF[type].includes(event as never)) {
-    return refuse(400, `portCallServiceEventTypeCode ${event} cannot be used with ${type}`, {
-      property: 'portCallServiceEventTypeCode',
-      value: event,
-      jsonPath: '$.portCallServiceEventTypeCode',
-      errorCodeText: 'invalid property value',
-      errorCodeMessage: `${type} takes ${EVENT_TYPES_OF[type].join(' or ')}`,
-    });
+    return invalidValue(
+      'portCallServiceEventTypeCode',
+      event,
+      `portCallServiceEventTypeCode ${event} cannot be used with ${type}`,
+      `${type} takes ${EVENT_TYPES_OF[type].join(' or ')}`,
+    );
   }
   if (body.moves !== undefined && type !== 'MOVES') {
-    return refuse(400, 'moves can only be provided if portCallServiceType is MOVES', {
-      property: 'moves',
-      jsonPath: '$.moves',
-      errorCodeText: 'invalid property value',
-      errorCodeMessage: 'moves can only be provided if portCallServiceType is MOVES',
-    });
+    const message = 'moves can only be provided if portCallServiceType is MOVES';
+    return invalidValue('moves', undefined, message, message);
   }
   return undefined;
 }
@@ -301,31 +310,24 @@ export function decidePutTimestamp(
   const type = String(service!.body.portCallServiceType);
   const classifier = body.classifierCode as Classifier;
   if (!classifierAllowed(type, classifier)) {
-    return refuse(400, `classifierCode ${classifier} cannot be used for ${type}`, {
-      property: 'classifierCode',
-      value: classifier,
-      jsonPath: '$.classifierCode',
-      errorCodeText: 'invalid property value',
-      errorCodeMessage:
-        type === 'MOVES' ? 'MOVES takes no timestamps' : `${type} takes only ACT (it has no E-R-P negotiation)`,
-    });
+    return invalidValue(
+      'classifierCode',
+      classifier,
+      `classifierCode ${classifier} cannot be used for ${type}`,
+      type === 'MOVES' ? 'MOVES takes no timestamps' : `${type} takes only ACT (it has no E-R-P negotiation)`,
+    );
   }
   if (body.portCallServiceLocation !== undefined && classifier !== 'REQ') {
-    return refuse(400, 'portCallServiceLocation can only be used with classifierCode REQ', {
-      property: 'portCallServiceLocation',
-      jsonPath: '$.portCallServiceLocation',
-      errorCodeText: 'invalid property value',
-      errorCodeMessage: 'portCallServiceLocation can only be used with classifierCode REQ',
-    });
+    const message = 'portCallServiceLocation can only be used with classifierCode REQ';
+    return invalidValue('portCallServiceLocation', undefined, message, message);
   }
   if (repliedTo && repliedTo.service_id !== service!.service_id) {
-    return refuse(400, 'replyToTimestampID names a Timestamp of another Port Call Service', {
-      property: 'replyToTimestampID',
-      value: String(body.replyToTimestampID),
-      jsonPath: '$.replyToTimestampID',
-      errorCodeText: 'invalid property value',
-      errorCodeMessage: 'Can only reply to a Timestamp with the same portCallServiceID',
-    });
+    return invalidValue(
+      'replyToTimestampID',
+      String(body.replyToTimestampID),
+      'replyToTimestampID names a Timestamp of another Port Call Service',
+      'Can only reply to a Timestamp with the same portCallServiceID',
+    );
   }
   if (current && (current.partner_id !== partnerId || current.service_id !== service!.service_id)) {
     return conflict('timestampID is already used for another Timestamp', 'Timestamp exists');

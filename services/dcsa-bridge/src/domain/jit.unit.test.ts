@@ -2,6 +2,7 @@
 // an unknown object is a 404, an omitted or cancelled one a 409.
 
 import { describe, expect, it } from 'vitest';
+import { PC, portCallServiceBody, S, T, TC, timestampBody } from '../testing/jit-bodies.ts';
 import {
   decideCancelService,
   decideOmitPortCall,
@@ -14,10 +15,6 @@ import {
   type TerminalCallRow,
 } from './jit.ts';
 
-const PC = '0342254a-5927-4856-b9c9-aa12e7c00563';
-const TC = 'c73cb5a7-de9a-439e-adb1-c72bdc2d3e0c';
-const S = '7992f6cb-3a5f-45c9-bf43-36e4f05e0bd4';
-const T = '05986866-1d62-4f84-bc10-3e1b0ddf6990';
 const portCallBody = { portCallID: PC, UNLocationCode: 'NLAMS', vessel: { vesselIMONumber: '9704611' } };
 const portCall: PortCallRow = { port_call_id: PC, partner_id: 1, body: portCallBody, omitted: false, version: 1 };
 const terminalCall: TerminalCallRow = {
@@ -28,13 +25,7 @@ const terminalCall: TerminalCallRow = {
   omitted: false,
   version: 1,
 };
-const serviceBody = {
-  terminalCallID: TC,
-  portCallServiceID: S,
-  portCallServiceType: 'TOWAGE',
-  portCallServiceEventTypeCode: 'STRT',
-  portCallServiceLocation: { UNLocationCode: 'NLAMS' },
-};
+const serviceBody = portCallServiceBody('TOWAGE', 'STRT');
 const service: ServiceRow = {
   service_id: S,
   terminal_call_id: TC,
@@ -45,7 +36,7 @@ const service: ServiceRow = {
   declined: false,
   version: 1,
 };
-const ts = { timestampID: T, portCallServiceID: S, classifierCode: 'EST', dateTime: '2026-11-29T10:00:00Z' };
+const ts = timestampBody('EST', '2026-11-29T10:00:00Z');
 
 describe('port calls', () => {
   it('a new one is an event; the same again (isFYI aside) is nothing', () => {

@@ -9,6 +9,13 @@ const UUID = { type: 'string', format: 'uuid' };
 const IS_FYI = { type: 'boolean', default: false };
 const REASON = { type: 'string', maxLength: 500 };
 const UNITS = { type: 'integer', minimum: 0 };
+// A place: the standard's VesselPosition and PortCallServiceLocation have the same properties.
+const LOCATION_PROPERTIES = {
+  locationName: { type: 'string', pattern: TRIMMED, maxLength: 100 },
+  facility: { $ref: '#/definitions/Facility' },
+  UNLocationCode: UN_LOCATION_CODE,
+  geoCoordinate: { $ref: '#/definitions/GeoCoordinate' },
+};
 
 /** The schemas the bodies refer to (`#/definitions/<name>`). */
 const definitions: Record<string, object> = {
@@ -28,25 +35,9 @@ const definitions: Record<string, object> = {
       },
     },
   },
-  VesselPosition: {
-    type: 'object',
-    properties: {
-      locationName: { type: 'string', pattern: TRIMMED, maxLength: 100 },
-      facility: { $ref: '#/definitions/Facility' },
-      UNLocationCode: UN_LOCATION_CODE,
-      geoCoordinate: { $ref: '#/definitions/GeoCoordinate' },
-    },
-  },
-  PortCallServiceLocation: {
-    type: 'object',
-    properties: {
-      locationName: { type: 'string', pattern: TRIMMED, maxLength: 100 },
-      facility: { $ref: '#/definitions/Facility' },
-      UNLocationCode: UN_LOCATION_CODE,
-      geoCoordinate: { $ref: '#/definitions/GeoCoordinate' },
-    },
-    required: ['UNLocationCode'],
-  },
+  VesselPosition: { type: 'object', properties: LOCATION_PROPERTIES },
+  // The same properties as a vessel position, the UN/LOCODE required.
+  PortCallServiceLocation: { type: 'object', properties: LOCATION_PROPERTIES, required: ['UNLocationCode'] },
   Facility: {
     type: 'object',
     properties: {

@@ -72,22 +72,24 @@ function detailedError(error: ErrorObject | undefined, body: unknown): DcsaDetai
   const property = parts.length > 1 ? parts.filter((p) => !/^\d+$/.test(p)).at(-1) || undefined : undefined;
   const value = valueAt(body, error.instancePath);
   const named = property ?? 'body';
+  // Where the bad value is, and the value as shown.
+  const at = {
+    ...(property ? { property } : {}),
+    value: shown(value),
+    jsonPath: jsonPathOf(error.instancePath),
+  };
   if (error.keyword === 'type') {
     const expected = String((error.params as { type: string }).type);
     return {
       errorCode: ERROR_CODES.wrongType,
-      ...(property ? { property } : {}),
-      value: shown(value),
-      jsonPath: jsonPathOf(error.instancePath),
+      ...at,
       errorCodeText: 'wrong property type',
       errorCodeMessage: `${named} should be a ${expected}. \`${shown(value)}\` provided as value`,
     };
   }
   return {
     errorCode: ERROR_CODES.invalidValue,
-    ...(property ? { property } : {}),
-    value: shown(value),
-    jsonPath: jsonPathOf(error.instancePath),
+    ...at,
     errorCodeText: 'invalid property value',
     errorCodeMessage: `${named} ${error.message ?? 'is invalid'}`,
   };

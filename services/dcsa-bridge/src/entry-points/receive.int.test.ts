@@ -21,6 +21,7 @@ import { createLogger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
 import { freshPostgres, type PostgresForTest } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PC, portCallServiceBody, S, T, TC, timestampBody } from '../testing/jit-bodies.ts';
 import { startDcsaBridge } from './service.ts';
 
 let pg: PostgresForTest;
@@ -30,10 +31,6 @@ const posted: PostTimestampsCommand['items'] = [];
 
 const CARRIER: Actor = { user_id: 3, api_key_id: 41 };
 const OTHER: Actor = { user_id: 3, api_key_id: 42 };
-const PC = '0342254a-5927-4856-b9c9-aa12e7c00563';
-const TC = 'c73cb5a7-de9a-439e-adb1-c72bdc2d3e0c';
-const S = '7992f6cb-3a5f-45c9-bf43-36e4f05e0bd4';
-const T = '05986866-1d62-4f84-bc10-3e1b0ddf6990';
 
 const send = (command: string, id: string, body: unknown, actor: Actor = CARRIER) =>
   deps.bus.rpc(DCSA_BRIDGE, command, { actor, input: { id, body } });
@@ -94,18 +91,13 @@ describe('receiving', () => {
         carrierServiceCode: 'FE1',
       }),
     ).toEqual({ status: 204 });
-    const service = {
-      terminalCallID: TC,
-      portCallServiceID: S,
-      portCallServiceType: 'BERTH',
-      portCallServiceEventTypeCode: 'ARRI',
-      portCallServiceLocation: { UNLocationCode: 'NLAMS' },
-    };
-    expect(await send(DcsaCommands.putPortCallService, S, service)).toEqual({ status: 204 });
+    expect(await send(DcsaCommands.putPortCallService, S, portCallServiceBody('BERTH', 'ARRI'))).toEqual({
+      status: 204,
+    });
   });
 
   it('posts a mapped time to ingest with the partner’s key, once stored however often it is sent', async () => {
-    const ts = { timestampID: T, portCallServiceID: S, classifierCode: 'EST', dateTime: '2026-12-01T10:00:00+02:00' };
+    const ts = timestampBody('EST', '2026-12-01T10:00:00+02:00');
     const replies = await Promise.all(Array.from({ length: 10 }, () => send(DcsaCommands.putTimestamp, T, ts)));
     expect(new Set(replies.map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify({ status: 204 })]));
     expect(await count('DcsaTimestampReceived')).toBe(1);

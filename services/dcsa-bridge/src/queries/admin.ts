@@ -2,6 +2,7 @@
 // delivered) and the DCSA timestamps of a vessel, received and sent, with what they became on the timeline.
 
 import type { Queryable } from '@pcas/sql';
+import { equalities, whereAll } from './conditions.ts';
 
 export async function listPartners(db: Queryable): Promise<unknown[]> {
   const { rows } = await db.query(
@@ -23,21 +24,13 @@ export async function listOutbox(
   query: { partner_id?: number; status?: string; limit: number },
 ): Promise<unknown[]> {
   const params: unknown[] = [];
-  const where: string[] = [];
-  if (query.partner_id !== undefined) {
-    params.push(query.partner_id);
-    where.push(`o.partner_id = $${params.length}`);
-  }
-  if (query.status !== undefined) {
-    params.push(query.status);
-    where.push(`o.status = $${params.length}`);
-  }
+  const where = whereAll(equalities({ 'o.partner_id': query.partner_id, 'o.status': query.status }, params));
   params.push(query.limit);
   const { rows } = await db.query(
     `SELECT o.id::int AS id, o.partner_id, p.name AS partner_name, o.method, o.path, o.body, o.status, o.attempts,
             o.next_attempt_at, o.last_error, o.created_at, o.delivered_at
        FROM dcsa.outbox o JOIN dcsa.partners p ON p.id = o.partner_id
-      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
+      ${where}
       ORDER BY o.id DESC LIMIT $${params.length}`,
     params,
   );
@@ -46,11 +39,7 @@ export async function listOutbox(
 
 export async function listDcsaTimestamps(db: Queryable, query: { imo?: number; limit: number }): Promise<unknown[]> {
   const params: unknown[] = [];
-  let where = '';
-  if (query.imo !== undefined) {
-    params.push(query.imo);
-    where = `WHERE t.imo = $${params.length}`;
-  }
+  const where = whereAll(equalities({ 't.imo': query.imo }, params));
   params.push(query.limit);
   const { rows } = await db.query(
     `SELECT t.timestamp_id, t.direction, t.classifier, t.date_time, t.imo, pc.vessel_name, t.time_type, t.state,

@@ -4,6 +4,7 @@
 
 import type { DcsaDetailedError } from '@pcas/contracts';
 import type { Queryable } from '@pcas/sql';
+import { equalities } from './conditions.ts';
 
 export type Filters = Record<string, string | undefined>;
 
@@ -32,6 +33,18 @@ export const FILTER_RULES: Readonly<Record<string, RegExp>> = {
   classifierCode: /^(ACT|EST|PLN|REQ)$/,
 };
 
+/** A terminal call's filters that match a field of its body by the same name. */
+const TERMINAL_CALL_BODY_FILTERS = [
+  'terminalCallReference',
+  'carrierServiceName',
+  'carrierServiceCode',
+  'universalServiceReference',
+  'carrierImportVoyageNumber',
+  'carrierExportVoyageNumber',
+  'universalImportVoyageReference',
+  'universalExportVoyageReference',
+] as const;
+
 /** Which filters each list takes, and which of them the standard requires at least one of. */
 export const LISTS = {
   portCalls: {
@@ -39,18 +52,7 @@ export const LISTS = {
     oneOf: ['portCallID', 'portVisitReference', 'UNLocationCode', 'vesselIMONumber', 'vesselName', 'MMSINumber'],
   },
   terminalCalls: {
-    filters: [
-      'portCallID',
-      'terminalCallID',
-      'terminalCallReference',
-      'carrierServiceName',
-      'carrierServiceCode',
-      'universalServiceReference',
-      'carrierImportVoyageNumber',
-      'carrierExportVoyageNumber',
-      'universalImportVoyageReference',
-      'universalExportVoyageReference',
-    ],
+    filters: ['portCallID', 'terminalCallID', ...TERMINAL_CALL_BODY_FILTERS],
     oneOf: [
       'portCallID',
       'terminalCallID',
@@ -116,22 +118,37 @@ const VISIBLE_PORT_CALL = `(pc.partner_id = $1 OR EXISTS (
      WHERE bs.port_call_id = pc.port_call_id AND bs.service_type = 'BERTH' AND bs.event_type = 'DEPA'
        AND bt.classifier = 'PLN' AND bt.date_time < now())`;
 
+/** ` AND <column> = $n` for each filter given, `columns` naming each filter's column. */
 function where(columns: Record<string, string>, filters: Filters, params: unknown[]): string {
-  const parts: string[] = [];
-  for (const [name, column] of Object.entries(columns)) {
-    const value = filters[name];
-    if (value === undefined) continue;
-    params.push(value);
-    parts.push(`${column} = $${params.length}`);
-  }
-  return parts.map((p) => ` AND ${p}`).join('');
+  const values = Object.fromEntries(Object.entries(columns).map(([name, column]) => [column, filters[name]]));
+  return equalities(values, params)
+    .map((p) => ` AND ${p}`)
+    .join('');
 }
 
 type Row = { body: Record<string, unknown> };
 
-export async function portCallsOf(db: Queryable, partnerId: number, filters: Filters): Promise<unknown[]> {
+/**
+ * The rows of a list that the partner may see (its own, or those of a port call it may see), filtered by the
+ * filters' columns: `query` is the statement, given the filters' conditions; $1 is the partner.
+ */
+async function visibleRows<R extends Row>(
+  db: Queryable,
+  partnerId: number,
+  filters: Filters,
+  columns: Record<string, string>,
+  query: (extra: string) => string,
+): Promise<R[]> {
   const params: unknown[] = [partnerId];
-  const extra = where(
+  const extra = where(columns, filters, params);
+  return (await db.query<R>(query(extra), params)).rows;
+}
+
+export async function portCallsOf(db: Queryable, partnerId: number, filters: Filters): Promise<unknown[]> {
+  const rows = await visibleRows<Row & { omitted: boolean }>(
+    db,
+    partnerId,
+    filters,
     {
       portCallID: 'pc.port_call_id',
       portVisitReference: 'pc.port_visit_reference',
@@ -140,71 +157,51 @@ export async function portCallsOf(db: Queryable, partnerId: number, filters: Fil
       vesselName: 'pc.vessel_name',
       MMSINumber: 'pc.mmsi',
     },
-    filters,
-    params,
-  );
-  const { rows } = await db.query<Row & { omitted: boolean }>(
-    `SELECT pc.body, pc.omitted FROM dcsa.port_calls pc WHERE ${VISIBLE_PORT_CALL}${extra} ORDER BY pc.updated_at, pc.port_call_id`,
-    params,
+    (extra) =>
+      `SELECT pc.body, pc.omitted FROM dcsa.port_calls pc WHERE ${VISIBLE_PORT_CALL}${extra} ORDER BY pc.updated_at, pc.port_call_id`,
   );
   return rows.map((r) => ({ ...r.body, omitted: r.omitted }));
 }
 
 export async function terminalCallsOf(db: Queryable, partnerId: number, filters: Filters): Promise<unknown[]> {
-  const params: unknown[] = [partnerId];
-  const fields = [
-    'terminalCallReference',
-    'carrierServiceName',
-    'carrierServiceCode',
-    'universalServiceReference',
-    'carrierImportVoyageNumber',
-    'carrierExportVoyageNumber',
-    'universalImportVoyageReference',
-    'universalExportVoyageReference',
-  ];
-  const extra = where(
+  const rows = await visibleRows<Row & { omitted: boolean }>(
+    db,
+    partnerId,
+    filters,
     {
       portCallID: 'tc.port_call_id',
       terminalCallID: 'tc.terminal_call_id',
-      ...Object.fromEntries(fields.map((f) => [f, `tc.body->>'${f}'`])),
+      ...Object.fromEntries(TERMINAL_CALL_BODY_FILTERS.map((f) => [f, `tc.body->>'${f}'`])),
     },
-    filters,
-    params,
-  );
-  const { rows } = await db.query<Row & { omitted: boolean }>(
-    `SELECT tc.body, tc.omitted FROM dcsa.terminal_calls tc JOIN dcsa.port_calls pc ON pc.port_call_id = tc.port_call_id
+    (extra) =>
+      `SELECT tc.body, tc.omitted FROM dcsa.terminal_calls tc JOIN dcsa.port_calls pc ON pc.port_call_id = tc.port_call_id
       WHERE (tc.partner_id = $1 OR ${VISIBLE_PORT_CALL})${extra} ORDER BY tc.updated_at, tc.terminal_call_id`,
-    params,
   );
   return rows.map((r) => ({ ...r.body, omitted: r.omitted }));
 }
 
 export async function portCallServicesOf(db: Queryable, partnerId: number, filters: Filters): Promise<unknown[]> {
-  const params: unknown[] = [partnerId];
-  const extra = where(
-    { terminalCallID: 's.terminal_call_id', portCallServiceID: 's.service_id', portCallServiceType: 's.service_type' },
+  const rows = await visibleRows<Row & { cancelled: boolean; declined: boolean }>(
+    db,
+    partnerId,
     filters,
-    params,
-  );
-  const { rows } = await db.query<Row & { cancelled: boolean; declined: boolean }>(
-    `SELECT s.body, s.cancelled, s.declined FROM dcsa.services s JOIN dcsa.port_calls pc ON pc.port_call_id = s.port_call_id
+    { terminalCallID: 's.terminal_call_id', portCallServiceID: 's.service_id', portCallServiceType: 's.service_type' },
+    (extra) =>
+      `SELECT s.body, s.cancelled, s.declined FROM dcsa.services s JOIN dcsa.port_calls pc ON pc.port_call_id = s.port_call_id
       WHERE (s.partner_id = $1 OR ${VISIBLE_PORT_CALL})${extra} ORDER BY s.updated_at, s.service_id`,
-    params,
   );
   return rows.map((r) => ({ ...r.body, cancelled: r.cancelled, declined: r.declined }));
 }
 
 export async function timestampsOf(db: Queryable, partnerId: number, filters: Filters): Promise<unknown[]> {
-  const params: unknown[] = [partnerId];
-  const extra = where(
-    { portCallServiceID: 't.service_id', timestampID: 't.timestamp_id', classifierCode: 't.classifier' },
+  const rows = await visibleRows<Row>(
+    db,
+    partnerId,
     filters,
-    params,
-  );
-  const { rows } = await db.query<Row>(
-    `SELECT t.body FROM dcsa.timestamps t JOIN dcsa.port_calls pc ON pc.port_call_id = t.port_call_id
+    { portCallServiceID: 't.service_id', timestampID: 't.timestamp_id', classifierCode: 't.classifier' },
+    (extra) =>
+      `SELECT t.body FROM dcsa.timestamps t JOIN dcsa.port_calls pc ON pc.port_call_id = t.port_call_id
       WHERE (t.partner_id = $1 OR ${VISIBLE_PORT_CALL})${extra} ORDER BY t.seq`,
-    params,
   );
   return rows.map((r) => r.body);
 }

@@ -1,6 +1,6 @@
-import type { ApiError } from '@pcas/contracts';
 import { templatePairs } from '@pcas/s211';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../testing/failures.ts';
 import {
   admitTimestamp,
   apiKeyIdOf,
@@ -21,15 +21,6 @@ const GAVLE = templatePairs('gavle')!;
 const agent = { user_id: 7, api_key_id: 3 };
 const person = { user_id: 12, api_key_id: null };
 
-function error(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (e) {
-    return e as ApiError;
-  }
-  throw new Error('expected a throw');
-}
-
 describe('admission', () => {
   it('a manual timestamp of a person always gets in, weighing 999', () => {
     expect(needsKeyWeight({ manual: true, actor: person })).toBe(false);
@@ -43,14 +34,14 @@ describe('admission', () => {
   });
 
   it('an API key without a weight for the pair is refused with 403', () => {
-    const e = error(() => admitTimestamp({ manual: false, actor: agent }, undefined));
+    const e = thrown(() => admitTimestamp({ manual: false, actor: agent }, undefined));
     expect([e.status, e.message]).toEqual([403, 'No permission to post given timestamp data']);
   });
 
   it('an API key needs a weight even on the manual route, and a data-source post without a key has none', () => {
     expect(needsKeyWeight({ manual: true, actor: agent })).toBe(true);
-    expect(error(() => admitTimestamp({ manual: true, actor: agent }, undefined)).status).toBe(403);
-    expect(error(() => admitTimestamp({ manual: false, actor: person }, undefined)).status).toBe(403);
+    expect(thrown(() => admitTimestamp({ manual: true, actor: agent }, undefined)).status).toBe(403);
+    expect(thrown(() => admitTimestamp({ manual: false, actor: person }, undefined)).status).toBe(403);
   });
 });
 
@@ -111,7 +102,7 @@ describe('validateTimestampWeights', () => {
     [{ api_key_ids: 'x' }, "Wrong parameter type: api_key_ids should be array but got 'x'"],
     [{ time_type: 5 }, "Wrong parameter type: timestamp_time_type should be string but got '5'"],
   ])('refuses %j: %s', (overrides, message) => {
-    const e = error(() => validateTimestampWeights(input(overrides), GAVLE));
+    const e = thrown(() => validateTimestampWeights(input(overrides), GAVLE));
     expect([e.status, e.message]).toEqual([400, message]);
   });
 
@@ -127,7 +118,7 @@ describe('validateTimestampWeights', () => {
   it('knows only the pairs of the given template', () => {
     const rauma = templatePairs('rauma')!;
     expect(
-      error(() => validateTimestampWeights(input({ state: 'Arrival_Vessel_TrafficArea', time_type: 'Actual' }), rauma))
+      thrown(() => validateTimestampWeights(input({ state: 'Arrival_Vessel_TrafficArea', time_type: 'Actual' }), rauma))
         .message,
     ).toBe('Invalid timestamp state: Arrival_Vessel_TrafficArea');
     expect(
@@ -143,13 +134,13 @@ describe('validatePayloadKeyWeights', () => {
       api_key_ids: [2, 1],
     });
     expect(validatePayloadKeyWeights({ payload_key: 'anything at all', api_key_ids: [] }).api_key_ids).toEqual([]);
-    expect(error(() => validatePayloadKeyWeights({ payload_key: 'x', api_key_ids: [2, 2] })).message).toBe(
+    expect(thrown(() => validatePayloadKeyWeights({ payload_key: 'x', api_key_ids: [2, 2] })).message).toBe(
       'Duplicate API key ID values not allowed',
     );
-    expect(error(() => validatePayloadKeyWeights({ payload_key: 'x', api_key_ids: ['a'] })).message).toBe(
+    expect(thrown(() => validatePayloadKeyWeights({ payload_key: 'x', api_key_ids: ['a'] })).message).toBe(
       'Invalid api key ID: a',
     );
-    expect(error(() => validatePayloadKeyWeights({ payload_key: null, api_key_ids: [] })).status).toBe(400);
+    expect(thrown(() => validatePayloadKeyWeights({ payload_key: null, api_key_ids: [] })).status).toBe(400);
   });
 
   it('apiKeyIdOf takes positive integers and digit strings only', () => {

@@ -1,5 +1,6 @@
 import type { PostTimestampCommand } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../testing/failures.ts';
 import { uuidV5 } from './event-id.ts';
 import {
   decidePostTimestamp,
@@ -36,15 +37,6 @@ const VALIDATED = {
 const agent: PostTimestampContext = { now: NOW, actor: { user_id: 7, api_key_id: 3 }, manual: false, weight: 2 };
 const person: PostTimestampContext = { now: NOW, actor: { user_id: 12, api_key_id: null }, manual: true, weight: 999 };
 
-const error = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return e as Error & { status?: number };
-  }
-  throw new Error('expected a throw');
-};
-
 describe('validateTimestamp', () => {
   it('normalises a valid post', () => {
     expect(validateTimestamp(post(), NOW)).toEqual(VALIDATED);
@@ -64,13 +56,13 @@ describe('validateTimestamp', () => {
     ['abc', "Wrong parameter type: imo should be int but got 'abc'"],
     [null, "Wrong parameter type: imo should be int but got 'null'"],
   ])('rejects imo %j: %s', (imo, message) => {
-    const e = error(() => validateTimestamp(post({ imo }), NOW));
+    const e = thrown(() => validateTimestamp(post({ imo }), NOW));
     expect(e.message).toBe(message);
     expect(e.status).toBe(400);
   });
 
   it('requires a vessel name when the IMO is 0', () => {
-    expect(error(() => validateTimestamp(post({ imo: 0, vessel_name: '' }), NOW)).message).toBe(
+    expect(thrown(() => validateTimestamp(post({ imo: 0, vessel_name: '' }), NOW)).message).toBe(
       'IMO is 0 and vessel name is empty.',
     );
     expect(validateTimestamp(post({ imo: 0, vessel_name: 'Nameless' }), NOW).imo).toBe(0);
@@ -81,29 +73,29 @@ describe('validateTimestamp', () => {
   });
 
   it.each(['vessel_name', 'time_type', 'state', 'time'] as const)('requires %s to be a string', (field) => {
-    expect(error(() => validateTimestamp(post({ [field]: 5 }), NOW)).message).toBe(
+    expect(thrown(() => validateTimestamp(post({ [field]: 5 }), NOW)).message).toBe(
       `Wrong parameter type: ${field} should be string but got '5'`,
     );
   });
 
   it('rejects an unknown time type with the list of valid ones', () => {
-    expect(error(() => validateTimestamp(post({ time_type: 'Guessed' }), NOW)).message).toBe(
+    expect(thrown(() => validateTimestamp(post({ time_type: 'Guessed' }), NOW)).message).toBe(
       'Timestamp time type is not valid: Guessed. Should be one of: Planned, Estimated, Actual, Recommended, Required',
     );
-    expect(error(() => validateTimestamp(post({ time_type: 'actual' }), NOW)).message).toMatch(
+    expect(thrown(() => validateTimestamp(post({ time_type: 'actual' }), NOW)).message).toMatch(
       /^Timestamp time type is not valid: actual\./,
     );
-    expect(error(() => validateTimestamp(post({ time_type: 'LiveEstimated' }), NOW)).status).toBe(400);
+    expect(thrown(() => validateTimestamp(post({ time_type: 'LiveEstimated' }), NOW)).status).toBe(400);
   });
 
   it('rejects an unknown state with the list of all 268', () => {
-    const e = error(() => validateTimestamp(post({ state: 'Pilotage_Reguested' }), NOW));
+    const e = thrown(() => validateTimestamp(post({ state: 'Pilotage_Reguested' }), NOW));
     expect(e.message).toMatch(
       /^Timestamp state is not valid: Pilotage_Reguested\. Should be one of: Arrival_Agent_Berth, Departure_Agent_Berth, /,
     );
     expect(e.message).toMatch(/, PortVisit_Cancelled$/);
     expect(e.message.split(': ')[2].split(', ')).toHaveLength(268);
-    expect(error(() => validateTimestamp(post({ state: 'pilotage_commenced' }), NOW)).status).toBe(400);
+    expect(thrown(() => validateTimestamp(post({ state: 'pilotage_commenced' }), NOW)).status).toBe(400);
   });
 
   it.each(['Planned', 'Estimated', 'Actual', 'Recommended', 'Required'])('accepts time type %s', (timeType) => {
@@ -113,7 +105,7 @@ describe('validateTimestamp', () => {
   });
 
   it('validates the time before the rest, as the original', () => {
-    expect(error(() => validateTimestamp(post({ time: 'soon', imo: 1234568, state: 'x' }), NOW)).message).toMatch(
+    expect(thrown(() => validateTimestamp(post({ time: 'soon', imo: 1234568, state: 'x' }), NOW)).message).toMatch(
       /^Invalid date format: soon\./,
     );
   });
@@ -131,10 +123,10 @@ describe('validateTimestamp', () => {
     });
 
     it('rejects more than 10 minutes ahead with now and time in the message', () => {
-      expect(error(() => validateTimestamp(post({ time_type: 'Actual', time: at(11) }), NOW)).message).toBe(
+      expect(thrown(() => validateTimestamp(post({ time_type: 'Actual', time: at(11) }), NOW)).message).toBe(
         'Time type is actual, but time is in future. Now: 2026-05-11T12:30:40+00:00, Time: 2026-05-11T12:41:40+00:00',
       );
-      expect(error(() => validateTimestamp(post({ time_type: 'Actual', time: at(10, 1) }), NOW)).status).toBe(400);
+      expect(thrown(() => validateTimestamp(post({ time_type: 'Actual', time: at(10, 1) }), NOW)).status).toBe(400);
     });
 
     it('compares in UTC whatever the offset', () => {
@@ -167,14 +159,14 @@ describe('parsePayload', () => {
   it.each([null, undefined, 5, true, '', 'not json', '5', '"text"', 'null', '[1,2]', [1], ['a']])(
     'rejects %j with "Invalid payload"',
     (payload) => {
-      const e = error(() => parsePayload(payload));
+      const e = thrown(() => parsePayload(payload));
       expect(e.message).toBe('Invalid payload');
       expect(e.status).toBe(400);
     },
   );
 
   it('is checked as part of a post', () => {
-    expect(error(() => validateTimestamp(post({ payload: 'x' }), NOW)).message).toBe('Invalid payload');
+    expect(thrown(() => validateTimestamp(post({ payload: 'x' }), NOW)).message).toBe('Invalid payload');
     expect(validateTimestamp(post({ payload: '{"external_id":"A-1"}' }), NOW).payload).toEqual({ external_id: 'A-1' });
   });
 
@@ -186,7 +178,7 @@ describe('parsePayload', () => {
     ['a lone surrogate', '{"note":"\\ud800"}', 'payload contains an invalid character'],
     ['deep nesting', `{"a":${'['.repeat(600)}${']'.repeat(600)}}`, 'payload is nested too deeply'],
   ])('refuses a JSON-string payload holding %s', (_what, payload, message) => {
-    const e = error(() => validateTimestamp(post({ payload }), NOW));
+    const e = thrown(() => validateTimestamp(post({ payload }), NOW));
     expect(e.status).toBe(400);
     expect(e.message).toBe(message);
   });

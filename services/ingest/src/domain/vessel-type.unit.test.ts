@@ -1,14 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { thrown } from '../testing/failures.ts';
 import { decideSetVesselType } from './vessel-type.ts';
-
-const refusal = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error & { status?: number };
-  }
-  throw new Error('expected a refusal');
-};
 
 describe('decideSetVesselType', () => {
   const vessel = { imo: 9074729, vessel_type: 1 };
@@ -25,12 +17,12 @@ describe('decideSetVesselType', () => {
   });
 
   it('refuses an unknown vessel before looking at the type', () => {
-    const error = refusal(() => decideSetVesselType(undefined, 999));
+    const error = thrown(() => decideSetVesselType(undefined, 999));
     expect([error.status, error.message]).toEqual([400, 'Vessel does not exist']);
   });
 
   it.each([0, 74, -1, 2.5, '', 'x', null, '041'])('refuses type %j', (type) => {
-    const error = refusal(() => decideSetVesselType(vessel, type));
+    const error = thrown(() => decideSetVesselType(vessel, type));
     expect([error.status, error.message]).toEqual([400, 'Invalid vessel type']);
   });
 });

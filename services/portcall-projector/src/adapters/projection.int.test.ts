@@ -11,8 +11,9 @@ import {
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type ProjectorDatabase, projectorDatabase, GAVLE_RULES as rules } from '../testing/database.ts';
+import { describe, expect, it } from 'vitest';
+import { ONE_BEFORE_TWO } from '../domain/port-call-test-kit.ts';
+import { GAVLE_RULES as rules, useProjectorDatabase } from '../testing/database.ts';
 import { appendPosts, readLog, readModels } from '../testing/read-models.ts';
 import { type Post, trafficPosts } from '../testing/traffic.ts';
 import { loadPriorities } from './priorities.ts';
@@ -22,16 +23,9 @@ import { VesselCache } from './vessel-state.ts';
 
 const log = createLogger('projection-test', 'silent');
 const DAY = 86_400_000;
-let database: ProjectorDatabase;
 let db: Db;
 let store: EventStore;
-
-beforeAll(async () => {
-  database = await projectorDatabase('pcas_portcalls');
-  ({ db, store } = database);
-});
-
-afterAll(() => database?.close());
+useProjectorDatabase('pcas_portcalls', (database) => ({ db, store } = database));
 
 const project = (events: readonly RecordedEvent[], cache?: VesselCache) =>
   db.transaction((tx) => projectBatch(tx, store, rules, events, cache));
@@ -210,16 +204,7 @@ describe('priorities', () => {
       ...(await store.readStream(PAYLOAD_KEY_PRIORITIES_STREAM)),
     ];
     await project(priorityEvents);
-    expect(await loadPriorities(db)).toEqual({
-      timestamp_weights: [
-        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 1, weight: 2 },
-        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 2, weight: 1 },
-      ],
-      payload_key_weights: [
-        { payload_key: 'berth_name', api_key_id: 1, weight: 2 },
-        { payload_key: 'berth_name', api_key_id: 2, weight: 1 },
-      ],
-    });
+    expect(await loadPriorities(db)).toEqual(ONE_BEFORE_TWO);
     // Applied again (redelivery): nothing changes.
     await project(priorityEvents);
     // Port calls are not re-derived by a priority change alone.

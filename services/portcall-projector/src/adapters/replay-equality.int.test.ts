@@ -27,9 +27,9 @@ import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import type { DelayedJobs } from '@pcas/jobs';
 import { createLogger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createPortcallCommands } from '../entry-points/commands.ts';
-import { type ProjectorDatabase, projectorDatabase, GAVLE_RULES as rules } from '../testing/database.ts';
+import { GAVLE_RULES as rules, useProjectorDatabase } from '../testing/database.ts';
 import { countedRows, timestampCounts } from '../testing/read-models.ts';
 import { appendAsIngest, compareSchemas, LogTail, schemaTables, type TableDifference } from '../testing/replay.ts';
 import { type Post, seeded, trafficPosts } from '../testing/traffic.ts';
@@ -80,16 +80,9 @@ const NEW_PAIR_ROUND = 15;
 const NEW_PAIR = { time_type: 'Estimated', state: 'Arrival_Vessel_Berth' };
 const KEYS = [1, 2, 3];
 
-let database: ProjectorDatabase;
 let db: Db;
 let store: EventStore;
-
-beforeAll(async () => {
-  database = await projectorDatabase('pcas_replay');
-  ({ db, store } = database);
-});
-
-afterAll(() => database?.close());
+useProjectorDatabase('pcas_replay', (database) => ({ db, store } = database));
 
 const iso = (ms: number) => `${new Date(Math.floor(ms / 1000) * 1000).toISOString().slice(0, 19)}+00:00`;
 

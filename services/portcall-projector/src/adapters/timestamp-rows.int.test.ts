@@ -9,9 +9,9 @@ import { createInProcessBus, startRelay } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import type { Db, Queryable } from '@pcas/sql';
 import { waitForValue } from '@pcas/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { startPortcallProjector } from '../entry-points/service.ts';
-import { type ProjectorDatabase, projectorDatabase, GAVLE_RULES as rules } from '../testing/database.ts';
+import { GAVLE_RULES as rules, useProjectorDatabase } from '../testing/database.ts';
 import { readLog } from '../testing/read-models.ts';
 import { projectBatch } from './projection.ts';
 
@@ -27,17 +27,10 @@ const hoursFromNow = (h: number) =>
   `${new Date(Math.floor(Date.now() / 3_600_000 + h) * 3_600_000).toISOString().slice(0, 19)}+00:00`;
 const plain = (time: string) => time.slice(0, 19);
 
-let database: ProjectorDatabase;
 let db: Db;
 let store: EventStore;
-
-beforeAll(async () => {
-  // Two instances starting together must not trip over each other's DDL.
-  database = await projectorDatabase('pcas_projector', 2);
-  ({ db, store } = database);
-});
-
-afterAll(() => database?.close());
+// Two instances starting together must not trip over each other's DDL.
+useProjectorDatabase('pcas_projector', (database) => ({ db, store } = database), 2);
 
 beforeEach(async () => {
   await db.query('TRUNCATE portcall.timestamps, portcall.timestamp_counts, portcall.port_calls, portcall.vessels');

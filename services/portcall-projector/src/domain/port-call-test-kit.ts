@@ -1,5 +1,6 @@
 // Test support for the port-call rules: builds a vessel stream event by event (positions, clock, actors) so
-// that tests read as "these events in → these port calls out". Pure; used by the *.unit.test.ts files only.
+// that tests read as "these events in → these port calls out", and the posts of one realistic visit (also behind
+// testing/traffic.ts's generated traffic). Pure; used by tests only.
 
 import type { TimestampReceived, VesselEvents } from '@pcas/contracts';
 import { DEFAULT_PORT_CALL_SETTINGS, type PortCallSettings } from './port-call-settings.ts';
@@ -80,6 +81,18 @@ export const context = (
   clustering: ProjectionContext['clustering'] = 'density',
 ): ProjectionContext => ({ settings: { ...DEFAULT_PORT_CALL_SETTINGS, ...settings }, priorities, clustering });
 
+/** API key 1 weighs more than key 2 for the ETA to the port area and for the berth_name payload key. */
+export const ONE_BEFORE_TWO: Priorities = {
+  timestamp_weights: [
+    { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 1, weight: 2 },
+    { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 2, weight: 1 },
+  ],
+  payload_key_weights: [
+    { payload_key: 'berth_name', api_key_id: 1, weight: 2 },
+    { payload_key: 'berth_name', api_key_id: 2, weight: 1 },
+  ],
+};
+
 export const masterContext = (settings: Partial<PortCallSettings> = {}, priorities: Priorities = NO_PRIORITIES) =>
   context({ masterSources: ['portnet'], masterStartBuffer: 'PT6H', masterEndBuffer: 'PT12H', ...settings }, priorities);
 
@@ -98,6 +111,62 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** Adds a post: when it is posted (epoch ms), its time type and state, its time and payload fields. */
+export type AddPost = (
+  created: number,
+  type: string,
+  state: string,
+  time: number,
+  extra?: Record<string, unknown>,
+) => void;
+
+/** One visit of a generated history: its arrival at berth (epoch ms), its stay (ms), how many ETAs and ETDs. */
+export interface Visit {
+  arrival: number;
+  stay: number;
+  /** The fewest and most ETAs, and ETDs: how many is drawn when the first of them is made. */
+  etas: [number, number];
+  etds: [number, number];
+  /** Payload fields of the ETAs and of the arrival at berth (e.g. the berth's name). */
+  berth?: Record<string, unknown>;
+}
+
+/**
+ * The posts of one visit, each handed to `add`: its ETAs posted up to 4 days ahead, inbound pilotage, arrivals,
+ * berth, cargo, its ETDs, outbound pilotage and (mostly) the departures, each posted when it happens. `r` draws the
+ * spread of the times and what is left out, in the same order on every run.
+ */
+export function visitPosts(visit: Visit, r: () => number, add: AddPost): void {
+  const between = (a: number, b: number) => a + (b - a) * r();
+  const count = ([lo, hi]: [number, number]) => lo + Math.floor(r() * (hi - lo + 1));
+  const { arrival, stay, berth = {} } = visit;
+  const departure = arrival + stay;
+  const etas = count(visit.etas);
+  for (let k = 0; k < etas; k++) {
+    add(
+      arrival - between(0.2, 4) * DAY_MS,
+      'Estimated',
+      'Arrival_Vessel_PortArea',
+      arrival + between(-6, 6) * HOUR_MS,
+      berth,
+    );
+  }
+  const inbound = { direction: 'inbound' };
+  add(arrival - 2 * HOUR_MS, 'Actual', 'Pilotage_Commenced', arrival - 2 * HOUR_MS, inbound);
+  add(arrival - HOUR_MS, 'Actual', 'Arrival_Vessel_PortArea', arrival - HOUR_MS);
+  add(arrival + 5 * 60_000, 'Actual', 'Arrival_Vessel_Berth', arrival, berth);
+  add(arrival + 10 * 60_000, 'Actual', 'Pilotage_Completed', arrival + 5 * 60_000, inbound);
+  if (r() < 0.8) add(arrival + HOUR_MS, 'Actual', 'CargoOp_Commenced', arrival + HOUR_MS);
+  const etds = count(visit.etds);
+  for (let k = 0; k < etds; k++) {
+    add(arrival + between(0, 0.9) * stay, 'Estimated', 'Departure_Vessel_Berth', departure + between(-4, 4) * HOUR_MS);
+  }
+  if (r() < 0.8) add(departure - HOUR_MS, 'Actual', 'CargoOp_Completed', departure - HOUR_MS);
+  add(departure - 10 * 60_000, 'Actual', 'Pilotage_Commenced', departure - 10 * 60_000, { direction: 'outbound' });
+  if (r() < 0.9) add(departure + 5 * 60_000, 'Actual', 'Departure_Vessel_Berth', departure);
+  if (r() < 0.7) add(departure + 2 * HOUR_MS, 'Actual', 'Departure_Vessel_PortArea', departure + 1.5 * HOUR_MS);
+}
+
 export interface HistoryOptions {
   visits: number;
   /** Days at sea between departure and the next arrival. */
@@ -110,9 +179,8 @@ export interface HistoryOptions {
 }
 
 /**
- * A realistic vessel history: per visit 2–5 ETAs posted up to 4 days ahead, inbound pilotage, arrivals, berth,
- * cargo, 1–3 ETDs, outbound pilotage and (mostly) the departures, each posted when it happens. Posts are in
- * the order they would be received, so a next visit's ETAs can arrive while the vessel is still in port.
+ * A realistic vessel history: visits (visitPosts) with 2–5 ETAs and 1–3 ETDs each. Posts are in the order they
+ * would be received, so a next visit's ETAs can arrive while the vessel is still in port.
  */
 export function vesselHistory(seed: number, options: HistoryOptions, stream = new VesselStream()): VesselStream {
   const r = seeded(seed);
@@ -124,39 +192,11 @@ export function vesselHistory(seed: number, options: HistoryOptions, stream = ne
   let arrival = Date.UTC(2024, 0, 1) + between(1, 3) * DAY_MS;
   for (let v = 0; v < options.visits; v++) {
     const base = options.payloadOf?.(v) ?? {};
-    const add = (created: number, type: string, state: string, time: number, extra: Record<string, unknown> = {}) =>
+    const add: AddPost = (created, type, state, time, extra = {}) =>
       posts.push({ created, type, state, time, payload: { ...base, ...extra } });
     const stay = between(s0, s1) * DAY_MS;
-    const departure = arrival + stay;
-    const etas = 2 + Math.floor(r() * 4);
-    for (let k = 0; k < etas; k++) {
-      add(
-        arrival - between(0.2, 4) * DAY_MS,
-        'Estimated',
-        'Arrival_Vessel_PortArea',
-        arrival + between(-6, 6) * HOUR_MS,
-      );
-    }
-    const inbound = { direction: 'inbound' };
-    add(arrival - 2 * HOUR_MS, 'Actual', 'Pilotage_Commenced', arrival - 2 * HOUR_MS, inbound);
-    add(arrival - HOUR_MS, 'Actual', 'Arrival_Vessel_PortArea', arrival - HOUR_MS);
-    add(arrival + 5 * 60_000, 'Actual', 'Arrival_Vessel_Berth', arrival);
-    add(arrival + 10 * 60_000, 'Actual', 'Pilotage_Completed', arrival + 5 * 60_000, inbound);
-    if (r() < 0.8) add(arrival + HOUR_MS, 'Actual', 'CargoOp_Commenced', arrival + HOUR_MS);
-    const etds = 1 + Math.floor(r() * 3);
-    for (let k = 0; k < etds; k++) {
-      add(
-        arrival + between(0, 0.9) * stay,
-        'Estimated',
-        'Departure_Vessel_Berth',
-        departure + between(-4, 4) * HOUR_MS,
-      );
-    }
-    if (r() < 0.8) add(departure - HOUR_MS, 'Actual', 'CargoOp_Completed', departure - HOUR_MS);
-    add(departure - 10 * 60_000, 'Actual', 'Pilotage_Commenced', departure - 10 * 60_000, { direction: 'outbound' });
-    if (r() < 0.9) add(departure + 5 * 60_000, 'Actual', 'Departure_Vessel_Berth', departure);
-    if (r() < 0.7) add(departure + 2 * HOUR_MS, 'Actual', 'Departure_Vessel_PortArea', departure + 1.5 * HOUR_MS);
-    arrival = departure + between(i0, i1) * DAY_MS;
+    visitPosts({ arrival, stay, etas: [2, 5], etds: [1, 3] }, r, add);
+    arrival = arrival + stay + between(i0, i1) * DAY_MS;
   }
   posts.sort((a, b) => a.created - b.created);
   for (const p of posts) {

@@ -166,70 +166,75 @@ function rangeSet(w: Work, data: PortCallRangeSet): void {
   w.scanAll(modified, true, true);
 }
 
+type Apply = (w: Work, event: VesselEvent) => void;
+
+/**
+ * What each event does to the port calls, after the clock's tick. PortCallTimersElapsed: the tick is all it does.
+ * Vessel registrations and renames change no port call.
+ */
+const APPLY = new Map<string, Apply>([
+  ['TimestampReceived', received],
+  ['TimestampDeleted', (w, e) => deleted(w, e.data as TimestampDeleted)],
+  ['TimestampRestored', (w, e) => restored(w, e.data as TimestampRestored)],
+  ['TimestampPortCallSet', (w, e) => moved(w, e.data as TimestampPortCallSet)],
+  ['TimestampPortCallUnset', (w, e) => unset(w, e.data as TimestampPortCallUnset)],
+  ['PortCallRangeSet', (w, e) => rangeSet(w, e.data as PortCallRangeSet)],
+  ['PortCallForceScanned', (w, e) => w.scanAll([(e.data as PortCallForceScanned).port_call_id], true, true)],
+  [
+    'PortCallForceClosed',
+    (w, e) => {
+      const pc = w.portCalls.get((e.data as PortCallForceClosed).port_call_id);
+      if (pc) forceClose(pc, w.now);
+    },
+  ],
+  [
+    'OrphanTimestampsAttachRequested',
+    (w, e) => {
+      const data = e.data as OrphanTimestampsAttachRequested;
+      attachOrphans(w, { isFromAgent: data.is_from_agent === true, ignoreStatus: data.ignore_status === true });
+    },
+  ],
+  [
+    'VesselVisibilitySet',
+    (w, e) => {
+      w.s.visible = (e.data as VesselVisibilitySet).visible !== false;
+    },
+  ],
+  [
+    'VesselTypeSet',
+    // Only the ship object's vessel_type_name changes (read-model.ts).
+    (w, e) => {
+      const type = Number((e.data as VesselTypeSet).vessel_type) || 1;
+      // Unknown (1) is kept as absent, so a state never typed and one typed back to Unknown are alike.
+      if (type === 1) delete w.s.vessel_type;
+      else w.s.vessel_type = type;
+    },
+  ],
+  [
+    'PortCallRtaSet',
+    (w, e) => {
+      const data = e.data as PortCallRtaSet;
+      const pc = w.portCalls.get(data.port_call_id);
+      if (pc) applyRtaSet(pc, data, e.metadata.user_id ?? null, w.now);
+    },
+  ],
+  [
+    'PortCallLiveEtaSet',
+    (w, e) => {
+      const data = e.data as PortCallLiveEtaSet;
+      const pc = w.portCalls.get(data.port_call_id);
+      if (pc) applyLiveEtaSet(pc, data, e.metadata.user_id ?? null, w.now);
+    },
+  ],
+]);
+
 function apply(w: Work, event: VesselEvent): void {
   if (event.globalPosition <= w.s.version) return;
   w.position = event.globalPosition;
   // Time only moves forward: a transaction that started earlier may commit (and be ordered) later.
   w.now = Math.max(w.now, event.created.getTime());
   tickAll(w);
-  switch (event.type) {
-    case 'TimestampReceived':
-      received(w, event);
-      break;
-    case 'TimestampDeleted':
-      deleted(w, event.data as TimestampDeleted);
-      break;
-    case 'TimestampRestored':
-      restored(w, event.data as TimestampRestored);
-      break;
-    case 'TimestampPortCallSet':
-      moved(w, event.data as TimestampPortCallSet);
-      break;
-    case 'TimestampPortCallUnset':
-      unset(w, event.data as TimestampPortCallUnset);
-      break;
-    case 'PortCallRangeSet':
-      rangeSet(w, event.data as PortCallRangeSet);
-      break;
-    case 'PortCallForceScanned':
-      w.scanAll([(event.data as PortCallForceScanned).port_call_id], true, true);
-      break;
-    case 'PortCallForceClosed': {
-      const pc = w.portCalls.get((event.data as PortCallForceClosed).port_call_id);
-      if (pc) forceClose(pc, w.now);
-      break;
-    }
-    case 'OrphanTimestampsAttachRequested': {
-      const data = event.data as OrphanTimestampsAttachRequested;
-      attachOrphans(w, { isFromAgent: data.is_from_agent === true, ignoreStatus: data.ignore_status === true });
-      break;
-    }
-    case 'VesselVisibilitySet':
-      w.s.visible = (event.data as VesselVisibilitySet).visible !== false;
-      break;
-    case 'VesselTypeSet':
-      // Only the ship object's vessel_type_name changes (read-model.ts).
-      {
-        const type = Number((event.data as VesselTypeSet).vessel_type) || 1;
-        // Unknown (1) is kept as absent, so a state never typed and one typed back to Unknown are alike.
-        if (type === 1) delete w.s.vessel_type;
-        else w.s.vessel_type = type;
-      }
-      break;
-    case 'PortCallRtaSet': {
-      const data = event.data as PortCallRtaSet;
-      const pc = w.portCalls.get(data.port_call_id);
-      if (pc) applyRtaSet(pc, data, event.metadata.user_id ?? null, w.now);
-      break;
-    }
-    case 'PortCallLiveEtaSet': {
-      const data = event.data as PortCallLiveEtaSet;
-      const pc = w.portCalls.get(data.port_call_id);
-      if (pc) applyLiveEtaSet(pc, data, event.metadata.user_id ?? null, w.now);
-      break;
-    }
-    // PortCallTimersElapsed: the tick above is all it does. Vessel registrations and renames change no port call.
-  }
+  APPLY.get(event.type)?.(w, event);
   w.s.version = event.globalPosition;
   w.s.clock = isoMs(w.now);
 }

@@ -16,6 +16,7 @@ import {
   at,
   context,
   masterContext,
+  ONE_BEFORE_TWO,
   project,
   projectMore,
   seeded,
@@ -23,7 +24,6 @@ import {
   vesselHistory,
 } from './port-call-test-kit.ts';
 import { isoUtc } from './port-call-time.ts';
-import type { Priorities } from './priorities.ts';
 import { portCallRange } from './ship.ts';
 import {
   diffVessel,
@@ -301,18 +301,8 @@ describe('determinism: the same events give the same port calls', () => {
     s.now(at(0));
     const eta = s.post('Estimated', 'Arrival_Vessel_PortArea', at(10), { key: 1, payload: { berth_name: 'One' } });
     s.post('Estimated', 'Arrival_Vessel_PortArea', at(12), { key: 2, payload: { berth_name: 'Two' } });
-    const oneFirst: Priorities = {
-      timestamp_weights: [
-        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 1, weight: 2 },
-        { time_type: 'Estimated', state: 'Arrival_Vessel_PortArea', api_key_id: 2, weight: 1 },
-      ],
-      payload_key_weights: [
-        { payload_key: 'berth_name', api_key_id: 1, weight: 2 },
-        { payload_key: 'berth_name', api_key_id: 2, weight: 1 },
-      ],
-    };
     const before = replayVessel(s.imo, s.events, context());
-    const after = replayVessel(s.imo, s.events, context({}, oneFirst));
+    const after = replayVessel(s.imo, s.events, context({}, ONE_BEFORE_TWO));
     expect(portCallOf(before, eta)).toMatchObject({ current_eta: at(12), berth_name: 'Two' });
     expect(portCallOf(after, eta)).toMatchObject({ current_eta: at(10), berth_name: 'One' });
     expect(after.timestamps).toEqual(before.timestamps);

@@ -34,8 +34,10 @@ import {
   decideUpdatePortCallId,
   decideVesselVisibility,
   invalidPortCallId,
+  type PortCallCommandEvent,
   portCallOf,
   portCallRange,
+  type VesselPortCalls,
 } from '../domain/port-calls.ts';
 import {
   type CommandSupport,
@@ -52,19 +54,17 @@ export type { PortcallCommandDeps } from './command-support.ts';
 
 /** Corrections of one port call, or of one timestamp's port call. */
 function portCallCorrections({ vesselOfPortCall, vesselOfTimestamp, readState, decideAndAppend }: CommandSupport) {
-  async function forceClose(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
-    const pc = await vesselOfPortCall(input.port_call_id);
-    await decideAndAppend(pc.imo, (state) => decideForceClose(state, pc.id), eventMetadata(actor, headers));
-    return OK;
-  }
-
-  async function forceScan(payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> {
-    const { actor, input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
-    const pc = await vesselOfPortCall(input.port_call_id);
-    await decideAndAppend(pc.imo, (state) => decideForceScan(state, pc.id), eventMetadata(actor, headers));
-    return OK;
-  }
+  /** A correction that names only the port call: decided on its vessel's stream. */
+  const onPortCall =
+    (decide: (state: VesselPortCalls, portCallId: number) => PortCallCommandEvent[]) =>
+    async (payload: unknown, headers: Record<string, unknown> = {}): Promise<Ok> => {
+      const { actor, input } = decodeCommand<Unchecked<PortCallIdCommand>>(payload);
+      const pc = await vesselOfPortCall(input.port_call_id);
+      await decideAndAppend(pc.imo, (state) => decide(state, pc.id), eventMetadata(actor, headers));
+      return OK;
+    };
+  const forceClose = onPortCall(decideForceClose);
+  const forceScan = onPortCall(decideForceScan);
 
   async function setPortCallRange(payload: unknown, headers: Record<string, unknown> = {}): Promise<null> {
     const { actor, input } = decodeCommand<Unchecked<SetPortCallRangeCommand>>(payload);

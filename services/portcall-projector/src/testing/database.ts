@@ -3,6 +3,7 @@
 
 import { createEventStore, type EventStore } from '@pcas/eventstore';
 import { type DatabaseForTest, freshDatabase } from '@pcas/testing';
+import { afterAll, beforeAll } from 'vitest';
 import type { ProjectorRules } from '../adapters/projection.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { DEFAULT_PORT_CALL_SETTINGS } from '../domain/port-call-settings.ts';
@@ -25,4 +26,21 @@ export async function projectorDatabase(prefix: string, schemaStarts = 1): Promi
   await store.init();
   await Promise.all(Array.from({ length: schemaStarts }, () => ensureSchema(database.db)));
   return { ...database, store };
+}
+
+/**
+ * The test file's database: made before its tests, handed to `ready` (which keeps what the tests use) and closed
+ * after them.
+ */
+export function useProjectorDatabase(
+  prefix: string,
+  ready: (database: ProjectorDatabase) => void,
+  schemaStarts = 1,
+): void {
+  let database: ProjectorDatabase | undefined;
+  beforeAll(async () => {
+    database = await projectorDatabase(prefix, schemaStarts);
+    ready(database);
+  });
+  afterAll(() => database?.close());
 }

@@ -3,9 +3,8 @@
 // the posts would arrive. Deterministic for a seed. Pure: callers append the posts to the event store.
 
 import type { TimestampReceived } from '@pcas/contracts';
-
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+import { type AddPost, visitPosts } from '../domain/port-call-test-kit.ts';
+import { DAY_MS } from '../domain/port-call-time.ts';
 
 /** A small deterministic random source (LCG). */
 export function seeded(seed: number): () => number {
@@ -48,10 +47,9 @@ export function vesselPosts(imo: number, options: TrafficOptions, seed: number):
   const between = (a: number, b: number) => a + (b - a) * r();
   const keys = options.apiKeys ?? [1, 2, 3];
   const [i0, i1] = options.interval ?? [5, 12];
-  const count = ([lo, hi]: [number, number]) => lo + Math.floor(r() * (hi - lo + 1));
   const name = `Vessel ${imo}`;
   const posts: Post[] = [];
-  const add = (at: number, time_type: string, state: string, time: number, payload: Record<string, unknown> = {}) => {
+  const add: AddPost = (at, time_type, state, time, payload = {}) => {
     if (at > options.to) return;
     const manual = r() < 0.05;
     const key = keys[Math.floor(r() * keys.length)];
@@ -73,39 +71,9 @@ export function vesselPosts(imo: number, options: TrafficOptions, seed: number):
   let arrival = options.from + between(0.5, i1) * DAY_MS;
   while (arrival - 4 * DAY_MS < options.to) {
     const stay = between(0.5, 2.5) * DAY_MS;
-    const departure = arrival + stay;
-    const berth = `B${1 + Math.floor(r() * 9)}`;
-    const etas = count(options.etas ?? [2, 5]);
-    for (let k = 0; k < etas; k++) {
-      add(
-        arrival - between(0.2, 4) * DAY_MS,
-        'Estimated',
-        'Arrival_Vessel_PortArea',
-        arrival + between(-6, 6) * HOUR_MS,
-        {
-          berth_name: berth,
-        },
-      );
-    }
-    add(arrival - 2 * HOUR_MS, 'Actual', 'Pilotage_Commenced', arrival - 2 * HOUR_MS, { direction: 'inbound' });
-    add(arrival - HOUR_MS, 'Actual', 'Arrival_Vessel_PortArea', arrival - HOUR_MS);
-    add(arrival + 5 * 60_000, 'Actual', 'Arrival_Vessel_Berth', arrival, { berth_name: berth });
-    add(arrival + 10 * 60_000, 'Actual', 'Pilotage_Completed', arrival + 5 * 60_000, { direction: 'inbound' });
-    if (r() < 0.8) add(arrival + HOUR_MS, 'Actual', 'CargoOp_Commenced', arrival + HOUR_MS);
-    const etds = count(options.etds ?? [1, 3]);
-    for (let k = 0; k < etds; k++) {
-      add(
-        arrival + between(0, 0.9) * stay,
-        'Estimated',
-        'Departure_Vessel_Berth',
-        departure + between(-4, 4) * HOUR_MS,
-      );
-    }
-    if (r() < 0.8) add(departure - HOUR_MS, 'Actual', 'CargoOp_Completed', departure - HOUR_MS);
-    add(departure - 10 * 60_000, 'Actual', 'Pilotage_Commenced', departure - 10 * 60_000, { direction: 'outbound' });
-    if (r() < 0.9) add(departure + 5 * 60_000, 'Actual', 'Departure_Vessel_Berth', departure);
-    if (r() < 0.7) add(departure + 2 * HOUR_MS, 'Actual', 'Departure_Vessel_PortArea', departure + 1.5 * HOUR_MS);
-    arrival = departure + between(i0, i1) * DAY_MS;
+    const berth = { berth_name: `B${1 + Math.floor(r() * 9)}` };
+    visitPosts({ arrival, stay, etas: options.etas ?? [2, 5], etds: options.etds ?? [1, 3], berth }, r, add);
+    arrival = arrival + stay + between(i0, i1) * DAY_MS;
   }
   return posts.filter((p) => p.at >= options.from).sort((a, b) => a.at - b.at);
 }

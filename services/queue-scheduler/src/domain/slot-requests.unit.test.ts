@@ -168,6 +168,17 @@ describe('a slot request answered and changed', () => {
       .data as SlotRequestData),
   };
   const own = reservation(100, S, S + 3 * HOUR, { slot_reservation_id: 1 });
+  /** The next vessel's slot request 2, accepted on reservation 101 from `start`, its RTA window the 30 min before. */
+  const acceptedNext = (start: number, jitEta: number, over: Partial<SlotRequestData> = {}): SlotRequestData => ({
+    ...offered,
+    id: 2,
+    status: 'accepted',
+    berth_reservation_id: 101,
+    rta_window_start: isoUtc(start - 30 * MIN),
+    rta_window_end: isoUtc(start),
+    jit_eta: isoUtc(jitEta),
+    ...over,
+  });
 
   it('the vessel sends a JIT ETA within the RTA window: accepted, its slot kept', () => {
     const out = decideUpdate(
@@ -226,15 +237,7 @@ describe('a slot request answered and changed', () => {
     const block = reservation(102, nextStart + 3 * HOUR + MIN, nextStart + 4 * HOUR, {
       berth_reservation_type: 'port_blocked',
     });
-    const other: SlotRequestData = {
-      ...offered,
-      id: 2,
-      status: 'accepted',
-      berth_reservation_id: 101,
-      rta_window_start: isoUtc(nextStart - 30 * MIN),
-      rta_window_end: isoUtc(nextStart),
-      jit_eta: isoUtc(nextStart - 25 * MIN),
-    };
+    const other = acceptedNext(nextStart, nextStart - 25 * MIN);
     const out = decideUpdate(
       offered,
       { laytime: '03:00', jit_eta: isoUtc(W0 + 2 * HOUR), agent: true },
@@ -294,16 +297,7 @@ describe('a slot request answered and changed', () => {
   describe('a push forward and the pushed vessel’s nomination window', () => {
     const nextStart = S + 3 * HOUR + 10 * MIN;
     const next = reservation(101, nextStart, nextStart + 3 * HOUR, { slot_reservation_id: 2 });
-    const other: SlotRequestData = {
-      ...offered,
-      id: 2,
-      nomination_id: 8,
-      status: 'accepted',
-      berth_reservation_id: 101,
-      rta_window_start: isoUtc(nextStart - 30 * MIN),
-      rta_window_end: isoUtc(nextStart),
-      jit_eta: isoUtc(nextStart - 20 * MIN),
-    };
+    const other = acceptedNext(nextStart, nextStart - 20 * MIN, { nomination_id: 8 });
     // 3 h asks 51 min more than the gap (see above): the next slot would end at nextStart + 3h51.
     const pushedEnd = nextStart + 3 * HOUR + 51 * MIN;
     const ctx = (windowEnd: number | undefined) => ({

@@ -4,7 +4,7 @@
 // generated timestamps through ingest, the notices, the jobs) is recorded in its transaction and done after the
 // reply (after-commit.ts, adapters/ingest-work.ts). The create commands are decided once per RPC request.
 
-import { retryOnConflict } from '@pcas/commands';
+import { decideAndAppendInTransaction, decideOnce, retryOnConflict } from '@pcas/commands';
 import type { ServiceDeps } from '@pcas/contracts';
 import { createIngestWork } from '../adapters/ingest-work.ts';
 import { cannotFindNomination } from '../domain/nominations.ts';
@@ -46,7 +46,8 @@ export function createQueueCommands(deps: QueueCommandDeps) {
     timeZone: config.portDefaultTimeZone ?? 'UTC',
     jobs: deps.jobs,
     transact: (fn) => retryOnConflict('queue', () => db.transaction(fn), retry),
-    retry,
+    decideAndAppend: (command) => decideAndAppendInTransaction(db, store, command, retry),
+    createOnce: (headers, decide) => context.transact((tx) => decideOnce(tx, 'queue', headers, () => decide(tx))),
     after,
     resolve: (metadata, actor, imo) => resolve(context, metadata, actor, imo),
   };

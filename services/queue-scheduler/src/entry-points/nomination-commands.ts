@@ -2,13 +2,7 @@
 // (domain/nominations.ts), append with the version read, write its row, reply; then its expiry is armed and the
 // vessel's waiting slot requests are placed again. A create is decided once per request (decideOnce).
 
-import {
-  type CommandFunction,
-  decideAndAppendInTransaction,
-  decideOnce,
-  decodeCommand,
-  eventMetadata,
-} from '@pcas/commands';
+import { type CommandFunction, decodeCommand, eventMetadata } from '@pcas/commands';
 import {
   type IdInput,
   type NominationEvent,
@@ -32,7 +26,7 @@ import {
 import { OK, type QueueCommandContext } from './command-context.ts';
 
 export function nominationCommands(context: QueueCommandContext) {
-  const { db, store, now, timeZone, transact, retry, resolve } = context;
+  const { store, now, timeZone, createOnce, decideAndAppend, resolve } = context;
 
   /** The berths a nomination names, as they are now (unknown ones left out: the decision refuses them). */
   async function nominationContext(tx: Queryable, berthIds: unknown[] | undefined): Promise<NominationContext> {
@@ -55,17 +49,15 @@ export function nominationCommands(context: QueueCommandContext) {
     const { actor, input } = decodeCommand<NominationInput>(payload);
     const metadata = eventMetadata(actor, headers);
     // A request delivered again answers with what the first delivery created (its expiry armed again: a no-op).
-    const created = await transact((tx) =>
-      decideOnce(tx, 'queue', headers, async () => {
-        const berths = await nominationContext(tx, input.berth_ids);
-        const id = await nextId(tx, 'nomination_ids');
-        const events = decideCreateNomination(id, input, berths, input.owner_user_id ?? actor.user_id);
-        const next = await appendTo(tx, store, nominationStream(id), events, 'no_stream', metadata);
-        await projectNomination(tx, events, next, actor.user_id);
-        const { window_end } = events[0].data as { window_end: string };
-        return { id, window_end };
-      }),
-    );
+    const created = await createOnce(headers, async (tx) => {
+      const berths = await nominationContext(tx, input.berth_ids);
+      const id = await nextId(tx, 'nomination_ids');
+      const events = decideCreateNomination(id, input, berths, input.owner_user_id ?? actor.user_id);
+      const next = await appendTo(tx, store, nominationStream(id), events, 'no_stream', metadata);
+      await projectNomination(tx, events, next, actor.user_id);
+      const { window_end } = events[0].data as { window_end: string };
+      return { id, window_end };
+    });
     await scheduleExpiry(created.id, created.window_end);
     await resolve(metadata, actor, input.imo);
     return OK;
@@ -74,21 +66,16 @@ export function nominationCommands(context: QueueCommandContext) {
   async function updateNomination(payload: unknown, headers: Record<string, unknown> = {}) {
     const { actor, input } = decodeCommand<NominationInput & { id: number }>(payload);
     const metadata = eventMetadata(actor, headers);
-    const { events } = await decideAndAppendInTransaction(
-      db,
-      store,
-      {
-        streamId: nominationStream(input.id),
-        async load(tx) {
-          const { state, version } = await loadNomination(tx, input.id);
-          return { state: { nomination: state, berths: await nominationContext(tx, input.berth_ids) }, version };
-        },
-        decide: ({ nomination, berths }) => decideUpdateNomination(nomination, input, berths, actor.user_id),
-        metadata,
-        project: (tx, decided, appended) => projectNomination(tx, decided, appended.nextExpectedVersion, actor.user_id),
+    const { events } = await decideAndAppend({
+      streamId: nominationStream(input.id),
+      async load(tx) {
+        const { state, version } = await loadNomination(tx, input.id);
+        return { state: { nomination: state, berths: await nominationContext(tx, input.berth_ids) }, version };
       },
-      retry,
-    );
+      decide: ({ nomination, berths }) => decideUpdateNomination(nomination, input, berths, actor.user_id),
+      metadata,
+      project: (tx, decided, appended) => projectNomination(tx, decided, appended.nextExpectedVersion, actor.user_id),
+    });
     const updated = events[0]?.data as { id: number; window_end: string; imo: number } | undefined;
     if (updated) {
       await scheduleExpiry(updated.id, updated.window_end);
@@ -104,18 +91,13 @@ export function nominationCommands(context: QueueCommandContext) {
     metadata: ReturnType<typeof eventMetadata>,
     actorId: number | null,
   ) =>
-    decideAndAppendInTransaction(
-      db,
-      store,
-      {
-        streamId: nominationStream(id),
-        load: (tx) => loadNomination(tx, id),
-        decide,
-        metadata,
-        project: (tx, events, appended) => projectNomination(tx, events, appended.nextExpectedVersion, actorId),
-      },
-      retry,
-    );
+    decideAndAppend({
+      streamId: nominationStream(id),
+      load: (tx) => loadNomination(tx, id),
+      decide,
+      metadata,
+      project: (tx, events, appended) => projectNomination(tx, events, appended.nextExpectedVersion, actorId),
+    });
 
   async function deleteNomination(payload: unknown, headers: Record<string, unknown> = {}) {
     const { actor, input } = decodeCommand<IdInput & { own?: boolean }>(payload);

@@ -25,6 +25,12 @@ const texts = (type: string, translations: { key: string; value: string }[]) =>
   deps.store.append(translationsStream(NS, 'en'), [
     { type, data: { namespace: NS, language: 'en', translations }, metadata: {} },
   ]);
+/** The copied settings, once `name` has `value` there (waited for with pollUntil's deadline). */
+const copiedOnce = (name: string, value: string) =>
+  pollUntil(
+    () => loadSettingValues(deps.db),
+    (values) => values[name] === value,
+  );
 
 beforeAll(async () => {
   queue = await queueTestDeps('queue_port_settings', { NAMESPACE: NS });
@@ -63,10 +69,7 @@ describe("the queue's copy of the port's settings and texts", () => {
     relay = await startRelay({ store: deps.store, db: deps.db, bus: deps.bus, log: deps.log });
     await setting('port_operator_emails', 'ops@port.example', '');
     await texts('TranslationsReplaced', [{ key: '[EMAIL SLOT REQUEST] Offer', value: 'Offert' }]);
-    const copied = await pollUntil(
-      () => loadSettingValues(deps.db),
-      (values) => values.port_operator_emails === 'ops@port.example',
-    );
+    const copied = await copiedOnce('port_operator_emails', 'ops@port.example');
     expect(copied).toEqual({
       queue_rta_window_duration: 'PT1H',
       queue_laytime_buffer_duration: 'PT45M',
@@ -78,17 +81,11 @@ describe("the queue's copy of the port's settings and texts", () => {
     // A later change, then the first one delivered again (a relay republishing after a crash), then another: the
     // copy keeps the later value.
     await setting('queue_rta_window_duration', 'PT2H', 'PT1H');
-    await pollUntil(
-      () => loadSettingValues(deps.db),
-      (values) => values.queue_rta_window_duration === 'PT2H',
-    );
+    await copiedOnce('queue_rta_window_duration', 'PT2H');
     const [first] = await deps.store.readStream(settingStream('queue_rta_window_duration'));
     await deps.bus.publish(eventRoutingKey(first), eventMessage(first), { messageId: first.id });
     await setting('port_operator_emails', 'duty@port.example', 'ops@port.example');
-    const after = await pollUntil(
-      () => loadSettingValues(deps.db),
-      (values) => values.port_operator_emails === 'duty@port.example',
-    );
+    const after = await copiedOnce('port_operator_emails', 'duty@port.example');
     expect(after).toEqual({
       queue_rta_window_duration: 'PT2H',
       queue_laytime_buffer_duration: 'PT45M',

@@ -9,7 +9,7 @@ import { type DatabaseForTest, freshDatabase, pollUntil } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BatchOutcome } from '../domain/delivery.ts';
 import type { QueuedMessage } from '../domain/outbox.ts';
-import { createDeliverer, type DeliveryJob } from './delivery-worker.ts';
+import { createDeliverer, type DelivererOptions, type DeliveryJob } from './delivery-worker.ts';
 import { enqueueMany } from './outbox-store.ts';
 import type { PostBatch } from './peer-client.ts';
 import { ensurePeerSchema } from './peer-schema.ts';
@@ -18,6 +18,7 @@ import { ensureSchema } from './schema.ts';
 
 const PEER = 'urn:mrn:stm:service:instance:test:peer';
 const log = createLogger('delivery-test', 'silent');
+const TWO_A_BATCH = { maxMessages: 2, maxBytes: 100_000 };
 
 describe('the deliverer (PostgreSQL)', () => {
   let database: DatabaseForTest;
@@ -37,6 +38,10 @@ describe('the deliverer (PostgreSQL)', () => {
   /** A peer linked at `url`, its secret `secretChar` twenty times. */
   const link = (peer: string, url: string, secretChar: string) =>
     linkPeer(db, createEventStore(db), { service_id: peer, url, secret: secretChar.repeat(20) }, {});
+
+  /** A deliverer on the test's database, its jobs those of the first test unless given. */
+  const delivererTo = (options: Pick<DelivererOptions, 'post'> & Partial<DelivererOptions>) =>
+    createDeliverer({ db, log, jobs: () => jobs!, ...options });
 
   afterAll(async () => {
     await jobs?.close();
@@ -62,14 +67,7 @@ describe('the deliverer (PostgreSQL)', () => {
       );
       return { kind: 'answered', status: 200, body: { results } };
     };
-    const deliverer = createDeliverer({
-      db,
-      log,
-      post,
-      jobs: () => jobs!,
-      limits: { maxMessages: 2, maxBytes: 100_000 },
-      backoff: { baseMs: 50, maxMs: 100 },
-    });
+    const deliverer = delivererTo({ post, limits: TWO_A_BATCH, backoff: { baseMs: 50, maxMs: 100 } });
     jobs = createInProcessJobs({
       queue: 'vis-delivery-test',
       handler: async (job) => deliverer.deliver((job.data as DeliveryJob).peer),
@@ -134,12 +132,9 @@ describe('the deliverer (PostgreSQL)', () => {
       return { kind: 'answered', status: 200, body: { results } };
     };
     const recordedIn: string[][] = [];
-    const deliverer = createDeliverer({
-      db,
-      log,
+    const deliverer = delivererTo({
       post,
-      jobs: () => jobs!,
-      limits: { maxMessages: 2, maxBytes: 100_000 },
+      limits: TWO_A_BATCH,
       takeAcknowledgements: async (_link, answer) => {
         const ids = (answer as { results: { message_id: string }[] }).results.map((r) => r.message_id);
         // The first batch's recording waits for the second batch's post: without the overlap, never.
@@ -180,9 +175,7 @@ describe('the deliverer (PostgreSQL)', () => {
     };
     const taken: { delivered: boolean[]; answer: unknown }[] = [];
     let failOnce = true;
-    const deliverer = createDeliverer({
-      db,
-      log,
+    const deliverer = delivererTo({
       post,
       jobs: () => answeringJobs,
       takeAcknowledgements: async (link, answer) => {

@@ -141,17 +141,7 @@ async function projectMany(tx: Queryable, items: readonly { event: VisEvent; by:
            AS n(event_id, time, from_service_id, message_id, message_type, notification_type, subject, payload, by, ord)
         ORDER BY n.ord
        ON CONFLICT (event_id) DO NOTHING`,
-      [
-        notifications.map((x) => x.id),
-        notifications.map((x) => x.n.time),
-        notifications.map((x) => x.n.from_service_id),
-        notifications.map((x) => x.n.message_id),
-        notifications.map((x) => x.n.message_type),
-        notifications.map((x) => x.n.notification_type),
-        notifications.map((x) => x.n.subject),
-        notifications.map((x) => json(x.n.payload)),
-        notifications.map((x) => x.by),
-      ],
+      columnsOf(notifications.map((x) => notificationValues(x.id, x.n, x.by))),
     );
   }
   for (const { event, by } of rest) await project(tx, event, by);
@@ -179,6 +169,22 @@ async function markAcknowledged(tx: Queryable, messageId: string, kind: string):
     );
   }
 }
+
+/** One row's values as columns of one (the arrays an `unnest` insert of many rows takes). */
+const columnsOf = (rows: readonly unknown[][]): unknown[][] => rows[0].map((_, i) => rows.map((row) => row[i]));
+
+/** A notification's values in the order of both its inserts (one row, many rows). */
+const notificationValues = (eventId: string, n: VisNotificationReceived, by: number | null): unknown[] => [
+  eventId,
+  n.time,
+  n.from_service_id,
+  n.message_id,
+  n.message_type,
+  n.notification_type,
+  n.subject,
+  json(n.payload),
+  by,
+];
 
 const json = (text: string): string => {
   try {
@@ -251,17 +257,7 @@ export async function project(tx: Queryable, event: VisEvent, by: number | null)
         `INSERT INTO vis.notifications (event_id, time, from_service_id, message_id, message_type, notification_type,
            subject, payload, created_by, modified_by)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $9) ON CONFLICT (event_id) DO NOTHING`,
-        [
-          event.id,
-          n.time,
-          n.from_service_id,
-          n.message_id,
-          n.message_type,
-          n.notification_type,
-          n.subject,
-          json(n.payload),
-          by,
-        ],
+        notificationValues(event.id, n, by),
       );
       const kind = acknowledges(n);
       if (kind) await markAcknowledged(tx, n.message_id, kind);
@@ -350,35 +346,29 @@ async function insertMessages(
          AS r(event_id, time, from_service_id, to_service_id, message_id, payload, author, subject, body, ack, by, ord)
       ORDER BY r.ord
      ON CONFLICT (event_id) DO NOTHING`,
-    [
-      rows.map((r) => r.eventId),
-      rows.map((r) => r.m.time),
-      rows.map((r) => r.m.from_service_id),
-      rows.map((r) => r.m.to_service_id),
-      rows.map((r) => r.m.message_id),
-      rows.map((r) => json(r.payload)),
-      rows.map((r) => r.m.author ?? null),
-      rows.map((r) => r.m.subject ?? null),
-      rows.map((r) => r.m.body ?? null),
-      rows.map((r) => r.m.ack),
-      rows.map((r) => r.by),
-    ],
+    columnsOf(rows.map((r) => messageValues(r.eventId, r.m, r.payload, r.by))),
   );
 }
+
+/** A text message's values in the order of both its inserts (one row, many rows). */
+const messageValues = (eventId: string, m: MessageRow, payload: string, by: number | null): unknown[] => [
+  eventId,
+  m.time,
+  m.from_service_id,
+  m.to_service_id,
+  m.message_id,
+  json(payload),
+  m.author ?? null,
+  m.subject ?? null,
+  m.body ?? null,
+  m.ack,
+  by,
+];
 
 async function insertMessage(
   tx: Queryable,
   eventId: string,
-  m: {
-    time: string;
-    from_service_id: string;
-    to_service_id: string;
-    message_id: string;
-    ack: boolean;
-    author?: string;
-    subject?: string;
-    body?: string;
-  },
+  m: MessageRow,
   payload: string,
   by: number | null,
 ): Promise<void> {
@@ -386,19 +376,7 @@ async function insertMessage(
     `INSERT INTO vis.messages (event_id, time, from_service_id, to_service_id, message_id, message_type, payload,
        author, subject, body, ack, created_by, modified_by)
      VALUES ($1, $2, $3, $4, $5, 'TXT', $6::jsonb, $7, $8, $9, $10, $11, $11) ON CONFLICT (event_id) DO NOTHING`,
-    [
-      eventId,
-      m.time,
-      m.from_service_id,
-      m.to_service_id,
-      m.message_id,
-      json(payload),
-      m.author ?? null,
-      m.subject ?? null,
-      m.body ?? null,
-      m.ack,
-      by,
-    ],
+    messageValues(eventId, m, payload, by),
   );
 }
 

@@ -18,6 +18,9 @@ const now = Date.parse('2026-11-27T08:00:00Z');
 const body = { messages: [{ message_id: 'm-1', operation: 'textMessage', body: { message: '<x/>' } }] };
 const NONCE = '0123456789abcdef0123456789abcdef';
 
+/** What the check answers when it refuses a request. */
+const refusal = (status: 401 | 403, reason: string) => ({ ok: false, status, reason });
+
 /** A request as it arrives: method, path, headers, body. */
 type Arrival = { method: string; path: string; headers: Record<string, string | undefined>; body: unknown };
 
@@ -87,14 +90,10 @@ describe('verifyPeerRequest', () => {
 
   it('refuses a reflected request: A→B sent back to A, as it was or claiming to come from B', () => {
     const captured = request(A, B);
-    expect(at(A).check(captured)).toEqual({
-      ok: false,
-      status: 403,
-      reason: `VIS peer request is addressed to ${B}, not to this port`,
-    });
+    expect(at(A).check(captured)).toEqual(refusal(403, `VIS peer request is addressed to ${B}, not to this port`));
     // The headers turned around: B is a peer of A with the same secret, but the key of B→A is not that of A→B.
     const reflected = withHeaders(captured, { [PEER_HEADERS.serviceId]: B, [PEER_HEADERS.recipient]: A });
-    expect(at(A).check(reflected)).toEqual({ ok: false, status: 403, reason: 'Invalid VIS peer signature' });
+    expect(at(A).check(reflected)).toEqual(refusal(403, 'Invalid VIS peer signature'));
     // What B would really send to A verifies, so the refusal above is the direction's doing.
     expect(at(A).check(request(B, A))).toMatchObject({ ok: true, sender: B });
   });
@@ -102,36 +101,24 @@ describe('verifyPeerRequest', () => {
   it('refuses a request addressed to another service id, and one whose recipient was changed', () => {
     // A shares the same secret with B and C: what it signed for C is not taken at B.
     const forC = request(A, C);
-    expect(at(B).check(forC)).toEqual({
-      ok: false,
-      status: 403,
-      reason: `VIS peer request is addressed to ${C}, not to this port`,
-    });
-    expect(at(B).check(withHeaders(forC, { [PEER_HEADERS.recipient]: B }))).toEqual({
-      ok: false,
-      status: 403,
-      reason: 'Invalid VIS peer signature',
-    });
-    expect(at(B).check(withHeaders(forC, { [PEER_HEADERS.recipient]: undefined }))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'VIS peer request names no recipient',
-    });
+    expect(at(B).check(forC)).toEqual(refusal(403, `VIS peer request is addressed to ${C}, not to this port`));
+    expect(at(B).check(withHeaders(forC, { [PEER_HEADERS.recipient]: B }))).toEqual(
+      refusal(403, 'Invalid VIS peer signature'),
+    );
+    expect(at(B).check(withHeaders(forC, { [PEER_HEADERS.recipient]: undefined }))).toEqual(
+      refusal(401, 'VIS peer request names no recipient'),
+    );
   });
 
   it('refuses another signature version, saying which version each side speaks', () => {
     const sent = request(A, B);
     // A port of an earlier version sends no version header.
-    expect(at(B).check(withHeaders(sent, { [PEER_HEADERS.version]: undefined }))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'VIS signature version 1 is not supported here; this port speaks version 2',
-    });
-    expect(at(B).check(withHeaders(sent, { [PEER_HEADERS.version]: '3' }))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'VIS signature version 3 is not supported here; this port speaks version 2',
-    });
+    expect(at(B).check(withHeaders(sent, { [PEER_HEADERS.version]: undefined }))).toEqual(
+      refusal(401, 'VIS signature version 1 is not supported here; this port speaks version 2'),
+    );
+    expect(at(B).check(withHeaders(sent, { [PEER_HEADERS.version]: '3' }))).toEqual(
+      refusal(401, 'VIS signature version 3 is not supported here; this port speaks version 2'),
+    );
     expect(at(B).check(withHeaders(sent, { [PEER_HEADERS.version]: 'v2\n<b>' }))).toMatchObject({
       reason: 'VIS signature version "v2\\n<b>" is not supported here; this port speaks version 2',
     });
@@ -150,49 +137,35 @@ describe('verifyPeerRequest', () => {
   it('refuses an unsigned request with 401 before looking for a key', () => {
     const check = at(B);
     const sent = request(A, B);
-    expect(check.check(withHeaders(sent, { [PEER_HEADERS.signature]: undefined }))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'VIS peer request is not signed',
-    });
+    expect(check.check(withHeaders(sent, { [PEER_HEADERS.signature]: undefined }))).toEqual(
+      refusal(401, 'VIS peer request is not signed'),
+    );
     expect(check.check(withHeaders(sent, { [PEER_HEADERS.serviceId]: '' }))).toMatchObject({ status: 401 });
-    expect(check.check(withHeaders(sent, { [PEER_HEADERS.timestamp]: 'soon' }))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'Invalid VIS peer request time',
-    });
-    expect(check.check(withHeaders(sent, { [PEER_HEADERS.nonce]: undefined }))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'Invalid VIS peer request nonce',
-    });
+    expect(check.check(withHeaders(sent, { [PEER_HEADERS.timestamp]: 'soon' }))).toEqual(
+      refusal(401, 'Invalid VIS peer request time'),
+    );
+    expect(check.check(withHeaders(sent, { [PEER_HEADERS.nonce]: undefined }))).toEqual(
+      refusal(401, 'Invalid VIS peer request nonce'),
+    );
     expect(check.looked).toEqual([]);
   });
 
   it('refuses a request outside the clock-skew window with 401 (a replay later on)', () => {
-    expect(at(B).check(request(A, B, now - 301_000))).toEqual({
-      ok: false,
-      status: 401,
-      reason: 'VIS peer request time is outside the allowed window',
-    });
+    expect(at(B).check(request(A, B, now - 301_000))).toEqual(
+      refusal(401, 'VIS peer request time is outside the allowed window'),
+    );
     expect(at(B).check(request(A, B, now + 301_000))).toMatchObject({ status: 401 });
   });
 
   it('refuses a sender that is not a peer with 401', () => {
-    expect(at(B, { [C]: secret }).check(request(A, B))).toEqual({
-      ok: false,
-      status: 401,
-      reason: `Unknown VIS peer: ${A}`,
-    });
+    expect(at(B, { [C]: secret }).check(request(A, B))).toEqual(refusal(401, `Unknown VIS peer: ${A}`));
   });
 
   it('refuses with 403 a wrong secret, a changed body, path, method, time or nonce', () => {
     const good = request(A, B);
-    expect(at(B).check(request(A, B, now, NONCE, 'Another-secret-entirely-0123456789'))).toEqual({
-      ok: false,
-      status: 403,
-      reason: 'Invalid VIS peer signature',
-    });
+    expect(at(B).check(request(A, B, now, NONCE, 'Another-secret-entirely-0123456789'))).toEqual(
+      refusal(403, 'Invalid VIS peer signature'),
+    );
     const changed = { messages: [{ ...body.messages[0], body: { message: '<y/>' } }] };
     expect(at(B).check({ ...good, body: changed })).toMatchObject({ status: 403 });
     expect(at(B).check({ ...good, path: '/messages' })).toMatchObject({ status: 403 });

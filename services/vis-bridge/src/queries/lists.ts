@@ -102,13 +102,14 @@ const TEXT_MESSAGES: Spec = {
   text: ['from_service_id', 'to_service_id', 'message_id', 'author', 'subject'],
 };
 
-export function listVisTextMessages(
-  db: Queryable,
-  query: ListQuery & { from_service_id?: string; to_service_id?: string },
-) {
-  const { where, params } = equals({ from_service_id: query.from_service_id, to_service_id: query.to_service_id });
-  return list(db, TEXT_MESSAGES, query, where, params);
-}
+/** A list of what went between two services (text messages, voyage plans), filtered by sender and receiver. */
+const betweenServices =
+  (spec: Spec) => (db: Queryable, query: ListQuery & { from_service_id?: string; to_service_id?: string }) => {
+    const { where, params } = equals({ from_service_id: query.from_service_id, to_service_id: query.to_service_id });
+    return list(db, spec, query, where, params);
+  };
+
+export const listVisTextMessages = betweenServices(TEXT_MESSAGES);
 
 // ---- GET /vis-voyage-plans ----
 
@@ -129,13 +130,7 @@ const VOYAGE_PLANS: Spec = {
   text: ['from_service_id', 'to_service_id', 'message_id', 'rtz_state_name'],
 };
 
-export function listVisVoyagePlans(
-  db: Queryable,
-  query: ListQuery & { from_service_id?: string; to_service_id?: string },
-) {
-  const { where, params } = equals({ from_service_id: query.from_service_id, to_service_id: query.to_service_id });
-  return list(db, VOYAGE_PLANS, query, where, params);
-}
+export const listVisVoyagePlans = betweenServices(VOYAGE_PLANS);
 
 // ---- GET /vis-notifications ----
 
