@@ -2,6 +2,7 @@
 // needs Node (content-based ids and key pairs are `@pcas/values/name-uuid` and `@pcas/values/key-pair`).
 
 export * from './atom-time.ts';
+export * from './backoff.ts';
 export * from './canonical-json.ts';
 export * from './duration.ts';
 export * from './email.ts';

@@ -3,6 +3,7 @@
 // message at the head of its queue. Messages go one at a time in queue order, so a partner sees our times in the
 // order they happened; a refused one is set aside (shown as refused) and the next goes. Pure.
 
+import type { BackoffPolicy } from '@pcas/values';
 import type { DcsaTime } from './mapping.ts';
 
 export interface OutgoingMessage {
@@ -124,16 +125,5 @@ export function decideSend(outcome: SendOutcome, attempts: number, maxAttempts: 
   return { kind: 'refused', error };
 }
 
-export interface BackoffPolicy {
-  baseMs: number;
-  maxMs: number;
-}
-
+/** Between attempts at a partner: retryDelayMs of @pcas/values, up to 30 s. */
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 30_000 };
-
-/** Waits between half and all of min(maxMs, baseMs·2^(failures−1)); the random part spreads retries out. */
-export function retryDelayMs(failures: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random = Math.random): number {
-  const n = Math.max(1, Math.floor(failures));
-  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(n - 1, 30));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}

@@ -6,6 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { ServiceDeps } from '@pcas/contracts';
+import { type BackoffPolicy, retryDelayMs } from '@pcas/values';
 import {
   credentialsOf,
   headOfQueue,
@@ -18,7 +19,7 @@ import {
 } from '../adapters/outbox-store.ts';
 import type { SendToPartner } from '../adapters/partner-client.ts';
 import { partnerById } from '../adapters/store.ts';
-import { type BackoffPolicy, DEFAULT_BACKOFF, decideSend, retryDelayMs } from '../domain/outbox.ts';
+import { DEFAULT_BACKOFF, decideSend } from '../domain/outbox.ts';
 
 export interface DeliveryOptions {
   intervalMs?: number;

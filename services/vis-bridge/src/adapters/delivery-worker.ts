@@ -8,14 +8,8 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { DelayedJobs } from '@pcas/jobs';
 import type { Logger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
-import {
-  type BackoffPolicy,
-  type BatchOutcome,
-  DEFAULT_BACKOFF,
-  type DeliveryDecision,
-  decideDelivery,
-  retryDelayMs,
-} from '../domain/delivery.ts';
+import { type BackoffPolicy, retryDelayMs } from '@pcas/values';
+import { type BatchOutcome, DEFAULT_BACKOFF, type DeliveryDecision, decideDelivery } from '../domain/delivery.ts';
 import { type BatchLimits, DEFAULT_BATCH_LIMITS, nextBatch } from '../domain/outbox.ts';
 import {
   hasPending,

@@ -1,23 +1,10 @@
 // When to try a peer again (docs/architecture.md#vis-direct-mode): delivery to a peer that fails waits longer
-// after each failure in a row (doubling from `baseMs` up to `maxMs`), with a random part so that many ports
-// coming back together do not all knock at the same moment. Pure: the random source is passed in.
+// after each failure in a row (retryDelayMs of @pcas/values), and what a peer's answer means for each message.
 
-export interface BackoffPolicy {
-  baseMs: number;
-  maxMs: number;
-}
+import type { BackoffPolicy } from '@pcas/values';
 
+/** A peer that stays down is tried every 2 to 4 s, so that its return is noticed soon. */
 export const DEFAULT_BACKOFF: BackoffPolicy = { baseMs: 250, maxMs: 4_000 };
-
-/**
- * The wait before the next attempt after `failures` failures in a row (1 = the first failure): between half and
- * all of min(maxMs, baseMs·2^(failures−1)).
- */
-export function retryDelayMs(failures: number, policy: BackoffPolicy = DEFAULT_BACKOFF, random = Math.random): number {
-  const n = Math.max(1, Math.floor(failures));
-  const ceiling = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(n - 1, 30));
-  return Math.round(ceiling / 2 + random() * (ceiling / 2));
-}
 
 /** What the peer said about a batch, as the sender saw it. */
 export type BatchOutcome = { kind: 'unreachable'; error: string } | { kind: 'answered'; status: number; body: unknown };

@@ -1,23 +1,11 @@
+import { retryDelayMs } from '@pcas/values';
 import { describe, expect, it } from 'vitest';
-import { decideDelivery, retryDelayMs } from './delivery.ts';
+import { DEFAULT_BACKOFF, decideDelivery } from './delivery.ts';
 
-describe('retryDelayMs', () => {
-  const policy = { baseMs: 250, maxMs: 8_000 };
-
-  it('doubles after each failure in a row, up to the cap', () => {
-    const top = (n: number) => retryDelayMs(n, policy, () => 1);
-    expect([1, 2, 3, 4, 5, 6, 7, 20].map(top)).toEqual([250, 500, 1000, 2000, 4000, 8000, 8000, 8000]);
-  });
-
-  it('by default tries a peer that stays down every 2 to 4 s, so its return is noticed soon', () => {
-    expect(retryDelayMs(20, undefined, () => 1)).toBe(4000);
-    expect(retryDelayMs(20, undefined, () => 0)).toBe(2000);
-  });
-
-  it('waits between half and all of the step, so ports coming back do not knock together', () => {
-    expect(retryDelayMs(3, policy, () => 0)).toBe(500);
-    expect(retryDelayMs(3, policy, () => 0.5)).toBe(750);
-    expect(retryDelayMs(0, policy, () => 1)).toBe(250);
+describe('DEFAULT_BACKOFF', () => {
+  it('tries a peer that stays down every 2 to 4 s, so its return is noticed soon', () => {
+    expect(retryDelayMs(20, DEFAULT_BACKOFF, () => 1)).toBe(4000);
+    expect(retryDelayMs(20, DEFAULT_BACKOFF, () => 0)).toBe(2000);
   });
 });
 
