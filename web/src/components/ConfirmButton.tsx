@@ -5,6 +5,7 @@ import { Button, type ButtonProps, Group, Modal, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../api/queries.ts';
 
 export interface ConfirmButtonProps extends Omit<ButtonProps, 'onClick'> {
   /** The question, e.g. "Close port call 123?" */
@@ -36,6 +37,43 @@ export function ConfirmButton({ question, detail, confirmLabel, onConfirm, child
         onConfirm={onConfirm}
       />
     </>
+  );
+}
+
+/** A row's red "Delete": asks `question` (with `detail`), then sends DELETE `path` with the row's `id`. */
+export function DeleteButton({
+  path,
+  id,
+  refreshes,
+  success,
+  question,
+  detail,
+  label,
+}: {
+  path: string;
+  id: number;
+  refreshes: string[];
+  /** The notification after the deletion (translated there). */
+  success: string;
+  /** Already translated. */
+  question: string;
+  /** Translated here. */
+  detail?: string;
+  /** The button's full name for screen readers, already translated. */
+  label: string;
+}) {
+  const remove = useApiMutation<{ id: number }>('DELETE', path, { refreshes, success });
+  return (
+    <ConfirmButton
+      color="red"
+      question={question}
+      detail={detail}
+      confirmLabel="Delete"
+      aria-label={label}
+      onConfirm={() => remove.mutate({ id })}
+    >
+      Delete
+    </ConfirmButton>
   );
 }
 

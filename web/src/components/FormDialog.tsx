@@ -2,6 +2,7 @@
 // dialog stays open), the form's own problem above the buttons, and Cancel / submit (busy while the change is sent).
 
 import { Button, Group, type MantineSpacing, Modal, type ModalProps, Stack, Text } from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../api/client.ts';
@@ -60,6 +61,26 @@ export function FormDialog({
       </Modal>
     </>
   );
+}
+
+/**
+ * The open state, opener and submit label of a FormDialog (spread into it) that adds a thing from the page's
+ * "Add …" button (`addLabel`) or edits one from its row's small "Edit" (named `rowLabel` in full): one form for both.
+ * `fill` sets the form from the row, or empties it, each time the dialog opens (only then, so it may use the change
+ * declared after this hook, e.g. to drop its last refusal).
+ */
+export function useAddOrEdit(editing: boolean, addLabel: string, rowLabel: string | undefined, fill: () => void) {
+  const [opened, { open, close }] = useDisclosure(false);
+  const opener: DialogButtonProps = {
+    inRow: editing,
+    label: editing ? 'Edit' : addLabel,
+    rowLabel,
+    onClick: () => {
+      fill();
+      open();
+    },
+  };
+  return { opened, onClose: close, opener, submitLabel: editing ? 'Save' : 'Add' };
 }
 
 /** A form's Cancel and its submit button (busy while the change is sent; the label is translated here). */

@@ -44,6 +44,29 @@ export interface ServerTableProps<T> {
   caption: string;
 }
 
+/** The search box above a list (the label is translated here). */
+export function ListSearch({
+  label,
+  value,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const { t } = useTranslation();
+  return (
+    <TextInput
+      label={t(label)}
+      type="search"
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      mb="sm"
+      maw={360}
+    />
+  );
+}
+
 export interface SortState {
   column: string;
   descending: boolean;
@@ -83,16 +106,7 @@ export function ServerTable<T extends Record<string, any>>(props: ServerTablePro
 
   return (
     <>
-      {props.searchLabel && (
-        <TextInput
-          label={t(props.searchLabel)}
-          type="search"
-          value={search}
-          onChange={(event) => setSearch(event.currentTarget.value)}
-          mb="sm"
-          maw={360}
-        />
-      )}
+      {props.searchLabel && <ListSearch label={props.searchLabel} value={search} onChange={setSearch} />}
       <ErrorNotice error={query.error} />
       {/* The table scrolls inside itself; the page never scrolls sideways. */}
       <ScrollArea type="auto" className="table-scroll">

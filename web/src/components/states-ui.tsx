@@ -50,3 +50,16 @@ export function Empty({ children }: { children: string }) {
     </Text>
   );
 }
+
+/**
+ * Shown instead of a view the user may not use (the menu hides it; a typed address may still lead here); `role`
+ * `status` where the view's own heading already says enough.
+ */
+export function NotAvailable({ children, role = 'alert' }: { children: string; role?: 'alert' | 'status' }) {
+  const { t } = useTranslation();
+  return (
+    <Alert color="yellow" title={t('Not available')} role={role}>
+      {t(children)}
+    </Alert>
+  );
+}

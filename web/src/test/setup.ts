@@ -4,7 +4,7 @@
 import { cleanup, configure } from '@testing-library/react';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { afterEach } from 'vitest';
+import { afterEach, vi } from 'vitest';
 
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
@@ -41,4 +41,9 @@ void i18next.use(initReactI18next).init({
 // passes still passes at once.
 configure({ asyncUtilTimeout: 5_000 });
 
-afterEach(() => cleanup());
+// Every test's stubbed `fetch` (stubApi) and other globals end with it, and each starts with no mock calls recorded.
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.clearAllMocks();
+  cleanup();
+});

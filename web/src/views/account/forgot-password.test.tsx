@@ -1,11 +1,10 @@
 import { fireEvent, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import ForgotPassword from './forgot-password.tsx';
 import NotFound from './not-found.tsx';
-import { renderView, SignedOut, type StubbedCall, stubApi } from './test-support.tsx';
+import { apiError, posts, renderView, SignedOut, stubApi } from './test-support.tsx';
 
 const SENT = 'If the address is known, a mail is on its way';
-const posts = (calls: StubbedCall[]) => calls.filter((call) => call.method === 'POST');
 
 function show(path = '/forgot-password') {
   renderView(
@@ -21,8 +20,6 @@ function send(email?: string) {
   fireEvent.click(screen.getByRole('button', { name: 'Send the link' }));
 }
 
-afterEach(() => vi.unstubAllGlobals());
-
 describe('forgot password', () => {
   it('asks for a reset mail with the address and the port, and says the same whatever the answer', async () => {
     const calls = stubApi(() => ({ message: 'Password reset requested' }));
@@ -35,7 +32,7 @@ describe('forgot password', () => {
   });
 
   it('says the same when the API refuses, so nobody learns which addresses exist', async () => {
-    stubApi(() => new Response(JSON.stringify({ error: 'Parameter too long' }), { status: 400 }));
+    stubApi(() => apiError('Parameter too long'));
     show('/forgot-password?email=someone%40port.local');
     send();
     expect(await screen.findByText(SENT)).toBeTruthy();

@@ -9,8 +9,7 @@ import { useSearchParams } from 'react-router';
 import { ApiError } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { looksLikeEmail, requestPasswordReset } from './account.ts';
-import { BackToSignIn, EmailInput, FormRefusal } from './form-parts.tsx';
-import { Notice } from './notice.tsx';
+import { BackToSignIn, EmailInput, FormRefusal, OutcomePage } from './form-parts.tsx';
 
 export default function ForgotPassword() {
   const { t } = useTranslation();
@@ -43,17 +42,17 @@ export default function ForgotPassword() {
 
   if (sent) {
     return (
-      <PublicFrame title="Reset your password">
-        <Stack>
-          <Notice color="green" title={t('Check your mail')}>
-            {t('If the address is known, a mail is on its way')}
-          </Notice>
-          <Text size="sm">
-            {t('Open the link in the mail to choose a new password. The link works once, for 24 hours.')}
-          </Text>
-          <BackToSignIn />
-        </Stack>
-      </PublicFrame>
+      <OutcomePage
+        title="Reset your password"
+        color="green"
+        heading="Check your mail"
+        message="If the address is known, a mail is on its way"
+      >
+        <Text size="sm">
+          {t('Open the link in the mail to choose a new password. The link works once, for 24 hours.')}
+        </Text>
+        <BackToSignIn />
+      </OutcomePage>
     );
   }
 

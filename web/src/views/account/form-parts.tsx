@@ -1,9 +1,11 @@
 // What the account forms (sign-in, registration, password reset) show alike: the e-mail field, a refusal in words
-// and the way back to sign in.
+// and the way back to sign in, and the page that only tells how a request ended.
 
-import { Anchor, TextInput } from '@mantine/core';
+import { Anchor, Stack, TextInput } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { Notice } from './notice.tsx';
 
 /** The address the user signs in with, named `username` for password managers. */
@@ -53,5 +55,32 @@ export function BackToSignIn() {
     <Anchor component={Link} to="/sign-in" size="sm">
       {t('Back to sign in')}
     </Anchor>
+  );
+}
+
+/** A page that only tells how a request ended: the notice (`heading` and `message` translated here), then the next step. */
+export function OutcomePage({
+  title,
+  color,
+  heading,
+  message,
+  children,
+}: {
+  title: string;
+  color: 'green' | 'red';
+  heading: string;
+  message: string;
+  children: ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <PublicFrame title={title}>
+      <Stack>
+        <Notice color={color} title={t(heading)}>
+          {t(message)}
+        </Notice>
+        {children}
+      </Stack>
+    </PublicFrame>
   );
 }

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionContext } from '../../session/session.tsx';
-import { sessionOf } from '../../test/render.tsx';
+import { apiError, callTo, posts, sessionOf } from '../../test/render.tsx';
 import Profile from './profile.tsx';
-import { ADMIN, renderView, type StubbedCall, stubApi } from './test-support.tsx';
+import { ADMIN, renderView, type StubbedCall, stubApi, submitNewPassword } from './test-support.tsx';
 
 const ADMIN_WITH_LEVEL = { ...ADMIN, permissions: [...ADMIN.permissions, 'manage_all_user'] };
 const USER = {
@@ -30,15 +30,7 @@ function answers(change: (call: StubbedCall) => unknown = () => true) {
   });
 }
 
-const posts = (calls: StubbedCall[]) => calls.filter((call) => call.method === 'POST');
-
-function changePassword(password: string, repeat: string) {
-  fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: password } });
-  fireEvent.change(screen.getByLabelText(/^Repeat the new password/), { target: { value: repeat } });
-  fireEvent.click(screen.getByRole('button', { name: 'Change the password' }));
-}
-
-afterEach(() => vi.unstubAllGlobals());
+const changePassword = (password: string, repeat: string) => submitNewPassword(password, repeat, 'Change the password');
 
 describe('profile', () => {
   it('shows who is signed in, the role and the permissions in words', async () => {
@@ -66,22 +58,14 @@ describe('profile', () => {
     changePassword('a new password 1', 'a new password 1');
     expect(await screen.findByText('Use the new password the next time you sign in.')).toBeTruthy();
     expect(posts(calls)).toEqual([
-      expect.objectContaining({
-        path: 'change-password',
-        body: { email: 'admin@port.local', password: 'a new password 1' },
-      }),
+      callTo('change-password', { email: 'admin@port.local', password: 'a new password 1' }),
     ]);
     // The fields are emptied, so the password does not linger on screen.
     expect((screen.getByLabelText(/^New password/) as HTMLInputElement).value).toBe('');
   });
 
   it('shows a refused password in words', async () => {
-    answers(
-      () =>
-        new Response(JSON.stringify({ error: 'Weak password. Not enough unique characters in password.' }), {
-          status: 403,
-        }),
-    );
+    answers(() => apiError('Weak password. Not enough unique characters in password.', 403));
     renderView(<Profile />, { user: ADMIN_WITH_LEVEL });
     changePassword('aaaaaaaaaaaaaaa', 'aaaaaaaaaaaaaaa');
     expect((await screen.findByRole('alert')).textContent).toContain('Not enough unique characters');

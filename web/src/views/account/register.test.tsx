@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { SessionPayload } from '../../session/session.tsx';
 import Register from './register.tsx';
-import { ADMIN, renderView, SignedOut, type StubbedCall, stubApi } from './test-support.tsx';
+import { ADMIN, apiError, callTo, posts, renderView, SignedOut, type StubbedCall, stubApi } from './test-support.tsx';
 
 const LOGIN_PAYLOAD = {
   session_id: 'new-session',
@@ -44,9 +44,15 @@ function fillPerson(password = 'a long password 1', repeat = password) {
   fill(/^Repeat the password/, repeat);
 }
 
-const posts = (calls: StubbedCall[]) => calls.filter((call) => call.method === 'POST');
+/** What fillPerson types, as the API receives it. */
+const PERSON = { first_name: 'Alma', last_name: 'Berg', email: 'alma@port.local', password: 'a long password 1' };
 
-afterEach(() => vi.unstubAllGlobals());
+/** Fills in the person, registers, and waits for the timeline the new user is sent to. */
+async function registerPerson() {
+  fillPerson();
+  fireEvent.click(screen.getByRole('button', { name: 'Register' }));
+  await screen.findByText('Activity timeline here');
+}
 
 describe('registration', () => {
   it('registers with a code, signs the new user in and goes to the timeline', async () => {
@@ -54,22 +60,8 @@ describe('registration', () => {
     const signIn = vi.fn();
     show(signIn);
     fill(/^Registration code/, 'abcdef-123456 ');
-    fillPerson();
-    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-
-    await screen.findByText('Activity timeline here');
-    expect(posts(calls)).toEqual([
-      expect.objectContaining({
-        path: 'register',
-        body: {
-          first_name: 'Alma',
-          last_name: 'Berg',
-          email: 'alma@port.local',
-          password: 'a long password 1',
-          code: 'ABCDEF-123456',
-        },
-      }),
-    ]);
+    await registerPerson();
+    expect(posts(calls)).toEqual([callTo('register', { ...PERSON, code: 'ABCDEF-123456' })]);
     expect(signIn).toHaveBeenCalledWith(LOGIN_PAYLOAD);
   });
 
@@ -78,16 +70,8 @@ describe('registration', () => {
     const signIn = vi.fn();
     show(signIn);
     await screen.findByText('Leave it empty to register without a code.');
-    fillPerson();
-    fireEvent.click(screen.getByRole('button', { name: 'Register' }));
-
-    await screen.findByText('Activity timeline here');
-    expect(posts(calls)).toEqual([
-      expect.objectContaining({
-        path: 'codeless-register',
-        body: { first_name: 'Alma', last_name: 'Berg', email: 'alma@port.local', password: 'a long password 1' },
-      }),
-    ]);
+    await registerPerson();
+    expect(posts(calls)).toEqual([callTo('codeless-register', PERSON)]);
     expect(signIn).toHaveBeenCalledOnce();
   });
 
@@ -112,7 +96,7 @@ describe('registration', () => {
   });
 
   it('shows a refused code and the password rules in words, and stays signed out', async () => {
-    let answer: unknown = new Response(JSON.stringify({ error: 'Invalid code' }), { status: 400 });
+    let answer: unknown = apiError('Invalid code');
     answers('disabled', () => answer);
     const signIn = vi.fn();
     show(signIn);
@@ -121,9 +105,7 @@ describe('registration', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     expect((await screen.findByRole('alert')).textContent).toContain('This registration code is not valid');
 
-    answer = new Response(JSON.stringify({ error: 'Password must be at least 12 characters in length' }), {
-      status: 403,
-    });
+    answer = apiError('Password must be at least 12 characters in length', 403);
     fireEvent.click(screen.getByRole('button', { name: 'Register' }));
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toContain('Password must be at least 12 characters in length'),

@@ -1,7 +1,7 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import ResetPassword from './reset-password.tsx';
-import { renderView, SignedOut, type StubbedCall, stubApi } from './test-support.tsx';
+import { apiError, callTo, posts, renderView, SignedOut, stubApi, submitNewPassword } from './test-support.tsx';
 
 const LINK = '/reset-password?username=alma%40port.local&token=the.reset.token&port=gavle';
 
@@ -14,15 +14,7 @@ function show(path = LINK) {
   );
 }
 
-function type(password: string, repeat: string) {
-  fireEvent.change(screen.getByLabelText(/^New password/), { target: { value: password } });
-  fireEvent.change(screen.getByLabelText(/^Repeat the new password/), { target: { value: repeat } });
-  fireEvent.click(screen.getByRole('button', { name: 'Set the new password' }));
-}
-
-const posts = (calls: StubbedCall[]) => calls.filter((call) => call.method === 'POST');
-
-afterEach(() => vi.unstubAllGlobals());
+const type = (password: string, repeat: string) => submitNewPassword(password, repeat, 'Set the new password');
 
 describe('password reset from the mail link', () => {
   it('sends nothing while the two passwords differ', async () => {
@@ -40,10 +32,7 @@ describe('password reset from the mail link', () => {
     type('a new password 1', 'a new password 1');
     expect(await screen.findByText('Your new password is set. Sign in with it.')).toBeTruthy();
     expect(posts(calls)).toEqual([
-      expect.objectContaining({
-        path: 'reset-password',
-        body: { password: 'a new password 1', token: 'the.reset.token' },
-      }),
+      callTo('reset-password', { password: 'a new password 1', token: 'the.reset.token' }),
     ]);
     expect(screen.getByRole('link', { name: 'Go to sign in' }).getAttribute('href')).toBe('/sign-in');
   });
@@ -61,7 +50,7 @@ describe('password reset from the mail link', () => {
   });
 
   it('shows the password rules refusal in words', async () => {
-    stubApi(() => new Response(JSON.stringify({ error: "Password can't be same as username" }), { status: 403 }));
+    stubApi(() => apiError("Password can't be same as username", 403));
     show();
     type('alma@port.local', 'alma@port.local');
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain("Password can't be same as username"));

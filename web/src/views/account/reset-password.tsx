@@ -10,7 +10,7 @@ import { Link, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { failureText } from './account.ts';
-import { BackToSignIn } from './form-parts.tsx';
+import { BackToSignIn, OutcomePage } from './form-parts.tsx';
 import { Notice } from './notice.tsx';
 import { PasswordPair, usePasswordPair } from './password-pair.tsx';
 
@@ -32,31 +32,31 @@ export default function ResetPassword() {
 
   if (!token) {
     return (
-      <PublicFrame title="Choose a new password">
-        <Stack>
-          <Notice color="red" title={t('This link is incomplete')}>
-            {t('Open the link from the mail exactly as it is, or ask for a new one.')}
-          </Notice>
-          <Anchor component={Link} to={again} size="sm">
-            {t('Ask for a new link')}
-          </Anchor>
-        </Stack>
-      </PublicFrame>
+      <OutcomePage
+        title="Choose a new password"
+        color="red"
+        heading="This link is incomplete"
+        message="Open the link from the mail exactly as it is, or ask for a new one."
+      >
+        <Anchor component={Link} to={again} size="sm">
+          {t('Ask for a new link')}
+        </Anchor>
+      </OutcomePage>
     );
   }
 
   if (done) {
     return (
-      <PublicFrame title="Choose a new password">
-        <Stack>
-          <Notice color="green" title={t('Password changed')}>
-            {t('Your new password is set. Sign in with it.')}
-          </Notice>
-          <Button component={Link} to="/sign-in">
-            {t('Go to sign in')}
-          </Button>
-        </Stack>
-      </PublicFrame>
+      <OutcomePage
+        title="Choose a new password"
+        color="green"
+        heading="Password changed"
+        message="Your new password is set. Sign in with it."
+      >
+        <Button component={Link} to="/sign-in">
+          {t('Go to sign in')}
+        </Button>
+      </OutcomePage>
     );
   }
 

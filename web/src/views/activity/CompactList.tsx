@@ -13,6 +13,7 @@ import {
   type PortCallCard as Card,
   type CardGroup,
   departureOf,
+  firstCards,
   type HeaderTime,
   newCount,
   newestReceived,
@@ -147,7 +148,6 @@ export interface CompactListProps extends Omit<PortCallCardProps, 'card' | 'pinn
 
 export function CompactList({ groups, limit, pinnedSet, openKeys, onToggle, ...shared }: CompactListProps) {
   const { t } = useTranslation();
-  let left = limit;
   return (
     <div className={classes.compactBox}>
       <table className={classes.compact}>
@@ -163,33 +163,28 @@ export function CompactList({ groups, limit, pinnedSet, openKeys, onToggle, ...s
             <th scope="col">{t('Newest')}</th>
           </tr>
         </thead>
-        {groups.map((group) => {
-          const cards = group.cards.slice(0, Math.max(0, left));
-          left -= cards.length;
-          if (cards.length === 0) return null;
-          return (
-            <tbody key={group.key}>
-              {group.title && (
-                <tr className={classes.groupRow}>
-                  <th scope="colgroup" colSpan={7}>
-                    {t(group.title)} <span className={classes.groupCount}>({group.cards.length})</span>
-                  </th>
-                </tr>
-              )}
-              {cards.map((card: Card) => (
-                <Fragment key={card.key}>
-                  <CompactRow
-                    {...shared}
-                    card={card}
-                    pinned={card.ship.imo !== null && pinnedSet.has(card.ship.imo)}
-                    open={openKeys.has(card.key)}
-                    onToggle={onToggle}
-                  />
-                </Fragment>
-              ))}
-            </tbody>
-          );
-        })}
+        {firstCards(groups, limit).map((group) => (
+          <tbody key={group.key}>
+            {group.title && (
+              <tr className={classes.groupRow}>
+                <th scope="colgroup" colSpan={7}>
+                  {t(group.title)} <span className={classes.groupCount}>({group.cards.length})</span>
+                </th>
+              </tr>
+            )}
+            {group.shown.map((card: Card) => (
+              <Fragment key={card.key}>
+                <CompactRow
+                  {...shared}
+                  card={card}
+                  pinned={card.ship.imo !== null && pinnedSet.has(card.ship.imo)}
+                  open={openKeys.has(card.key)}
+                  onToggle={onToggle}
+                />
+              </Fragment>
+            ))}
+          </tbody>
+        ))}
       </table>
     </div>
   );

@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { apiError, openDialog, posts, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import ActivityView from './index.tsx';
 import { ManualTimestampForm } from './ManualTimestampForm.tsx';
 
@@ -33,10 +33,6 @@ function stub(post: (call: StubbedCall) => unknown = () => ({ result: 'OK' })): 
     return undefined;
   });
 }
-
-const posts = (calls: StubbedCall[]) => calls.filter((call) => call.method === 'POST');
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('adding a timestamp by hand', () => {
   it('offers the definitions by their S-211 names and posts the chosen one with the time in UTC', async () => {
@@ -98,7 +94,7 @@ describe('adding a timestamp by hand', () => {
   });
 
   it('shows the API refusal in words and stays open', async () => {
-    stub(() => new Response(JSON.stringify({ error: 'Invalid time: too far in the future' }), { status: 400 }));
+    stub(() => apiError('Invalid time: too far in the future'));
     const onDone = vi.fn();
     renderView(<ManualTimestampForm vessel={{ imo: 9074729, vessel_name: 'Alpha' }} onDone={onDone} />);
     fireEvent.change(await screen.findByLabelText(/Timestamp/), { target: { value: '12' } });
@@ -110,8 +106,7 @@ describe('adding a timestamp by hand', () => {
   it('opens from a card for that vessel and closes when added', async () => {
     const calls = stub();
     renderView(<ActivityView />);
-    fireEvent.click(await screen.findByRole('button', { name: 'Add timestamp for Alpha' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add a timestamp for Alpha' });
+    const dialog = await openDialog('Add timestamp for Alpha', 'Add a timestamp for Alpha');
     fireEvent.change(await within(dialog).findByLabelText(/Timestamp/), { target: { value: '12' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add timestamp' }));
     await waitFor(() => expect(posts(calls)).toHaveLength(1));

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { useLiveRefresh } from '../../realtime/socket.ts';
 import { SessionContext } from '../../session/session.tsx';
-import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
+import { ADMIN, apiError, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
 import ActivityView from './index.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
@@ -77,7 +77,6 @@ function stubOngoing(body: () => unknown, put?: (call: StubbedCall) => unknown):
 
 const cardNames = () => screen.getAllByRole('article').map((card) => card.getAttribute('aria-label'));
 
-afterEach(() => vi.unstubAllGlobals());
 // When the user last looked, and their order and layout, are kept in this browser between visits (and recorded
 // again as a view unmounts, after an afterEach).
 beforeEach(() => localStorage.clear());
@@ -194,7 +193,7 @@ describe('the activity timeline', () => {
   it('shows the API error in words when pinning is refused, and the pins as they were', async () => {
     stubOngoing(
       () => ({ portcalls: [ALPHA, BRAVO], pinned_vessels: [] }),
-      () => new Response(JSON.stringify({ error: 'Too many pinned vessels' }), { status: 400 }),
+      () => apiError('Too many pinned vessels'),
     );
     renderView(<ActivityView />);
     fireEvent.click(await screen.findByRole('button', { name: 'Pin Bravo' }));
@@ -208,7 +207,7 @@ describe('the activity timeline', () => {
     const { unmount } = renderView(<ActivityView />);
     await screen.findByText(/No ongoing port calls/);
     unmount();
-    stubApi(() => new Response(JSON.stringify({ error: 'Invalid access' }), { status: 403 }));
+    stubApi(() => apiError('Invalid access', 403));
     renderView(<ActivityView />);
     expect(await screen.findByText('Invalid access')).toBeTruthy();
   });

@@ -33,6 +33,7 @@ import type { ManualTimestampVessel } from './ManualTimestampForm.tsx';
 import {
   type PortCallCard as Card,
   filterCards,
+  firstCards,
   groupCards,
   ORDERS,
   type Order,
@@ -260,32 +261,26 @@ interface CardGroupsProps {
 /** The cards, under their group's heading where the order has groups. */
 function CardGroups({ groups, limit, pinnedSet, ...shared }: CardGroupsProps) {
   const { t } = useTranslation();
-  let left = limit;
-  return groups.map((group) => {
-    const cards = group.cards.slice(0, Math.max(0, left));
-    left -= cards.length;
-    if (cards.length === 0) return null;
-    return (
-      <section key={group.key}>
-        {group.title && (
-          <h2 className={classes.groupTitle}>
-            {t(group.title)} <span className={classes.groupCount}>({group.cards.length})</span>
-          </h2>
-        )}
-        <div className={classes.grid}>
-          {cards.map((card) => (
-            <PortCallCard
-              key={card.key}
-              card={card}
-              pinned={card.ship.imo !== null && pinnedSet.has(card.ship.imo)}
-              level={group.title ? 3 : 2}
-              {...shared}
-            />
-          ))}
-        </div>
-      </section>
-    );
-  });
+  return firstCards(groups, limit).map((group) => (
+    <section key={group.key}>
+      {group.title && (
+        <h2 className={classes.groupTitle}>
+          {t(group.title)} <span className={classes.groupCount}>({group.cards.length})</span>
+        </h2>
+      )}
+      <div className={classes.grid}>
+        {group.shown.map((card) => (
+          <PortCallCard
+            key={card.key}
+            card={card}
+            pinned={card.ship.imo !== null && pinnedSet.has(card.ship.imo)}
+            level={group.title ? 3 : 2}
+            {...shared}
+          />
+        ))}
+      </div>
+    </section>
+  ));
 }
 
 export default function ActivityView() {

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   filterCards,
+  firstCards,
   ongoingPortCallsOf,
   orderCards,
   type Part,
+  type PortCallCard,
   type Slot,
   timelineOf,
   timeMs,
@@ -210,5 +212,22 @@ describe('order, search and pins', () => {
   it('adds or removes one vessel from the whole list', () => {
     expect(togglePinned([1, 2], 3)).toEqual([1, 2, 3]);
     expect(togglePinned([1, 2, 3], 2)).toEqual([1, 3]);
+  });
+});
+
+describe('the cards shown under a limit', () => {
+  it('keeps the first cards across the groups in order, drops a group left without any, and counts each in full', () => {
+    const card = (key: string) => ({ key }) as unknown as PortCallCard;
+    const groups = [
+      { key: 'pinned', title: 'Pinned', cards: [card('a')] },
+      { key: 'moving', title: 'Next arrivals and departures', cards: [card('b'), card('c')] },
+      { key: 'berth', title: 'At berth', cards: [card('d')] },
+    ];
+    const shown = firstCards(groups, 2).map((group) => [group.key, group.shown.map((c) => c.key), group.cards.length]);
+    expect(shown).toEqual([
+      ['pinned', ['a'], 1],
+      ['moving', ['b'], 2],
+    ]);
+    expect(firstCards(groups, 0)).toEqual([]);
   });
 });

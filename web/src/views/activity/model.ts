@@ -455,3 +455,20 @@ export function groupCards(cards: readonly PortCallCard[], pinned: readonly numb
   }
   return groups;
 }
+
+/** A group as shown: `shown` is the part of its cards within the view's limit (`cards` still counts them all). */
+export interface ShownGroup extends CardGroup {
+  shown: PortCallCard[];
+}
+
+/** The groups cut to the first `limit` cards in all, in order; a group with none of them left is dropped. */
+export function firstCards(groups: readonly CardGroup[], limit: number): ShownGroup[] {
+  let left = limit;
+  const result: ShownGroup[] = [];
+  for (const group of groups) {
+    const shown = group.cards.slice(0, Math.max(0, left));
+    left -= shown.length;
+    if (shown.length > 0) result.push({ ...group, shown });
+  }
+  return result;
+}

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, apiError, firstCall, openDialog, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import ApiKeysView from './api-keys.tsx';
 
 const KEY = '1b395da3f7173926fbb8897da410e76217f34f3414075a98f2';
@@ -30,8 +30,6 @@ function answer(call: StubbedCall) {
   return undefined;
 }
 
-afterEach(() => vi.unstubAllGlobals());
-
 describe('the API keys view', () => {
   it('lists the keys sorted by name on the server, each key masked until shown', async () => {
     const calls = stubApi(answer);
@@ -58,8 +56,7 @@ describe('the API keys view', () => {
     const user = userEvent.setup();
     renderView(<ApiKeysView />);
     await user.click(await screen.findByRole('switch', { name: 'Pilot data is active' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')).toMatchObject({ path: 'api-keys/disable', body: { id: 1 } });
+    expect(await firstCall(calls, 'PUT')).toMatchObject({ path: 'api-keys/disable', body: { id: 1 } });
 
     const second = screen.getAllByRole('switch').find((s) => !(s as HTMLInputElement).checked)!;
     await user.click(second);
@@ -74,8 +71,7 @@ describe('the API keys view', () => {
     const calls = stubApi(answer);
     const user = userEvent.setup();
     renderView(<ApiKeysView />);
-    await user.click(await screen.findByRole('button', { name: 'Add API key' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add API key' });
+    const dialog = await openDialog('Add API key');
     const add = within(dialog).getByRole('button', { name: 'Add' });
     expect((add as HTMLButtonElement).disabled).toBe(true);
     await user.type(within(dialog).getByLabelText(/Name/), '  Harbour master ');
@@ -100,8 +96,7 @@ describe('the API keys view', () => {
       screen.getByText('Post timestamps, live ETAs and slot requests; Export timestamps and port calls'),
     ).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Add API key' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add API key' });
+    const dialog = await openDialog('Add API key');
     await user.type(within(dialog).getByLabelText(/Name/), 'Gate system');
     for (const label of [/Upload translations/, /Report stale push tokens/, /Export timestamps/, /vessel positions/]) {
       await user.click(within(dialog).getByLabelText(label));
@@ -114,8 +109,7 @@ describe('the API keys view', () => {
     });
     await user.click(screen.getByRole('button', { name: 'Done' }));
 
-    await user.click(screen.getByRole('button', { name: 'Change what Pilot data may do' }));
-    const change = await screen.findByRole('dialog', { name: 'What Pilot data may do' });
+    const change = await openDialog('Change what Pilot data may do', 'What Pilot data may do');
     await user.click(within(change).getByLabelText(/Post timestamps/));
     await user.click(within(change).getByLabelText(/Export timestamps/));
     // None chosen: nothing to save.
@@ -130,15 +124,10 @@ describe('the API keys view', () => {
   });
 
   it('shows the API’s refusal in words', async () => {
-    stubApi((call) =>
-      call.method === 'POST'
-        ? new Response(JSON.stringify({ error: 'Missing parameter: name' }), { status: 400 })
-        : answer(call),
-    );
+    stubApi((call) => (call.method === 'POST' ? apiError('Missing parameter: name') : answer(call)));
     const user = userEvent.setup();
     renderView(<ApiKeysView />);
-    await user.click(await screen.findByRole('button', { name: 'Add API key' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add API key' });
+    const dialog = await openDialog('Add API key');
     await user.type(within(dialog).getByLabelText(/Name/), 'x');
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
     expect(await screen.findByText('Missing parameter: name', {}, { timeout: 5000 })).toBeTruthy();

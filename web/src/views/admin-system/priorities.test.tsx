@@ -1,9 +1,7 @@
-import { MantineProvider } from '@mantine/core';
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
-import { theme } from '../../theme.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { apiError, firstCall, openDialog, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import { MAX_PRIORITY_KEYS, PriorityEditor } from './PriorityEditor.tsx';
 import PrioritiesView from './priorities.tsx';
 
@@ -43,21 +41,10 @@ function answer(call: StubbedCall) {
   return undefined;
 }
 
-afterEach(() => vi.unstubAllGlobals());
-
+/** The editor alone, over KEYS, starting from `initial`; gives what it saves with. */
 function editor(initial: number[], onSave = vi.fn()) {
-  render(
-    <MantineProvider theme={theme}>
-      <PriorityEditor
-        apiKeys={KEYS}
-        initial={initial}
-        emptyMeaning="Nobody may post"
-        saving={false}
-        onSave={onSave}
-        onCancel={() => {}}
-      />
-    </MantineProvider>,
-  );
+  const fixed = { apiKeys: KEYS, emptyMeaning: 'Nobody may post', saving: false, onCancel: () => {} };
+  renderView(<PriorityEditor {...fixed} initial={initial} onSave={onSave} />);
   return onSave;
 }
 
@@ -133,8 +120,7 @@ describe('the priorities view', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Move Pilots up' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
 
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'timestamp-api-key-weights',
       body: { timestamp_time_type: 'Estimated', timestamp_state: 'Arrival_Vessel_PortArea', api_key_ids: [1, 2] },
     });
@@ -149,24 +135,18 @@ describe('the priorities view', () => {
     expect(await screen.findByText('berth_name')).toBeTruthy();
 
     await user.type(screen.getByRole('combobox', { name: /^Payload key/ }), 'vessel_draft');
-    await user.click(screen.getByRole('button', { name: 'Set a priority' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Priority of vessel_draft' });
+    const dialog = await openDialog('Set a priority', 'Priority of vessel_draft');
     await user.selectOptions(within(dialog).getByLabelText('Add an API key'), '2');
     await user.click(within(dialog).getByRole('button', { name: 'Add' }));
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'payload-key-api-key-weights',
       body: { payload_key: 'vessel_draft', api_key_ids: [2] },
     });
   });
 
   it('keeps the dialog open and says why when the API refuses', async () => {
-    stubApi((call) =>
-      call.method === 'POST'
-        ? new Response(JSON.stringify({ error: 'Invalid api key ID: 9' }), { status: 400 })
-        : answer(call),
-    );
+    stubApi((call) => (call.method === 'POST' ? apiError('Invalid api key ID: 9') : answer(call)));
     const user = userEvent.setup();
     renderView(<PrioritiesView />);
     await user.click(await screen.findByRole('button', { name: 'Edit the priority of Actual Arrival Vessel Berth' }));

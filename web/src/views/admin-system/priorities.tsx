@@ -9,6 +9,7 @@ import { useTranslation } from 'react-i18next';
 import type { ApiError, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ListSearch } from '../../components/ServerTable.tsx';
 import { stateDescription, timestampLabel } from '../../components/states.ts';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -241,14 +242,7 @@ function TimestampPriorities() {
           'A data source may post a timestamp only when its key is listed for it. When two sources post the same timestamp, the higher one wins.',
         )}
       </Text>
-      <TextInput
-        label={t('Filter timestamps')}
-        type="search"
-        value={filter}
-        onChange={(event) => setFilter(event.currentTarget.value)}
-        mb="sm"
-        maw={360}
-      />
+      <ListSearch label="Filter timestamps" value={filter} onChange={setFilter} />
       <ErrorNotice error={query.error} />
       {query.isPending && <Loading />}
       {query.data && apiKeys.length === 0 && (

@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionContext } from '../../session/session.tsx';
-import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
+import { ADMIN, apiError, firstCall, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
 import { durationInWords, invalidEmails, settingInfo, settingPath } from './setting-rules.ts';
 import SettingsView, { readSettings } from './settings.tsx';
 
@@ -27,8 +27,6 @@ function answer(call: StubbedCall) {
   }
   return undefined;
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 /** The view with a session whose reload is watched (the menu is drawn from the session). */
 function renderWithReload() {
@@ -97,8 +95,7 @@ describe('the settings view', () => {
       screen.getByText(/Needed only for the original web UI’s and mobile app’s notification pop-ups/),
     ).toBeTruthy();
     await user.click(screen.getByRole('radio', { name: /Nothing/ }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')!.path).toBe('settings/realtime_anonymous/off');
+    expect((await firstCall(calls, 'PUT')).path).toBe('settings/realtime_anonymous/off');
     await waitFor(() =>
       expect(calls.filter((call) => call.method === 'GET' && call.path === 'settings').length).toBe(2),
     );
@@ -126,8 +123,7 @@ describe('the settings view', () => {
     await user.type(field, 'PT1H15M');
     expect(screen.getByText('ISO 8601 duration: 1 h 15 min')).toBeTruthy();
     await user.click(save);
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')!.path).toBe('settings/queue_rta_window_duration/PT1H15M');
+    expect((await firstCall(calls, 'PUT')).path).toBe('settings/queue_rta_window_duration/PT1H15M');
   });
 
   it('sends an e-mail list URL-encoded, and `empty` to clear it', async () => {
@@ -144,19 +140,14 @@ describe('the settings view', () => {
     await user.clear(field);
     await user.type(field, 'ops@port.fi, harbour@port.fi');
     await user.click(form.querySelector('button[type="submit"]')!);
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')!.path).toBe(
+    expect((await firstCall(calls, 'PUT')).path).toBe(
       'settings/port_operator_emails/ops%40port.fi%2C%20harbour%40port.fi',
     );
     expect(settingPath('port_operator_emails', '  ')).toBe('settings/port_operator_emails/empty');
   });
 
   it('shows the API’s refusal in words and keeps the switch as it was', async () => {
-    stubApi((call) =>
-      call.method === 'PUT'
-        ? new Response(JSON.stringify({ error: 'Invalid value: x for setting: map_module' }), { status: 400 })
-        : answer(call),
-    );
+    stubApi((call) => (call.method === 'PUT' ? apiError('Invalid value: x for setting: map_module') : answer(call)));
     const reload = renderWithReload();
     const user = userEvent.setup();
     const map = (await screen.findByRole('switch', { name: /Sea chart/ })) as HTMLInputElement;

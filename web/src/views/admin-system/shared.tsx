@@ -1,16 +1,12 @@
 // What the system administration views share: the notice shown instead of a view the user may not use (the menu
 // hides these views already; a bookmarked address still lands here, and the API would refuse anyway).
 
-import { Alert, Button } from '@mantine/core';
+import { Button } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { NotAvailable } from '../../components/states-ui.tsx';
 
 export function NotAllowed({ what }: { what: string }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="yellow" title={t('Not available')} role="status">
-      {t(what)}
-    </Alert>
-  );
+  return <NotAvailable role="status">{what}</NotAvailable>;
 }
 
 /** Text of an unknown value for a place that shows text: nothing for null, JSON for an object. */

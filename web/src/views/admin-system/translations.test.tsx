@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { ADMIN, openDialog, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import { readTranslationFile, translationFileContent } from './translation-file.ts';
 import TranslationsView from './translations.tsx';
 
@@ -23,10 +23,15 @@ function answer(call: StubbedCall) {
   return undefined;
 }
 
-afterEach(() => {
-  vi.unstubAllGlobals();
-  reloadTranslations.mockClear();
-});
+/** Opens the view as a translator and uploads a JSON file of this content; gives the user acting. */
+async function upload(content: string, name: string) {
+  const user = userEvent.setup();
+  const { container } = renderView(<TranslationsView />, { user: TRANSLATOR });
+  await screen.findByText('Access keys');
+  const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
+  await user.upload(input, new File([content], name, { type: 'application/json' }));
+  return user;
+}
 
 describe('the translations view', () => {
   it('pages and searches the flat key → text object in the browser', async () => {
@@ -51,8 +56,7 @@ describe('the translations view', () => {
     const calls = stubApi(answer);
     const user = userEvent.setup();
     renderView(<TranslationsView />, { user: TRANSLATOR });
-    await user.click(await screen.findByRole('button', { name: 'Edit the text of API keys' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit a text' });
+    const dialog = await openDialog('Edit the text of API keys', 'Edit a text');
     const field = within(dialog).getByRole('textbox', { name: 'Text' });
     expect((field as HTMLTextAreaElement).value).toBe('Access keys');
     await user.clear(field);
@@ -68,14 +72,7 @@ describe('the translations view', () => {
 
   it('uploads a JSON file after asking, with POST {translations: [{key, value}]}', async () => {
     const calls = stubApi(answer);
-    const user = userEvent.setup();
-    const { container } = renderView(<TranslationsView />, { user: TRANSLATOR });
-    await screen.findByText('Access keys');
-    const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
-    const file = new File([JSON.stringify({ 'API keys': 'Keys', Vessels: 'Ships' })], 'port.json', {
-      type: 'application/json',
-    });
-    await user.upload(input, file);
+    const user = await upload(JSON.stringify({ 'API keys': 'Keys', Vessels: 'Ships' }), 'port.json');
     const dialog = await screen.findByRole('dialog', { name: 'Replace the texts?' });
     expect(within(dialog).getByText('The port’s texts are replaced by the 2 texts of port.json.')).toBeTruthy();
     expect(calls.some((call) => call.method === 'POST')).toBe(false);
@@ -94,11 +91,7 @@ describe('the translations view', () => {
 
   it('refuses a file that is not a texts object, in words, and sends nothing', async () => {
     const calls = stubApi(answer);
-    const user = userEvent.setup();
-    const { container } = renderView(<TranslationsView />, { user: TRANSLATOR });
-    await screen.findByText('Access keys');
-    const input = container.ownerDocument.querySelector('input[type="file"]') as HTMLInputElement;
-    await user.upload(input, new File(['{"a": 1}'], 'bad.json', { type: 'application/json' }));
+    await upload('{"a": 1}', 'bad.json');
     expect(await screen.findByText('The text of “a” is not a string.')).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(calls.some((call) => call.method !== 'GET')).toBe(false);

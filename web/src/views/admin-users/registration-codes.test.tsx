@@ -1,7 +1,16 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  answerFrom,
+  firstCall,
+  openDialog,
+  pageOf,
+  renderView,
+  type StubbedCall,
+  stubApi,
+} from '../../test/render.tsx';
 import { ROLES } from './fixtures.ts';
 import RegistrationCodesView from './registration-codes.tsx';
 
@@ -33,18 +42,8 @@ const MANAGER = {
   permissions: ['manage_registration_code', 'manage_all_user', 'manage_user_user', 'manage_user_consignee'],
 };
 
-function answer(extra: (call: StubbedCall) => unknown = () => undefined) {
-  return (call: StubbedCall) => {
-    const special = extra(call);
-    if (special !== undefined) return special;
-    if (call.method === 'GET' && call.path === 'roles') return ROLES;
-    if (call.method === 'GET' && call.path === 'registration-codes')
-      return { data: CODES, pagination: { start: 0, limit: 25, total: CODES.length } };
-    return undefined;
-  };
-}
-
-afterEach(() => vi.unstubAllGlobals());
+const answer = (extra?: (call: StubbedCall) => unknown) =>
+  answerFrom({ 'GET roles': ROLES, 'GET registration-codes': pageOf(CODES) }, extra);
 
 describe('the registration codes view', () => {
   it('lists the newest codes first, with the code to copy', async () => {
@@ -59,8 +58,7 @@ describe('the registration codes view', () => {
     const calls = stubApi(answer((call) => (call.method === 'POST' ? { id: 6 } : undefined)));
     const user = userEvent.setup();
     renderView(<RegistrationCodesView />, { user: MANAGER });
-    await user.click(await screen.findByRole('button', { name: 'Add registration code' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add registration code' });
+    const dialog = await openDialog('Add registration code');
     const role = within(dialog).getByLabelText(/Role/);
     await waitFor(() =>
       expect(
@@ -72,8 +70,7 @@ describe('the registration codes view', () => {
     await user.type(within(dialog).getByLabelText(/Description/), 'Agents of the summer');
     await user.selectOptions(role, 'consignee');
     await user.click(within(dialog).getByRole('button', { name: 'Add code' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'registration-codes',
       body: { description: 'Agents of the summer', role: 'consignee' },
     });
@@ -89,8 +86,7 @@ describe('the registration codes view', () => {
     );
     expect(screen.queryByRole('button', { name: 'Delete code GHJKLM-654321' })).toBeNull();
     await user.click(own);
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')).toMatchObject({
+    expect(await firstCall(calls, 'PUT')).toMatchObject({
       path: 'registration-codes/4',
       body: { id: 4, enabled: 0, role: 'user' },
     });
@@ -100,11 +96,9 @@ describe('the registration codes view', () => {
     const calls = stubApi(answer((call) => (call.method === 'DELETE' ? {} : undefined)));
     const user = userEvent.setup();
     renderView(<RegistrationCodesView />, { user: MANAGER });
-    await user.click(await screen.findByRole('button', { name: 'Delete code ABCDEF-123456' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete registration code ABCDEF-123456?' });
+    const dialog = await openDialog('Delete code ABCDEF-123456', 'Delete registration code ABCDEF-123456?');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
-    expect(calls.find((call) => call.method === 'DELETE')!.path).toBe('registration-codes/4');
+    expect((await firstCall(calls, 'DELETE')).path).toBe('registration-codes/4');
   });
 
   it('is not shown without manage_registration_code', async () => {

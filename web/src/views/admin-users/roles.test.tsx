@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SessionContext } from '../../session/session.tsx';
-import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
+import { ADMIN, answerFrom, firstCall, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
 import { ROLES } from './fixtures.ts';
 import RolesView, { grantsOf } from './roles.tsx';
 
@@ -32,18 +32,8 @@ const MANAGER = {
   ],
 };
 
-function answer(extra: (call: StubbedCall) => unknown = () => undefined) {
-  return (call: StubbedCall) => {
-    const special = extra(call);
-    if (special !== undefined) return special;
-    if (call.method === 'GET' && call.path === 'roles') return ROLES;
-    if (call.method === 'GET' && call.path === 'permissions') return PERMISSIONS;
-    if (call.method === 'GET' && call.path === 'role-permissions') return MATRIX;
-    return undefined;
-  };
-}
-
-afterEach(() => vi.unstubAllGlobals());
+const answer = (extra?: (call: StubbedCall) => unknown) =>
+  answerFrom({ 'GET roles': ROLES, 'GET permissions': PERMISSIONS, 'GET role-permissions': MATRIX }, extra);
 
 describe('the roles and permissions view', () => {
   it('reads the role → permissions answer without trusting its shape', () => {
@@ -76,14 +66,12 @@ describe('the roles and permissions view', () => {
     const grant = await screen.findByRole('dialog', { name: 'Grant this permission?' });
     expect(calls.some((call) => call.method === 'PUT')).toBe(false);
     await user.click(within(grant).getByRole('button', { name: 'Grant' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')!.path).toBe('role-permissions/first_user/manage_port');
+    expect((await firstCall(calls, 'PUT')).path).toBe('role-permissions/first_user/manage_port');
 
     await user.click(screen.getByRole('checkbox', { name: 'Manage ports for User' }));
     const revoke = await screen.findByRole('dialog', { name: 'Revoke this permission?' });
     await user.click(within(revoke).getByRole('button', { name: 'Revoke' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
-    expect(calls.find((call) => call.method === 'DELETE')!.path).toBe('role-permissions/user/manage_port');
+    expect((await firstCall(calls, 'DELETE')).path).toBe('role-permissions/user/manage_port');
   });
 
   it('cancelling the confirmation calls nothing', async () => {

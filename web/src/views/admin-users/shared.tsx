@@ -1,9 +1,8 @@
 // What the three people-administration views share: the fixed roles as the API lists them, in the order a person
 // reads them (most rights first), and the rule that acting on a user or code of role R needs manage_user_R.
 
-import { Alert } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
+import { NotAvailable } from '../../components/states-ui.tsx';
 
 export interface Role {
   id: number;
@@ -41,12 +40,5 @@ function isRole(value: unknown): value is Role {
 /** The permission that lets a user act on users and registration codes of this role. */
 export const manageRolePermission = (role: string) => `manage_user_${role}`;
 
-/** Shown instead of a view to a user who may not use it (the menu hides it; a typed address may still lead here). */
-export function NoPermission({ children }: { children: string }) {
-  const { t } = useTranslation();
-  return (
-    <Alert color="yellow" title={t('Not available')} role="alert">
-      {t(children)}
-    </Alert>
-  );
-}
+/** Shown instead of a view to a user who may not use it. */
+export const NoPermission = NotAvailable;

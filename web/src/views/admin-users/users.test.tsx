@@ -1,7 +1,17 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import {
+  ADMIN,
+  answerFrom,
+  apiError,
+  firstCall,
+  openDialog,
+  pageOf,
+  renderView,
+  type StubbedCall,
+  stubApi,
+} from '../../test/render.tsx';
 import { ROLES } from './fixtures.ts';
 import UsersView, { USERS_DEFAULT_SORT } from './users.tsx';
 
@@ -41,19 +51,21 @@ const MANAGER = {
   ],
 };
 
-function answer(extra: (call: StubbedCall) => unknown = () => undefined) {
-  return (call: StubbedCall) => {
-    const special = extra(call);
-    if (special !== undefined) return special;
-    if (call.method === 'GET' && call.path === 'roles') return ROLES;
-    if (call.method === 'GET' && call.path === 'users')
-      return { data: USERS, pagination: { start: 0, limit: 25, total: USERS.length } };
-    if (call.method === 'GET' && call.path === 'users/7') return USERS[1];
-    return undefined;
-  };
-}
+const answer = (extra?: (call: StubbedCall) => unknown) =>
+  answerFrom({ 'GET roles': ROLES, 'GET users': pageOf(USERS), 'GET users/7': USERS[1] }, extra);
 
-afterEach(() => vi.unstubAllGlobals());
+/** Fills the "Add user" form of the view as a manager and sends it; gives the dialog. */
+async function addUser(fields: { email: string; first: string; last: string; role?: string }) {
+  const user = userEvent.setup();
+  renderView(<UsersView />, { user: MANAGER });
+  const dialog = await openDialog('Add user');
+  await user.type(within(dialog).getByLabelText(/E-mail/), fields.email);
+  await user.type(within(dialog).getByLabelText(/First name/), fields.first);
+  await user.type(within(dialog).getByLabelText(/Last name/), fields.last);
+  if (fields.role) await user.selectOptions(within(dialog).getByLabelText(/Role/), fields.role);
+  await user.click(within(dialog).getByRole('button', { name: 'Add user' }));
+  return dialog;
+}
 
 describe('the users view', () => {
   it('lists users with readable roles and registration types, sorted by name on the server', async () => {
@@ -76,18 +88,9 @@ describe('the users view', () => {
         call.method === 'POST' && call.path === 'users' ? { id: 9, password: 'abc123secret' } : undefined,
       ),
     );
-    const user = userEvent.setup();
-    renderView(<UsersView />, { user: MANAGER });
-    await user.click(await screen.findByRole('button', { name: 'Add user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
-    await user.type(within(dialog).getByLabelText(/E-mail/), ' new@port.local ');
-    await user.type(within(dialog).getByLabelText(/First name/), 'Nina');
-    await user.type(within(dialog).getByLabelText(/Last name/), 'New');
-    await user.selectOptions(within(dialog).getByLabelText(/Role/), 'first_user');
-    await user.click(within(dialog).getByRole('button', { name: 'Add user' }));
+    await addUser({ email: ' new@port.local ', first: 'Nina', last: 'New', role: 'first_user' });
 
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    const post = calls.find((call) => call.method === 'POST')!;
+    const post = await firstCall(calls, 'POST');
     expect(post.path).toBe('users');
     expect(post.body).toEqual({ email: 'new@port.local', first_name: 'Nina', last_name: 'New', role: 'first_user' });
     const added = await screen.findByRole('dialog', { name: 'User added' });
@@ -98,18 +101,11 @@ describe('the users view', () => {
     stubApi(
       answer((call) =>
         call.method === 'POST' && call.path === 'users'
-          ? new Response(JSON.stringify({ error: 'User with email pia@port.local already exists' }), { status: 400 })
+          ? apiError('User with email pia@port.local already exists')
           : undefined,
       ),
     );
-    const user = userEvent.setup();
-    renderView(<UsersView />, { user: MANAGER });
-    await user.click(await screen.findByRole('button', { name: 'Add user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
-    await user.type(within(dialog).getByLabelText(/E-mail/), 'pia@port.local');
-    await user.type(within(dialog).getByLabelText(/First name/), 'Pia');
-    await user.type(within(dialog).getByLabelText(/Last name/), 'Pilot');
-    await user.click(within(dialog).getByRole('button', { name: 'Add user' }));
+    const dialog = await addUser({ email: 'pia@port.local', first: 'Pia', last: 'Pilot' });
     expect((await within(dialog).findByRole('alert')).textContent).toContain(
       'User with email pia@port.local already exists',
     );
@@ -131,14 +127,12 @@ describe('the users view', () => {
     const calls = stubApi(answer((call) => (call.method === 'PUT' ? USERS[1] : undefined)));
     const user = userEvent.setup();
     renderView(<UsersView />, { user: MANAGER });
-    await user.click(await screen.findByRole('button', { name: 'Edit Pia Pilot' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit user' });
+    const dialog = await openDialog('Edit Pia Pilot', 'Edit user');
     const role = await within(dialog).findByLabelText(/Role/);
     expect((role as HTMLSelectElement).value).toBe('user');
     await user.selectOptions(role, 'consignee');
     await user.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    const put = calls.find((call) => call.method === 'PUT')!;
+    const put = await firstCall(calls, 'PUT');
     expect(put.path).toBe('users/7');
     expect(put.body).toEqual({
       email: 'pia@port.local',
@@ -151,7 +145,6 @@ describe('the users view', () => {
 
   it('hides the actions on users whose role the manager may not manage, and offers only the roles it may give', async () => {
     stubApi(answer());
-    const user = userEvent.setup();
     renderView(<UsersView />, {
       user: { ...ADMIN, id: 3, role: 'first_user', permissions: ['manage_all_user', 'manage_user_user'] },
     });
@@ -159,8 +152,7 @@ describe('the users view', () => {
     const adminRow = screen.getByText('Ada Admin').closest('tr')!;
     expect(within(adminRow).queryAllByRole('button')).toHaveLength(0);
 
-    await user.click(screen.getByRole('button', { name: 'Add user' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add user' });
+    const dialog = await openDialog('Add user');
     const options = within(dialog).getAllByRole('option');
     expect(options.map((option) => (option as HTMLOptionElement).value)).toEqual(['user']);
   });
@@ -195,10 +187,8 @@ describe('the users view', () => {
     renderView(<UsersView />, { user: MANAGER });
     await screen.findByText('Pia Pilot');
     expect(screen.queryByRole('button', { name: 'Delete Ada Admin' })).toBeNull();
-    await user.click(screen.getByRole('button', { name: 'Delete Pia Pilot' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete Pia Pilot?' });
+    const dialog = await openDialog('Delete Pia Pilot', 'Delete Pia Pilot?');
     await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
-    expect(calls.find((call) => call.method === 'DELETE')!.path).toBe('users/7');
+    expect((await firstCall(calls, 'DELETE')).path).toBe('users/7');
   });
 });

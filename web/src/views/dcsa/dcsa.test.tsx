@@ -1,11 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderView, stubApi } from '../../test/render.tsx';
 import DcsaView from './index.tsx';
 import { isDcsaSourced, parseImos } from './model.ts';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const PARTNER = {
   id: 1,

@@ -47,18 +47,13 @@ const card = ongoingPortCallsOf({
 
 describe('the DCSA mark on the activity timeline', () => {
   it('marks only the DCSA-sourced timestamp, with a title naming the partner', () => {
-    renderView(
-      <PortCallCard
-        card={card}
-        pinned={false}
-        now={NOW}
-        newSince={NOW}
-        canAddTimestamp={false}
-        canOpenPortCall={false}
-        onTogglePin={() => {}}
-        onAddTimestamp={() => {}}
-      />,
-    );
+    const readOnly = {
+      canAddTimestamp: false,
+      canOpenPortCall: false,
+      onTogglePin: () => {},
+      onAddTimestamp: () => {},
+    };
+    renderView(<PortCallCard card={card} pinned={false} now={NOW} newSince={NOW} {...readOnly} />);
     const rows = within(screen.getByRole('article', { name: 'YM Wholesome' })).getAllByRole('listitem');
     const berth = rows.find((row) => row.textContent?.includes('Arrival Vessel Berth'))!;
     const portArea = rows.find((row) => row.textContent?.includes('Arrival Vessel Port Area'))!;

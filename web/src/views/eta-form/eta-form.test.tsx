@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { renderView, SignedOut, stubApi } from '../account/test-support.tsx';
+import { describe, expect, it } from 'vitest';
+import { apiError, renderView, SignedOut, stubApi } from '../account/test-support.tsx';
 import JitEtaForm, { type SlotRequestView } from './jit-eta-form.tsx';
 import RtaForm from './rta-form.tsx';
 
@@ -19,14 +19,11 @@ const offered: SlotRequestView = {
   link_expires: '2026-12-27T07:00:00.000Z',
 };
 
-const refusal = (error: string) =>
-  new Response(JSON.stringify({ error }), { status: 403, headers: { 'Content-Type': 'application/json' } });
+const refusal = (error: string) => apiError(error, 403);
 
 function show(ui: React.ReactNode, path: string) {
   renderView(<SignedOut>{ui}</SignedOut>, { path });
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('the JIT ETA form', () => {
   it('shows the offer and sends the JIT ETA within the RTA window with the link’s token', async () => {

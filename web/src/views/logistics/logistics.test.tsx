@@ -1,16 +1,11 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { apiError, expectTexts, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import Logistics from './index.tsx';
 import { formatPlate, passagesOf, plateForms } from './model.ts';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.mocked(useLiveRefresh).mockClear();
-});
 
 /** The view as the app shows it, with the logistics module on or off. */
 const renderLogistics = (module: 'enabled' | 'disabled' = 'enabled') =>
@@ -53,14 +48,9 @@ describe('gate logistics', () => {
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Gate logistics');
     const [first, second] = items();
     // Newest first even when the API's order is not.
-    expect(first!.textContent).toContain('Departed');
-    expect(first!.textContent).toContain('Gate 2');
-    expect(first!.textContent).toContain('XYZ-987 (SWE)');
-    expect(first!.textContent).toContain('TRL-55 (FIN)');
-    expect(first!.textContent).toContain('MSCU1234565, MAEU7654321');
+    expectTexts(first, ['Departed', 'Gate 2', 'XYZ-987 (SWE)', 'TRL-55 (FIN)', 'MSCU1234565, MAEU7654321']);
     expect(first!.getAttribute('data-direction')).toBe('Out');
-    expect(second!.textContent).toContain('Arrived');
-    expect(second!.textContent).toContain('ABC-123 (FIN)');
+    expectTexts(second, ['Arrived', 'ABC-123 (FIN)']);
     expect(second!.querySelector('time')?.getAttribute('dateTime')).toBe(OLDER.time);
     expect(calls.map((call) => `${call.method} ${call.path}`)).toEqual(['GET logistics-timestamps/100']);
     // Live: the channel refetches the shown list.
@@ -90,11 +80,8 @@ describe('gate logistics', () => {
     renderLogistics();
     await screen.findByText('2 passages, newest first');
     const [first, second] = items();
-    expect(first!.textContent).toContain('Direction unknown');
-    expect(first!.textContent).toContain('Front plates: none');
-    expect(second!.textContent).toContain('time unknown');
-    expect(second!.textContent).toContain('Front plates: 42');
-    expect(second!.textContent).toContain('CONT1');
+    expectTexts(first, ['Direction unknown', 'Front plates: none']);
+    expectTexts(second, ['time unknown', 'Front plates: 42', 'CONT1']);
   });
 
   it('searches one licence plate through the by-license-plate endpoint and goes back to all', async () => {
@@ -142,13 +129,7 @@ describe('gate logistics', () => {
   });
 
   it("shows the API's refusal in words (the module switched off on the server)", async () => {
-    stubApi(
-      () =>
-        new Response(JSON.stringify({ error: 'The logistics_module is disabled' }), {
-          status: 403,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-    );
+    stubApi(() => apiError('The logistics_module is disabled', 403));
     renderLogistics();
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toContain('The logistics_module is disabled');
@@ -160,19 +141,27 @@ describe('gate logistics', () => {
     renderLogistics('disabled');
     expect(screen.getByText('Gate logistics is switched off')).toBeTruthy();
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Gate logistics');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Every effect of the render and its promises settled: a request it made would be in `calls` by now.
+    await act(async () => {});
     expect(calls).toEqual([]);
   });
 });
 
 describe('gate logistics model', () => {
-  it('formats plates as painted and searches without dashes or spaces', () => {
-    expect(formatPlate('abc123')).toBe('ABC-123');
-    expect(formatPlate('ABC-123')).toBe('ABC-123');
-    expect(formatPlate('AB 12 CD')).toBe('AB 12 CD');
-    expect(plateForms(' abc - 123 ')).toEqual(['ABC123', 'ABC - 123']);
-    expect(plateForms('abc123')).toEqual(['ABC123']);
-    expect(plateForms(' - ')).toEqual([]);
+  it.each([
+    ['abc123', 'ABC-123'],
+    ['ABC-123', 'ABC-123'],
+    ['AB 12 CD', 'AB 12 CD'],
+  ])('formats the plate %j as painted: %j', (typed, painted) => {
+    expect(formatPlate(typed)).toBe(painted);
+  });
+
+  it.each([
+    [' abc - 123 ', ['ABC123', 'ABC - 123']],
+    ['abc123', ['ABC123']],
+    [' - ', []],
+  ])('searches the plate %j without dashes or spaces: %j', (typed, forms) => {
+    expect(plateForms(typed)).toEqual(forms);
   });
 
   it('reads the by-license-plate answer and anything else as a list', () => {

@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { ADMIN, apiError, firstCall, openDialog, pageOf, renderView, stubApi } from '../../test/render.tsx';
 import NotificationsView from './index.tsx';
 import { answeredBy, imoFrom, inTab, type Notification, vesselOf } from './model.ts';
 
@@ -85,14 +85,12 @@ function answer(list: unknown = LIST) {
       return { portcalls: [{ ship: { imo: 9074729, vessel_name: 'Baltic Star' } }, { ship: null }, null] };
     }
     if (call.method === 'GET' && call.path === 'decisions') {
-      return { data: [decision.decision], pagination: { start: 0, limit: 25, total: 1 } };
+      return pageOf([decision.decision]);
     }
     if (call.method !== 'GET') return { result: 'OK' };
     return undefined;
   });
 }
-
-beforeEach(() => vi.unstubAllGlobals());
 
 describe('the notification list', () => {
   it('shows each notification with its time, sender line, decision and replies, guarding missing fields', async () => {
@@ -134,7 +132,7 @@ describe('the notification list', () => {
   });
 
   it('shows the API error in words', async () => {
-    stubApi(() => new Response(JSON.stringify({ error: 'Invalid access' }), { status: 403 }));
+    stubApi(() => apiError('Invalid access', 403));
     renderView(<NotificationsView />);
     expect((await screen.findByRole('alert')).textContent).toContain('Invalid access');
   });
@@ -153,12 +151,10 @@ describe('sending', () => {
   it('posts a port notification with the message and an empty IMO', async () => {
     const calls = answer();
     renderView(<NotificationsView />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Send port notification' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send port notification' });
+    const dialog = await openDialog('Send port notification');
     await userEvent.type(within(dialog).getByLabelText(/Message/), 'Fog in the fairway');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    const post = calls.find((call) => call.method === 'POST');
+    const post = await firstCall(calls, 'POST');
     expect(post).toMatchObject({
       path: 'notifications',
       body: { type: 'port', message: 'Fog in the fairway', ship_imo: '' },
@@ -172,8 +168,7 @@ describe('sending', () => {
   it('posts a ship notification with the IMO picked among the ongoing port calls', async () => {
     const calls = answer();
     renderView(<NotificationsView />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Send ship notification' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send ship notification' });
+    const dialog = await openDialog('Send ship notification');
     const vessel = within(dialog).getByLabelText(/Vessel \(IMO\)/);
     await waitFor(() => expect(calls.some((call) => call.path === 'ongoing-port-calls')).toBe(true));
     await userEvent.type(vessel, '9074');
@@ -181,8 +176,7 @@ describe('sending', () => {
     expect((vessel as HTMLInputElement).value).toBe('9074729 · Baltic Star');
     await userEvent.type(within(dialog).getByLabelText(/Message/), 'Ready for pilot');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+    expect((await firstCall(calls, 'POST')).body).toEqual({
       type: 'ship',
       message: 'Ready for pilot',
       ship_imo: '9074729',
@@ -192,8 +186,7 @@ describe('sending', () => {
   it('refuses a ship notification without an IMO, sending nothing', async () => {
     const calls = answer();
     renderView(<NotificationsView />);
-    await userEvent.click(await screen.findByRole('button', { name: 'Send ship notification' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send ship notification' });
+    const dialog = await openDialog('Send ship notification');
     await userEvent.type(within(dialog).getByLabelText(/Message/), 'Which ship?');
     fireEvent.submit(within(dialog).getByRole('button', { name: 'Send' }).closest('form')!);
     expect(await within(dialog).findByText('Pick a vessel or type its IMO number')).toBeTruthy();
@@ -203,7 +196,7 @@ describe('sending', () => {
   it('shows the API refusal in words', async () => {
     stubApi((call) => {
       if (call.method === 'GET') return [];
-      return new Response(JSON.stringify({ error: "Message can't be empty" }), { status: 400 });
+      return apiError("Message can't be empty");
     });
     renderView(<NotificationsView />);
     await userEvent.click(await screen.findByRole('button', { name: 'Send port notification' }));
@@ -220,8 +213,7 @@ describe('sending', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Reply' }));
     await userEvent.type(within(card).getByRole('textbox', { name: /Reply/ }), 'Tugs ordered');
     await userEvent.click(within(card).getByRole('button', { name: 'Send reply' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({
+    expect((await firstCall(calls, 'POST')).body).toEqual({
       type: 'ship',
       message: 'Tugs ordered',
       ship_imo: '1234567',
@@ -237,8 +229,7 @@ describe('decisions and deleting', () => {
     const card = await screen.findByRole('article', { name: 'Ship is arriving' });
     expect(within(card).getByRole('button', { name: 'Accept: Pilot' }).getAttribute('aria-pressed')).toBe('true');
     await userEvent.click(within(card).getByRole('button', { name: 'Reject: Tugs' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'decision-item-response',
       body: { id: 72, response: 'Reject' },
     });
@@ -253,8 +244,7 @@ describe('decisions and deleting', () => {
     await userEvent.click(within(card).getByRole('button', { name: 'Delete notification' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete this notification?' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
-    expect(calls.find((call) => call.method === 'DELETE')?.path).toBe('notifications/3');
+    expect((await firstCall(calls, 'DELETE')).path).toBe('notifications/3');
   });
 
   it('lists open decisions from the server and answers one there', async () => {
@@ -268,8 +258,7 @@ describe('decisions and deleting', () => {
     expect(listCall?.query.get('sort')).toBe('id DESC');
     expect(within(table).getByText('1 of 2')).toBeTruthy();
     await userEvent.click(within(table).getByRole('button', { name: 'Accept: Tugs' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')?.body).toEqual({ id: 72, response: 'Accept' });
+    expect((await firstCall(calls, 'POST')).body).toEqual({ id: 72, response: 'Accept' });
   });
 });
 

@@ -1,5 +1,5 @@
 import { act, screen, waitFor } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { useApiQuery } from '../../api/queries.ts';
 import { useChannels } from '../../realtime/socket.ts';
 import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
@@ -19,11 +19,6 @@ function ListReader() {
   useApiQuery('notifications/100');
   return null;
 }
-
-beforeEach(() => {
-  vi.unstubAllGlobals();
-  vi.mocked(useChannels).mockClear();
-});
 
 describe('notification popups', () => {
   it('listen on the shared channel and the user’s own', () => {

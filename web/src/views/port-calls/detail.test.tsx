@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { browserTimeZone } from '../../api/client.ts';
 import { formatTime, localInputToUtc } from '../../components/time.ts';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { ADMIN, apiError, openDialog, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import { Area, DONE_SHIP, page, portAnswers, SHIP } from './test-support.tsx';
 
 const VIEWER = { ...ADMIN, id: 5, permissions: ['basic_user_action'] };
@@ -50,8 +50,6 @@ async function confirmIn(button: HTMLElement, question: string, answer: string) 
   const dialog = await screen.findByRole('dialog', { name: question });
   fireEvent.click(within(dialog).getByRole('button', { name: answer }));
 }
-
-afterEach(() => vi.unstubAllGlobals());
 
 describe('one port call', () => {
   it('shows the timesheet: the S-211 activity with where and from whom, and the time in the browser’s zone', async () => {
@@ -103,11 +101,7 @@ describe('one port call', () => {
   });
 
   it('shows a refused download in words', async () => {
-    answers((call) =>
-      call.path === 'port-call-csv'
-        ? new Response(JSON.stringify({ error: 'Invalid time zone: Mars/Base' }), { status: 400 })
-        : undefined,
-    );
+    answers((call) => (call.path === 'port-call-csv' ? apiError('Invalid time zone: Mars/Base') : undefined));
     renderView(<Area />, { path: '/port-calls/10' });
     fireEvent.click(await screen.findByRole('button', { name: 'Download CSV' }));
     expect(await screen.findByText('Invalid time zone: Mars/Base')).toBeTruthy();
@@ -123,11 +117,7 @@ describe('one port call', () => {
   });
 
   it('shows an unknown port call’s error from the API', async () => {
-    answers((call) =>
-      call.path === 'port-call'
-        ? new Response(JSON.stringify({ error: 'Invalid port call ID: 77' }), { status: 400 })
-        : undefined,
-    );
+    answers((call) => (call.path === 'port-call' ? apiError('Invalid port call ID: 77') : undefined));
     renderView(<Area />, { path: '/port-calls/77' });
     expect(await screen.findByText('Invalid port call ID: 77')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'All port calls' })).toBeTruthy();
@@ -173,8 +163,7 @@ describe('one port call', () => {
     const other = { ...SHIP, id: 44, current_eta: '2026-12-10 08:00:00+00', status: 'arriving' };
     const calls = answers((call) => (call.path === 'port-calls' ? page([other, SHIP]) : undefined));
     renderView(<Area />, { path: '/port-calls/10' });
-    fireEvent.click(await screen.findByRole('button', { name: 'Move timestamp 12' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Move timestamp 12' });
+    const dialog = await openDialog('Move timestamp 12');
     await waitFor(() => expect(called(calls, 'port-calls')[0]?.query.get('search')).toBe('9074729'));
 
     fireEvent.click(within(dialog).getByLabelText('Port call of this vessel'));
@@ -229,7 +218,7 @@ describe('the range form', () => {
   it('shows the API’s refusal of a range in words', async () => {
     answers((call) =>
       call.path === 'port-call-range' && call.method === 'POST'
-        ? new Response(JSON.stringify({ error: 'Start time must be before end time' }), { status: 400 })
+        ? apiError('Start time must be before end time')
         : undefined,
     );
     renderView(<Area />, { path: '/port-calls/10' });

@@ -1,13 +1,11 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { formatTime } from '../../components/time.ts';
 import { SessionContext } from '../../session/session.tsx';
-import { ADMIN, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
+import { ADMIN, apiError, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
 import { Area, portAnswers } from './test-support.tsx';
 
 const VIEWER = { ...ADMIN, id: 5, permissions: ['basic_user_action'] };
-
-afterEach(() => vi.unstubAllGlobals());
 
 const rowOf = async (name: string) => (await screen.findByRole('link', { name })).closest('tr')!;
 const called = (calls: StubbedCall[], path: string) => calls.filter((call) => call.path === path);
@@ -81,11 +79,7 @@ describe('the port-call list', () => {
 
   it('shows the API’s refusal in words', async () => {
     stubApi(
-      portAnswers((call) =>
-        call.path === 'force-scan-port-call'
-          ? new Response(JSON.stringify({ error: 'Invalid port call ID: 10' }), { status: 400 })
-          : undefined,
-      ),
+      portAnswers((call) => (call.path === 'force-scan-port-call' ? apiError('Invalid port call ID: 10') : undefined)),
     );
     renderView(<Area />, { path: '/port-calls' });
     const row = await rowOf('Test Vessel');

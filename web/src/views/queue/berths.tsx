@@ -3,12 +3,11 @@
 // API's words.
 
 import { Group, Switch, TextInput } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
-import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DeleteButton } from '../../components/ConfirmButton.tsx';
+import { FormDialog, useAddOrEdit } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -59,27 +58,26 @@ export function Berths() {
 
 function BerthDialog({ berth }: { berth?: Berth }) {
   const { t } = useTranslation();
-  const [opened, { open, close }] = useDisclosure(false);
   const [code, setCode] = useState('');
   const [name, setName] = useState('');
   const [nominatable, setNominatable] = useState(true);
   const editing = berth !== undefined;
+  const title = editing ? t('Edit berth {{name}}', { name: berth.name }) : t('Add berth');
+  const dialog = useAddOrEdit(editing, 'Add berth', editing ? title : undefined, () => {
+    setCode(berth?.code ?? '');
+    setName(berth?.name ?? '');
+    setNominatable(berth?.nominatable ?? true);
+    save.reset();
+  });
   const save = useApiMutation<{ id?: number; code: string; name: string; nominatable: boolean }>(
     editing ? 'PUT' : 'POST',
     PATHS.berths,
     {
       refreshes: CHANGED,
       success: editing ? 'The berth was saved' : 'The berth was added',
-      onSuccess: close,
+      onSuccess: dialog.onClose,
     },
   );
-  const openWith = () => {
-    setCode(berth?.code ?? '');
-    setName(berth?.name ?? '');
-    setNominatable(berth?.nominatable ?? true);
-    save.reset();
-    open();
-  };
   const ready = code.trim() !== '' && name.trim() !== '';
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -87,21 +85,7 @@ function BerthDialog({ berth }: { berth?: Berth }) {
     save.mutate({ ...(editing ? { id: berth.id } : {}), code: code.trim(), name: name.trim(), nominatable });
   };
   return (
-    <FormDialog
-      opener={{
-        inRow: editing,
-        label: editing ? 'Edit' : 'Add berth',
-        rowLabel: berth && t('Edit berth {{name}}', { name: berth.name }),
-        onClick: openWith,
-      }}
-      opened={opened}
-      onClose={close}
-      title={editing ? t('Edit berth {{name}}', { name: berth.name }) : t('Add berth')}
-      onSubmit={submit}
-      change={save}
-      submitLabel={editing ? 'Save' : 'Add'}
-      disabled={!ready}
-    >
+    <FormDialog {...dialog} title={title} onSubmit={submit} change={save} disabled={!ready}>
       <TextInput
         label={t('Code')}
         required
@@ -128,20 +112,15 @@ function BerthDialog({ berth }: { berth?: Berth }) {
 
 function DeleteBerth({ berth }: { berth: Berth }) {
   const { t } = useTranslation();
-  const remove = useApiMutation<{ id: number }>('DELETE', PATHS.berths, {
-    refreshes: CHANGED,
-    success: 'The berth was deleted',
-  });
   return (
-    <ConfirmButton
-      color="red"
+    <DeleteButton
+      path={PATHS.berths}
+      id={berth.id}
+      refreshes={CHANGED}
+      success="The berth was deleted"
       question={t('Delete berth {{name}}?', { name: berth.name })}
       detail="New nominations can no longer name it."
-      confirmLabel="Delete"
-      aria-label={t('Delete berth {{name}}', { name: berth.name })}
-      onConfirm={() => remove.mutate({ id: berth.id })}
-    >
-      Delete
-    </ConfirmButton>
+      label={t('Delete berth {{name}}', { name: berth.name })}
+    />
   );
 }

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import type { Page, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
-import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { DeleteButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
@@ -287,21 +287,16 @@ function BlockDialog({ berth, block, onClose }: { berth: Berth; block?: BerthRes
 
 function DeleteBlock({ block }: { block: BerthReservation }) {
   const { t } = useTranslation();
-  const remove = useApiMutation<{ id: number }>('DELETE', PATHS.berthReservations, {
-    refreshes: CHANGED,
-    success: 'The port block was deleted',
-  });
   const start = formatTime(block.reservation_start);
   return (
-    <ConfirmButton
-      color="red"
+    <DeleteButton
+      path={PATHS.berthReservations}
+      id={block.id}
+      refreshes={CHANGED}
+      success="The port block was deleted"
       question={t('Delete the port block from {{start}}?', { start })}
       detail="The berth is free again for slot requests in that time."
-      confirmLabel="Delete"
-      aria-label={t('Delete the block from {{start}}', { start })}
-      onConfirm={() => remove.mutate({ id: block.id })}
-    >
-      Delete
-    </ConfirmButton>
+      label={t('Delete the block from {{start}}', { start })}
+    />
   );
 }

@@ -4,14 +4,13 @@
 // (editable by keyboard). Only open nominations change; the API's refusals show in the dialog, in its words.
 
 import { Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page, Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
-import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { DeleteButton } from '../../components/ConfirmButton.tsx';
 import { DateTimeField } from '../../components/DateTimeField.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { FormDialog, useAddOrEdit } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -182,16 +181,22 @@ export function nominationBody(scope: Scope, draft: Draft, id?: number): Params 
 
 function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths: Berth[]; nomination?: Nomination }) {
   const { t } = useTranslation();
-  const [opened, { open, close }] = useDisclosure(false);
   const [draft, setDraft] = useState<Draft>(() => draftOf(nomination));
   const editing = nomination !== undefined;
   const forConsignee = scope === 'all' && !editing;
-  const consignees = useApiQuery<Consignee[]>(PATHS.consignees, undefined, { enabled: forConsignee && opened });
+  const title = editing
+    ? t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name })
+    : t(scope === 'all' ? 'Add nomination for a consignee' : 'Add nomination');
+  const dialog = useAddOrEdit(editing, 'Add nomination', editing ? title : undefined, () => {
+    setDraft(draftOf(nomination));
+    save.reset();
+  });
+  const consignees = useApiQuery<Consignee[]>(PATHS.consignees, undefined, { enabled: forConsignee && dialog.opened });
   const config = SCOPES[scope];
   const save = useApiMutation<Params>(editing ? 'PUT' : 'POST', editing ? config.change : config.create, {
     refreshes: CHANGED,
     success: editing ? 'The nomination was saved' : 'The nomination was added',
-    onSuccess: close,
+    onSuccess: dialog.onClose,
   });
   const set = (field: keyof Draft) => (value: string | number[]) =>
     setDraft((before) => ({ ...before, [field]: value }));
@@ -205,36 +210,13 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
       (field) => (draft[field as keyof Draft] as string).trim() !== '',
     ) &&
     draft.berth_ids.length > 0;
-  const openWith = () => {
-    setDraft(draftOf(nomination));
-    save.reset();
-    open();
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (ready) save.mutate(nominationBody(scope, draft, nomination?.id));
   };
-  const title = editing
-    ? t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name })
-    : t(scope === 'all' ? 'Add nomination for a consignee' : 'Add nomination');
 
   return (
-    <FormDialog
-      opener={{
-        inRow: editing,
-        label: editing ? 'Edit' : 'Add nomination',
-        rowLabel: nomination && t('Edit nomination of {{vessel}}', { vessel: nomination.vessel_name }),
-        onClick: openWith,
-      }}
-      opened={opened}
-      onClose={close}
-      title={title}
-      size="lg"
-      onSubmit={submit}
-      change={save}
-      submitLabel={editing ? 'Save' : 'Add'}
-      disabled={!ready}
-    >
+    <FormDialog {...dialog} title={title} size="lg" onSubmit={submit} change={save} disabled={!ready}>
       {forConsignee && (
         <NativeSelect
           label={t('Consignee')}
@@ -273,19 +255,14 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
 
 function DeleteNomination({ scope, nomination }: { scope: Scope; nomination: Nomination }) {
   const { t } = useTranslation();
-  const remove = useApiMutation<{ id: number }>('DELETE', SCOPES[scope].change, {
-    refreshes: CHANGED,
-    success: 'The nomination was deleted',
-  });
   return (
-    <ConfirmButton
-      color="red"
+    <DeleteButton
+      path={SCOPES[scope].change}
+      id={nomination.id}
+      refreshes={CHANGED}
+      success="The nomination was deleted"
       question={t('Delete the nomination of {{vessel}}?', { vessel: nomination.vessel_name })}
-      confirmLabel="Delete"
-      aria-label={t('Delete nomination of {{vessel}}', { vessel: nomination.vessel_name })}
-      onConfirm={() => remove.mutate({ id: nomination.id })}
-    >
-      Delete
-    </ConfirmButton>
+      label={t('Delete nomination of {{vessel}}', { vessel: nomination.vessel_name })}
+    />
   );
 }

@@ -1,18 +1,22 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatTime, localInputToUtc } from '../../components/time.ts';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import {
+  ADMIN,
+  apiError,
+  openDialog,
+  pageOf,
+  renderRoute,
+  renderView,
+  type StubbedCall,
+  stubApi,
+} from '../../test/render.tsx';
 import QueueArea from './index.tsx';
 import { QueueLanding } from './landing.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.mocked(useLiveRefresh).mockClear();
-});
 
 const QUEUE_PERMISSIONS = [
   'view_queue_slot_reservation',
@@ -34,7 +38,6 @@ const CONSIGNEE = {
   permissions: ['login', 'view_own_queue_nomination', 'manage_own_queue_nomination'],
 };
 
-const page = <T,>(data: T[]) => ({ data, pagination: { start: 0, limit: 25, total: data.length } });
 const NORTH = { id: 1, code: 'B1', name: 'North quay', nominatable: true };
 const SOUTH = { id: 2, code: 'B2', name: 'South quay', nominatable: true };
 const SLOT = {
@@ -85,16 +88,16 @@ function queueApi(more: (call: StubbedCall) => unknown = () => undefined) {
     switch (call.path) {
       case 'dashboard-slot-reservations':
       case 'slot-reservations':
-        return page([SLOT]);
+        return pageOf([SLOT]);
       case 'slot-reservation-by-id':
         return { ...SLOT, laytime: '02:30', max_laytime: '05:00' };
       case 'berths':
-        return page([NORTH, SOUTH]);
+        return pageOf([NORTH, SOUTH]);
       case 'all-nominatable-berths':
         return [NORTH, SOUTH];
       case 'nominations':
       case 'own-nominations':
-        return page([
+        return pageOf([
           OPEN_NOMINATION,
           {
             ...OPEN_NOMINATION,
@@ -107,7 +110,7 @@ function queueApi(more: (call: StubbedCall) => unknown = () => undefined) {
       case 'consignee-users':
         return [{ id: 7, name: 'Consignee, Carla' }];
       case 'berth-reservations':
-        return page([
+        return pageOf([
           {
             id: 11,
             berth_id: 1,
@@ -136,12 +139,7 @@ function queueApi(more: (call: StubbedCall) => unknown = () => undefined) {
 }
 
 const renderQueue = (path: string, user = PORT, module: 'enabled' | 'disabled' = 'enabled') =>
-  renderView(
-    <Routes>
-      <Route path="/queue/*" element={<QueueArea />} />
-    </Routes>,
-    { path, user, modules: { queue_module: module } },
-  );
+  renderRoute('/queue/*', <QueueArea />, { path, user, modules: { queue_module: module } });
 
 const sent = (calls: StubbedCall[], method: string, path: string) =>
   calls.filter((call) => call.method === method && call.path === path);
@@ -215,8 +213,7 @@ describe('nominations', () => {
     expect(screen.getByRole('button', { name: 'Edit nomination of Victor' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Edit nomination of Reserved One' })).toBeNull();
 
-    fireEvent.click(screen.getByRole('button', { name: 'Add nomination' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add nomination for a consignee' });
+    const dialog = await openDialog('Add nomination', 'Add nomination for a consignee');
     await within(dialog).findByRole('option', { name: 'Consignee, Carla' });
     fireEvent.change(within(dialog).getByLabelText(/Consignee/), { target: { value: '7' } });
     fireEvent.change(within(dialog).getByLabelText(/Vessel name/), { target: { value: 'Victor' } });
@@ -261,13 +258,10 @@ describe('nominations', () => {
 
   it('edits a consignee’s own nomination and shows the API’s refusal in the dialog', async () => {
     const calls = queueApi((call) =>
-      call.method === 'PUT'
-        ? new Response(JSON.stringify({ error: 'Window start must be after current date' }), { status: 400 })
-        : undefined,
+      call.method === 'PUT' ? apiError('Window start must be after current date') : undefined,
     );
     renderQueue('/queue/my-nominations', CONSIGNEE);
-    fireEvent.click(await screen.findByRole('button', { name: 'Edit nomination of Victor' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit nomination of Victor' });
+    const dialog = await openDialog('Edit nomination of Victor');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     expect((await within(dialog).findByRole('alert')).textContent).toContain('Window start must be after current date');
     expect(sent(calls, 'PUT', 'own-nominations')[0].body).toEqual({
@@ -289,8 +283,7 @@ describe('berths and the berth calendar', () => {
     const calls = queueApi();
     renderQueue('/queue/berths');
     await screen.findByText('North quay');
-    fireEvent.click(screen.getByRole('button', { name: 'Add berth' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add berth' });
+    const dialog = await openDialog('Add berth');
     fireEvent.change(within(dialog).getByLabelText(/Code/), { target: { value: ' B3 ' } });
     fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'East quay' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
@@ -306,8 +299,7 @@ describe('berths and the berth calendar', () => {
     expect(within(timeline).getAllByRole('listitem')).toHaveLength(2);
     expect(sent(calls, 'GET', 'berth-reservations').every((call) => call.query.get('berth_id') === '1')).toBe(true);
 
-    fireEvent.click(screen.getByRole('button', { name: 'Add port block' }));
-    let dialog = await screen.findByRole('dialog', { name: 'Add port block on North quay' });
+    let dialog = await openDialog('Add port block', 'Add port block on North quay');
     fireEvent.change(within(dialog).getByLabelText(/Block start/), { target: { value: '2030-01-11T08:00' } });
     fireEvent.change(within(dialog).getByLabelText(/Block end/), { target: { value: '2030-01-11T10:00' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Add' }));
@@ -347,8 +339,7 @@ describe('slot requests', () => {
     expect(screen.getByRole('row', { name: /Longest laytime the berth allows/ }).textContent).toContain('5 h');
     expect(screen.getByRole('row', { name: /Arrival alert/ }).textContent).toContain('Late');
 
-    fireEvent.click(screen.getByRole('button', { name: 'Change' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Change slot request #31' });
+    const dialog = await openDialog('Change', 'Change slot request #31');
     fireEvent.change(within(dialog).getByLabelText('Laytime hours'), { target: { value: '4' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(sent(calls, 'PUT', 'slot-reservations')).toHaveLength(1));

@@ -1,12 +1,10 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import { describe, expect, it, vi } from 'vitest';
+import { ADMIN, firstCall, openDialog, pageOf, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import FixedVesselsView, { bodyOf, numberProblem } from './fixed-vessels.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
-
-afterEach(() => vi.unstubAllGlobals());
 
 const MANAGER = { ...ADMIN, permissions: [...ADMIN.permissions, 'manage_sea_chart_vessel'] };
 const TYPES = [
@@ -28,7 +26,7 @@ function fixedVesselsApi(answer: (call: StubbedCall) => unknown = () => ({ resul
   return stubApi((call) => {
     if (call.method === 'GET' && call.path === 'vessel-types') return TYPES;
     if (call.method === 'GET' && call.path === 'sea-chart/fixed-vessels') {
-      return { data: [HECTOR], pagination: { start: 0, limit: 25, total: 1 } };
+      return pageOf([HECTOR]);
     }
     return answer(call);
   });
@@ -67,16 +65,14 @@ describe('fixed vessels admin', () => {
     const calls = fixedVesselsApi();
     renderFixedVessels();
     await screen.findByText('Hector');
-    await userEvent.click(screen.getByRole('button', { name: 'Add fixed vessel' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add fixed vessel' });
+    const dialog = await openDialog('Add fixed vessel');
     const add = within(dialog).getByRole('button', { name: 'Add' }) as HTMLButtonElement;
     expect(add.disabled).toBe(true);
     fireEvent.change(within(dialog).getByRole('textbox', { name: /Vessel name/ }), { target: { value: 'Pilot 7' } });
     await chooseType(dialog, 'pilot', 'Pilot Boat');
     fireEvent.change(within(dialog).getByRole('textbox', { name: /MMSI/ }), { target: { value: '230777000' } });
     await userEvent.click(add);
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    const post = calls.find((call) => call.method === 'POST')!;
+    const post = await firstCall(calls, 'POST');
     expect(post.path).toBe('sea-chart/fixed-vessel');
     expect(post.body).toEqual({ vesselName: 'Pilot 7', vesselType: 41, mmsi: 230777000 });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -90,8 +86,7 @@ describe('fixed vessels admin', () => {
     );
     renderFixedVessels();
     await screen.findByText('Hector');
-    await userEvent.click(screen.getByRole('button', { name: 'Edit Hector' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit fixed vessel Hector' });
+    const dialog = await openDialog('Edit Hector', 'Edit fixed vessel Hector');
     expect((within(dialog).getByRole('textbox', { name: /MMSI/ }) as HTMLInputElement).value).toBe('230999000');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
     const alert = await within(dialog).findByRole('alert');
@@ -103,12 +98,10 @@ describe('fixed vessels admin', () => {
     const calls = fixedVesselsApi();
     renderFixedVessels();
     await screen.findByText('Hector');
-    await userEvent.click(screen.getByRole('button', { name: 'Edit Hector' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Edit fixed vessel Hector' });
+    const dialog = await openDialog('Edit Hector', 'Edit fixed vessel Hector');
     fireEvent.change(within(dialog).getByRole('textbox', { name: /Vessel name/ }), { target: { value: 'Hector II' } });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'PUT')).toBe(true));
-    expect(calls.find((call) => call.method === 'PUT')!.body).toEqual({
+    expect((await firstCall(calls, 'PUT')).body).toEqual({
       id: 5,
       vesselName: 'Hector II',
       vesselType: 37,
@@ -121,12 +114,10 @@ describe('fixed vessels admin', () => {
     const calls = fixedVesselsApi();
     renderFixedVessels();
     await screen.findByText('Hector');
-    await userEvent.click(screen.getByRole('button', { name: 'Delete Hector' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Delete fixed vessel Hector?' });
+    const dialog = await openDialog('Delete Hector', 'Delete fixed vessel Hector?');
     expect(calls.some((call) => call.method === 'DELETE')).toBe(false);
     await userEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'DELETE')).toBe(true));
-    const removed = calls.find((call) => call.method === 'DELETE')!;
+    const removed = await firstCall(calls, 'DELETE');
     expect([removed.path, removed.body]).toEqual(['sea-chart/fixed-vessel', { id: 5 }]);
   });
 

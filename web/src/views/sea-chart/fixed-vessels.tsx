@@ -5,12 +5,11 @@
 // belongs to another vessel"): the dialog shows them and stays open.
 
 import { Group, Select, Text, TextInput } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
-import { ConfirmButton } from '../../components/ConfirmButton.tsx';
-import { FormDialog } from '../../components/FormDialog.tsx';
+import { DeleteButton } from '../../components/ConfirmButton.tsx';
+import { FormDialog, useAddOrEdit } from '../../components/FormDialog.tsx';
 import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { ViewGate } from '../../components/ViewGate.tsx';
@@ -149,16 +148,20 @@ function FixedVesselDialog({
   types: readonly VesselTypeRow[] | undefined;
 }) {
   const { t } = useTranslation();
-  const [opened, { open, close }] = useDisclosure(false);
   const [draft, setDraft] = useState<Draft>(() => draftOf(vessel));
   const editing = vessel !== undefined;
+  const name = vessel?.vessel_name || String(vessel?.imo ?? vessel?.mmsi ?? '');
+  const title = editing ? t('Edit fixed vessel {{name}}', { name }) : t('Add fixed vessel');
+  const dialog = useAddOrEdit(editing, 'Add fixed vessel', t('Edit {{name}}', { name }), () => {
+    // The row as it is now (it may have changed since the dialog was last open), and no old refusal.
+    setDraft(draftOf(vessel));
+    save.reset();
+  });
   const save = useApiMutation<Record<string, string | number | null>>(editing ? 'PUT' : 'POST', FIXED_VESSEL_PATH, {
     refreshes: CHANGED,
     success: editing ? 'The fixed vessel was saved' : 'The fixed vessel was added',
-    onSuccess: () => close(),
+    onSuccess: () => dialog.onClose(),
   });
-  const name = vessel?.vessel_name || String(vessel?.imo ?? vessel?.mmsi ?? '');
-  const title = editing ? t('Edit fixed vessel {{name}}', { name }) : t('Add fixed vessel');
   const imoProblem = numberProblem(draft.imo, 7);
   const mmsiProblem = numberProblem(draft.mmsi, 9);
   const missingNumber = draft.imo.trim() === '' && draft.mmsi.trim() === '';
@@ -166,33 +169,13 @@ function FixedVesselDialog({
   const options = (types ?? []).map((type) => ({ value: String(type.id), label: t(type.name) }));
   const set = (field: keyof Draft) => (value: string | null) => setDraft((before) => ({ ...before, [field]: value }));
 
-  const openWith = () => {
-    // The row as it is now (it may have changed since the dialog was last open), and no old refusal.
-    setDraft(draftOf(vessel));
-    save.reset();
-    open();
-  };
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (ready) save.mutate(bodyOf(draft, vessel?.id));
   };
 
   return (
-    <FormDialog
-      opener={{
-        inRow: editing,
-        label: editing ? 'Edit' : 'Add fixed vessel',
-        rowLabel: t('Edit {{name}}', { name }),
-        onClick: openWith,
-      }}
-      opened={opened}
-      onClose={close}
-      title={title}
-      onSubmit={submit}
-      change={save}
-      submitLabel={editing ? 'Save' : 'Add'}
-      disabled={!ready}
-    >
+    <FormDialog {...dialog} title={title} onSubmit={submit} change={save} disabled={!ready}>
       <TextInput
         label={t('Vessel name')}
         required
@@ -240,21 +223,16 @@ function FixedVesselDialog({
 
 function DeleteFixedVessel({ vessel }: { vessel: FixedVesselRow }) {
   const { t } = useTranslation();
-  const remove = useApiMutation<{ id: number }>('DELETE', FIXED_VESSEL_PATH, {
-    refreshes: CHANGED,
-    success: 'The fixed vessel was deleted',
-  });
   const name = vessel.vessel_name || String(vessel.imo ?? vessel.mmsi ?? vessel.id);
   return (
-    <ConfirmButton
-      color="red"
+    <DeleteButton
+      path={FIXED_VESSEL_PATH}
+      id={vessel.id}
+      refreshes={CHANGED}
+      success="The fixed vessel was deleted"
       question={t('Delete fixed vessel {{name}}?', { name })}
       detail="The sea chart shows it only while it belongs to an ongoing port call."
-      confirmLabel="Delete"
-      aria-label={t('Delete {{name}}', { name })}
-      onConfirm={() => remove.mutate({ id: vessel.id })}
-    >
-      Delete
-    </ConfirmButton>
+      label={t('Delete {{name}}', { name })}
+    />
   );
 }

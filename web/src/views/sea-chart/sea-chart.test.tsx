@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
+import { ADMIN, apiError, renderView, stubApi } from '../../test/render.tsx';
 import type { ChartMapProps } from './ChartMap.tsx';
 import SeaChartView from './index.tsx';
 import {
@@ -33,8 +33,6 @@ vi.mock('./ChartMap.tsx', () => ({
 }));
 
 afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.mocked(useLiveRefresh).mockClear();
   drawn.length = 0;
 });
 
@@ -203,13 +201,7 @@ describe('sea chart view', () => {
   });
 
   it("shows the API's refusal in words", async () => {
-    stubApi(
-      () =>
-        new Response(JSON.stringify({ error: 'The map_module is disabled' }), {
-          status: 403,
-          headers: { 'Content-Type': 'application/json' },
-        }),
-    );
+    stubApi(() => apiError('The map_module is disabled', 403));
     renderSeaChart();
     const alerts = await screen.findAllByRole('alert');
     expect(alerts[0]!.textContent).toContain('The map_module is disabled');

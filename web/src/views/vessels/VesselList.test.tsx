@@ -1,11 +1,10 @@
 import { notifications } from '@mantine/notifications';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { ADMIN, apiError, openDialog, pageOf, renderView, stubApi } from '../../test/render.tsx';
 import { VesselList } from './VesselList.tsx';
 
-const page = (data: unknown[]) => ({ data, pagination: { start: 0, limit: 25, total: data.length } });
 const VESSELS = [
   { id: 1, imo: 9074729, vessel_name: 'Aurora', visible: true, vessel_type: 4 },
   { id: 2, imo: 9321483, vessel_name: 'Borealis', visible: false, vessel_type: 999 },
@@ -22,7 +21,7 @@ const TYPES = [
 ];
 
 function answer(call: { method: string; path: string }) {
-  if (call.method === 'GET' && call.path === 'vessels') return page(VESSELS);
+  if (call.method === 'GET' && call.path === 'vessels') return pageOf(VESSELS);
   if (call.method === 'GET' && call.path === 'vessel-types') return TYPES;
   if (call.method === 'PUT' && call.path === 'vessel') return { result: 'OK' };
   if (call.path === 'vessel-visibility' || call.path === 'timestamps-to-port-calls') return { result: 'OK' };
@@ -30,7 +29,6 @@ function answer(call: { method: string; path: string }) {
 }
 
 describe('the vessel list', () => {
-  afterEach(() => vi.unstubAllGlobals());
   // Notifications are one store for the whole file, shown at most a few at a time: each test starts with none.
   beforeEach(() => notifications.clean());
 
@@ -80,11 +78,7 @@ describe('the vessel list', () => {
   });
 
   it('shows the API refusal in words', async () => {
-    stubApi((call) =>
-      call.path === 'vessel-visibility'
-        ? new Response(JSON.stringify({ error: 'Vessel not found' }), { status: 400 })
-        : answer(call),
-    );
+    stubApi((call) => (call.path === 'vessel-visibility' ? apiError('Vessel not found') : answer(call)));
     renderView(<VesselList />);
     await userEvent.click(await screen.findByRole('button', { name: 'Hide Aurora from the timeline' }));
     expect(await screen.findByText('Vessel not found')).toBeTruthy();
@@ -118,14 +112,9 @@ describe('the vessel list', () => {
   });
 
   it('shows the refusal of a type change in words and keeps the dialog open', async () => {
-    const calls = stubApi((call) =>
-      call.path === 'vessel'
-        ? new Response(JSON.stringify({ error: 'Invalid vessel type' }), { status: 400 })
-        : answer(call),
-    );
+    const calls = stubApi((call) => (call.path === 'vessel' ? apiError('Invalid vessel type') : answer(call)));
     renderView(<VesselList />, { user: VESSEL_ADMIN });
-    await userEvent.click(await screen.findByRole('button', { name: 'Change vessel type of Borealis' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Change vessel type of Borealis' });
+    const dialog = await openDialog('Change vessel type of Borealis');
     // Its type (999) is none the list has: nothing is chosen, so nothing can be saved yet.
     expect(within(dialog).getByRole('button', { name: 'Save' }).hasAttribute('disabled')).toBe(true);
     await userEvent.type(within(dialog).getByLabelText('Vessel type'), 'Supply');
@@ -165,17 +154,13 @@ describe('the vessel list', () => {
   });
 
   it('shows an empty list and a failed one in words', async () => {
-    stubApi((call) =>
-      call.path === 'vessels'
-        ? new Response(JSON.stringify({ error: 'Database unavailable' }), { status: 500 })
-        : undefined,
-    );
+    stubApi((call) => (call.path === 'vessels' ? apiError('Database unavailable', 500) : undefined));
     const failed = renderView(<VesselList />);
     expect(await screen.findByText('Database unavailable')).toBeTruthy();
     failed.unmount();
     vi.unstubAllGlobals();
 
-    stubApi((call) => (call.path === 'vessels' ? page([]) : undefined));
+    stubApi((call) => (call.path === 'vessels' ? pageOf([]) : undefined));
     renderView(<VesselList />);
     expect(await screen.findByText('No vessels match')).toBeTruthy();
   });

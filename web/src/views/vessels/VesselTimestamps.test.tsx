@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
 import { TimestampDetail } from './TimestampDetail.tsx';
 import { VesselTimestamps } from './VesselTimestamps.tsx';
@@ -62,8 +62,6 @@ function renderTimestamps(path = '/vessels/9074729/timestamps') {
 const rowOf = (id: number) => screen.getByRole('link', { name: `Show timestamp ${id}` }).closest('tr')!;
 
 describe("a vessel's timestamps", () => {
-  afterEach(() => vi.unstubAllGlobals());
-
   it('reads 50 a page of the vessel, newest first, and names the vessel', async () => {
     const calls = stubApi(answer);
     renderTimestamps();

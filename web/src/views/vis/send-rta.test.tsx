@@ -1,11 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ADMIN, renderView, stubApi } from '../../test/render.tsx';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, apiError, firstCall, openDialog, renderView, stubApi } from '../../test/render.tsx';
 import { cleanLocodes, defaultWindow, findQuery, locodeProblem, rtaProblem, rtzStateWords } from './model.ts';
 import { type RtaShip, SendRta } from './SendRta.tsx';
-
-afterEach(() => vi.unstubAllGlobals());
 
 const SENDER = { ...ADMIN, permissions: [...ADMIN.permissions, 'send_vis_rta'] };
 const SHIP: RtaShip = { id: 42, imo: 9074729, vessel_name: 'Aurora', is_vis: true, vis_service_id: 'urn:ship:aurora' };
@@ -20,8 +18,7 @@ describe('send RTA from a port call', () => {
   it('sends the RTA with a window of 30 minutes either side, to the port call’s VIS service', async () => {
     const calls = stubApi(() => ({ result: 'OK' }));
     renderRta(SHIP);
-    await userEvent.click(screen.getByRole('button', { name: 'Send RTA' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send RTA to Aurora' });
+    const dialog = await openDialog('Send RTA', 'Send RTA to Aurora');
     expect((within(dialog).getByRole('textbox', { name: 'VIS service' }) as HTMLInputElement).value).toBe(
       'urn:ship:aurora',
     );
@@ -31,8 +28,7 @@ describe('send RTA from a port call', () => {
     const rta = `${new Date('2026-11-28T10:00').toISOString().slice(0, 19)}+00:00`;
     const window = defaultWindow(rta)!;
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send RTA' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'vis-send-rta',
       body: { vis_service_id: 'urn:ship:aurora', rta, ...window, port_call_id: 42 },
     });
@@ -43,11 +39,10 @@ describe('send RTA from a port call', () => {
       if (call.path === 'vis-vessels') {
         return { data: [{ id: 1, imo: 9074729, service_id: 'urn:ship:by-imo' }], pagination: { total: 1 } };
       }
-      return new Response(JSON.stringify({ error: 'Port call is not at arriving status' }), { status: 400 });
+      return apiError('Port call is not at arriving status');
     });
     renderRta({ ...SHIP, vis_service_id: null });
-    await userEvent.click(screen.getByRole('button', { name: 'Send RTA' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send RTA to Aurora' });
+    const dialog = await openDialog('Send RTA', 'Send RTA to Aurora');
     await waitFor(() =>
       expect((within(dialog).getByRole('textbox', { name: 'VIS service' }) as HTMLInputElement).value).toBe(
         'urn:ship:by-imo',
@@ -76,11 +71,13 @@ describe('send RTA from a port call', () => {
 });
 
 describe('VIS model', () => {
-  it('says the RTZ states in words', () => {
-    expect(rtzStateWords('SYNC_WITH_ETA_FOUND')).toBe('Waypoint near the port with an ETA');
-    expect(rtzStateWords('RTA_SENT')).toBe('RTA sent');
-    expect(rtzStateWords('SOMETHING_NEW')).toBe('something new');
-    expect(rtzStateWords(null)).toBe('');
+  it.each([
+    ['SYNC_WITH_ETA_FOUND', 'Waypoint near the port with an ETA'],
+    ['RTA_SENT', 'RTA sent'],
+    ['SOMETHING_NEW', 'something new'],
+    [null, ''],
+  ])('says the RTZ state %j in words: %j', (state, words) => {
+    expect(rtzStateWords(state)).toBe(words);
   });
 
   it('checks an RTA window and UN/LOCODEs, and reads a find query', () => {

@@ -1,20 +1,24 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Route, Routes } from 'react-router';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatTime } from '../../components/time.ts';
 import { useLiveRefresh } from '../../realtime/socket.ts';
-import { ADMIN, renderView, type StubbedCall, stubApi } from '../../test/render.tsx';
+import {
+  ADMIN,
+  apiError,
+  firstCall,
+  openDialog,
+  pageOf,
+  renderRoute,
+  renderView,
+  type StubbedCall,
+  stubApi,
+} from '../../test/render.tsx';
 import InboundVesselsView from './inbound.tsx';
 import VisArea from './index.tsx';
 import PortsView from './ports.tsx';
 
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
-
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.mocked(useLiveRefresh).mockClear();
-});
 
 /** The paths a message on vis-changed refetches, as the views asked for them. */
 const livePaths = () =>
@@ -30,7 +34,6 @@ const VIS_USER = {
   permissions: [...ADMIN.permissions, 'view_vis_information', 'send_vis_text_message', 'manage_port'],
 };
 const READER = { ...ADMIN, permissions: ['basic_user_action', 'view_vis_information'] };
-const page = <T,>(data: T[]) => ({ data, pagination: { start: 0, limit: 25, total: data.length } });
 
 const VESSEL = { id: 1, imo: 9074729, vessel_name: 'Aurora', service_id: SHIP, service_url: 'https://aurora.example' };
 const MESSAGE = {
@@ -75,13 +78,13 @@ const PORT = {
 function visApi(answer: (call: StubbedCall) => unknown = () => ({ result: 'OK' })) {
   return stubApi((call) => {
     if (call.method === 'GET') {
-      if (call.path === 'vis-vessels') return page([VESSEL]);
-      if (call.path === 'vis-text-messages') return page([MESSAGE]);
-      if (call.path === 'vis-voyage-plans') return page([PLAN]);
-      if (call.path === 'vis-notifications') return page([]);
-      if (call.path === 'ports') return page([PORT]);
+      if (call.path === 'vis-vessels') return pageOf([VESSEL]);
+      if (call.path === 'vis-text-messages') return pageOf([MESSAGE]);
+      if (call.path === 'vis-voyage-plans') return pageOf([PLAN]);
+      if (call.path === 'vis-notifications') return pageOf([]);
+      if (call.path === 'ports') return pageOf([PORT]);
       if (call.path === 'inbound-vessels') {
-        return page([
+        return pageOf([
           {
             id: 2,
             time: '2026-11-27 12:00:00+00',
@@ -98,15 +101,17 @@ function visApi(answer: (call: StubbedCall) => unknown = () => ({ result: 'OK' }
 }
 
 const renderArea = (path: string, user = VIS_USER, vis: 'enabled' | 'disabled' = 'enabled') =>
-  renderView(
-    <Routes>
-      <Route path="vis/*" element={<VisArea />} />
-    </Routes>,
-    { path, user, modules: { vis_module: vis } },
-  );
+  renderRoute('vis/*', <VisArea />, { path, user, modules: { vis_module: vis } });
 
 const queryOf = (calls: StubbedCall[], path: string) =>
   calls.filter((call) => call.path === path).map((call) => Object.fromEntries(call.query));
+
+/** Types the subject and the text of the text message dialog and sends it. */
+async function writeAndSend(dialog: HTMLElement, subject: string, text: string) {
+  fireEvent.change(within(dialog).getByRole('textbox', { name: /Subject/ }), { target: { value: subject } });
+  fireEvent.change(within(dialog).getByRole('textbox', { name: /Text/ }), { target: { value: text } });
+  await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
+}
 
 describe('STM / VIS views', () => {
   it('lists the VIS vessels sorted on the server, with links to their messages and plans', async () => {
@@ -170,19 +175,15 @@ describe('STM / VIS views', () => {
     const calls = visApi();
     renderArea('/vis/text-messages');
     await screen.findByText('We arrive at noon');
-    await userEvent.click(screen.getByRole('button', { name: 'Send text message' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send text message' });
+    const dialog = await openDialog('Send text message');
     expect((within(dialog).getByRole('textbox', { name: /Author/ }) as HTMLInputElement).value).toBe('Ada Admin');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
     expect((await within(dialog).findByRole('alert')).textContent).toBe('Choose the VIS service');
     const select = within(dialog).getByRole('combobox', { name: /VIS service/ });
     await userEvent.type(select, 'au');
     await userEvent.keyboard('{ArrowDown}{Enter}');
-    fireEvent.change(within(dialog).getByRole('textbox', { name: /Subject/ }), { target: { value: 'Welcome' } });
-    fireEvent.change(within(dialog).getByRole('textbox', { name: /Text/ }), { target: { value: 'Berth 4 is ready' } });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    await writeAndSend(dialog, 'Welcome', 'Berth 4 is ready');
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'vis-text-messages',
       body: { vis_service_id: SHIP, author: 'Ada Admin', subject: 'Welcome', body: 'Berth 4 is ready' },
     });
@@ -193,26 +194,18 @@ describe('STM / VIS views', () => {
     const calls = visApi();
     renderArea('/vis/text-messages');
     await screen.findByText('We arrive at noon');
-    await userEvent.click(screen.getByRole('button', { name: 'Send text message' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Send text message' });
+    const dialog = await openDialog('Send text message');
     await userEvent.click(within(dialog).getByRole('radio', { name: 'A vessel by IMO' }));
     fireEvent.change(within(dialog).getByRole('textbox', { name: /IMO/ }), { target: { value: '9074729' } });
-    fireEvent.change(within(dialog).getByRole('textbox', { name: /Subject/ }), { target: { value: 'Hi' } });
-    fireEvent.change(within(dialog).getByRole('textbox', { name: /Text/ }), { target: { value: 'Hello' } });
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Send' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    await writeAndSend(dialog, 'Hi', 'Hello');
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'vis-text-messages-with-imo',
       body: { imo: 9074729, subject: 'Hi', body: 'Hello' },
     });
   });
 
   it("keeps the dialog open with the API's refusal in words", async () => {
-    visApi((call) =>
-      call.method === 'POST'
-        ? new Response(JSON.stringify({ error: `VIS service URL not found: ${SHIP}` }), { status: 400 })
-        : undefined,
-    );
+    visApi((call) => (call.method === 'POST' ? apiError(`VIS service URL not found: ${SHIP}`) : undefined));
     renderArea('/vis');
     const row = (await screen.findByText(SHIP)).closest('tr')!;
     await userEvent.click(within(row).getByRole('button', { name: 'Send text message to Aurora' }));
@@ -282,8 +275,7 @@ describe('other ports and inbound vessels', () => {
     const calls = visApi();
     renderPorts();
     await screen.findByText('Port B');
-    await userEvent.click(screen.getByRole('button', { name: 'Add port' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Add port' });
+    const dialog = await openDialog('Add port');
     fireEvent.change(within(dialog).getByRole('textbox', { name: /^Port/ }), { target: { value: 'Port C' } });
     fireEvent.change(within(dialog).getByRole('textbox', { name: /VIS service id/ }), {
       target: { value: 'urn:mrn:stm:service:instance:test:port-c' },
@@ -297,8 +289,7 @@ describe('other ports and inbound vessels', () => {
     await userEvent.type(codes, '{Backspace}');
     await userEvent.type(codes, 'SEGVX{Enter}');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add port' }));
-    await waitFor(() => expect(calls.some((call) => call.method === 'POST')).toBe(true));
-    expect(calls.find((call) => call.method === 'POST')).toMatchObject({
+    expect(await firstCall(calls, 'POST')).toMatchObject({
       path: 'ports',
       body: { name: 'Port C', service_id: 'urn:mrn:stm:service:instance:test:port-c', locodes: ['SEHAD', 'SEGVX'] },
     });
