@@ -1,4 +1,5 @@
 export * from './amqp-bus.ts';
+export * from './gathered-rpc.ts';
 export * from './in-process-bus.ts';
 export { DEFAULT_PARTITIONS } from './partitions.ts';
 export * from './projection.ts';

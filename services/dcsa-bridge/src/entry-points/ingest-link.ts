@@ -2,19 +2,18 @@
 // (the partner's API key as the actor, so its priorities apply), concurrent posts gathered into one RPC as the
 // gateway does for the agent API (docs/dcsa.md#mapping).
 
-import { createBatcher } from '@pcas/batching';
 import {
   type Actor,
   ApiError,
   type CommandBody,
   INGEST,
   IngestCommands,
-  type ItemReply,
   MAX_TIMESTAMP_BATCH,
   type PostTimestampCommand,
   type PostTimestampsCommand,
 } from '@pcas/contracts';
 import type { Bus } from '@pcas/messaging';
+import { gatheredRpc } from '@pcas/messaging';
 
 export interface TimelinePost {
   imo: number;
@@ -36,14 +35,11 @@ export type PostToTimeline = (actor: Actor, post: TimelinePost) => Promise<Timel
 export const agentTimeOf = (iso: string): string => `${new Date(iso).toISOString().slice(0, 19)}+00:00`;
 
 export function timelineLink(bus: Bus): PostToTimeline {
-  const post = createBatcher<PostTimestampsCommand['items'][number], unknown>(
-    async (items) => {
-      const replies = await bus.rpc<ItemReply[]>(INGEST, IngestCommands.postTimestamps, { items });
-      return replies.map((reply) =>
-        reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
-      );
-    },
-    { maxItems: MAX_TIMESTAMP_BATCH, maxInFlight: 1 },
+  const post = gatheredRpc<PostTimestampsCommand['items'][number], unknown>(
+    bus,
+    INGEST,
+    IngestCommands.postTimestamps,
+    { maxItems: MAX_TIMESTAMP_BATCH },
   );
   return async (actor, p) => {
     const input: PostTimestampCommand = {

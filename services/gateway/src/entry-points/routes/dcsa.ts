@@ -7,9 +7,7 @@
 // travel to the bridge together (putTimestamps), each still answered on its own.
 
 import { randomUUID } from 'node:crypto';
-import { createBatcher } from '@pcas/batching';
 import {
-  ApiError,
   type CommandBody,
   DCSA_BRIDGE,
   DcsaCommands,
@@ -17,7 +15,6 @@ import {
   type DcsaOutcome,
   type DcsaRequestCommand,
   type DcsaRequestsCommand,
-  type ItemReply,
   MAX_DCSA_BATCH,
 } from '@pcas/contracts';
 import {
@@ -32,6 +29,7 @@ import {
   vesselStatusesOf,
 } from '@pcas/dcsa-bridge/queries';
 import { HttpResponse, type ParamSpec, type RequestContext, type Route } from '@pcas/http-kit';
+import { gatheredRpc } from '@pcas/messaging';
 import { currentTraceCarrier } from '@pcas/observability';
 import type { Queryable } from '@pcas/sql';
 import { actorOf } from '../actor.ts';
@@ -161,15 +159,11 @@ export function dcsaRoutes(deps: GatewayDeps): Route[] {
 
   // A partner's timestamps come in bulk: concurrent ones travel to the bridge in one message (putTimestamps), as
   // the agent API's posts do to ingest (routes/timestamps.ts); a lone one goes at once. Each gets its own answer.
-  const putTimestamp = createBatcher<DcsaRequestsCommand['items'][number], DcsaOutcome>(
-    async (items) => {
-      const command: DcsaRequestsCommand = { items };
-      const replies = await bus.rpc<ItemReply<DcsaOutcome>[]>(DCSA_BRIDGE, DcsaCommands.putTimestamps, command);
-      return replies.map((reply) =>
-        reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
-      );
-    },
-    { maxItems: MAX_DCSA_BATCH, maxInFlight: 1 },
+  const putTimestamp = gatheredRpc<DcsaRequestsCommand['items'][number], DcsaOutcome>(
+    bus,
+    DCSA_BRIDGE,
+    DcsaCommands.putTimestamps,
+    { maxItems: MAX_DCSA_BATCH },
   );
   const gathered: Forward = (body) => putTimestamp({ body, headers: { ...currentTraceCarrier() } });
 

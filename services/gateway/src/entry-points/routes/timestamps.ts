@@ -2,18 +2,17 @@
 // are the projector's queries (`@pcas/portcall-projector/queries`), run here (docs/domain.md#posting-a-timestamp,
 // #exports-and-the-timesheet).
 
-import { createBatcher } from '@pcas/batching';
 import {
   ApiError,
   type CommandBody,
   INGEST,
   IngestCommands,
-  type ItemReply,
   MAX_TIMESTAMP_BATCH,
   type PostTimestampCommand,
   type PostTimestampsCommand,
 } from '@pcas/contracts';
 import { type ModuleName, type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { gatheredRpc } from '@pcas/messaging';
 import { currentTraceCarrier } from '@pcas/observability';
 import { listTimestamps, type TimestampFilter, withCreatorNames } from '@pcas/portcall-projector/queries';
 import { creatorNames } from '../../adapters/read-models/port-calls.ts';
@@ -82,14 +81,11 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
   // Concurrent posts travel to ingest together (one message, one append of many streams, one commit); a lone
   // post goes at once. Each request still gets its own answer. One batch on its way at a time: the posts arriving
   // meanwhile make the next one larger (measured under bench:ingest: about a tenth more accepted/s than two).
-  const postTimestamp = createBatcher<PostTimestampsCommand['items'][number], unknown>(
-    async (items) => {
-      const replies = await bus.rpc<ItemReply[]>(INGEST, IngestCommands.postTimestamps, { items });
-      return replies.map((reply) =>
-        reply.ok ? { ok: true, value: reply.result } : { ok: false, error: new ApiError(reply.status, reply.error) },
-      );
-    },
-    { maxItems: MAX_TIMESTAMP_BATCH, maxInFlight: 1 },
+  const postTimestamp = gatheredRpc<PostTimestampsCommand['items'][number], unknown>(
+    bus,
+    INGEST,
+    IngestCommands.postTimestamps,
+    { maxItems: MAX_TIMESTAMP_BATCH },
   );
 
   const post = (path: string, permission: string, manual: boolean, module?: ModuleName): Route => ({
