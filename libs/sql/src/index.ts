@@ -2,6 +2,7 @@ import { openPglite } from './pglite.ts';
 import { openPostgres } from './postgres.ts';
 import type { Db, OpenDbOptions } from './types.ts';
 
+export { equalities, whereAll } from './conditions.ts';
 export { type PageQuery, pageWithTotal } from './paging.ts';
 export { pgTimestampText } from './pg-text.ts';
 export { AUDIT_COLUMNS, advisoryLockKey, advisoryLockKeySql, lockForTransaction, setUpSchema } from './schema-setup.ts';

@@ -1,8 +1,7 @@
 // What the web UI shows of DCSA (docs/dcsa.md#the-web-ui): the partners, each partner's outbox (pending, refused,
 // delivered) and the DCSA timestamps of a vessel, received and sent, with what they became on the timeline.
 
-import type { Queryable } from '@pcas/sql';
-import { equalities, whereAll } from './conditions.ts';
+import { equalities, type Queryable, whereAll } from '@pcas/sql';
 
 export async function listPartners(db: Queryable): Promise<unknown[]> {
   const { rows } = await db.query(

@@ -3,8 +3,7 @@
 // matches), leaving out completed port calls (one with a BERTH DEPA service whose PLN time has passed).
 
 import type { DcsaDetailedError } from '@pcas/contracts';
-import type { Queryable } from '@pcas/sql';
-import { equalities } from './conditions.ts';
+import { equalities, type Queryable } from '@pcas/sql';
 
 export type Filters = Record<string, string | undefined>;
 

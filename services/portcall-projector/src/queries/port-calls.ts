@@ -6,7 +6,7 @@
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { pageWithTotal, type Queryable } from '@pcas/sql';
+import { equalities, pageWithTotal, type Queryable, whereAll } from '@pcas/sql';
 import { ongoing } from './ongoing.ts';
 
 // ---- GET /ongoing-port-calls ----
@@ -152,16 +152,7 @@ export async function exportPortCalls(
   page: { offset: number; limit: number; sort?: string },
 ): Promise<Paginated<unknown>> {
   const orderBy = portCallOrderBy(page.sort, 'id');
-  const conditions: string[] = [];
   const params: unknown[] = [];
-  if (filter.id !== undefined) {
-    params.push(filter.id);
-    conditions.push(`p.id = $${params.length}`);
-  }
-  if (filter.imo !== undefined) {
-    params.push(filter.imo);
-    conditions.push(`p.imo = $${params.length}`);
-  }
-  const where = conditions.length ? `WHERE ${conditions.join(' AND ')}` : '';
+  const where = whereAll(equalities({ 'p.id': filter.id, 'p.imo': filter.imo }, params));
   return portCallPage(db, `p.doc - 'seq' - 'payload_key_weights'`, where, params, { ...page, orderBy });
 }

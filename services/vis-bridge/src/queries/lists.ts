@@ -5,7 +5,7 @@
 
 import { ApiError } from '@pcas/contracts';
 import { type Paginated, paginated, parseSort, searchClause } from '@pcas/http-kit';
-import { pageWithTotal, pgTimestampText, type Queryable } from '@pcas/sql';
+import { equalities, pageWithTotal, pgTimestampText, type Queryable } from '@pcas/sql';
 
 export interface ListQuery {
   offset: number;
@@ -56,15 +56,11 @@ const columns = (names: string[]): Record<string, string> => Object.fromEntries(
 const AUDIT_SORT = ['created_at', 'created_by', 'modified_at', 'modified_by'];
 
 /** Adds `column = $n` for each given filter. */
+/** `t.<column> = $n` for each filter given; an empty text filters nothing, as in the original's lists. */
 function equals(filters: Record<string, string | number | undefined>): { where: string[]; params: unknown[] } {
-  const where: string[] = [];
   const params: unknown[] = [];
-  for (const [column, value] of Object.entries(filters)) {
-    if (value === undefined || value === '') continue;
-    params.push(value);
-    where.push(`t.${column} = $${params.length}`);
-  }
-  return { where, params };
+  const given = Object.entries(filters).map(([column, value]) => [`t.${column}`, value === '' ? undefined : value]);
+  return { where: equalities(Object.fromEntries(given), params), params };
 }
 
 const NAME_OF = (column: string) => `(SELECT v.vessel_name FROM vis.vessels v WHERE v.service_id = t.${column})`;

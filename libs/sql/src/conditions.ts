@@ -1,6 +1,9 @@
-// The queries' filters by equality: a condition per value given, its value a parameter.
+// List queries' filters by equality: a condition per value given, its value a parameter.
 
-/** `<column> = $n` for each column whose value is given (undefined: not filtered), the value pushed to `params`. */
+/**
+ * `<column> = $n` for each column whose value is given (undefined: not filtered), the value pushed to `params`
+ * (which may hold earlier parameters already).
+ */
 export function equalities(values: Record<string, unknown>, params: unknown[]): string[] {
   const parts: string[] = [];
   for (const [column, value] of Object.entries(values)) {
