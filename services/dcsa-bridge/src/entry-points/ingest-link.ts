@@ -11,20 +11,18 @@ import {
   MAX_TIMESTAMP_BATCH,
   type PostTimestampCommand,
   type PostTimestampsCommand,
+  type TimestampReceived,
 } from '@pcas/contracts';
 import type { Bus } from '@pcas/messaging';
 import { gatheredRpc } from '@pcas/messaging';
 
-export interface TimelinePost {
-  imo: number;
-  vessel_name: string;
-  time_type: string;
-  state: string;
-  /** Any ISO 8601 instant; sent on in UTC. */
-  time: string;
-  payload: Record<string, unknown>;
+/** A time for the timeline, as the vessel's TimestampReceived will hold it, but `time` any ISO 8601 instant. */
+export type TimelinePost = Pick<
+  TimestampReceived,
+  'imo' | 'vessel_name' | 'time_type' | 'state' | 'time' | 'payload'
+> & {
   manual: boolean;
-}
+};
 
 /** What ingest said: stored (or already stored), or refused with its 4xx message. Anything else throws. */
 export type TimelineAnswer = { status: 'posted' } | { status: 'refused'; error: string };
