@@ -5,26 +5,19 @@
 // at least 0.8) and the DCSA requests' HTTP p50/p99.
 
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { ApiClient, startEmbedded, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { ingestLoad, percentile, round, validImo } from './support.ts';
+import { benchOptions, ingestLoad, percentile, round, validImo } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    n: { type: 'string', default: '5000' },
-    c: { type: 'string', default: '32' },
-    warmup: { type: 'string', default: '500' },
-    vessels: { type: 'string', default: '100' },
-    // The embedded process instead of the fleet (one process, PGlite): where the fleet cannot be run.
-    embedded: { type: 'boolean', default: false },
-  },
+const values = benchOptions({
+  n: 5000,
+  c: 32,
+  warmup: 500,
+  vessels: 100,
+  // The embedded process instead of the fleet (one process, PGlite): where the fleet cannot be run.
+  embedded: false,
 });
-const N = Number(values.n);
-const C = Number(values.c);
-const WARMUP = Number(values.warmup);
-const VESSELS = Number(values.vessels);
+const { n: N, c: C, warmup: WARMUP, vessels: VESSELS } = values;
 const J = '/dcsa/jit/v2';
 
 async function main() {

@@ -13,20 +13,11 @@
 //    baseline), so figures from different machines can be compared.
 
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { fleetCpu, insertBaseline, percentile, printFleetErrors, round, validImo } from './support.ts';
+import { benchOptions, fleetCpu, insertBaseline, percentile, printFleetErrors, round, validImo } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    n: { type: 'string', default: '4000' },
-    c: { type: 'string', default: '16' },
-  },
-});
-const N = Number(values.n);
-const C = Number(values.c);
+const { n: N, c: C } = benchOptions({ n: 4000, c: 16 });
 const IDLE_MS = 2_000;
 const TAIL_MS = 1_000;
 

@@ -7,15 +7,10 @@
 // - `own_database`: one held open in the fleet's own database for HOLD seconds: `degraded_after` (held → the
 //   health answer names it), `visible_after_release` (released → on the timeline).
 
-import { parseArgs } from 'node:util';
 import { ApiClient, holdWritingTransaction, startFleet } from '@pcas/testing';
-import { insertBaseline } from './support.ts';
+import { benchOptions, insertBaseline } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: { hold: { type: 'string', default: '30' } },
-});
-const HOLD_MS = Number(values.hold) * 1000;
+const HOLD_MS = benchOptions({ hold: 30 }).hold * 1000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A writing transaction on `url`, held until released or for HOLD_MS at most. */

@@ -6,24 +6,16 @@
 // same run, and gives
 // both, their ratio and bench:append's insert_16 (docs/benchmarks.md).
 
-import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
-import { ingestLoad, insertBaseline, percentile, round } from './support.ts';
+import { benchOptions, ingestLoad, insertBaseline, percentile, round } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    n: { type: 'string', default: '20000' },
-    c: { type: 'string', default: '32' },
-    warmup: { type: 'string', default: '1000' },
-    replicas: { type: 'string', default: '1' },
-  },
-});
-const N = Number(values.n);
-const C = Number(values.c);
-const WARMUP = Number(values.warmup);
-// A FLEET_REPLICAS value: `2` for every service, or `gateway=2,ingest=2` to find which service's copies cost.
-const REPLICAS = values.replicas;
+const {
+  n: N,
+  c: C,
+  warmup: WARMUP,
+  // A FLEET_REPLICAS value: `2` for every service, or `gateway=2,ingest=2` to find which service's copies cost.
+  replicas: REPLICAS,
+} = benchOptions({ n: 20000, c: 32, warmup: 1000, replicas: '1' });
 
 /** One fleet of `replicas` processes per service, measured. */
 async function measure(replicas: string): Promise<Record<string, unknown>> {

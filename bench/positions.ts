@@ -11,27 +11,18 @@
 // fleet database's PostgreSQL backends as `postgres`.
 
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { cpuMsPer, fleetCpu, insertBaseline, percentile, round } from './support.ts';
+import { benchOptions, cpuMsPer, fleetCpu, insertBaseline, percentile, round } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    vessels: { type: 'string', default: '2000' },
-    batch: { type: 'string', default: '500' },
-    seconds: { type: 'string', default: '20' },
-    c: { type: 'string', default: '2' },
-    readers: { type: 'string', default: '16' },
-  },
-});
-const VESSELS = Number(values.vessels);
-const BATCH = Number(values.batch);
-const SECONDS = Number(values.seconds);
-const WRITERS = Number(values.c);
-const READERS = Number(values.readers);
+const {
+  vessels: VESSELS,
+  batch: BATCH,
+  seconds: SECONDS,
+  c: WRITERS,
+  readers: READERS,
+} = benchOptions({ vessels: 2000, batch: 500, seconds: 20, c: 2, readers: 16 });
 
 const MMSI_BASE = 230_000_000;
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;

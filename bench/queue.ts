@@ -15,7 +15,6 @@
 //  - insert_16: a bare single-row INSERT's rate at 16 writers on the same PostgreSQL just before (bench:append's
 //    baseline), so figures from different machines can be compared.
 
-import { parseArgs } from 'node:util';
 import { openDb } from '@pcas/sql';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { MINUTE_MS, queueSettings } from '../services/queue-scheduler/src/domain/queue-rules.ts';
@@ -26,20 +25,20 @@ import {
   findBestSlot,
 } from '../services/queue-scheduler/src/domain/slot-search.ts';
 import { queueFloor } from './queue-floor.ts';
-import { cpuMsPer, fleetCpu, insertBaseline, percentile, printFleetErrors, round, validImo } from './support.ts';
+import {
+  benchOptions,
+  cpuMsPer,
+  fleetCpu,
+  insertBaseline,
+  percentile,
+  printFleetErrors,
+  round,
+  slotRequest,
+  validImo,
+} from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    n: { type: 'string', default: '500' },
-    c: { type: 'string', default: '16' },
-    searches: { type: 'string', default: '20000' },
-    'search-only': { type: 'boolean', default: false },
-  },
-});
-const N = Number(values.n);
-const C = Number(values.c);
-const SEARCHES = Number(values.searches);
+const values = benchOptions({ n: 500, c: 16, searches: 20000, 'search-only': false });
+const { n: N, c: C, searches: SEARCHES } = values;
 const BERTHS = 50;
 const IDLE_MS = 3_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -211,16 +210,7 @@ async function endToEnd() {
       const t0 = performance.now();
       await expectOk(
         'POST /agent/rest/slot-reservations',
-        agent.post('/agent/rest/slot-reservations', {
-          email: 'master@vessel.bench',
-          imo: v.imo,
-          vessel_name: v.name,
-          loa: '120.5',
-          beam: '20',
-          draft: '7.5',
-          laytime: '02:00',
-          eta: isoUtc(v.eta),
-        }),
+        agent.post('/agent/rest/slot-reservations', slotRequest('master@vessel.bench', v, isoUtc(v.eta))),
       );
       const t1 = performance.now();
       const rows = (await expectOk('GET /slot-reservations', admin.get('/slot-reservations', { search: v.name })))

@@ -6,22 +6,11 @@
 // pinned by the user. A request's time runs until its last byte has arrived. Prints one JSON line: p50/p99 ms and
 // requests/s per run, and the response sizes.
 
-import { parseArgs } from 'node:util';
 import { ApiClient, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { percentile, round, validImo } from './support.ts';
+import { benchOptions, percentile, round, validImo } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    n: { type: 'string', default: '2000' },
-    vessels: { type: 'string', default: '300' },
-    warmup: { type: 'string', default: '200' },
-  },
-});
-const N = Number(values.n);
-const VESSELS = Number(values.vessels);
-const WARMUP = Number(values.warmup);
+const { n: N, vessels: VESSELS, warmup: WARMUP } = benchOptions({ n: 2000, vessels: 300, warmup: 200 });
 
 const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 

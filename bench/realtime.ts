@@ -12,29 +12,19 @@
 //   peak, and per socket.
 
 import { readdir, readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { openDb } from '@pcas/sql';
 import { ApiClient, connectRealtime, type RealtimeClient, startFleet } from '@pcas/testing';
-import { ingestLoad, percentile, round, validImo } from './support.ts';
+import { benchOptions, ingestLoad, percentile, round, validImo } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    web: { type: 'string', default: '1000' },
-    user: { type: 'string', default: '200' },
-    n: { type: 'string', default: '10000' },
-    c: { type: 'string', default: '16' },
-    warmup: { type: 'string', default: '500' },
-    /** Sockets per channel whose every message is matched to the events (the rest are counted only). */
-    sample: { type: 'string', default: '100' },
-  },
-});
-const WEB = Number(values.web);
-const USER = Number(values.user);
-const N = Number(values.n);
-const C = Number(values.c);
-const WARMUP = Number(values.warmup);
-const SAMPLE = Number(values.sample);
+const {
+  web: WEB,
+  user: USER,
+  n: N,
+  c: C,
+  warmup: WARMUP,
+  /** Sockets per channel whose every message is matched to the events (the rest are counted only). */
+  sample: SAMPLE,
+} = benchOptions({ web: 1000, user: 200, n: 10000, c: 16, warmup: 500, sample: 100 });
 
 /** The gateway process of the fleet listening on `port` (found by its command line and environment). */
 async function gatewayPid(port: number): Promise<number> {

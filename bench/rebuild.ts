@@ -5,7 +5,6 @@
 // `--workers 1` (the default): this thread and one worker thread rebuild, one per core of a 2-core machine.
 
 import { cpus } from 'node:os';
-import { parseArgs } from 'node:util';
 import { vesselStream } from '@pcas/contracts';
 import { createEventStore, type StreamAppend } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
@@ -13,19 +12,10 @@ import { ensureSchema, rebuildAll, rulesFromEnv } from '@pcas/portcall-projector
 import { vesselPosts } from '@pcas/portcall-projector/testing';
 import { openDb } from '@pcas/sql';
 import { freshPostgres } from '@pcas/testing';
+import { benchOptions } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    vessels: { type: 'string', default: '5000' },
-    days: { type: 'string', default: '150' },
-    workers: { type: 'string', default: '1' },
-    concurrency: { type: 'string', default: '2' },
-    keep: { type: 'boolean', default: false },
-  },
-});
-const vessels = Number(values.vessels);
-const days = Number(values.days);
+const values = benchOptions({ vessels: 5000, days: 150, workers: 1, concurrency: 2, keep: false });
+const { vessels, days } = values;
 
 const log = createLogger('bench-rebuild', 'warn');
 const pg = await freshPostgres('pcas_bench_rebuild');

@@ -8,23 +8,15 @@
 // production build, as an operator's does.
 
 import { readFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { ApiClient, connectRealtime, type RealtimeClient, startFleet } from '@pcas/testing';
-import { ingestLoad, insertBaseline, useProductionBuild, validImo } from './support.ts';
+import { benchOptions, ingestLoad, insertBaseline, slotRequest, useProductionBuild, validImo } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    minutes: { type: 'string', default: '30' },
-    replicas: { type: 'string', default: '1' },
-    rate: { type: 'string', default: '40' },
-    sockets: { type: 'string', default: '50' },
-  },
-});
-const MINUTES = Number(values.minutes);
-const REPLICAS = Number(values.replicas);
-const RATE = Number(values.rate);
-const SOCKETS = Number(values.sockets);
+const {
+  minutes: MINUTES,
+  replicas: REPLICAS,
+  rate: RATE,
+  sockets: SOCKETS,
+} = benchOptions({ minutes: 30, replicas: 1, rate: 40, sockets: 50 });
 const SERVICES = 8;
 const URN = 'urn:mrn:stm:service:instance:bench:soak';
 const SECRET = 'Soak-bench-peer-secret-2026-long-enough';
@@ -194,16 +186,10 @@ async function main() {
       }),
       slotRequests: every(10_000, until, async () => {
         const v = queue.vessels[slot++ % queue.vessels.length]!;
-        const res = await queue.agent.post('/agent/rest/slot-reservations', {
-          email: 'master@vessel.soak',
-          imo: v.imo,
-          vessel_name: v.name,
-          loa: '120.5',
-          beam: '20',
-          draft: '7.5',
-          laytime: '02:00',
-          eta: isoUtc(queue.start + (slot % 50) * 4 * 3_600_000),
-        });
+        const res = await queue.agent.post(
+          '/agent/rest/slot-reservations',
+          slotRequest('master@vessel.soak', v, isoUtc(queue.start + (slot % 50) * 4 * 3_600_000)),
+        );
         return res.status === 200 || `POST /agent/rest/slot-reservations: ${res.status} ${JSON.stringify(res.body)}`;
       }),
       visSends: every(5_000, until, async () => {

@@ -6,14 +6,49 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { type ApiClient, repoRoot } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { Pool } from 'undici';
+
+type BenchOptions<T> = { [K in keyof T]: T[K] extends number ? number : T[K] extends boolean ? boolean : string };
+
+/**
+ * The benchmark's options from its command line (`pnpm bench:x -- --n 100`); each default gives its option's kind: a
+ * number (`--n 100`), a flag (`--keep`), or text (`--replicas gateway=2`; '' stands for none).
+ */
+export function benchOptions<T extends Record<string, number | boolean | string>>(defaults: T): BenchOptions<T> {
+  const options = Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => [
+      name,
+      typeof value === 'boolean' ? { type: 'boolean' as const, default: value } : { type: 'string' as const },
+    ]),
+  );
+  const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options });
+  return Object.fromEntries(
+    Object.entries(defaults).map(([name, value]) => {
+      const given = values[name] ?? value;
+      return [name, typeof value === 'number' ? Number(given) : given];
+    }),
+  ) as BenchOptions<T>;
+}
 
 /** A 7-digit IMO number with a valid check digit, from any base (its last six digits). */
 export function validImo(base: number): number {
   return imoWithCheckDigit(Number(String(base).padStart(6, '0').slice(-6)));
 }
+
+/** A vessel's slot request as its agent posts it to the just-in-time queue: laytime 2 h, the same dimensions. */
+export const slotRequest = (email: string, vessel: { imo: number; name: string }, eta: string) => ({
+  email,
+  imo: vessel.imo,
+  vessel_name: vessel.name,
+  loa: '120.5',
+  beam: '20',
+  draft: '7.5',
+  laytime: '02:00',
+  eta,
+});
 
 /** The p-th percentile of ascending samples (nearest rank), null without samples. */
 export const percentile = (sorted: readonly number[], p: number) =>

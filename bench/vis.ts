@@ -19,29 +19,21 @@
 
 import net from 'node:net';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { openDb } from '@pcas/sql';
 import { ApiClient, freePort, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { cpuMsPer, fleetCpu, insertBaseline, round } from './support.ts';
+import { benchOptions, cpuMsPer, fleetCpu, insertBaseline, round } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    n: { type: 'string', default: '3000' },
-    c: { type: 'string', default: '16' },
-    rate: { type: 'string', default: '100' },
-    outage: { type: 'string', default: '60' },
-    warmup: { type: 'string', default: '300' },
-    // A folder: each fleet process writes its V8 CPU profile there when the fleets stop (bench/cpu-profile-hook.mjs).
-    'cpu-prof': { type: 'string' },
-  },
+const values = benchOptions({
+  n: 3000,
+  c: 16,
+  rate: 100,
+  outage: 60,
+  warmup: 300,
+  // A folder: each fleet process writes its V8 CPU profile there when the fleets stop (bench/cpu-profile-hook.mjs).
+  'cpu-prof': '',
 });
-const N = Number(values.n);
-const C = Number(values.c);
-const RATE = Number(values.rate);
-const OUTAGE_S = Number(values.outage);
-const WARMUP = Number(values.warmup);
+const { n: N, c: C, rate: RATE, outage: OUTAGE_S, warmup: WARMUP } = values;
 const IDLE_MS = 3_000;
 
 const A = 'urn:mrn:stm:service:instance:bench:port-a';

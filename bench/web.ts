@@ -13,20 +13,11 @@
 // - insert_16: bench:append's bare INSERT rate, measured after the runs, to read the figures beside.
 // Targets (issue 28): activity interactive under 1 s, the board under 1 s, under 300 kB of JavaScript gzipped.
 
-import { parseArgs } from 'node:util';
 import { ApiClient, launchBrowser, startEmbedded } from '@pcas/testing';
 import { Pool } from 'undici';
-import { insertBaseline, round, validImo } from './support.ts';
+import { benchOptions, insertBaseline, round, validImo } from './support.ts';
 
-const { values } = parseArgs({
-  args: process.argv.slice(2).filter((a) => a !== '--'),
-  options: {
-    portcalls: { type: 'string', default: '300' },
-    runs: { type: 'string', default: '5' },
-  },
-});
-const PORTCALLS = Number(values.portcalls);
-const RUNS = Number(values.runs);
+const { portcalls: PORTCALLS, runs: RUNS } = benchOptions({ portcalls: 300, runs: 5 });
 const ADMIN = { email: 'bench@port.local', password: 'bench-admin-password' };
 
 const median = (xs: number[]) => {

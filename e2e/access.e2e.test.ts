@@ -281,32 +281,18 @@ describe('codeless_registration.feature', () => {
     expect(await ownCodes(admin)).toHaveLength(2);
     expect(await ownUsers(admin)).toHaveLength(before + 7);
 
-    expect(await userSeenBy(admin, 'usertest1_1')).toMatchObject({
-      role_id: 3,
-      created_by_email: 'secondadmin1@test.com',
-      registration_type: 'code',
-    });
-    expect(await userSeenBy(admin, 'usertest1_2')).toMatchObject({
-      role_id: 3,
-      created_by_email: 'secondadmin1@test.com',
-      registration_type: 'code',
-    });
-    expect(await userSeenBy(admin, 'usertest1_3')).toMatchObject({
-      role_id: 4,
-      registration_code_id: null,
-      created_by_email: 'secondadmin1@test.com',
-      registration_type: 'codeless',
-    });
-    expect(await userSeenBy(admin, 'usertest2_1')).toMatchObject({
-      role_id: 4,
-      created_by_email: 'secondadmin2@test.com',
-      registration_type: 'codeless',
-    });
-    expect(await userSeenBy(admin, 'usertest2_2')).toMatchObject({
-      role_id: 3,
-      created_by_email: 'secondadmin2@test.com',
-      registration_type: 'code',
-    });
+    const byCode = (creator: string) => ({ role_id: 3, created_by_email: creator, registration_type: 'code' });
+    const codeless = (creator: string) => ({ role_id: 4, created_by_email: creator, registration_type: 'codeless' });
+    const seen: [string, Record<string, unknown>][] = [
+      ['usertest1_1', byCode('secondadmin1@test.com')],
+      ['usertest1_2', byCode('secondadmin1@test.com')],
+      ['usertest1_3', { ...codeless('secondadmin1@test.com'), registration_code_id: null }],
+      ['usertest2_1', codeless('secondadmin2@test.com')],
+      ['usertest2_2', byCode('secondadmin2@test.com')],
+    ];
+    for (const [email, expected] of seen) {
+      expect(await userSeenBy(admin, email), email).toMatchObject(expected);
+    }
 
     for (const email of ['usertest1_1', 'usertest1_2', 'usertest1_3', 'usertest2_1', 'usertest2_2']) {
       await deleteUser(email);

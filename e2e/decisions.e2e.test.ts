@@ -8,11 +8,9 @@
 import { type Db, openDb } from '@pcas/sql';
 import { ApiClient, eventually, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminAndDataSource } from './timestamps.ts';
+import { adminAndDataSource, HOUR, iso } from './timestamps.ts';
 
 const IMO = 1234567;
-const HOUR = 3_600_000;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const INVALID_DECISION_VALUES =
   'Invalid assigned values for type: port_call_decision. Valid assigned values are message, ship_imo, port_call_master_id and decisions.';
 

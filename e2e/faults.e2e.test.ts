@@ -51,7 +51,7 @@ import {
   killAndAwaitRestart,
   stopLauncher,
 } from './fleet-processes.ts';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, HOUR, iso } from './timestamps.ts';
 
 const TIMESTAMPS = 10_000;
 const WRITERS = 16;
@@ -73,8 +73,6 @@ const KILL_ORDER = [
 const PINNED = 2;
 
 const PEER = 'urn:mrn:stm:service:instance:faults:peer';
-const HOUR = 3_600_000;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const vesselImo = (v: number) => imoWithCheckDigit(961_000 + v);
 
 /** The stand-in peer port: takes `/vis/batch`, stores each message id once, answers as a port does. */

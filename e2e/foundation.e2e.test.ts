@@ -1,13 +1,14 @@
 // Issue "Fleet foundation": the first slice, black-box, in both run modes. A newcomer's path (start, log in as
 // admin, create an API key, post a timestamp, see it), and the refusals that must change nothing.
 
-import { ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import { ApiClient, type RunningSystem } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN,
   adminAndDataSource,
   allowEstimatedArrivals,
   isoSecondsAgo,
+  RUN_MODES,
   timestamp,
   waitForTimestamps,
 } from './timestamps.ts';
@@ -15,12 +16,7 @@ import {
 // How long a projection may take to show a change: generous, the machine may be small and busy.
 const PROJECTED_MS = 30_000;
 
-const modes: [string, () => Promise<RunningSystem>][] = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  ['fleet', () => startFleet()],
-];
-
-describe.each(modes)('%s mode', (_mode, start) => {
+describe.each(RUN_MODES)('%s mode', (_mode, start) => {
   let system: RunningSystem;
   let setup: Awaited<ReturnType<typeof adminAndDataSource>>;
 

@@ -6,14 +6,9 @@
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { openDb } from '@pcas/sql';
-import { ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import { ApiClient, type RunningSystem } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo } from './timestamps.ts';
-
-const modes: [string, () => Promise<RunningSystem>][] = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  ['fleet', () => startFleet()],
-];
+import { adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo, RUN_MODES } from './timestamps.ts';
 
 const A = 9074729;
 const B = 9176187;
@@ -42,7 +37,7 @@ function rawGet(baseUrl: string, sessionId: string, encoding: 'gzip' | 'identity
   });
 }
 
-describe.each(modes)('%s mode', (mode, start) => {
+describe.each(RUN_MODES)('%s mode', (mode, start) => {
   let system: RunningSystem;
   let admin: ApiClient;
   /** Three port-staff users: two who pin, one who never does. */

@@ -6,7 +6,7 @@
 
 import { type ApiClient, eventually, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, HOUR, iso } from './timestamps.ts';
 
 const MASTER_ENV = {
   PORT_CALL_MASTER_SOURCE: 'master_source',
@@ -19,8 +19,6 @@ const modes: [string, () => Promise<RunningSystem>][] = [
   ['fleet', () => startFleet(MASTER_ENV)],
 ];
 
-const HOUR = 3_600_000;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const pgText = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
 
 describe.each(modes)('%s mode', (_mode, start) => {

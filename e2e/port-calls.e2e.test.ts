@@ -4,18 +4,11 @@
 // (docs/domain.md#corrections) and what it does, a rebuild from the log that keeps them all, and bad
 // input answering 400 with the original's messages while changing nothing.
 
-import { type ApiClient, eventually, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import { type ApiClient, eventually, type RunningSystem } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, HOUR, iso, RUN_MODES } from './timestamps.ts';
 
-const modes: [string, () => Promise<RunningSystem>][] = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  ['fleet', () => startFleet()],
-];
-
-const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 /** PostgreSQL's text form, as the ship object and the range carry times. */
 const pgText = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
 
@@ -28,7 +21,7 @@ const PAIRS: [string, string][] = [
   ['Actual', 'Departure_Vessel_Berth'],
 ];
 
-describe.each(modes)('%s mode', (_mode, start) => {
+describe.each(RUN_MODES)('%s mode', (_mode, start) => {
   let system: RunningSystem;
   let admin: ApiClient;
   let agent: ApiClient;

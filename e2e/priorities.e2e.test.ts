@@ -3,14 +3,9 @@
 // nothing is stored), the GET shapes of payload_key_api_key_weight.feature step 3, and bad input
 // answering 400 with the original's messages while changing nothing.
 
-import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import type { ApiClient, RunningSystem } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, isoSecondsAgo, waitForTimestamps } from './timestamps.ts';
-
-const modes: [string, () => Promise<RunningSystem>][] = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  ['fleet', () => startFleet()],
-];
+import { adminAndDataSource, isoSecondsAgo, RUN_MODES, waitForTimestamps } from './timestamps.ts';
 
 const NO_PERMISSION = { error: 'No permission to post given timestamp data' };
 // How long a projection may take to show a change: generous, the machine may be small and busy.
@@ -26,7 +21,7 @@ const agentTimestamp = (time_type: string, state: string, payload: unknown = [])
   payload,
 });
 
-describe.each(modes)('%s mode', (_mode, start) => {
+describe.each(RUN_MODES)('%s mode', (_mode, start) => {
   let system: RunningSystem;
   let admin: ApiClient;
   let api: ApiClient;

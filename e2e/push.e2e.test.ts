@@ -46,6 +46,17 @@ describe('push to phones (embedded)', () => {
       platform: 'android',
       push_token: `ExponentPushToken[${name}]`,
     });
+  /** The administrator sends a port notification, and both registered devices get a push (counted afresh). */
+  const sendPortNotification = async (message: string) => {
+    expo.reset();
+    expect((await admin.post('/notifications', { type: 'port', message })).status).toBe(200);
+    await eventually(() => expo.delivered().length === 2, 'the port push');
+  };
+  const pushedTokens = () =>
+    expo
+      .delivered()
+      .map((m) => m.to)
+      .sort();
 
   beforeAll(async () => {
     expo = await startExpoServer();
@@ -102,16 +113,9 @@ describe('push to phones (embedded)', () => {
       expect(await other.post('/register-push-token', body)).toMatchObject({ status: 400, body: { error } });
     }
     // A port notification goes to every stored device but the sender's: the two registered above, no other.
-    expo.reset();
-    expect((await admin.post('/notifications', { type: 'port', message: 'Berth 2 closed' })).status).toBe(200);
-    await eventually(() => expo.delivered().length === 2, 'the port push');
+    await sendPortNotification('Berth 2 closed');
     await new Promise((r) => setTimeout(r, 300));
-    expect(
-      expo
-        .delivered()
-        .map((m) => m.to)
-        .sort(),
-    ).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
+    expect(pushedTokens()).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
   });
 
   it('another user can neither unregister a device nor take it over without its token', async () => {
@@ -125,15 +129,8 @@ describe('push to phones (embedded)', () => {
       await other.post('/register-push-token', { ...pinners, push_token: 'ExponentPushToken[taken]' }),
     ).toMatchObject({ status: 403, body: { error: 'This device is registered to another user' } });
     // Both devices still get a port notification, each at its own token.
-    expo.reset();
-    expect((await admin.post('/notifications', { type: 'port', message: 'Tug 3 ready' })).status).toBe(200);
-    await eventually(() => expo.delivered().length === 2, 'the port push');
-    expect(
-      expo
-        .delivered()
-        .map((m) => m.to)
-        .sort(),
-    ).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
+    await sendPortNotification('Tug 3 ready');
+    expect(pushedTokens()).toEqual(['ExponentPushToken[other]', 'ExponentPushToken[pinner]']);
   });
 
   it('a data source’s timestamp on a pinned vessel: its label and time in the port’s zone, and the web UI’s notification', async () => {

@@ -3,7 +3,27 @@
 
 import { type ReceivedMail, startFleet, startSmtpServer } from '@pcas/testing';
 import { expect } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, HOUR, iso } from './timestamps.ts';
+
+export { HOUR, iso };
+export const MIN = 60_000;
+// 00:00 UTC the day after tomorrow: a nomination window the rules accept (not before yesterday, at most a month ahead).
+export const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
+/** PostgreSQL's text form at UTC, as the original's rows carry times. */
+export const pg = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
+
+/** A slot request as a vessel's agent posts it: Victor's (IMO 952002 with its check digit), ETA W0+3h, laytime 2 h. */
+export const vesselSlotRequest = (over: Record<string, unknown> = {}) => ({
+  email: 'master@victor.example',
+  imo: 9520027,
+  vessel_name: 'Victor',
+  loa: '120.5',
+  beam: '20',
+  draft: '7.5',
+  laytime: '02:00',
+  eta: iso(W0 + 3 * HOUR),
+  ...over,
+});
 
 export type QueueFleet = Awaited<ReturnType<typeof startQueueFleet>>;
 

@@ -17,15 +17,19 @@ import {
 } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { etaFormToken, ok, type QueueFleet, startQueueFleet } from './queue-fleet.ts';
+import {
+  etaFormToken,
+  HOUR,
+  iso,
+  MIN,
+  ok,
+  pg,
+  type QueueFleet,
+  startQueueFleet,
+  vesselSlotRequest,
+  W0,
+} from './queue-fleet.ts';
 import { ADMIN, allowEstimatedArrivals } from './timestamps.ts';
-
-const HOUR = 3_600_000;
-const MIN = 60_000;
-// Tomorrow 00:00 UTC: a nomination window the rules accept.
-const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
-const pg = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
 
 /** A valid IMO from six digits (the check digit appended). */
 const imo = imoWithCheckDigit;
@@ -113,18 +117,7 @@ describe('JIT arrival flow with its e-mails and forms (fleet)', () => {
     // Victor: ETA W0+3h, laytime 2 h, needs 3 h at the berth from W0+3h30. Xray ends W0+3h30, the block takes
     // [3h35, 4h], so the first free start is a minute after the block: W0+4h01; the RTA window is 30 min of
     // travel before it: [W0+3h31, W0+4h01].
-    ok(
-      await agent.post('/agent/rest/slot-reservations', {
-        email: MASTER,
-        imo: IMO_V,
-        vessel_name: 'Victor',
-        loa: '120.5',
-        beam: '20',
-        draft: '7.5',
-        laytime: '02:00',
-        eta: iso(W0 + 3 * HOUR),
-      }),
-    );
+    ok(await agent.post('/agent/rest/slot-reservations', vesselSlotRequest({ email: MASTER, imo: IMO_V })));
     const all = (await admin.get('/slot-reservations', { sort: 'id' })).body.data as any[];
     x = all.find((s) => s.imo === IMO_X).id;
     v = all.find((s) => s.imo === IMO_V).id;

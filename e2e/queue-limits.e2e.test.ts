@@ -10,14 +10,9 @@ import { openDb } from '@pcas/sql';
 import type { ApiClient, RunningSystem, SmtpServerForTest } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { etaFormToken, ok, type QueueFleet, startQueueFleet } from './queue-fleet.ts';
+import { etaFormToken, HOUR, iso, MIN, ok, type QueueFleet, startQueueFleet, W0 } from './queue-fleet.ts';
 
-const HOUR = 3_600_000;
-const MIN = 60_000;
 const DAY = 24 * HOUR;
-// Tomorrow 00:00 UTC: a nomination window the rules accept.
-const W0 = Math.ceil(Date.now() / DAY) * DAY + DAY;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
 /** A valid IMO from six digits (the check digit appended). */
 const imo = imoWithCheckDigit;

@@ -8,15 +8,8 @@
 import { type ApiClient, connectRealtime, type RealtimeClient, type RunningSystem, startFleet } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOUR, iso, MIN, pg, vesselSlotRequest, W0 } from './queue-fleet.ts';
 import { ADMIN, adminAndDataSource, waitForTimestamps } from './timestamps.ts';
-
-const HOUR = 3_600_000;
-const MIN = 60_000;
-// Tomorrow 00:00 UTC: a window the nomination rules accept (not before yesterday, at most a month ahead).
-const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
-/** PostgreSQL's text form at UTC, as the original's rows carry times. */
-const pg = (ms: number) => `${new Date(ms).toISOString().slice(0, 19).replace('T', ' ')}+00`;
 
 /** A valid IMO from six digits (the check digit appended). */
 const imo = imoWithCheckDigit;
@@ -34,17 +27,14 @@ const nomination = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const slotRequest = (over: Record<string, unknown> = {}) => ({
-  email: 'master@alpha.example',
-  imo: IMO_A,
-  vessel_name: 'Alpha',
-  loa: '120.5',
-  beam: '20',
-  draft: '7.5',
-  laytime: '02:00',
-  eta: iso(W0 + 2 * HOUR),
-  ...over,
-});
+const slotRequest = (over: Record<string, unknown> = {}) =>
+  vesselSlotRequest({
+    email: 'master@alpha.example',
+    imo: IMO_A,
+    vessel_name: 'Alpha',
+    eta: iso(W0 + 2 * HOUR),
+    ...over,
+  });
 
 describe('JIT arrival queue (fleet)', () => {
   let system: RunningSystem;

@@ -3,16 +3,9 @@
 // plan, a notification, an inbound vessel) and a port's change by an operator sends `[]` on the channel, and the
 // list the message says to refetch already holds the change; a refused post and an exact duplicate send nothing.
 
-import {
-  type ApiClient,
-  connectRealtime,
-  type RealtimeClient,
-  type RunningSystem,
-  startEmbedded,
-  startFleet,
-} from '@pcas/testing';
+import { type ApiClient, connectRealtime, type RealtimeClient, type RunningSystem } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, RUN_MODES, stmTextMessage } from './timestamps.ts';
 
 const CHANNEL = 'vis-changed';
 const SHIP = 'urn:mrn:stm:service:instance:realtime-e2e:ship';
@@ -22,28 +15,18 @@ const PORT_B = 'urn:mrn:stm:service:instance:realtime-e2e:port-b';
 // trailing edge, late on a loaded machine) has arrived before the next message or a "nothing" is awaited.
 const QUIET_MS = 1_500;
 
-const modes: [string, () => Promise<RunningSystem>][] = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  ['fleet', () => startFleet()],
-];
-
-const textXml = (id: string) =>
-  '<?xml version="1.0" encoding="UTF-8"?><textMessage xmlns="http://stmvalidation.eu/schemas/textMessageSchema_1_3.xsd">' +
-  `<textMessageId>${id}</textMessageId><author>Captain Ahab</author><from>${SHIP}</from>` +
-  '<createdAt>2026-11-27T08:00:00Z</createdAt><subject>Arrival</subject><body>We arrive at noon</body></textMessage>';
-
 const message = (id: string) => ({
   time: '2026-11-27T10:00:00Z',
   from_service_id: SHIP,
   to_service_id: 'urn:mrn:stm:service:instance:realtime-e2e:here',
   message_id: id,
   message_type: 'TXT',
-  payload: JSON.stringify({ stmMessage: { message: textXml(id) } }),
+  payload: JSON.stringify({ stmMessage: { message: stmTextMessage(id, SHIP) } }),
 });
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe.each(modes)('vis-changed (%s mode)', (_mode, start) => {
+describe.each(RUN_MODES)('vis-changed (%s mode)', (_mode, start) => {
   let system: RunningSystem;
   let admin: ApiClient;
   let agent: ApiClient;

@@ -5,18 +5,13 @@
 // messages and store nothing; without manage_vessel, PUT /vessel is 403.
 
 import { type Db, openDb } from '@pcas/sql';
-import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
+import type { ApiClient, RunningSystem } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from './timestamps.ts';
-
-const modes: [string, () => Promise<RunningSystem>][] = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  ['fleet', () => startFleet()],
-];
+import { adminAndDataSource, allowEstimatedArrivals, RUN_MODES, timestamp } from './timestamps.ts';
 
 const IMO = 9074729;
 
-describe.each(modes)('%s mode', (_mode, start) => {
+describe.each(RUN_MODES)('%s mode', (_mode, start) => {
   let system: RunningSystem;
   let admin: ApiClient;
   let source: ApiClient;

@@ -5,15 +5,12 @@
 
 import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, stmTextMessage } from './timestamps.ts';
 
 const SHIP = 'urn:mrn:stm:service:instance:e2e:ship-a';
 const PORT = 'urn:mrn:stm:service:instance:e2e:port-b';
 
-const textXml = (id: string, body = 'We arrive at noon') =>
-  '<?xml version="1.0" encoding="UTF-8"?><textMessage xmlns="http://stmvalidation.eu/schemas/textMessageSchema_1_3.xsd">' +
-  `<textMessageId>${id}</textMessageId><author>Captain Ahab</author><from>${SHIP}</from>` +
-  `<createdAt>2026-11-27T08:00:00Z</createdAt><subject>Arrival</subject><body>${body}</body></textMessage>`;
+const textXml = (id: string, body?: string) => stmTextMessage(id, SHIP, body);
 
 const message = (over: Record<string, unknown> = {}) => ({
   time: '2026-11-27T10:00:00+02:00',

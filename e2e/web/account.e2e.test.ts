@@ -5,23 +5,19 @@
 
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { ApiClient, parseMail, type RunningSystem } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient, parseMail } from '@pcas/testing';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../timestamps.ts';
 import {
+  browserSuite,
   chromiumAvailable,
+  heading,
   newPage,
   seriousAccessibilityFindings,
   signIn,
-  startEmbeddedAndBrowser,
+  WAIT,
 } from './browser.ts';
-
-// Generous (vitest's poll gives up after 1 s): the page, the service and the browser share a machine that may be
-// small and busy.
-const WAIT = { timeout: 30_000 };
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
 
 /** Whether the page scrolls sideways (a phone must not). */
 const scrollsSideways = (page: Page) =>
@@ -47,35 +43,29 @@ async function mailTo(outbox: string, to: string): Promise<string> {
 }
 
 describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    admin = await new ApiClient(`${system.baseUrl}/api/v1`).login(ADMIN.email, ADMIN.password);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  const ui = browserSuite({
+    clients: 'none',
+    prepare: async (ui) => {
+      ui.admin = await new ApiClient(`${ui.system.baseUrl}/api/v1`).login(ADMIN.email, ADMIN.password);
+    },
   });
 
   /** A user made by the administrator, with the random first password the API answers. */
   async function createUser(email: string, role: string): Promise<string> {
-    const created = await admin.post('/users', { email, first_name: 'Test', last_name: role, role });
+    const created = await ui.admin.post('/users', { email, first_name: 'Test', last_name: role, role });
     expect(created.status).toBe(200);
     return created.body.password as string;
   }
 
   it('registers with a code at a phone width and lands signed in; the profile and a wrong path read well', async () => {
-    const made = await admin.post('/registration-codes', { role: 'user', description: 'browser test' });
+    const made = await ui.admin.post('/registration-codes', { role: 'user', description: 'browser test' });
     expect(made.status).toBe(200);
-    const codes = await admin.get('/registration-codes', { limit: 100, offset: 0, sort: 'id', search: '' });
+    const codes = await ui.admin.get('/registration-codes', { limit: 100, offset: 0, sort: 'id', search: '' });
     const code = (codes.body.data as { id: number; code: string }[]).find((row) => row.id === made.body)?.code;
     expect(code).toMatch(/^[A-Z]{6}-\d{6}$/);
 
-    const { context, page, problems } = await newPage(browser, { phone: true });
-    await page.goto(`${system.baseUrl}/sign-in`);
+    const { context, page, problems } = await newPage(ui.browser, { phone: true });
+    await page.goto(`${ui.system.baseUrl}/sign-in`);
     await expect.poll(() => heading(page), WAIT).toBe('Sign in');
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
@@ -106,7 +96,7 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     expect(await page.evaluate(() => localStorage.getItem('sessionId'))).toBeTruthy();
 
     // Signed in as the new user: the profile says who, with the role in words; a user changes the password by mail.
-    await page.goto(`${system.baseUrl}/profile`);
+    await page.goto(`${ui.system.baseUrl}/profile`);
     await expect.poll(() => heading(page), WAIT).toBe('Profile and password');
     await expect.poll(() => page.getByText('rita@port.local').count(), WAIT).toBe(1);
     await expect.poll(() => page.getByText('User', { exact: true }).count(), WAIT).toBe(1);
@@ -115,7 +105,7 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     expect(await scrollsSideways(page)).toBe(false);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
-    await page.goto(`${system.baseUrl}/no/such/page`);
+    await page.goto(`${ui.system.baseUrl}/no/such/page`);
     await expect.poll(() => heading(page), WAIT).toBe('Page not found');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await page.getByRole('link', { name: 'Go to the activity timeline' }).click();
@@ -128,9 +118,9 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
   it('resets a forgotten password through the link of the mail, which works once', async () => {
     const email = 'forgetful@port.local';
     const first = await createUser(email, 'user');
-    const { context, page, problems } = await newPage(browser);
+    const { context, page, problems } = await newPage(ui.browser);
 
-    await page.goto(`${system.baseUrl}/sign-in`);
+    await page.goto(`${ui.system.baseUrl}/sign-in`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await page.waitForURL(/\/forgot-password$/);
     await expect.poll(() => heading(page), WAIT).toBe('Reset your password');
@@ -140,14 +130,14 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     await expect.poll(() => page.getByRole('status').first().textContent(), WAIT).toContain('If the address is known');
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
-    const text = await mailTo(path.join(system.env.DATA_DIR!, 'outbox'), email);
+    const text = await mailTo(path.join(ui.system.env.DATA_DIR!, 'outbox'), email);
     const found = /https?:\/\/\S+\/reset-password\?\S+/.exec(text);
     expect(found).not.toBeNull();
     // The link names the service's BASE_URL (localhost); the browser reaches it at the test's address.
     const link = new URL(found![0]);
     expect(link.searchParams.get('username')).toBe(email);
     expect(link.searchParams.get('token')).toBeTruthy();
-    const here = `${system.baseUrl}${link.pathname}${link.search}`;
+    const here = `${ui.system.baseUrl}${link.pathname}${link.search}`;
 
     await page.goto(here);
     await expect.poll(() => heading(page), WAIT).toBe('Choose a new password');
@@ -164,13 +154,13 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
 
     await page.getByRole('link', { name: 'Go to sign in' }).click();
     await page.waitForURL(/\/sign-in$/);
-    await signIn(page, system.baseUrl, email, 'my brand new password');
+    await signIn(page, ui.system.baseUrl, email, 'my brand new password');
     expect(new URL(page.url()).pathname).toBe('/');
-    const old = await new ApiClient(`${system.baseUrl}/api/v1`).post('/login', { email, password: first });
+    const old = await new ApiClient(`${ui.system.baseUrl}/api/v1`).post('/login', { email, password: first });
     expect(old.status).toBe(403);
 
     // The same link again: spent, said in words, with the way to a new one.
-    const other = await newPage(browser);
+    const other = await newPage(ui.browser);
     await other.page.goto(here);
     await other.page.getByLabel(/^New password/).fill('yet another password');
     await other.page.getByLabel('Repeat the new password').fill('yet another password');
@@ -189,8 +179,8 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
   it('changes the password on the profile page; the new one signs in, the old one no longer', async () => {
     const email = 'second.admin@port.local';
     const first = await createUser(email, 'admin');
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, email, first);
+    const { context, page, problems } = await newPage(ui.browser);
+    await signIn(page, ui.system.baseUrl, email, first);
 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('menuitem', { name: 'Profile and password' }).click();
@@ -217,9 +207,9 @@ describe.skipIf(!chromiumAvailable)('the account pages (embedded mode)', () => {
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
     // Sign-in with or without `?next=`: which one is the shared sign-out's business, not this page's.
     await page.waitForURL(/\/sign-in/);
-    await signIn(page, system.baseUrl, email, 'the changed password');
+    await signIn(page, ui.system.baseUrl, email, 'the changed password');
     expect(new URL(page.url()).pathname).toBe('/');
-    const old = await new ApiClient(`${system.baseUrl}/api/v1`).post('/login', { email, password: first });
+    const old = await new ApiClient(`${ui.system.baseUrl}/api/v1`).post('/login', { email, password: first });
     expect(old.status).toBe(403);
 
     expect(problems).toEqual([]);

@@ -4,26 +4,18 @@
 // pinned after a reload; a timestamp added through the form shows on its card; search; axe on the view and the
 // form; the view at a phone's width; with `realtime_anonymous` off, the page's socket signs in and still follows live.
 
-import type { ApiClient, RunningSystem } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
+import { describe, expect, it } from 'vitest';
+import { HOUR, iso, postTimestamps, timestamp, waitForOngoingPortCalls } from '../timestamps.ts';
 import {
+  browserSuite,
+  cardNames,
+  cardTime,
   chromiumAvailable,
-  newPage,
   seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
   subscribed,
+  WAIT,
 } from './browser.ts';
-
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
-const HOUR = 3_600_000;
-
-/** UTC text as a data source posts it, whole seconds. */
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
 /** A valid IMO number from six digits (the seventh is the check digit the service verifies). */
 const imoOf = imoWithCheckDigit;
@@ -34,48 +26,29 @@ const CHARLIE = { imo: imoOf(930003), vessel_name: 'Activity Charlie' };
 const DELTA = { imo: imoOf(930004), vessel_name: 'Activity Delta' };
 const ECHO = { imo: imoOf(930005), vessel_name: 'Activity Echo' };
 
-const cardNames = (page: Page) =>
-  page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
-
 describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let source: ApiClient;
   const start = Math.floor(Date.now() / 1000) * 1000;
 
-  const post = async (vessel: { imo: number; vessel_name: string }, time: number, id: string) => {
-    const res = await source.post(
-      '/agent/rest/timestamps',
+  const post = (vessel: { imo: number; vessel_name: string }, time: number, id: string) =>
+    postTimestamps(
+      ui.source,
       timestamp({ ...vessel, time: iso(time), payload: { external_id: id, from_port: 'SESTO', next_port: 'DEHAM' } }),
     );
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  };
 
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const setup = await adminAndDataSource(system.baseUrl);
-    admin = setup.admin;
-    source = setup.api.withApiKey(setup.apiKey.key);
-    await allowEstimatedArrivals(admin, setup.apiKey.id);
-    await post(ALPHA, start + 2 * HOUR, 'a-1');
-    await post(BRAVO, start + 4 * HOUR, 'b-1');
-    await post(CHARLIE, start + 6 * HOUR, 'c-1');
-    // The projection has placed all three before the browser looks.
-    const until = Date.now() + WAIT.timeout;
-    while ((await admin.get('/ongoing-port-calls')).body?.portcalls?.length !== 3) {
-      if (Date.now() > until) throw new Error('the seeded port calls did not appear');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  const ui = browserSuite({
+    clients: 'dataSource',
+    allowEtas: true,
+    prepare: async () => {
+      await post(ALPHA, start + 2 * HOUR, 'a-1');
+      await post(BRAVO, start + 4 * HOUR, 'b-1');
+      await post(CHARLIE, start + 6 * HOUR, 'c-1');
+      // The projection has placed all three before the browser looks.
+      await waitForOngoingPortCalls(ui.admin, (count) => count === 3);
+    },
   });
 
   it('shows the port calls as cards and follows a data source live, without a reload', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
     await expect.poll(() => cardNames(page), WAIT).toEqual([ALPHA.vessel_name, BRAVO.vessel_name, CHARLIE.vessel_name]);
 
     const alpha = page.getByRole('article', { name: ALPHA.vessel_name });
@@ -102,11 +75,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
     const moved = start + 3 * HOUR + 30 * 60_000;
     const before = Date.now();
     await post(BRAVO, moved, 'b-2');
-    await page
-      .getByRole('article', { name: BRAVO.vessel_name })
-      .locator(`time[datetime="${iso(moved)}"]`)
-      .first()
-      .waitFor(WAIT);
+    await cardTime(page, BRAVO.vessel_name, moved).waitFor(WAIT);
     const changedMs = Date.now() - before;
 
     // A new vessel's card appears.
@@ -133,15 +102,14 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
   });
 
   it('pins a vessel: it moves first and stays pinned after a reload, and unpins', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
     await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
     expect((await cardNames(page))[0]).not.toBe(CHARLIE.vessel_name);
 
     await page.getByRole('button', { name: `Pin ${CHARLIE.vessel_name}` }).click();
     await expect.poll(async () => (await cardNames(page))[0], WAIT).toBe(CHARLIE.vessel_name);
     // The API has it (the whole list replaced).
-    await expect.poll(async () => (await admin.get('/pinned-vessel-ids')).body, WAIT).toEqual([CHARLIE.imo]);
+    await expect.poll(async () => (await ui.admin.get('/pinned-vessel-ids')).body, WAIT).toEqual([CHARLIE.imo]);
 
     await page.reload();
     await expect.poll(async () => (await cardNames(page))[0], WAIT).toBe(CHARLIE.vessel_name);
@@ -161,8 +129,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
   });
 
   it('adds a timestamp through the form and shows it on the card', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
     const alpha = page.getByRole('article', { name: ALPHA.vessel_name });
     // The form's own refetch may come before the projection has placed the timestamp; the message after it then
     // brings it, to a subscription the server has confirmed.
@@ -188,8 +155,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
   });
 
   it('works at a phone width: the cards stack and the page does not scroll sideways', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage({ phone: true });
     await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
     const layout = await page.evaluate(() => {
       const cards = [...document.querySelectorAll('article')].slice(0, 2).map((card) => card.getBoundingClientRect());
@@ -206,10 +172,9 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
   });
 
   it('with realtime_anonymous off, the page signs its socket in and still follows live, notifications included', async () => {
-    expect((await admin.put('/settings/realtime_anonymous/off')).status).toBe(200);
+    expect((await ui.admin.put('/settings/realtime_anonymous/off')).status).toBe(200);
     try {
-      const { context, page, problems } = await newPage(browser);
-      await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+      const { context, page, problems } = await ui.signedInPage();
       await expect.poll(async () => (await cardNames(page)).length, WAIT).toBe(4);
       // Both confirmed by the server: an anonymous socket would be refused both under `off`.
       await subscribed(page, 'portcalls-changed');
@@ -219,7 +184,7 @@ describe.skipIf(!chromiumAvailable)('the activity timeline (embedded mode)', () 
       expect(problems).toEqual([]);
       await context.close();
     } finally {
-      expect((await admin.put('/settings/realtime_anonymous/signals')).status).toBe(200);
+      expect((await ui.admin.put('/settings/realtime_anonymous/signals')).status).toBe(200);
     }
   });
 });

@@ -3,44 +3,16 @@
 // grants a permission to a role and revokes it again. Axe on each of the three views, and the users view at a
 // phone's width without a horizontal page scroll.
 
-import { ApiClient, type RunningSystem } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-} from './browser.ts';
-
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const POLL = { timeout: 30_000 };
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, WAIT } from './browser.ts';
 
 describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    admin = await new ApiClient(system.baseUrl).login(ADMIN.email, ADMIN.password);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
-
-  async function open(page: Page, path: string, heading: string) {
-    await page.goto(`${system.baseUrl}${path}`);
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), POLL).toBe(heading);
-  }
+  const ui = browserSuite();
 
   it('adds a user through the form, finds them, suspends and unsuspends them', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await open(page, '/admin/users', 'Users');
+    const { context, page, problems } = await ui.signedInPage();
+    await ui.open(page, '/admin/users', 'Users');
     await page.getByRole('cell', { name: ADMIN.email }).first().waitFor();
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
@@ -61,29 +33,28 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
     await page.getByLabel('Search by name or e-mail').fill('nordq');
     const row = page.getByRole('row').filter({ hasText: 'nina.nordqvist@port.local' });
     await row.waitFor();
-    await expect.poll(() => page.getByRole('row').count(), POLL).toBe(2); // the header and Nina
+    await expect.poll(() => page.getByRole('row').count(), WAIT).toBe(2); // the header and Nina
     expect(await row.textContent()).toContain('First user');
 
     await page.getByRole('button', { name: 'Suspend Nina Nordqvist' }).click();
     await page.getByRole('button', { name: 'Unsuspend Nina Nordqvist' }).waitFor();
-    await expect.poll(() => row.getByText('Suspended', { exact: true }).count(), POLL).toBe(1);
+    await expect.poll(() => row.getByText('Suspended', { exact: true }).count(), WAIT).toBe(1);
     const listed = async () => {
-      const res = await admin.get('/users?limit=10&offset=0&sort=id&search=nordqvist');
+      const res = await ui.admin.get('/users?limit=10&offset=0&sort=id&search=nordqvist');
       return (res.body as { data: Array<{ suspended: boolean }> }).data[0]?.suspended;
     };
-    await expect.poll(listed, POLL).toBe(true);
+    await expect.poll(listed, WAIT).toBe(true);
 
     await page.getByRole('button', { name: 'Unsuspend Nina Nordqvist' }).click();
     await page.getByRole('button', { name: 'Suspend Nina Nordqvist' }).waitFor();
-    await expect.poll(listed, POLL).toBe(false);
+    await expect.poll(listed, WAIT).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('fits a phone: no horizontal page scroll, the table scrolls in its own box', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await open(page, '/admin/users', 'Users');
+    const { context, page, problems } = await ui.signedInPage({ phone: true });
+    await ui.open(page, '/admin/users', 'Users');
     await page.getByRole('cell', { name: ADMIN.email }).first().waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -94,9 +65,8 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
   });
 
   it('adds a registration code and switches it off', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await open(page, '/admin/registration-codes', 'Registration codes');
+    const { context, page, problems } = await ui.signedInPage();
+    await ui.open(page, '/admin/registration-codes', 'Registration codes');
     await page.getByText('No registration codes yet').waitFor();
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
@@ -116,41 +86,40 @@ describe.skipIf(!chromiumAvailable)('people administration in the web UI (embedd
     expect(await enabled.isChecked()).toBe(true);
     await enabled.focus();
     await page.keyboard.press('Space');
-    await expect.poll(() => enabled.isChecked(), POLL).toBe(false);
+    await expect.poll(() => enabled.isChecked(), WAIT).toBe(false);
     await expect
       .poll(async () => {
-        const res = await admin.get('/registration-codes?limit=10&offset=0&sort=id');
+        const res = await ui.admin.get('/registration-codes?limit=10&offset=0&sort=id');
         return (res.body as { data: Array<{ code: string; enabled: boolean }> }).data.find((c) => c.code === code)
           ?.enabled;
-      }, POLL)
+      }, WAIT)
       .toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('grants a permission to a role and revokes it again, each after asking', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await open(page, '/admin/roles', 'Roles and permissions');
+    const { context, page, problems } = await ui.signedInPage();
+    await ui.open(page, '/admin/roles', 'Roles and permissions');
     const box = page.getByRole('checkbox', { name: 'Manage ports for User' });
     await box.waitFor();
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     expect(await page.getByRole('checkbox', { name: 'Manage ports for Administrator' }).isDisabled()).toBe(true);
     const held = async () => {
-      const res = await admin.get('/role-permissions/by-role/user');
+      const res = await ui.admin.get('/role-permissions/by-role/user');
       return (res.body as { user: string[] }).user.includes('manage_port');
     };
     expect(await held()).toBe(false);
 
     await box.click();
     await page.getByRole('dialog', { name: 'Grant this permission?' }).getByRole('button', { name: 'Grant' }).click();
-    await expect.poll(() => box.isChecked(), POLL).toBe(true);
-    await expect.poll(held, POLL).toBe(true);
+    await expect.poll(() => box.isChecked(), WAIT).toBe(true);
+    await expect.poll(held, WAIT).toBe(true);
 
     await box.click();
     await page.getByRole('dialog', { name: 'Revoke this permission?' }).getByRole('button', { name: 'Revoke' }).click();
-    await expect.poll(() => box.isChecked(), POLL).toBe(false);
-    await expect.poll(held, POLL).toBe(false);
+    await expect.poll(() => box.isChecked(), WAIT).toBe(false);
+    await expect.poll(held, WAIT).toBe(false);
     expect(problems).toEqual([]);
     await context.close();
   });

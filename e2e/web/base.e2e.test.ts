@@ -2,72 +2,51 @@
 // in and back out, a deep link that needs a session coming back after sign-in, an ended session (440) sending
 // the user to sign in and back, the API under /api/v1 beside the original paths, and axe on the sign-in page.
 
-import type { RunningSystem } from '@pcas/testing';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMIN } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-} from './browser.ts';
-
-// Generous (vitest's poll gives up after 1 s): the page, the service and the browser share a machine that may be
-// small and busy.
-const WAIT = { timeout: 30_000 };
+import { browserSuite, chromiumAvailable, newPage, seriousAccessibilityFindings, WAIT } from './browser.ts';
 
 describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
+  const ui = browserSuite({ clients: 'none' });
 
   it('serves the app to browsers and the original answers to API clients on the same paths', async () => {
     const html = { Accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
-    const page = await fetch(`${system.baseUrl}/port-calls`, { headers: html });
+    const page = await fetch(`${ui.system.baseUrl}/port-calls`, { headers: html });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await page.text()).toContain('<div id="root"></div>');
 
     // No text/html: the API, as before (440 without a session on a login route, 404 at /).
-    const api = await fetch(`${system.baseUrl}/port-calls`, { headers: { Accept: 'application/json' } });
+    const api = await fetch(`${ui.system.baseUrl}/port-calls`, { headers: { Accept: 'application/json' } });
     expect(api.status).toBe(403);
     expect(await api.json()).toEqual({ error: 'Invalid access' });
-    const root = await fetch(`${system.baseUrl}/`);
+    const root = await fetch(`${ui.system.baseUrl}/`);
     expect(root.status).toBe(404);
 
     // Under /api/v1 the API answers even a browser's Accept, and never with the app.
-    const health = await fetch(`${system.baseUrl}/api/v1/health-check`, { headers: html });
+    const health = await fetch(`${ui.system.baseUrl}/api/v1/health-check`, { headers: html });
     expect(health.status).toBe(200);
     expect((await health.json()).status).toBe('OK');
-    const unknown = await fetch(`${system.baseUrl}/api/v1/no-such-route`, { headers: html });
+    const unknown = await fetch(`${ui.system.baseUrl}/api/v1/no-such-route`, { headers: html });
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'Not found' });
 
     // The app's files are cached for good (their names change with their content); a missing one is a 404.
     const asset = /src="(\/assets\/[^"]+\.js)"/.exec(
-      await (await fetch(`${system.baseUrl}/`, { headers: html })).text(),
+      await (await fetch(`${ui.system.baseUrl}/`, { headers: html })).text(),
     );
     expect(asset).not.toBeNull();
-    const script = await fetch(`${system.baseUrl}${asset![1]}`);
+    const script = await fetch(`${ui.system.baseUrl}${asset![1]}`);
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toMatch(/^text\/javascript/);
     expect(script.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
-    expect((await fetch(`${system.baseUrl}/assets/missing.js`)).status).toBe(404);
+    expect((await fetch(`${ui.system.baseUrl}/assets/missing.js`)).status).toBe(404);
   });
 
   it('signs in, comes back to the page asked for, and signs out', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await page.goto(`${system.baseUrl}/notifications`);
+    const { context, page, problems } = await newPage(ui.browser);
+    await page.goto(`${ui.system.baseUrl}/notifications`);
     await page.waitForURL(/\/sign-in\?next=%2Fnotifications$/);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
@@ -93,14 +72,13 @@ describe.skipIf(!chromiumAvailable)('the web UI (embedded mode)', () => {
   });
 
   it('sends a user whose session ended (440) to sign in, and back where they were', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/vessels`);
+    const { context, page, problems } = await ui.signedInPage();
+    await page.goto(`${ui.system.baseUrl}/vessels`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
 
     // The session ends elsewhere (signed out by another tab, or expired): the stored id is now unknown.
     const sessionId = await page.evaluate(() => localStorage.getItem('sessionId'));
-    const out = await fetch(`${system.baseUrl}/api/v1/logout`, {
+    const out = await fetch(`${ui.system.baseUrl}/api/v1/logout`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${sessionId}`, 'Content-Type': 'application/json' },
       body: '{}',

@@ -4,9 +4,10 @@
 // Browser tests are skipped where no Chromium is installed, except under CI=true, where .ci/run installs it.
 
 import AxeBuilder from '@axe-core/playwright';
-import { CHROMIUM, chromiumAvailable, launchBrowser, type RunningSystem, startEmbedded } from '@pcas/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { ADMIN } from '../timestamps.ts';
+import { ApiClient, CHROMIUM, chromiumAvailable, launchBrowser, type RunningSystem } from '@pcas/testing';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, iso, startEmbeddedWithAdmin } from '../timestamps.ts';
 
 export { chromiumAvailable, launchBrowser };
 
@@ -14,19 +15,145 @@ if (!chromiumAvailable && process.env.CI === 'true') {
   throw new Error(`CI=true but Chromium is not installed at ${CHROMIUM}`);
 }
 
-/** `pnpm start` (embedded) with the tests' first administrator, and the browser, started side by side. */
-export function startEmbeddedAndBrowser(env: Record<string, string> = {}): Promise<[RunningSystem, Browser]> {
-  return Promise.all([
-    startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env }),
-    launchBrowser(),
-  ]);
+/**
+ * Generous waits (vitest's poll gives up after 1 s): the page, the service and the browser share a machine that
+ * may be small and busy.
+ */
+export const WAIT = { timeout: 30_000 };
+
+interface PageOptions {
+  phone?: boolean;
+  timezoneId?: string;
 }
 
+interface OpenPage {
+  context: BrowserContext;
+  page: Page;
+  problems: string[];
+}
+
+/** What a browser test file works with; filled in by the suite's beforeAll. */
+export interface BrowserSuite extends OpenPage {
+  system: RunningSystem;
+  browser: Browser;
+  /** The first administrator's API client. */
+  admin: ApiClient;
+  /** A data source's client (with its API key), where the suite asked for one. */
+  source: ApiClient;
+  apiKey: { id: number; name: string; key: string };
+  /** A fresh page signed in as the administrator (or `user`). */
+  signedInPage(options?: PageOptions, user?: { email: string; password: string }): Promise<OpenPage>;
+  /** Loads the view at `path` (a page load) and waits for its heading. */
+  open(page: Page, path: string, heading: string): Promise<void>;
+  /**
+   * Opens `path` at a phone's width, signed in, and once `ready` shows: the page does not scroll sideways, axe finds
+   * nothing serious, and the page logged no script error.
+   */
+  fitsPhone(path: string, ready: (page: Page) => Locator): Promise<void>;
+  /** Switches `module` off over the API while `whileOff` runs, and on again after (also when it fails). */
+  withModuleOff(module: string, whileOff: () => Promise<void>): Promise<void>;
+}
+
+interface BrowserSuiteOptions {
+  /** The system under test; `pnpm start` (embedded) with the tests' administrator by default. */
+  start?: () => Promise<RunningSystem>;
+  /** With the default start: more environment for the embedded service. */
+  env?: Record<string, string>;
+  /**
+   * The API clients made before the tests: none, the administrator's, or that and a data source (an API key),
+   * which with `allowEtas` may post ETAs.
+   */
+  clients?: 'none' | 'admin' | 'dataSource';
+  allowEtas?: boolean;
+  /** What the file sets up over the API once the clients are there. */
+  prepare?: (ui: BrowserSuite) => Promise<void>;
+  /** One page for the whole file, opened after `prepare`; signed in as the administrator unless `signIn` is false. */
+  page?: PageOptions;
+  signIn?: boolean;
+  timeoutMs?: number;
+}
+
+/**
+ * The set-up of a browser test file: the system and the browser started side by side, the API clients, what the
+ * file prepares, the file's page if it has one; all stopped again after the file. Call it in the `describe`.
+ */
+export function browserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
+  const { clients = 'admin', signIn: signInToPage = true } = options;
+  const ui = {
+    async signedInPage(pageOptions: PageOptions = {}, user = ADMIN) {
+      const opened = await newPage(ui.browser, pageOptions);
+      await signIn(opened.page, ui.system.baseUrl, user.email, user.password);
+      return opened;
+    },
+    async open(page: Page, path: string, title: string) {
+      await page.goto(`${ui.system.baseUrl}${path}`);
+      await expect.poll(() => heading(page), WAIT).toBe(title);
+    },
+    async fitsPhone(path: string, ready: (page: Page) => Locator) {
+      const phone = await ui.signedInPage({ phone: true });
+      await phone.page.goto(`${ui.system.baseUrl}${path}`);
+      await ready(phone.page).waitFor(WAIT);
+      const overflow = await phone.page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow).toBeLessThanOrEqual(0);
+      expect(await seriousAccessibilityFindings(phone.page)).toEqual([]);
+      expect(phone.problems).toEqual([]);
+      await phone.context.close();
+    },
+    async withModuleOff(module: string, whileOff: () => Promise<void>) {
+      const off = await ui.admin.put(`/settings/${module}/disabled`);
+      expect(off.status, JSON.stringify(off.body)).toBe(200);
+      try {
+        await whileOff();
+      } finally {
+        await ui.admin.put(`/settings/${module}/enabled`);
+      }
+    },
+  } as BrowserSuite;
+  beforeAll(async () => {
+    [ui.system, ui.browser] = await Promise.all([
+      options.start?.() ?? startEmbeddedWithAdmin(options.env),
+      launchBrowser(),
+    ]);
+    if (clients === 'dataSource') {
+      const made = await adminAndDataSource(ui.system.baseUrl);
+      ui.admin = made.admin;
+      ui.apiKey = made.apiKey;
+      ui.source = made.api.withApiKey(made.apiKey.key);
+      if (options.allowEtas) await allowEstimatedArrivals(ui.admin, made.apiKey.id);
+    } else if (clients === 'admin') {
+      ui.admin = await new ApiClient(ui.system.baseUrl).login(ADMIN.email, ADMIN.password);
+    }
+    await options.prepare?.(ui);
+    if (options.page) {
+      Object.assign(ui, signInToPage ? await ui.signedInPage(options.page) : await newPage(ui.browser, options.page));
+    }
+  }, options.timeoutMs);
+  afterAll(async () => {
+    await ui.context?.close();
+    await ui.browser?.close();
+    await ui.system?.stop();
+  });
+  return ui;
+}
+
+/** The text of the view's heading. */
+export const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
+
+/** The time `ms` on the activity card of the vessel named `vesselName` (its `datetime`, UTC as the API gives it). */
+export const cardTime = (page: Page, vesselName: string, ms: number) =>
+  page
+    .getByRole('article', { name: vesselName })
+    .locator(`time[datetime="${iso(ms)}"]`)
+    .first();
+
+/** The names of the activity view's cards, in their order. */
+export const cardNames = (page: Page) =>
+  page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
+
 /** A fresh context (its own storage, so its own session) with a page at 1366×768, or a phone's width. */
-export async function newPage(
-  browser: Browser,
-  options: { phone?: boolean; timezoneId?: string } = {},
-): Promise<{ context: BrowserContext; page: Page; problems: string[] }> {
+export async function newPage(browser: Browser, options: PageOptions = {}): Promise<OpenPage> {
   const context = await browser.newContext({
     viewport: options.phone ? { width: 390, height: 844 } : { width: 1366, height: 768 },
     timezoneId: options.timezoneId ?? 'Europe/Helsinki',

@@ -4,56 +4,49 @@
 // link then only shows the request (the confirmation mail's link is the newest) and the confirmation's link opens the
 // form again; a forged link shows the clear page; axe on both.
 
-import { ApiClient, type RunningSystem, type SmtpServerForTest, startEmbedded, startSmtpServer } from '@pcas/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ADMIN } from '../timestamps.ts';
-import { chromiumAvailable, launchBrowser, newPage, seriousAccessibilityFindings } from './browser.ts';
+import { ApiClient, type SmtpServerForTest, startSmtpServer } from '@pcas/testing';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { HOUR, iso, vesselSlotRequest, W0 } from '../queue-fleet.ts';
+import { addUser, CONSIGNEE, startEmbeddedWithAdmin } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, WAIT } from './browser.ts';
 
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
-const HOUR = 3_600_000;
-const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const IMO = 9520027;
 const MASTER = 'master@victor.example';
 
 describe.skipIf(!chromiumAvailable)('the JIT ETA form in the web UI', () => {
-  let system: RunningSystem;
   let smtp: SmtpServerForTest;
-  let browser: Browser;
-  let admin: ApiClient;
-  let context: BrowserContext;
-  let page: Page;
-  let problems: string[];
   let link: string;
   let slotId: number;
 
-  beforeAll(async () => {
-    smtp = await startSmtpServer();
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SMTP_URL: smtp.url }),
-      launchBrowser(),
-    ]);
-    const api = new ApiClient(system.baseUrl);
-    admin = await api.login(ADMIN.email, ADMIN.password);
-    const key = await admin.post('/api-keys', { name: 'ETA form agent' });
-    const agent = api.withApiKey(key.body.key);
+  // Registered first, so it runs last: the mail server outlives the service that sends to it.
+  afterAll(async () => {
+    await smtp?.close();
+  });
+
+  const ui = browserSuite({
+    start: async () => {
+      smtp = await startSmtpServer();
+      return startEmbeddedWithAdmin({ SMTP_URL: smtp.url });
+    },
+    prepare,
+    // Opened without signing in: the vessel's master has no account.
+    page: { phone: true },
+    signIn: false,
+    timeoutMs: 180_000,
+  });
+
+  async function prepare() {
+    const key = await ui.admin.post('/api-keys', { name: 'ETA form agent' });
+    const agent = new ApiClient(ui.system.baseUrl).withApiKey(key.body.key);
     const ok = (res: { status: number; body: unknown }) => expect(res.status, JSON.stringify(res.body)).toBe(200);
-    ok(await admin.post('/berths', { code: 'B1', name: 'North quay', nominatable: true }));
-    const berth = (await admin.get('/berths')).body.data[0].id;
-    const consignee = await admin.post('/users', {
-      email: 'carla@cargo.example',
-      first_name: 'Carla',
-      last_name: 'Consignee',
-      role: 'consignee',
-    });
-    ok(consignee);
+    ok(await ui.admin.post('/berths', { code: 'B1', name: 'North quay', nominatable: true }));
+    const berth = (await ui.admin.get('/berths')).body.data[0].id;
+    const consignee = await addUser(ui.admin, CONSIGNEE);
     ok(
-      await admin.post('/nomination-for-consignee', {
-        consignee_user_id: consignee.body.id,
+      await ui.admin.post('/nomination-for-consignee', {
+        consignee_user_id: consignee.id,
         company_name: 'Cargo Oy',
-        email: 'carla@cargo.example',
+        email: CONSIGNEE.email,
         imo: IMO,
         vessel_name: 'Victor',
         window_start: iso(W0),
@@ -61,19 +54,8 @@ describe.skipIf(!chromiumAvailable)('the JIT ETA form in the web UI', () => {
         berth_ids: [berth],
       }),
     );
-    ok(
-      await agent.post('/agent/rest/slot-reservations', {
-        email: MASTER,
-        imo: IMO,
-        vessel_name: 'Victor',
-        loa: '120.5',
-        beam: '20',
-        draft: '7.5',
-        laytime: '02:00',
-        eta: iso(W0 + 3 * HOUR),
-      }),
-    );
-    slotId = (await admin.get('/slot-reservations')).body.data[0].id;
+    ok(await agent.post('/agent/rest/slot-reservations', vesselSlotRequest({ email: MASTER, imo: IMO })));
+    slotId = (await ui.admin.get('/slot-reservations')).body.data[0].id;
     // The offer is mailed after the answer, beside any other mail: the one to the master is waited for.
     const offer = await vi.waitFor(
       () => {
@@ -87,28 +69,20 @@ describe.skipIf(!chromiumAvailable)('the JIT ETA form in the web UI', () => {
     // The mail names the service at BASE_URL (the environment may point it elsewhere): its path and token are
     // opened on the system under test.
     const mailed = new URL(/(http\S+\/agent\/eta-form\/\?token=[\w.-]+)/.exec(offer.text)![1]);
-    link = `${system.baseUrl}${mailed.pathname}${mailed.search}`;
-    ({ context, page, problems } = await newPage(browser, { phone: true }));
-  }, 180_000);
-
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await system?.stop();
-    await smtp?.close();
-  });
+    link = `${ui.system.baseUrl}${mailed.pathname}${mailed.search}`;
+  }
 
   it('opens the link from the offer mail on a phone, sends the JIT ETA, and the slot request is accepted', async () => {
-    await page.goto(link);
-    await page.getByText('Offered', { exact: true }).waitFor(WAIT);
-    await expect(page.getByText('Victor (IMO 9520027)').isVisible()).resolves.toBe(true);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    await ui.page.goto(link);
+    await ui.page.getByText('Offered', { exact: true }).waitFor(WAIT);
+    await expect(ui.page.getByText('Victor (IMO 9520027)').isVisible()).resolves.toBe(true);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
     // No sideways scrolling at a phone's width.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
-    await page.getByRole('button', { name: 'Send JIT ETA' }).click();
-    await page.getByText('Your JIT ETA has been sent to the port.').waitFor(WAIT);
-    await page.getByText('Accepted', { exact: true }).waitFor(WAIT);
-    const slot = (await admin.get('/slot-reservation-by-id', { id: slotId })).body;
+    expect(await ui.page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await ui.page.getByRole('button', { name: 'Send JIT ETA' }).click();
+    await ui.page.getByText('Your JIT ETA has been sent to the port.').waitFor(WAIT);
+    await ui.page.getByText('Accepted', { exact: true }).waitFor(WAIT);
+    const slot = (await ui.admin.get('/slot-reservation-by-id', { id: slotId })).body;
     expect(slot.slot_reservation_status).toBe('accepted');
     const confirmation = await vi.waitFor(
       () => {
@@ -119,21 +93,23 @@ describe.skipIf(!chromiumAvailable)('the JIT ETA form in the web UI', () => {
       { ...WAIT, interval: 100 },
     );
     // The offer's link, opened again, only shows the request now.
-    await page.goto(link);
-    await page.getByText('This link has been replaced by a newer one; use the link in the latest e-mail').waitFor(WAIT);
-    expect(await page.getByRole('button', { name: /JIT ETA/ }).count()).toBe(0);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    await ui.page.goto(link);
+    await ui.page
+      .getByText('This link has been replaced by a newer one; use the link in the latest e-mail')
+      .waitFor(WAIT);
+    expect(await ui.page.getByRole('button', { name: /JIT ETA/ }).count()).toBe(0);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
     const newest = new URL(/(http\S+\/agent\/eta-form\/\?token=[\w.-]+)/.exec(confirmation.text)![1]);
-    await page.goto(`${system.baseUrl}${newest.pathname}${newest.search}`);
-    await page.getByRole('button', { name: 'Update JIT ETA' }).waitFor(WAIT);
-    expect(problems).toEqual([]);
+    await ui.page.goto(`${ui.system.baseUrl}${newest.pathname}${newest.search}`);
+    await ui.page.getByRole('button', { name: 'Update JIT ETA' }).waitFor(WAIT);
+    expect(ui.problems).toEqual([]);
   });
 
   it('a forged link gets the clear page, and nothing else', async () => {
     const forged = link.replace(/.{6}$/, 'AAAAAA');
-    await page.goto(forged);
-    await page.getByText('This link is not valid').waitFor(WAIT);
-    expect(await page.getByRole('button', { name: /JIT ETA/ }).count()).toBe(0);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    await ui.page.goto(forged);
+    await ui.page.getByText('This link is not valid').waitFor(WAIT);
+    expect(await ui.page.getByRole('button', { name: /JIT ETA/ }).count()).toBe(0);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
   });
 });

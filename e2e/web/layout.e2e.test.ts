@@ -5,19 +5,12 @@
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiClient, RunningSystem } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-} from './browser.ts';
+import { eventually } from '@pcas/testing';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { postTimestamps, timestamp } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, WAIT } from './browser.ts';
 
-const WAIT = { timeout: 30_000 };
 const VESSEL = { imo: 9074729, vessel_name: 'Layout E2E' };
 
 const VIEWS = [
@@ -80,41 +73,30 @@ function measure(page: Page): Promise<Layout> {
 }
 
 describe.skipIf(!chromiumAvailable)('every view fits a laptop and a phone (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const source = await adminAndDataSource(system.baseUrl);
-    admin = source.admin;
-    for (const module of ['activity_module', 'logistics_module', 'map_module', 'vis_module', 'queue_module']) {
-      expect((await admin.put(`/settings/${module}/enabled`)).status).toBe(200);
-    }
-    await allowEstimatedArrivals(admin, source.apiKey.id);
-    const agent = source.api.withApiKey(source.apiKey.key);
-    const posted = await agent.post('/agent/rest/timestamps', timestamp(VESSEL));
-    expect(posted.status, JSON.stringify(posted.body)).toBe(200);
-    const until = Date.now() + WAIT.timeout;
-    while ((await admin.get('/port-calls', { limit: 1, offset: 0 })).body?.data?.length !== 1) {
-      if (Date.now() > until) throw new Error('no port call');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  const ui = browserSuite({
+    clients: 'dataSource',
+    allowEtas: true,
+    prepare: async (ui) => {
+      for (const module of ['activity_module', 'logistics_module', 'map_module', 'vis_module', 'queue_module']) {
+        expect((await ui.admin.put(`/settings/${module}/enabled`)).status).toBe(200);
+      }
+      await postTimestamps(ui.source, timestamp(VESSEL));
+      await eventually(
+        async () => (await ui.admin.get('/port-calls', { limit: 1, offset: 0 })).body?.data?.length,
+        (length) => length === 1,
+        'the port call',
+      );
+    },
   });
 
   for (const phone of [false, true]) {
     it(`at ${phone ? 'a phone’s 390' : 'a laptop’s 1366'} px: no sideways page, actions on screen, axe clean`, async () => {
-      const { context, page, problems } = await newPage(browser, { phone });
-      await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+      const { context, page, problems } = await ui.signedInPage({ phone });
       const shots = process.env.LAYOUT_SCREENSHOTS;
       if (shots) await mkdir(shots, { recursive: true });
       const found: Record<string, unknown> = {};
       for (const view of VIEWS) {
-        await page.goto(`${system.baseUrl}${view}`);
+        await page.goto(`${ui.system.baseUrl}${view}`);
         await page.getByRole('heading', { level: 1 }).first().waitFor(WAIT);
         await page.waitForLoadState('networkidle');
         // A list's first page is in (or said to be empty).

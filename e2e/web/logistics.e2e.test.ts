@@ -3,21 +3,9 @@
 // a reload; a licence-plate search; the logistics module switched off over the API takes the menu entry
 // away and the view says so; axe on the view, and the view at a phone's width without sideways scrolling.
 
-import type { ApiClient, RunningSystem } from '@pcas/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, isoSecondsAgo } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-  subscribed,
-} from './browser.ts';
-
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
+import { describe, expect, it } from 'vitest';
+import { isoSecondsAgo } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
 function passage(overrides: Record<string, unknown> = {}) {
   return {
@@ -33,35 +21,15 @@ function passage(overrides: Record<string, unknown> = {}) {
 }
 
 describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let gate: ApiClient;
-  let context: BrowserContext;
-  let page: Page;
-  let problems: string[];
+  // A gate system posts with an API key, as every data source does.
+  const ui = browserSuite({ clients: 'dataSource', page: {} });
 
-  const passages = () => page.getByRole('list', { name: 'Gate passages' }).getByRole('listitem');
+  const passages = () => ui.page.getByRole('list', { name: 'Gate passages' }).getByRole('listitem');
 
   async function post(body: Record<string, unknown>) {
-    const res = await gate.post('/agent/rest/logistics-timestamps', body);
+    const res = await ui.source.post('/agent/rest/logistics-timestamps', body);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   }
-
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const source = await adminAndDataSource(system.baseUrl);
-    admin = source.admin;
-    // A gate system posts with an API key, as every data source does.
-    gate = source.api.withApiKey(source.apiKey.key);
-    ({ context, page, problems } = await newPage(browser));
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await system?.stop();
-  });
 
   it('lists the gate passages newest first, and a new one appears live without a reload', async () => {
     const postedFirst = Date.now();
@@ -78,12 +46,12 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
       }),
     );
 
-    await page
+    await ui.page
       .getByRole('navigation', { name: 'Port logistics' })
       .getByRole('link', { name: 'Gate logistics' })
       .click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Gate logistics');
-    expect(await page.title()).toContain('Gate logistics');
+    await expect.poll(() => ui.page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Gate logistics');
+    expect(await ui.page.title()).toContain('Gate logistics');
     await expect.poll(() => passages().count(), WAIT).toBe(2);
     const [newest, oldest] = await passages().allTextContents();
     expect(newest).toContain('Departed');
@@ -98,11 +66,11 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
     const ago = Number(/(\d+) min\.? ago/.exec(oldest)?.[1]);
     expect(ago).toBeGreaterThanOrEqual(10);
     expect(ago).toBeLessThanOrEqual(10 + Math.ceil((Date.now() - postedFirst) / 60_000));
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
 
-    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await ui.page.evaluate(() => Object.assign(window, { notReloaded: true }));
     // Only a subscription the server has confirmed gets the message of the passage.
-    await subscribed(page, 'logistics-changed');
+    await subscribed(ui.page, 'logistics-changed');
     await post(
       passage({
         time: isoSecondsAgo(5),
@@ -113,73 +81,61 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
     // How fast is bench/'s business; here only that it shows without a reload.
     await passages().first().filter({ hasText: 'LIV-321 (EST)' }).waitFor(WAIT);
     expect(await passages().count()).toBe(3);
-    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await ui.page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
 
     // The newest 500: the limit travels in the path.
-    const asked = page.waitForRequest((request) => request.url().endsWith('/api/v1/logistics-timestamps/500'));
-    await page.getByLabel('Passages shown').selectOption('500');
+    const asked = ui.page.waitForRequest((request) => request.url().endsWith('/api/v1/logistics-timestamps/500'));
+    await ui.page.getByLabel('Passages shown').selectOption('500');
     await asked;
     await expect.poll(() => passages().count(), WAIT).toBe(3);
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('finds the passages of one licence plate', async () => {
-    const asked = page.waitForRequest((request) =>
+    const asked = ui.page.waitForRequest((request) =>
       request.url().endsWith('/api/v1/logistics-timestamps/by-license-plate/ABC123'),
     );
-    await page.getByLabel('Licence plate', { exact: true }).fill('abc-123');
-    await page.getByLabel('Licence plate', { exact: true }).press('Enter');
+    await ui.page.getByLabel('Licence plate', { exact: true }).fill('abc-123');
+    await ui.page.getByLabel('Licence plate', { exact: true }).press('Enter');
     await asked;
-    await page.getByRole('heading', { name: 'Passages of ABC-123' }).waitFor(WAIT);
-    const found = page.getByRole('list', { name: 'Passages of the licence plate' }).getByRole('listitem');
+    await ui.page.getByRole('heading', { name: 'Passages of ABC-123' }).waitFor(WAIT);
+    const found = ui.page.getByRole('list', { name: 'Passages of the licence plate' }).getByRole('listitem');
     // ABC123 passed once; the live passage shares only the trailer (TRL55), which is not what was searched.
     await expect.poll(() => found.count(), WAIT).toBe(1);
     expect(await found.first().textContent()).toContain('Gate 1');
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
 
-    await page.getByLabel('Licence plate', { exact: true }).fill('NOSUCH1');
-    await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByText('No passages of this licence plate').waitFor(WAIT);
+    await ui.page.getByLabel('Licence plate', { exact: true }).fill('NOSUCH1');
+    await ui.page.getByRole('button', { name: 'Search' }).click();
+    await ui.page.getByText('No passages of this licence plate').waitFor(WAIT);
 
-    await page.getByRole('button', { name: 'Show all passages' }).click();
+    await ui.page.getByRole('button', { name: 'Show all passages' }).click();
     await expect.poll(() => passages().count(), WAIT).toBe(3);
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('fits a phone: no sideways scrolling, axe clean', async () => {
-    const phone = await newPage(browser, { phone: true });
-    await signIn(phone.page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await phone.page.goto(`${system.baseUrl}/logistics`);
-    await phone.page.getByRole('list', { name: 'Gate passages' }).getByRole('listitem').first().waitFor(WAIT);
-    const overflow = await phone.page.evaluate(
-      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    await ui.fitsPhone('/logistics', (page) =>
+      page.getByRole('list', { name: 'Gate passages' }).getByRole('listitem').first(),
     );
-    expect(overflow).toBeLessThanOrEqual(0);
-    expect(await seriousAccessibilityFindings(phone.page)).toEqual([]);
-    expect(phone.problems).toEqual([]);
-    await phone.context.close();
   });
 
   it('leaves the menu and says so when the logistics module is switched off', async () => {
-    const off = await admin.put('/settings/logistics_module/disabled');
-    expect(off.status, JSON.stringify(off.body)).toBe(200);
-    try {
+    await ui.withModuleOff('logistics_module', async () => {
       // The API refuses, naming the module.
-      const refused = await admin.get('/logistics-timestamps/100');
+      const refused = await ui.admin.get('/logistics-timestamps/100');
       expect(refused.status).toBe(403);
       expect(JSON.stringify(refused.body)).toMatch(/logistics.module/i);
 
-      await page.reload();
-      await page.getByRole('heading', { level: 1, name: 'Gate logistics' }).waitFor(WAIT);
-      await page.getByText('Gate logistics is switched off').waitFor(WAIT);
-      await expect.poll(() => page.getByRole('link', { name: 'Gate logistics', exact: true }).count(), WAIT).toBe(0);
-      expect(await seriousAccessibilityFindings(page)).toEqual([]);
-    } finally {
-      await admin.put('/settings/logistics_module/enabled');
-    }
-    await page.reload();
-    await expect.poll(() => page.getByRole('link', { name: 'Gate logistics', exact: true }).count(), WAIT).toBe(1);
+      await ui.page.reload();
+      await ui.page.getByRole('heading', { level: 1, name: 'Gate logistics' }).waitFor(WAIT);
+      await ui.page.getByText('Gate logistics is switched off').waitFor(WAIT);
+      await expect.poll(() => ui.page.getByRole('link', { name: 'Gate logistics', exact: true }).count(), WAIT).toBe(0);
+      expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
+    });
+    await ui.page.reload();
+    await expect.poll(() => ui.page.getByRole('link', { name: 'Gate logistics', exact: true }).count(), WAIT).toBe(1);
     await expect.poll(() => passages().count(), WAIT).toBe(3);
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 });

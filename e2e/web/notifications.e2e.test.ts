@@ -4,49 +4,30 @@
 // through the API answered in the UI, the answer and who gave it reaching the other user live; axe on the view
 // and its decisions tab; the view at a phone's width.
 
-import { type ApiClient, type RunningSystem, startEmbedded } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  launchBrowser,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  subscribed,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { ADMIN, HOUR, iso, waitForOngoingPortCalls } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
 const IMO = 9074729;
 const VESSEL = 'Notified Star';
 const WATCHER = 'watcher@notifications.test';
-const HOUR = 3_600_000;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
-// Generous: the pages, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
 
 /** The popup (a Mantine notification, bottom right) with this text. */
 const popup = (page: Page, text: string) => page.locator('.mantine-Notification-root', { hasText: text });
 
 describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
   let watcherPassword: string;
 
-  beforeAll(async () => {
-    [system, browser] = await Promise.all([
-      startEmbedded({
-        ADMIN_EMAIL: ADMIN.email,
-        ADMIN_PASSWORD: ADMIN.password,
-        PORT_CALL_MASTER_SOURCE: 'master_source',
-      }),
-      launchBrowser(),
-    ]);
-    const made = await adminAndDataSource(system.baseUrl);
-    admin = made.admin;
+  const ui = browserSuite({
+    env: { PORT_CALL_MASTER_SOURCE: 'master_source' },
+    clients: 'dataSource',
+    prepare,
+  });
+
+  async function prepare() {
     // A plain user: sees notifications, may not send or answer.
-    const created = await admin.post('/users', {
+    const created = await ui.admin.post('/users', {
       email: WATCHER,
       first_name: 'Wendy',
       last_name: 'Watcher',
@@ -56,18 +37,17 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
     watcherPassword = created.body.password;
 
     // A port call with a master id, so that a decision can be asked about it.
-    const source = made.api.withApiKey(made.apiKey.key);
     for (const [state, at] of [
       ['Arrival_Vessel_PortArea', Date.now() + HOUR],
       ['Departure_Vessel_Berth', Date.now() + 2 * HOUR],
     ] as const) {
-      const weight = await admin.post('/timestamp-api-key-weights', {
+      const weight = await ui.admin.post('/timestamp-api-key-weights', {
         timestamp_time_type: 'Estimated',
         timestamp_state: state,
-        api_key_ids: [made.apiKey.id],
+        api_key_ids: [ui.apiKey.id],
       });
       expect(weight.body).toEqual({ result: 'OK' });
-      const posted = await source.post('/agent/rest/timestamps', {
+      const posted = await ui.source.post('/agent/rest/timestamps', {
         imo: IMO,
         vessel_name: VESSEL,
         time_type: 'Estimated',
@@ -78,26 +58,18 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
       expect(posted.body).toEqual({ result: 'OK' });
     }
     // The port call is there once the projection has placed the timestamps.
-    const until = Date.now() + WAIT.timeout;
-    while (((await admin.get('/ongoing-port-calls')).body.portcalls ?? []).length === 0) {
-      if (Date.now() > until) throw new Error('the port call did not appear in time');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
+    await waitForOngoingPortCalls(ui.admin, (count) => count > 0);
+  }
 
   it('sends through the UI and the other user sees it in the list and as a popup, live', async () => {
-    const a = await newPage(browser);
-    const b = await newPage(browser);
-    await Promise.all([
-      signIn(a.page, system.baseUrl, ADMIN.email, ADMIN.password),
-      signIn(b.page, system.baseUrl, WATCHER, watcherPassword),
+    const [a, b] = await Promise.all([
+      ui.signedInPage(),
+      ui.signedInPage({}, { email: WATCHER, password: watcherPassword }),
     ]);
-    await Promise.all([a.page.goto(`${system.baseUrl}/notifications`), b.page.goto(`${system.baseUrl}/notifications`)]);
+    await Promise.all([
+      a.page.goto(`${ui.system.baseUrl}/notifications`),
+      b.page.goto(`${ui.system.baseUrl}/notifications`),
+    ]);
     await b.page.getByText('No notifications').waitFor();
     // The plain user may not send.
     expect(await b.page.getByRole('button', { name: 'Send port notification' }).count()).toBe(0);
@@ -142,7 +114,7 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
     // A decision asked through the API: A answers it in the UI, B sees the answer and who gave it (both pages still
     // subscribed, whatever the tabs mounted and unmounted).
     await Promise.all([subscribed(a.page, 'notifications-changed'), subscribed(b.page, 'notifications-changed')]);
-    const asked = await admin.post('/notifications', {
+    const asked = await ui.admin.post('/notifications', {
       type: 'port_call_decision',
       message: 'Ready to berth?',
       ship_imo: String(IMO),
@@ -192,9 +164,8 @@ describe.skipIf(!chromiumAvailable)('notifications in the web UI (embedded mode)
   });
 
   it('fits a phone’s width', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/notifications`);
+    const { context, page, problems } = await ui.signedInPage({ phone: true });
+    await page.goto(`${ui.system.baseUrl}/notifications`);
     await page.getByRole('article', { name: 'Ready to berth?' }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

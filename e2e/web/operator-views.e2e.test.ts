@@ -9,23 +9,12 @@
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { ApiClient, RunningSystem } from '@pcas/testing';
 import { imoWithCheckDigit } from '@pcas/values';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-  subscribed,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { HOUR, iso, waitForOngoingPortCalls } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
-const WAIT = { timeout: 30_000 };
-const HOUR = 3_600_000;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const SHOTS = process.env.OPERATOR_SCREENSHOTS;
 
 const HARBOUR = Array.from({ length: 22 }, (_, i) => ({
@@ -68,59 +57,44 @@ function zoneWithTickAtTheEdge(now = Date.now()): string {
 }
 
 describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let source: ApiClient;
-  let keyName: string;
   const start = Math.floor(Date.now() / 60_000) * 60_000;
 
-  const sourcePost = async (
+  /** A timestamp from the data source (its route added to `payload`), or one the port enters by hand. */
+  const post = async (
+    by: 'source' | 'manual',
     vessel: { imo: number; vessel_name: string },
     time_type: string,
     state: string,
     at: number,
     payload: Record<string, unknown> = {},
   ) => {
-    const res = await source.post('/agent/rest/timestamps', {
-      ...vessel,
-      time_type,
-      state,
-      time: iso(at),
-      payload: { from_port: 'GBIMM', next_port: 'PLGDN', ...payload },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  };
-  const manualPost = async (
-    vessel: { imo: number; vessel_name: string },
-    time_type: string,
-    state: string,
-    at: number,
-    payload: Record<string, unknown> = {},
-  ) => {
-    const res = await admin.post('/timestamps', { ...vessel, time_type, state, time: iso(at), payload });
+    const body = { ...vessel, time_type, state, time: iso(at) };
+    const res =
+      by === 'source'
+        ? await ui.source.post('/agent/rest/timestamps', {
+            ...body,
+            payload: { from_port: 'GBIMM', next_port: 'PLGDN', ...payload },
+          })
+        : await ui.admin.post('/timestamps', { ...body, payload });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
   };
 
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const setup = await adminAndDataSource(system.baseUrl);
-    admin = setup.admin;
-    keyName = setup.apiKey.name;
-    source = setup.api.withApiKey(setup.apiKey.key);
+  const ui = browserSuite({ clients: 'dataSource', prepare, timeoutMs: 180_000 });
+
+  async function prepare() {
     for (const [timestamp_time_type, timestamp_state] of SOURCE_PAIRS) {
-      const res = await admin.post('/timestamp-api-key-weights', {
+      const res = await ui.admin.post('/timestamp-api-key-weights', {
         timestamp_time_type,
         timestamp_state,
-        api_key_ids: [setup.apiKey.id],
+        api_key_ids: [ui.apiKey.id],
       });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
     }
-    expect((await admin.put('/settings/queue_module/enabled')).status).toBe(200);
-    expect((await admin.post('/berths', { code: 'B1', name: 'North quay', nominatable: true })).status).toBe(200);
-    const berths = await admin.get('/berths', { limit: 10, offset: 0 });
+    expect((await ui.admin.put('/settings/queue_module/enabled')).status).toBe(200);
+    expect((await ui.admin.post('/berths', { code: 'B1', name: 'North quay', nominatable: true })).status).toBe(200);
+    const berths = await ui.admin.get('/berths', { limit: 10, offset: 0 });
     const north = (berths.body?.data ?? []).find((b: { code: string }) => b.code === 'B1');
-    const block = await admin.post('/berth-reservations', {
+    const block = await ui.admin.post('/berth-reservations', {
       berth_id: north.id,
       berth_reservation_type: 'port_blocked',
       reservation_start: iso(start + 20 * HOUR),
@@ -130,42 +104,37 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
 
     for (const [i, vessel] of HARBOUR.entries()) {
       const berth = { berth: `K${i}`, berth_name: `Quay ${i}` };
-      await sourcePost(vessel, 'Estimated', 'Arrival_Vessel_PortArea', start + (1.5 + i) * HOUR, berth);
-      await sourcePost(vessel, 'Estimated', 'Arrival_Vessel_Berth', start + (2 + i) * HOUR, berth);
-      await sourcePost(vessel, 'Estimated', 'Departure_Vessel_Berth', start + (10 + i) * HOUR, berth);
+      await post('source', vessel, 'Estimated', 'Arrival_Vessel_PortArea', start + (1.5 + i) * HOUR, berth);
+      await post('source', vessel, 'Estimated', 'Arrival_Vessel_Berth', start + (2 + i) * HOUR, berth);
+      await post('source', vessel, 'Estimated', 'Departure_Vessel_Berth', start + (10 + i) * HOUR, berth);
     }
     const b1 = { berth: 'B1', berth_name: 'North quay', from_port: 'GBIMM', next_port: 'PLGDN' };
     // At berth since three hours, leaving within the hour as planned.
-    await manualPost(MOORED, 'Actual', 'Arrival_Vessel_Berth', start - 3 * HOUR, b1);
-    await manualPost(MOORED, 'Planned', 'Departure_Vessel_Berth', start + HOUR, b1);
+    await post('manual', MOORED, 'Actual', 'Arrival_Vessel_Berth', start - 3 * HOUR, b1);
+    await post('manual', MOORED, 'Planned', 'Departure_Vessel_Berth', start + HOUR, b1);
     // Due at the same berth before Moored One has left: a conflict.
-    await sourcePost(OVERLAP, 'Estimated', 'Arrival_Vessel_Berth', start + 0.5 * HOUR, b1);
-    await sourcePost(OVERLAP, 'Estimated', 'Departure_Vessel_Berth', start + 6 * HOUR, b1);
+    await post('source', OVERLAP, 'Estimated', 'Arrival_Vessel_Berth', start + 0.5 * HOUR, b1);
+    await post('source', OVERLAP, 'Estimated', 'Departure_Vessel_Berth', start + 6 * HOUR, b1);
     // Cargo done: departing.
     const b2 = { berth: 'B2', berth_name: 'Oil pier' };
-    await manualPost(LEAVING, 'Actual', 'Arrival_Vessel_Berth', start - 8 * HOUR, b2);
-    await manualPost(LEAVING, 'Actual', 'CargoOp_Completed', start - HOUR, b2);
-    await sourcePost(LEAVING, 'Estimated', 'Departure_Vessel_Berth', start + 0.75 * HOUR, b2);
-    const until = Date.now() + 60_000;
-    while ((await admin.get('/ongoing-port-calls')).body?.portcalls?.length !== HARBOUR.length + 3) {
-      if (Date.now() > until) throw new Error('the seeded port calls did not appear');
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+    await post('manual', LEAVING, 'Actual', 'Arrival_Vessel_Berth', start - 8 * HOUR, b2);
+    await post('manual', LEAVING, 'Actual', 'CargoOp_Completed', start - HOUR, b2);
+    await post('source', LEAVING, 'Estimated', 'Departure_Vessel_Berth', start + 0.75 * HOUR, b2);
+    await waitForOngoingPortCalls(ui.admin, (count) => count === HARBOUR.length + 3, 60_000);
     if (SHOTS) await mkdir(SHOTS, { recursive: true });
-  }, 180_000);
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
-  });
+  }
 
   const shot = async (page: Page, name: string) => {
     if (SHOTS) await page.screenshot({ path: path.join(SHOTS, name) });
   };
 
   it('GET /timestamps names a data source by its API key', async () => {
-    const res = await admin.get('/timestamps', { imo: OVERLAP.imo, limit: 10, offset: 0 });
+    const res = await ui.admin.get('/timestamps', { imo: OVERLAP.imo, limit: 10, offset: 0 });
     expect(res.status).toBe(200);
-    expect(res.body.data.map((row: { created_by_name: string }) => row.created_by_name)).toEqual([keyName, keyName]);
+    expect(res.body.data.map((row: { created_by_name: string }) => row.created_by_name)).toEqual([
+      ui.apiKey.name,
+      ui.apiKey.name,
+    ]);
     // The original's fields are all still there.
     expect(Object.keys(res.body.data[0])).toEqual(
       expect.arrayContaining(['created_by', 'payload', 'is_trash', 'time']),
@@ -173,8 +142,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
   });
 
   it('compact: 20 and more port calls on one laptop screen, in the default order, the choice kept per user', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
     await page.getByRole('article').first().waitFor(WAIT);
     await page.getByText('Compact', { exact: true }).click();
     await page
@@ -233,8 +201,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
   });
 
   it('the header: ETA/ATA and ETD/ATD, the route without dashes, New only since the last look; badges legible', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
     const moored = page.getByRole('article', { name: MOORED.vessel_name });
     await moored.waitFor(WAIT);
     // Leaving within the hour: its planned departure is in the header, beside its actual arrival.
@@ -265,7 +232,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
     await moored.waitFor(WAIT);
     await subscribed(page, 'portcalls-changed');
     expect(await page.locator('[data-new-count], li[data-fresh]').count()).toBe(0);
-    await sourcePost(HARBOUR[5], 'Estimated', 'Arrival_Vessel_PortArea', start + 7 * HOUR, { berth: 'K5' });
+    await post('source', HARBOUR[5], 'Estimated', 'Arrival_Vessel_PortArea', start + 7 * HOUR, { berth: 'K5' });
     const moved = page.getByRole('article', { name: HARBOUR[5].vessel_name });
     await moved.locator('[data-new-count]').waitFor(WAIT);
     expect(await page.locator('article [data-new-count]').count()).toBe(1);
@@ -276,9 +243,8 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
   });
 
   it('the berth board: a bar per port call at its berth and time, a port block, a conflict, live, to the timesheet', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/berth-board`);
+    const { context, page, problems } = await ui.signedInPage();
+    await page.goto(`${ui.system.baseUrl}/berth-board`);
     const calls = HARBOUR.length + 3;
     await page
       .locator('[data-bar="portcall"]')
@@ -317,7 +283,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
 
     // Live: a new vessel's bar appears without a reload.
     await subscribed(page, 'portcalls-changed');
-    await sourcePost(LATE, 'Estimated', 'Arrival_Vessel_Berth', start + 30 * HOUR, {
+    await post('source', LATE, 'Estimated', 'Arrival_Vessel_Berth', start + 30 * HOUR, {
       berth: 'K0',
       berth_name: 'Quay 0',
     });
@@ -332,8 +298,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
   });
 
   it('at a phone’s width: the timeline and the board fit, axe clean', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true, timezoneId: zoneWithTickAtTheEdge() });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage({ phone: true, timezoneId: zoneWithTickAtTheEdge() });
     await page.getByRole('article').first().waitFor(WAIT);
     const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
     expect(await fits()).toBe(true);
@@ -343,7 +308,7 @@ describe.skipIf(!chromiumAvailable)('the operator’s timeline and berth board (
     expect(await fits()).toBe(true);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await shot(page, 'phone-timeline-compact.png');
-    await page.goto(`${system.baseUrl}/berth-board`);
+    await page.goto(`${ui.system.baseUrl}/berth-board`);
     await page.locator('[data-bar="portcall"]').first().waitFor(WAIT);
     expect(await fits()).toBe(true);
     // The time axis clips its labels: the first and the last lie wholly inside it (none cut at an edge).

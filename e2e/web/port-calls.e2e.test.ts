@@ -4,27 +4,14 @@
 // become done without a reload; axe on the list and on the port call, and the list at a phone's width.
 
 import { readFile } from 'node:fs/promises';
-import type { ApiClient, RunningSystem } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-  subscribed,
-} from './browser.ts';
+import { eventually } from '@pcas/testing';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { allowTimestamps, HOUR, iso, postTimestamps, timestamp } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
 const VESSEL = { imo: 9074729, vessel_name: 'Timesheet E2E' };
 const ZONE = 'Europe/Helsinki';
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
-const HOUR = 3_600_000;
-
-/** UTC text as a data source posts it, whole seconds. */
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 
 /** The instant as the timesheet writes it: local time of the zone with its offset, `2026-11-25T22:00:00+02:00`. */
 function inZone(ms: number, zone: string): string {
@@ -48,57 +35,35 @@ function inZone(ms: number, zone: string): string {
 }
 
 describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let agent: ApiClient;
   let portCallId: number;
   const eta = Math.floor(Date.now() / 1000) * 1000 + 5 * HOUR;
   const etd = eta + 25 * HOUR;
 
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const source = await adminAndDataSource(system.baseUrl);
-    admin = source.admin;
-    await allowEstimatedArrivals(admin, source.apiKey.id);
-    const weights = await admin.post('/timestamp-api-key-weights', {
-      timestamp_time_type: 'Estimated',
-      timestamp_state: 'Departure_Vessel_Berth',
-      api_key_ids: [source.apiKey.id],
-    });
-    expect(weights.status).toBe(200);
-    agent = source.api.withApiKey(source.apiKey.key);
-    for (const body of [
-      timestamp({ ...VESSEL, time: iso(eta) }),
-      timestamp({ ...VESSEL, state: 'Departure_Vessel_Berth', time: iso(etd) }),
-    ]) {
-      const posted = await agent.post('/agent/rest/timestamps', body);
-      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
-    }
-    // The projector has made the port call of both once its ETD is known.
-    const until = Date.now() + WAIT.timeout;
-    for (;;) {
-      const list = await admin.get('/port-calls', { limit: 10, offset: 0, search: String(VESSEL.imo) });
-      const ship = list.body?.data?.[0];
-      if (ship?.current_etd) {
-        portCallId = ship.id;
-        break;
-      }
-      if (Date.now() > until) throw new Error(`no port call with both times: ${JSON.stringify(list.body)}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  const ui = browserSuite({
+    clients: 'dataSource',
+    allowEtas: true,
+    prepare: async (ui) => {
+      await allowTimestamps(ui.admin, [ui.apiKey.id], 'Estimated', 'Departure_Vessel_Berth');
+      await postTimestamps(
+        ui.source,
+        timestamp({ ...VESSEL, time: iso(eta) }),
+        timestamp({ ...VESSEL, state: 'Departure_Vessel_Berth', time: iso(etd) }),
+      );
+      // The projector has made the port call of both once its ETD is known.
+      const list = await eventually(
+        () => ui.admin.get('/port-calls', { limit: 10, offset: 0, search: String(VESSEL.imo) }),
+        (found) => Boolean(found.body?.data?.[0]?.current_etd),
+        'the port call with both times',
+      );
+      portCallId = list.body.data[0].id;
+    },
   });
 
   const rowOf = (page: Page) =>
     page.getByRole('row').filter({ has: page.getByRole('link', { name: VESSEL.vessel_name }) });
 
   it('lists the port call, opens its timesheet and downloads it as CSV in the browser’s zone', async () => {
-    const { context, page, problems } = await newPage(browser, { timezoneId: ZONE });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage({ timezoneId: ZONE });
     await page.getByRole('link', { name: 'Port calls' }).click();
     await page.waitForURL(/\/port-calls$/);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Port calls');
@@ -138,7 +103,7 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
     // subscription the server has confirmed.
     await subscribed(page, 'portcalls-changed');
     const later = eta + HOUR;
-    const posted = await agent.post('/agent/rest/timestamps', timestamp({ ...VESSEL, time: iso(later) }));
+    const posted = await ui.source.post('/agent/rest/timestamps', timestamp({ ...VESSEL, time: iso(later) }));
     expect(posted.status).toBe(200);
     const [laterDate, laterTime] = inZone(later, ZONE).split('T');
     const [y, m, d] = laterDate.split('-');
@@ -148,9 +113,8 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
   });
 
   it('closes the port call through the list and shows it done without a reload', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/port-calls`);
+    const { context, page, problems } = await ui.signedInPage();
+    await page.goto(`${ui.system.baseUrl}/port-calls`);
     await rowOf(page).waitFor(WAIT);
     // The list's own refetch after the close may come before the projection has applied it; the message after it
     // then brings it, to a subscription the server has confirmed.
@@ -166,16 +130,15 @@ describe.skipIf(!chromiumAvailable)('the port-call views (embedded mode)', () =>
         .getByRole('button', { name: `Close port call ${portCallId} of ${VESSEL.vessel_name}` })
         .isDisabled(),
     ).toBe(true);
-    const stored = await admin.get('/port-call', { id: portCallId });
+    const stored = await ui.admin.get('/port-call', { id: portCallId });
     expect(stored.body.ship.status).toBe('done');
     expect(problems).toEqual([]);
     await context.close();
   });
 
   it('fits a phone: the list scrolls in its own box, not the page', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/port-calls`);
+    const { context, page, problems } = await ui.signedInPage({ phone: true });
+    await page.goto(`${ui.system.baseUrl}/port-calls`);
     await rowOf(page).waitFor(WAIT);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);

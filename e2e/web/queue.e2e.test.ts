@@ -3,78 +3,44 @@
 // live, without a reload, then its JIT ETA and the alert in words; the port adds a block on the berth
 // calendar beside the vessel's slot; axe on each view, and the dashboard and calendar at a phone's width.
 
-import type { ApiClient, RunningSystem } from '@pcas/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-  subscribed,
-} from './browser.ts';
+import { describe, expect, it } from 'vitest';
+import { HOUR, iso, vesselSlotRequest, W0 } from '../queue-fleet.ts';
+import { addUser, CONSIGNEE } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
-const HOUR = 3_600_000;
-// The nomination's window: the day after tomorrow (UTC), so it is valid whenever the test runs.
-const W0 = Math.ceil(Date.now() / (24 * HOUR)) * 24 * HOUR + 24 * HOUR;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 /** A `datetime-local` value; the pages run in UTC, so local time is UTC. */
 const local = (ms: number) => new Date(ms).toISOString().slice(0, 16);
 const IMO = 9520027;
 
 describe.skipIf(!chromiumAvailable)('the just-in-time queue in the web UI', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let agent: ApiClient;
-  let context: BrowserContext;
-  let page: Page;
-  let problems: string[];
-
-  const queueMenu = () => page.getByRole('navigation', { name: 'Just-in-time queue' });
-  const dashboardRows = () => page.getByRole('table').getByRole('row').filter({ hasText: 'Victor' });
-
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const source = await adminAndDataSource(system.baseUrl);
-    admin = source.admin;
-    agent = source.api.withApiKey(source.apiKey.key);
-    const consignee = await admin.post('/users', {
-      email: 'carla@cargo.example',
-      first_name: 'Carla',
-      last_name: 'Consignee',
-      role: 'consignee',
-    });
-    expect(consignee.status, JSON.stringify(consignee.body)).toBe(200);
-    ({ context, page, problems } = await newPage(browser, { timezoneId: 'UTC' }));
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+  // The data source is the vessel's agent.
+  const ui = browserSuite({
+    clients: 'dataSource',
+    prepare: async (ui) => {
+      await addUser(ui.admin, CONSIGNEE);
+    },
+    page: { timezoneId: 'UTC' },
   });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await system?.stop();
-  });
+
+  const queueMenu = () => ui.page.getByRole('navigation', { name: 'Just-in-time queue' });
+  const dashboardRows = () => ui.page.getByRole('table').getByRole('row').filter({ hasText: 'Victor' });
 
   it('adds a berth and a nomination for a consignee through the UI', async () => {
     await queueMenu().getByRole('link', { name: 'Berths' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Berths' }).waitFor(WAIT);
-    await page.getByRole('button', { name: 'Add berth' }).click();
-    const berthDialog = page.getByRole('dialog', { name: 'Add berth' });
+    await ui.page.getByRole('heading', { level: 1, name: 'Berths' }).waitFor(WAIT);
+    await ui.page.getByRole('button', { name: 'Add berth' }).click();
+    const berthDialog = ui.page.getByRole('dialog', { name: 'Add berth' });
     await berthDialog.getByLabel('Code').fill('B1');
     await berthDialog.getByLabel('Name').fill('North quay');
     expect(await berthDialog.getByLabel('Consignees may nominate this berth').isChecked()).toBe(true);
     await berthDialog.getByRole('button', { name: 'Add', exact: true }).click();
-    await page.getByRole('row').filter({ hasText: 'North quay' }).waitFor(WAIT);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    await ui.page.getByRole('row').filter({ hasText: 'North quay' }).waitFor(WAIT);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
 
     await queueMenu().getByRole('link', { name: 'Nominations', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Nominations' }).waitFor(WAIT);
-    await page.getByRole('button', { name: 'Add nomination' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add nomination for a consignee' });
+    await ui.page.getByRole('heading', { level: 1, name: 'Nominations' }).waitFor(WAIT);
+    await ui.page.getByRole('button', { name: 'Add nomination' }).click();
+    const dialog = ui.page.getByRole('dialog', { name: 'Add nomination for a consignee' });
     await dialog.getByRole('option', { name: 'Consignee, Carla' }).waitFor({ state: 'attached', ...WAIT });
     await dialog.getByLabel('Consignee').selectOption({ label: 'Consignee, Carla' });
     await dialog.getByLabel('Vessel name').fill('Victor');
@@ -86,39 +52,30 @@ describe.skipIf(!chromiumAvailable)('the just-in-time queue in the web UI', () =
     await dialog.getByLabel('Add a berth').selectOption({ label: 'North quay (B1)' });
     await dialog.getByRole('button', { name: 'Add berth' }).click();
     await dialog.getByRole('list', { name: 'Berths in priority order' }).getByText('North quay').waitFor(WAIT);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
-    const row = page.getByRole('row').filter({ hasText: 'Victor' });
+    const row = ui.page.getByRole('row').filter({ hasText: 'Victor' });
     await row.waitFor(WAIT);
     expect(await row.textContent()).toContain('Consignee, Carla');
     expect(await row.textContent()).toContain('1. North quay');
     expect(await row.textContent()).toContain('Open');
 
-    const stored = await admin.get('/nominations');
+    const stored = await ui.admin.get('/nominations');
     expect(stored.body.data).toMatchObject([
       { imo: IMO, window_start: iso(W0).replace('T', ' ').replace('+00:00', '+00'), nomination_status: 'open' },
     ]);
-    expect(problems).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('shows a slot request posted over HTTP on the dashboard live, then its JIT ETA and the alert in words', async () => {
     await queueMenu().getByRole('link', { name: 'Queue dashboard' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Queue dashboard' }).waitFor(WAIT);
-    await page.getByText('No offered, accepted or updated slot requests').waitFor(WAIT);
-    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await ui.page.getByRole('heading', { level: 1, name: 'Queue dashboard' }).waitFor(WAIT);
+    await ui.page.getByText('No offered, accepted or updated slot requests').waitFor(WAIT);
+    await ui.page.evaluate(() => Object.assign(window, { notReloaded: true }));
     // Only a subscription the server has confirmed gets the messages of the slot request.
-    await subscribed(page, 'queue-portcalls-changed');
+    await subscribed(ui.page, 'queue-portcalls-changed');
 
-    const posted = await agent.post('/agent/rest/slot-reservations', {
-      email: 'master@victor.example',
-      imo: IMO,
-      vessel_name: 'Victor',
-      loa: '120.5',
-      beam: '20',
-      draft: '7.5',
-      laytime: '02:00',
-      eta: iso(W0 + 3 * HOUR),
-    });
+    const posted = await ui.source.post('/agent/rest/slot-reservations', vesselSlotRequest({ imo: IMO }));
     expect(posted.status, JSON.stringify(posted.body)).toBe(200);
     // How fast is bench/'s business; here only that it shows without a reload.
     await dashboardRows().first().waitFor(WAIT);
@@ -129,8 +86,8 @@ describe.skipIf(!chromiumAvailable)('the just-in-time queue in the web UI', () =
     expect(offered).toContain('2 h');
 
     // The vessel answers with its JIT ETA inside the RTA window (ETA + travel − travel, 30 min long).
-    const id = (await admin.get('/slot-reservations')).body.data[0].id;
-    const answered = await agent.put('/agent/rest/slot-reservations', {
+    const id = (await ui.admin.get('/slot-reservations')).body.data[0].id;
+    const answered = await ui.source.put('/agent/rest/slot-reservations', {
       id,
       laytime: '02:00',
       jit_eta: iso(W0 + 3 * HOUR + 10 * 60_000),
@@ -138,29 +95,29 @@ describe.skipIf(!chromiumAvailable)('the just-in-time queue in the web UI', () =
     expect(answered.status, JSON.stringify(answered.body)).toBe(200);
     await dashboardRows().filter({ hasText: 'Accepted' }).waitFor(WAIT);
     await expect.poll(() => dashboardRows().first().textContent(), WAIT).toContain('On time');
-    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(await ui.page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('adds a port block on the berth calendar beside the vessel’s slot', async () => {
     await queueMenu().getByRole('link', { name: 'Berth calendar' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Berth calendar' }).waitFor(WAIT);
-    const timeline = page.getByRole('region', { name: 'Time line of North quay' });
+    await ui.page.getByRole('heading', { level: 1, name: 'Berth calendar' }).waitFor(WAIT);
+    const timeline = ui.page.getByRole('region', { name: 'Time line of North quay' });
     await timeline.getByText('Victor (vessel slot)').waitFor(WAIT);
 
-    await page.getByRole('button', { name: 'Add port block' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add port block on North quay' });
+    await ui.page.getByRole('button', { name: 'Add port block' }).click();
+    const dialog = ui.page.getByRole('dialog', { name: 'Add port block on North quay' });
     await dialog.getByLabel('Block start').fill(local(W0 + 8 * HOUR));
     await dialog.getByLabel('Block end').fill(local(W0 + 10 * HOUR));
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await timeline.getByRole('button', { name: /^Blocked by port, .*: move$/ }).waitFor(WAIT);
-    const table = page.getByRole('table', { name: /Reservations of North quay/ });
+    const table = ui.page.getByRole('table', { name: /Reservations of North quay/ });
     await expect.poll(() => table.getByRole('row').filter({ hasText: 'Blocked by port' }).count(), WAIT).toBe(1);
     expect(await table.getByRole('row').filter({ hasText: 'Reserved for vessel' }).textContent()).toContain('Victor');
 
-    const berth = (await admin.get('/berths')).body.data[0].id;
-    const blocks = await admin.get(`/berth-reservations?berth_id=${berth}`);
+    const berth = (await ui.admin.get('/berths')).body.data[0].id;
+    const blocks = await ui.admin.get(`/berth-reservations?berth_id=${berth}`);
     expect(blocks.body.data.map((r: { berth_reservation_type: string }) => r.berth_reservation_type)).toEqual([
       'vessel_reserved',
       'port_blocked',
@@ -170,18 +127,17 @@ describe.skipIf(!chromiumAvailable)('the just-in-time queue in the web UI', () =
         .replace('T', ' ')
         .replace('+00:00', '+00'),
     );
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('fits a phone: the dashboard and the calendar without sideways scrolling, axe clean', async () => {
-    const phone = await newPage(browser, { phone: true });
-    await signIn(phone.page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const phone = await ui.signedInPage({ phone: true });
     for (const [path, ready] of [
       ['/queue/dashboard', 'Victor'],
       ['/queue/berth-calendar', 'Victor (vessel slot)'],
     ]) {
-      await phone.page.goto(`${system.baseUrl}${path}`);
+      await phone.page.goto(`${ui.system.baseUrl}${path}`);
       await phone.page.getByText(ready).first().waitFor(WAIT);
       const overflow = await phone.page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,

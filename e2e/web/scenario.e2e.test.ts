@@ -6,67 +6,41 @@
 // on each view visited. Each area's own browser test (e2e/web/<area>.e2e.test.ts) goes further on embedded.
 
 import { readFile } from 'node:fs/promises';
-import { type ApiClient, type RunningSystem, startEmbedded, startFleet } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, timestamp } from '../timestamps.ts';
+import { describe, expect, it } from 'vitest';
+import { HOUR, iso, postTimestamps, RUN_MODES, timestamp } from '../timestamps.ts';
 import {
+  browserSuite,
+  cardNames,
+  cardTime,
   chromiumAvailable,
-  launchBrowser,
-  newPage,
+  heading,
   seriousAccessibilityFindings,
-  signIn,
   subscribed,
+  WAIT,
 } from './browser.ts';
 
-// Generous: the pages, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
-const HOUR = 3_600_000;
-const iso = (ms: number) => `${new Date(ms).toISOString().slice(0, 19)}+00:00`;
 const FIRST = { imo: 9074729, vessel_name: 'Scenario First' };
 const SECOND = { imo: 9321483, vessel_name: 'Scenario Second' };
 const THIRD = { imo: 9247455, vessel_name: 'Scenario Third' };
 
-const cardNames = (page: Page) =>
-  page.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
-
-const heading = (page: Page) => page.getByRole('heading', { level: 1 }).textContent();
-
-const modes: Array<[string, () => Promise<RunningSystem>]> = [
-  ['embedded', () => startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password })],
-  // The fleet's first administrator is the same (libs/testing's startFleet).
-  ['fleet', () => startFleet()],
-];
-
-describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start) => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let source: ApiClient;
+describe.skipIf(!chromiumAvailable).each(RUN_MODES)('the web UI, %s', (_mode, start) => {
   const now = Math.floor(Date.now() / 1000) * 1000;
 
-  const post = async (vessel: { imo: number; vessel_name: string }, time: number) => {
-    const res = await source.post('/agent/rest/timestamps', timestamp({ ...vessel, time: iso(time) }));
-    expect(res.status, JSON.stringify(res.body)).toBe(200);
-  };
+  const post = (vessel: { imo: number; vessel_name: string }, time: number) =>
+    postTimestamps(ui.source, timestamp({ ...vessel, time: iso(time) }));
 
-  beforeAll(async () => {
-    [system, browser] = await Promise.all([start(), launchBrowser()]);
-    const setup = await adminAndDataSource(system.baseUrl);
-    admin = setup.admin;
-    source = setup.api.withApiKey(setup.apiKey.key);
-    await allowEstimatedArrivals(admin, setup.apiKey.id);
-    await post(FIRST, now + 2 * HOUR);
-    await post(SECOND, now + 4 * HOUR);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  const ui = browserSuite({
+    start,
+    clients: 'dataSource',
+    allowEtas: true,
+    prepare: async () => {
+      await post(FIRST, now + 2 * HOUR);
+      await post(SECOND, now + 4 * HOUR);
+    },
   });
 
   it('shows the port calls live, pins a vessel and downloads a timesheet', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
     await expect.poll(() => cardNames(page), WAIT).toEqual([FIRST.vessel_name, SECOND.vessel_name]);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
     await page.evaluate(() => {
@@ -79,11 +53,7 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     const moved = now + HOUR;
     let before = Date.now();
     await post(SECOND, moved);
-    await page
-      .getByRole('article', { name: SECOND.vessel_name })
-      .locator(`time[datetime="${iso(moved)}"]`)
-      .first()
-      .waitFor(WAIT);
+    await cardTime(page, SECOND.vessel_name, moved).waitFor(WAIT);
     const changedMs = Date.now() - before;
     before = Date.now();
     await post(THIRD, now + 6 * HOUR);
@@ -95,7 +65,7 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
 
     await page.getByRole('button', { name: `Pin ${THIRD.vessel_name}` }).click();
     await expect.poll(async () => (await cardNames(page))[0], WAIT).toBe(THIRD.vessel_name);
-    await expect.poll(async () => (await admin.get('/pinned-vessel-ids')).body, WAIT).toEqual([THIRD.imo]);
+    await expect.poll(async () => (await ui.admin.get('/pinned-vessel-ids')).body, WAIT).toEqual([THIRD.imo]);
 
     // The timesheet of the first vessel's port call, from its card, downloaded as CSV.
     await page
@@ -118,14 +88,9 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
   });
 
   it('delivers a notification sent in one browser to another signed-in one', async () => {
-    const a = await newPage(browser);
-    const b = await newPage(browser);
-    await Promise.all([
-      signIn(a.page, system.baseUrl, ADMIN.email, ADMIN.password),
-      signIn(b.page, system.baseUrl, ADMIN.email, ADMIN.password),
-    ]);
-    await a.page.goto(`${system.baseUrl}/notifications`);
-    await b.page.goto(`${system.baseUrl}/notifications`);
+    const [a, b] = await Promise.all([ui.signedInPage(), ui.signedInPage()]);
+    await a.page.goto(`${ui.system.baseUrl}/notifications`);
+    await b.page.goto(`${ui.system.baseUrl}/notifications`);
     await expect.poll(() => heading(b.page), WAIT).toBe('Notifications');
     expect(await seriousAccessibilityFindings(b.page)).toEqual([]);
     // Only a subscription the server has confirmed gets the message of what A sends.
@@ -143,10 +108,9 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
   });
 
   it('creates a user, an API key with a priority, and switches a module off and on', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
+    const { context, page, problems } = await ui.signedInPage();
 
-    await page.goto(`${system.baseUrl}/admin/users`);
+    await page.goto(`${ui.system.baseUrl}/admin/users`);
     await page.getByRole('button', { name: 'Add user' }).click();
     const form = page.getByRole('dialog', { name: 'Add user' });
     await form.getByLabel('E-mail').fill(`pilot.${_mode}@port.local`);
@@ -162,7 +126,7 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
     const keyName = `Pilot station (${_mode})`;
-    await page.goto(`${system.baseUrl}/admin/api-keys`);
+    await page.goto(`${ui.system.baseUrl}/admin/api-keys`);
     await page.getByRole('button', { name: 'Add API key' }).click();
     const keyForm = page.getByRole('dialog', { name: 'Add API key' });
     await keyForm.getByRole('textbox').fill(keyName);
@@ -173,7 +137,7 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     await Promise.all([added, keyForm].map((dialog) => dialog.waitFor({ state: 'hidden', ...WAIT })));
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
 
-    await page.goto(`${system.baseUrl}/admin/priorities`);
+    await page.goto(`${ui.system.baseUrl}/admin/priorities`);
     await page.getByRole('button', { name: 'Edit the priority of Estimated Departure Vessel Berth' }).click();
     const dialog = page.getByRole('dialog', { name: 'Priority of Estimated Departure Vessel Berth' });
     await dialog.getByLabel('Add an API key').selectOption({ label: keyName });
@@ -181,11 +145,11 @@ describe.skipIf(!chromiumAvailable).each(modes)('the web UI, %s', (_mode, start)
     await dialog.getByRole('button', { name: 'Save' }).click();
     await dialog.waitFor({ state: 'hidden', ...WAIT });
     // The key may now post that timestamp.
-    const station = admin.withApiKey(key);
+    const station = ui.admin.withApiKey(key);
     const departure = timestamp({ ...FIRST, time_type: 'Estimated', state: 'Departure_Vessel_Berth' });
     await expect.poll(async () => (await station.post('/agent/rest/timestamps', departure)).status, WAIT).toBe(200);
 
-    await page.goto(`${system.baseUrl}/admin/settings`);
+    await page.goto(`${ui.system.baseUrl}/admin/settings`);
     const menu = page.getByRole('navigation', { name: 'Port activity' });
     await menu.getByRole('link', { name: 'Port calls', exact: true }).waitFor(WAIT);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);

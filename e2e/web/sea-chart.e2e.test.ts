@@ -9,14 +9,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { crc32, deflateSync } from 'node:zlib';
-import { type ApiClient, launchBrowser, type RunningSystem, startEmbedded } from '@pcas/testing';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo, timestamp } from '../timestamps.ts';
-import { chromiumAvailable, newPage, seriousAccessibilityFindings, signIn, subscribed } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  isoSecondsAgo,
+  postTimestamps,
+  startEmbeddedWithAdmin,
+  timestamp,
+  waitForOngoingPortCalls,
+} from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
 const IMO = 9074729;
 const TUG_MMSI = 230999000;
 
@@ -61,18 +64,34 @@ function startTileServer(): Promise<{ server: Server; url: string; requests: str
 
 describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
   let tiles: Awaited<ReturnType<typeof startTileServer>>;
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
-  let ais: ApiClient;
-  let context: BrowserContext;
-  let page: Page;
-  let problems: string[];
+
+  // Registered first, so it runs last: the tile server outlives the service that names it.
+  afterAll(async () => {
+    await new Promise((resolve) => tiles?.server.close(resolve));
+  });
+
+  // The data source is the AIS agent.
+  const ui = browserSuite({
+    start: async () => {
+      tiles = await startTileServer();
+      return startEmbeddedWithAdmin({ MAP_TILE_SERVER: tiles.url });
+    },
+    clients: 'dataSource',
+    allowEtas: true,
+    prepare: async (ui) => {
+      // A vessel with an ongoing port call (the chart shows those), a container ship: green.
+      await postTimestamps(ui.source, timestamp({ imo: IMO, vessel_name: 'Aurora' }));
+      const typed = await ui.source.post('/agent/rest/vessel-type', { imo: IMO, vessel_type: 4 });
+      expect(typed.status, JSON.stringify(typed.body)).toBe(200);
+      await waitForOngoingPortCalls(ui.admin, (count) => count > 0);
+    },
+    page: {},
+  });
 
   const vessel = (p: Page, key: string) => p.locator(`.leaflet-marker-pane [data-vessel-key="${key}"]`);
 
   async function postPositions(locations: Record<string, unknown>[]) {
-    const res = await ais.post('/sea-chart/vessels', { locations });
+    const res = await ui.source.post('/sea-chart/vessels', { locations });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.failed, JSON.stringify(res.body)).toEqual([]);
   }
@@ -88,84 +107,54 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
     ...over,
   });
 
-  beforeAll(async () => {
-    tiles = await startTileServer();
-    [system, browser] = await Promise.all([
-      startEmbedded({ ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, MAP_TILE_SERVER: tiles.url }),
-      launchBrowser(),
-    ]);
-    const source = await adminAndDataSource(system.baseUrl);
-    admin = source.admin;
-    ais = source.api.withApiKey(source.apiKey.key);
-    await allowEstimatedArrivals(admin, source.apiKey.id);
-    // A vessel with an ongoing port call (the chart shows those), a container ship: green.
-    const call = await ais.post('/agent/rest/timestamps', timestamp({ imo: IMO, vessel_name: 'Aurora' }));
-    expect(call.status, JSON.stringify(call.body)).toBe(200);
-    const typed = await ais.post('/agent/rest/vessel-type', { imo: IMO, vessel_type: 4 });
-    expect(typed.status, JSON.stringify(typed.body)).toBe(200);
-    const until = Date.now() + WAIT.timeout;
-    while (((await admin.get('/ongoing-port-calls')).body.portcalls?.length ?? 0) === 0) {
-      if (Date.now() > until) throw new Error('the port call of the vessel did not start');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    ({ context, page, problems } = await newPage(browser));
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-  });
-  afterAll(async () => {
-    await context?.close();
-    await browser?.close();
-    await system?.stop();
-    await new Promise((resolve) => tiles?.server.close(resolve));
-  });
-
   it('shows the vessel coloured by its type among the places, on tiles from the tile server, and moves it live', async () => {
     await postPositions([position()]);
-    await page.getByRole('navigation', { name: 'Port logistics' }).getByRole('link', { name: 'Sea chart' }).click();
-    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Sea chart');
-    await vessel(page, `imo-${IMO}`).waitFor(WAIT);
-    expect(await vessel(page, `imo-${IMO}`).getAttribute('data-marker-class')).toBe('vessel_green');
-    expect(await vessel(page, `imo-${IMO}`).getAttribute('aria-label')).toBe('Aurora, Cargo vessel');
+    await ui.page.getByRole('navigation', { name: 'Port logistics' }).getByRole('link', { name: 'Sea chart' }).click();
+    await expect.poll(() => ui.page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Sea chart');
+    await vessel(ui.page, `imo-${IMO}`).waitFor(WAIT);
+    expect(await vessel(ui.page, `imo-${IMO}`).getAttribute('data-marker-class')).toBe('vessel_green');
+    expect(await vessel(ui.page, `imo-${IMO}`).getAttribute('aria-label')).toBe('Aurora, Cargo vessel');
     // The Gävle marker file: places as buttons, the outer port area and the channel line as outlines.
-    await page.getByRole('button', { name: 'Port of Gävle, Port' }).waitFor(WAIT);
-    expect(await page.locator('.leaflet-overlay-pane path').count()).toBeGreaterThanOrEqual(2);
+    await ui.page.getByRole('button', { name: 'Port of Gävle, Port' }).waitFor(WAIT);
+    expect(await ui.page.locator('.leaflet-overlay-pane path').count()).toBeGreaterThanOrEqual(2);
     // Tiles from the tile server, which the page's policy lets in (our own build carries the policy).
-    await expect.poll(() => page.locator('img.leaflet-tile-loaded').count(), WAIT).toBeGreaterThan(0);
+    await expect.poll(() => ui.page.locator('img.leaflet-tile-loaded').count(), WAIT).toBeGreaterThan(0);
     expect(tiles.requests.length).toBeGreaterThan(0);
     if (!process.env.WEB_UI_DIR) {
-      const served = await fetch(`${system.baseUrl}/sea-chart`, { headers: { Accept: 'text/html' } });
+      const served = await fetch(`${ui.system.baseUrl}/sea-chart`, { headers: { Accept: 'text/html' } });
       expect(served.headers.get('content-security-policy')).toContain(`img-src 'self' data: blob: ${tiles.url}`);
     }
     // A newer position: the same marker moves, without a reload (the message reaches a subscription the server has
     // confirmed).
-    await page.evaluate(() => Object.assign(window, { notReloaded: true }));
-    await subscribed(page, 'sea-chart-vessels-changed');
-    const before = await vessel(page, `imo-${IMO}`).boundingBox();
+    await ui.page.evaluate(() => Object.assign(window, { notReloaded: true }));
+    await subscribed(ui.page, 'sea-chart-vessels-changed');
+    const before = await vessel(ui.page, `imo-${IMO}`).boundingBox();
     await postPositions([position({ latitude: 60.7, longitude: 17.3, locationTimestamp: isoSecondsAgo(5) })]);
-    await expect.poll(() => vessel(page, `imo-${IMO}`).getAttribute('data-position'), WAIT).toBe('60.7,17.3');
-    const after = await vessel(page, `imo-${IMO}`).boundingBox();
+    await expect.poll(() => vessel(ui.page, `imo-${IMO}`).getAttribute('data-position'), WAIT).toBe('60.7,17.3');
+    const after = await vessel(ui.page, `imo-${IMO}`).boundingBox();
     expect(after!.x).toBeGreaterThan(before!.x + 10);
     expect(after!.y).toBeLessThan(before!.y - 2);
-    expect(await page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await ui.page.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
     // A picture to look at: SEA_CHART_SCREENSHOT=/tmp/sea-chart.png.
-    if (process.env.SEA_CHART_SCREENSHOT) await page.screenshot({ path: process.env.SEA_CHART_SCREENSHOT });
-    expect(problems).toEqual([]);
+    if (process.env.SEA_CHART_SCREENSHOT) await ui.page.screenshot({ path: process.env.SEA_CHART_SCREENSHOT });
+    expect(ui.problems).toEqual([]);
   });
 
   it('brings a keyboard from the list to the vessel and its popup; axe finds nothing serious', async () => {
-    const show = page.getByRole('button', { name: 'Show Aurora on the chart' });
+    const show = ui.page.getByRole('button', { name: 'Show Aurora on the chart' });
     await show.focus();
-    await page.keyboard.press('Enter');
-    const popup = page.locator('.leaflet-popup-content');
+    await ui.page.keyboard.press('Enter');
+    const popup = ui.page.locator('.leaflet-popup-content');
     await popup.waitFor(WAIT);
     const text = await popup.textContent();
     expect(text).toContain('Aurora');
     expect(text).toContain('Container Ship');
     expect(text).toContain(String(IMO));
     expect(text).toContain('8.5 kn');
-    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-vessel-key'));
+    const focused = () => ui.page.evaluate(() => document.activeElement?.getAttribute('data-vessel-key'));
     expect(await focused()).toBe(`imo-${IMO}`);
     // A newer position with another speed and heading: the open popup says so, the focus stays on the vessel.
-    await subscribed(page, 'sea-chart-vessels-changed');
+    await subscribed(ui.page, 'sea-chart-vessels-changed');
     await postPositions([
       position({
         latitude: 60.7,
@@ -177,28 +166,31 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
     ]);
     await expect.poll(() => popup.textContent(), WAIT).toContain('10.5 kn');
     expect(await focused()).toBe(`imo-${IMO}`);
-    expect(await vessel(page, `imo-${IMO}`).locator('svg').getAttribute('style')).toContain('rotate(180deg)');
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
-    expect(problems).toEqual([]);
+    expect(await vessel(ui.page, `imo-${IMO}`).locator('svg').getAttribute('style')).toContain('rotate(180deg)');
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
+    expect(ui.problems).toEqual([]);
   });
 
   it('adds a fixed vessel through the admin; a refused one is said in words; the tug shows by MMSI alone', async () => {
-    await page.getByRole('navigation', { name: 'Administration' }).getByRole('link', { name: 'Fixed vessels' }).click();
-    await page.getByRole('heading', { level: 1, name: 'Fixed vessels' }).waitFor(WAIT);
+    await ui.page
+      .getByRole('navigation', { name: 'Administration' })
+      .getByRole('link', { name: 'Fixed vessels' })
+      .click();
+    await ui.page.getByRole('heading', { level: 1, name: 'Fixed vessels' }).waitFor(WAIT);
 
     const add = async (name: string) => {
-      await page.getByRole('button', { name: 'Add fixed vessel' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Add fixed vessel' });
+      await ui.page.getByRole('button', { name: 'Add fixed vessel' }).click();
+      const dialog = ui.page.getByRole('dialog', { name: 'Add fixed vessel' });
       await dialog.getByLabel('Vessel name').fill(name);
       await dialog.getByRole('combobox', { name: 'Vessel type' }).fill('Tug');
-      await page.getByRole('option', { name: 'Tug', exact: true }).click();
+      await ui.page.getByRole('option', { name: 'Tug', exact: true }).click();
       await dialog.getByLabel('MMSI').fill(String(TUG_MMSI));
       await dialog.getByRole('button', { name: 'Add' }).click();
       return dialog;
     };
     const first = await add('Hector');
     await first.waitFor({ state: 'hidden', ...WAIT });
-    const row = page.getByRole('row').filter({ hasText: 'Hector' });
+    const row = ui.page.getByRole('row').filter({ hasText: 'Hector' });
     await row.waitFor(WAIT);
     expect(await row.textContent()).toContain('Tug');
     expect(await row.textContent()).toContain(String(TUG_MMSI));
@@ -207,56 +199,56 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
     expect(await refused.getByRole('alert').textContent()).toContain('MMSI belongs to another vessel');
     // The same words as a notification, gone by itself after a few seconds (its grey text is the shared theme's):
     // first shown, then gone, so that the check below never meets it.
-    await expect.poll(() => page.getByText('MMSI belongs to another vessel').count(), WAIT).toBe(2);
-    await expect.poll(() => page.getByText('MMSI belongs to another vessel').count(), WAIT).toBe(1);
-    expect(await seriousAccessibilityFindings(page)).toEqual([]);
+    await expect.poll(() => ui.page.getByText('MMSI belongs to another vessel').count(), WAIT).toBe(2);
+    await expect.poll(() => ui.page.getByText('MMSI belongs to another vessel').count(), WAIT).toBe(1);
+    expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
     await refused.getByRole('button', { name: 'Cancel' }).click();
 
     await postPositions([{ ...position({ imo: undefined, mmsi: TUG_MMSI }), latitude: 60.68, longitude: 17.2 }]);
-    await page.goto(`${system.baseUrl}/sea-chart`);
-    await vessel(page, `mmsi-${TUG_MMSI}`).waitFor(WAIT);
-    expect(await vessel(page, `mmsi-${TUG_MMSI}`).getAttribute('data-marker-class')).toBe('vessel_cyan');
-    expect(problems).toEqual([]);
+    await ui.page.goto(`${ui.system.baseUrl}/sea-chart`);
+    await vessel(ui.page, `mmsi-${TUG_MMSI}`).waitFor(WAIT);
+    expect(await vessel(ui.page, `mmsi-${TUG_MMSI}`).getAttribute('data-marker-class')).toBe('vessel_cyan');
+    expect(ui.problems).toEqual([]);
   });
 
   it('without a tile server asks no other host and still draws everything, at a phone width too', async () => {
     // The same system as if MAP_TILE_SERVER were unset: the setting's answer says no tile server.
     const settings = '**/api/v1/sea-chart/map-settings';
-    await page.route(settings, (route) => route.fulfill({ json: { tile_server: null } }));
+    await ui.page.route(settings, (route) => route.fulfill({ json: { tile_server: null } }));
     const elsewhere: string[] = [];
     const watch = (request: { url(): string }) => {
-      if (!request.url().startsWith(system.baseUrl) && !request.url().startsWith('data:'))
+      if (!request.url().startsWith(ui.system.baseUrl) && !request.url().startsWith('data:'))
         elsewhere.push(request.url());
     };
     // The previous test's map is left first: resized, it would fetch more tiles from its tile server (seen in a CI
     // run, counted as this page's).
-    await page.goto('about:blank');
-    await page.setViewportSize({ width: 390, height: 844 });
-    page.on('request', watch);
+    await ui.page.goto('about:blank');
+    await ui.page.setViewportSize({ width: 390, height: 844 });
+    ui.page.on('request', watch);
     try {
-      await page.goto(`${system.baseUrl}/sea-chart`);
-      await vessel(page, `imo-${IMO}`).waitFor(WAIT);
-      await page.getByRole('button', { name: 'Port of Gävle, Port' }).waitFor(WAIT);
-      expect(await page.locator('.leaflet-overlay-pane path').count()).toBeGreaterThanOrEqual(2);
+      await ui.page.goto(`${ui.system.baseUrl}/sea-chart`);
+      await vessel(ui.page, `imo-${IMO}`).waitFor(WAIT);
+      await ui.page.getByRole('button', { name: 'Port of Gävle, Port' }).waitFor(WAIT);
+      expect(await ui.page.locator('.leaflet-overlay-pane path').count()).toBeGreaterThanOrEqual(2);
       // Once the page has the settings' answer, no tile layer comes any more.
-      await page.getByText(/No map tiles are set/).waitFor(WAIT);
-      expect(await page.locator('.leaflet-tile').count()).toBe(0);
+      await ui.page.getByText(/No map tiles are set/).waitFor(WAIT);
+      expect(await ui.page.locator('.leaflet-tile').count()).toBe(0);
       expect(elsewhere).toEqual([]);
-      const overflow = await page.evaluate(
+      const overflow = await ui.page.evaluate(
         () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
       );
       expect(overflow).toBeLessThanOrEqual(0);
-      expect(await seriousAccessibilityFindings(page)).toEqual([]);
+      expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);
       if (process.env.SEA_CHART_SCREENSHOT) {
-        await page.screenshot({ path: process.env.SEA_CHART_SCREENSHOT.replace(/\.png$/, '-phone.png') });
+        await ui.page.screenshot({ path: process.env.SEA_CHART_SCREENSHOT.replace(/\.png$/, '-phone.png') });
       }
 
       // The phone's menu opens over the chart, and the chart takes none of its taps (Leaflet's panes have
       // z-indexes of 400 and more): a link lying over the map is the topmost element at its centre, and goes.
-      await page.getByRole('button', { name: 'Menu', exact: true }).click();
-      const link = page.getByRole('navigation', { name: 'Port activity' }).getByRole('link', { name: 'Vessels' });
+      await ui.page.getByRole('button', { name: 'Menu', exact: true }).click();
+      const link = ui.page.getByRole('navigation', { name: 'Port activity' }).getByRole('link', { name: 'Vessels' });
       await link.waitFor(WAIT);
-      const [linkBox, mapBox] = [await link.boundingBox(), await page.locator('.leaflet-container').boundingBox()];
+      const [linkBox, mapBox] = [await link.boundingBox(), await ui.page.locator('.leaflet-container').boundingBox()];
       expect(linkBox && mapBox && linkBox.y > mapBox.y && linkBox.y < mapBox.y + mapBox.height).toBe(true);
       // Polled: the drawer slides in.
       const topmost = () =>
@@ -267,32 +259,28 @@ describe.skipIf(!chromiumAvailable)('the sea chart in the web UI', () => {
         });
       await expect.poll(topmost, WAIT).toBe(true);
       await link.click();
-      await page.waitForURL(/\/vessels$/, WAIT);
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
-      expect(problems).toEqual([]);
+      await ui.page.waitForURL(/\/vessels$/, WAIT);
+      await expect.poll(() => ui.page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
+      expect(ui.problems).toEqual([]);
     } finally {
-      page.off('request', watch);
-      await page.unroute(settings);
-      await page.setViewportSize({ width: 1366, height: 768 });
+      ui.page.off('request', watch);
+      await ui.page.unroute(settings);
+      await ui.page.setViewportSize({ width: 1366, height: 768 });
     }
   });
 
   it('leaves the menu and says so when the map module is switched off', async () => {
-    await page.goto(`${system.baseUrl}/sea-chart`);
-    await vessel(page, `imo-${IMO}`).waitFor(WAIT);
-    const off = await admin.put('/settings/map_module/disabled');
-    expect(off.status, JSON.stringify(off.body)).toBe(200);
-    try {
-      await page.reload();
-      await page.getByText('The sea chart is switched off').waitFor(WAIT);
-      await expect.poll(() => page.getByRole('link', { name: 'Sea chart', exact: true }).count(), WAIT).toBe(0);
-      expect(await page.getByRole('link', { name: 'Fixed vessels', exact: true }).count()).toBe(0);
-    } finally {
-      await admin.put('/settings/map_module/enabled');
-    }
-    await page.reload();
-    await expect.poll(() => page.getByRole('link', { name: 'Sea chart', exact: true }).count(), WAIT).toBe(1);
-    await vessel(page, `imo-${IMO}`).waitFor(WAIT);
-    expect(problems).toEqual([]);
+    await ui.page.goto(`${ui.system.baseUrl}/sea-chart`);
+    await vessel(ui.page, `imo-${IMO}`).waitFor(WAIT);
+    await ui.withModuleOff('map_module', async () => {
+      await ui.page.reload();
+      await ui.page.getByText('The sea chart is switched off').waitFor(WAIT);
+      await expect.poll(() => ui.page.getByRole('link', { name: 'Sea chart', exact: true }).count(), WAIT).toBe(0);
+      expect(await ui.page.getByRole('link', { name: 'Fixed vessels', exact: true }).count()).toBe(0);
+    });
+    await ui.page.reload();
+    await expect.poll(() => ui.page.getByRole('link', { name: 'Sea chart', exact: true }).count(), WAIT).toBe(1);
+    await vessel(ui.page, `imo-${IMO}`).waitFor(WAIT);
+    expect(ui.problems).toEqual([]);
   });
 });

@@ -4,73 +4,43 @@
 // the list at a phone's width. Vessel types: a data source sets one vessel's type, the operator changes the other's
 // in the type dialog by keyboard alone (its searchable list read from GET /vessel-types), both shown in the list.
 
-import type { ApiClient, RunningSystem } from '@pcas/testing';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  adminAndDataSource,
-  allowEstimatedArrivals,
-  isoSecondsAgo,
-  timestamp,
-  waitForTimestamps,
-} from '../timestamps.ts';
-import {
-  chromiumAvailable,
-  newPage,
-  seriousAccessibilityFindings,
-  signIn,
-  startEmbeddedAndBrowser,
-  subscribed,
-} from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { isoSecondsAgo, postTimestamps, timestamp, waitForTimestamps } from '../timestamps.ts';
+import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
 const AURORA = { imo: 9074729, vessel_name: 'Aurora E2E' };
 const BOREALIS = { imo: 9321483, vessel_name: 'Borealis E2E' };
-// Generous: the page, the service and the browser share a machine that may be small and busy.
-const WAIT = { timeout: 30_000 };
 
 describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded mode)', () => {
-  let system: RunningSystem;
-  let browser: Browser;
-  let admin: ApiClient;
   let auroraIds: number[] = [];
-  let agent: ApiClient;
 
-  beforeAll(async () => {
-    [system, browser] = await startEmbeddedAndBrowser();
-    const source = await adminAndDataSource(system.baseUrl);
-    admin = source.admin;
-    await allowEstimatedArrivals(admin, source.apiKey.id);
-    agent = source.api.withApiKey(source.apiKey.key);
-    const posts = [
-      timestamp({ ...AURORA, payload: { source: 'e2e', external_id: 'a-1' } }),
-      timestamp({ ...AURORA, time: isoSecondsAgo(-7200), payload: { external_id: 'a-2' } }),
-      timestamp({ ...BOREALIS, payload: { source: 'e2e', external_id: 'b-1' } }),
-    ];
-    for (const body of posts) {
-      const posted = await agent.post('/agent/rest/timestamps', body);
-      expect(posted.status, JSON.stringify(posted.body)).toBe(200);
-    }
-    const aurora = await waitForTimestamps(admin, { imo: AURORA.imo }, (rows) => rows.length === 2, WAIT.timeout);
-    await waitForTimestamps(admin, { imo: BOREALIS.imo }, (rows) => rows.length === 1, WAIT.timeout);
-    auroraIds = aurora.rows.map((row) => row.id);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await system?.stop();
+  const ui = browserSuite({
+    clients: 'dataSource',
+    allowEtas: true,
+    prepare: async ({ admin, source }) => {
+      await postTimestamps(
+        source,
+        timestamp({ ...AURORA, payload: { source: 'e2e', external_id: 'a-1' } }),
+        timestamp({ ...AURORA, time: isoSecondsAgo(-7200), payload: { external_id: 'a-2' } }),
+        timestamp({ ...BOREALIS, payload: { source: 'e2e', external_id: 'b-1' } }),
+      );
+      const aurora = await waitForTimestamps(admin, { imo: AURORA.imo }, (rows) => rows.length === 2, WAIT.timeout);
+      await waitForTimestamps(admin, { imo: BOREALIS.imo }, (rows) => rows.length === 1, WAIT.timeout);
+      auroraIds = aurora.rows.map((row) => row.id);
+    },
   });
 
   const rowOf = (page: Page, text: string) => page.getByRole('row').filter({ hasText: text });
 
   const ongoingImos = async () => {
-    const res = await admin.get('/ongoing-port-calls');
+    const res = await ui.admin.get('/ongoing-port-calls');
     return ((res.body?.portcalls ?? []) as any[]).map((entry) => Number(entry.ship?.imo));
   };
 
   it('lists the vessels, hides one from the timeline, and deletes and restores its timestamp', async () => {
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/vessels`);
+    const { context, page, problems } = await ui.signedInPage();
+    await page.goto(`${ui.system.baseUrl}/vessels`);
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), WAIT).toBe('Vessels');
     await rowOf(page, BOREALIS.vessel_name).waitFor(WAIT);
     await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Shown');
@@ -115,13 +85,13 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
     await restore.waitFor(WAIT);
     expect(await row.textContent()).toContain('Yes');
     await expect
-      .poll(async () => (await admin.get('/timestamps', { id: first })).body?.data?.[0]?.is_trash, WAIT)
+      .poll(async () => (await ui.admin.get('/timestamps', { id: first })).body?.data?.[0]?.is_trash, WAIT)
       .toBe('t');
 
     await restore.click();
     await row.getByRole('button', { name: new RegExp(`^Delete timestamp ${first}`) }).waitFor(WAIT);
     await expect
-      .poll(async () => (await admin.get('/timestamps', { id: first })).body?.data?.[0]?.is_trash, WAIT)
+      .poll(async () => (await ui.admin.get('/timestamps', { id: first })).body?.data?.[0]?.is_trash, WAIT)
       .toBe('f');
 
     // The timestamp as stored, its payload as JSON.
@@ -136,14 +106,13 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
 
   it('shows the types a data source and the operator set; the type dialog works by keyboard alone', async () => {
     const typeOf = async (imo: number) =>
-      ((await admin.get('/vessels', { search: String(imo) })).body?.data?.[0]?.vessel_type as number) ?? null;
+      ((await ui.admin.get('/vessels', { search: String(imo) })).body?.data?.[0]?.vessel_type as number) ?? null;
     // A data source that knows the vessel's type sets it (Container Ship).
-    const set = await agent.post('/agent/rest/vessel-type', { imo: AURORA.imo, vessel_type: 4 });
+    const set = await ui.source.post('/agent/rest/vessel-type', { imo: AURORA.imo, vessel_type: 4 });
     expect([set.status, set.body]).toEqual([200, { result: 'OK' }]);
 
-    const { context, page, problems } = await newPage(browser);
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/vessels`);
+    const { context, page, problems } = await ui.signedInPage();
+    await page.goto(`${ui.system.baseUrl}/vessels`);
     await expect.poll(() => rowOf(page, AURORA.vessel_name).textContent(), WAIT).toContain('Container Ship');
     await expect.poll(() => rowOf(page, BOREALIS.vessel_name).textContent(), WAIT).toContain('Unknown Vessel Type');
 
@@ -178,9 +147,8 @@ describe.skipIf(!chromiumAvailable)('the vessels and timestamps views (embedded 
   });
 
   it('fits a phone: no page scroll sideways, the table scrolls in its own box', async () => {
-    const { context, page, problems } = await newPage(browser, { phone: true });
-    await signIn(page, system.baseUrl, ADMIN.email, ADMIN.password);
-    await page.goto(`${system.baseUrl}/vessels`);
+    const { context, page, problems } = await ui.signedInPage({ phone: true });
+    await page.goto(`${ui.system.baseUrl}/vessels`);
     await rowOf(page, BOREALIS.vessel_name).waitFor(WAIT);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     expect(await seriousAccessibilityFindings(page)).toEqual([]);
