@@ -81,12 +81,11 @@ const newEventsOf = ({ streamId, version, events, metadata }: DecidedAppend) =>
     metadata,
   }));
 
-/** Writes the rows of a decision's appended events, but none for an event that was stored already. */
-async function projectAppended(tx: Queryable, decided: DecidedAppend, appended: AppendResult): Promise<void> {
-  for (const [i, event] of decided.events.entries()) {
-    if (!appended.events[i]?.duplicate) await project(tx, event, appended.nextExpectedVersion);
-  }
-}
+/** A decision's appended events that were not stored before, each with its stream's version after the append. */
+const newlyAppended = (decided: DecidedAppend, appended: AppendResult) =>
+  decided.events
+    .filter((_, i) => !appended.events[i]?.duplicate)
+    .map((event) => ({ event, version: appended.nextExpectedVersion }));
 
 /**
  * Appends a decision's events with the version it was decided at, and writes their rows, in the caller's
@@ -99,7 +98,7 @@ export async function appendDecided(tx: Queryable, store: EventStore, decided: D
     expectedVersion: decided.version,
     tx,
   });
-  await projectAppended(tx, decided, appended);
+  for (const { event, version } of newlyAppended(decided, appended)) await project(tx, event, version);
 }
 
 /**
@@ -115,6 +114,7 @@ export async function appendAllDecided(
 ): Promise<void> {
   const appends = decisions.map((d) => ({ streamId: d.streamId, events: newEventsOf(d) }));
   const results = await store.appendMany(appends, { tx });
+  const timestampRows: ReturnType<typeof timestampRow>[] = [];
   for (const [i, decided] of decisions.entries()) {
     const appended = results[i];
     const moved = appended.events.some((e, j) => e.streamPosition !== decided.version + 1 + j);
@@ -125,8 +125,13 @@ export async function appendAllDecided(
         appended.nextExpectedVersion - decided.events.length,
       );
     }
-    await projectAppended(tx, decided, appended);
+    for (const { event, version } of newlyAppended(decided, appended)) {
+      if (isTimestampEvent(event)) timestampRows.push(timestampRow(event, version));
+      else await project(tx, event, version);
+    }
   }
+  // A partner's timestamps come in bulk: their rows go in one statement.
+  if (timestampRows.length > 0) await upsertTimestamps(tx, timestampRows);
 }
 
 /** Load, decide, append: again from the load when another writer moved the stream on (retryOnConflict). */
@@ -136,6 +141,46 @@ const imoOf = (vessel: Body | undefined): number | null => {
   const text = vessel?.vesselIMONumber;
   return typeof text === 'string' && /^\d{7}$/.test(text) ? Number(text) : null;
 };
+
+const isTimestampEvent = (event: DcsaEvent) =>
+  event.type === 'DcsaTimestampReceived' || event.type === 'DcsaTimestampSent';
+
+/** A timestamp event's row of dcsa.timestamps, with the S-211 time it was mapped to and what ingest said. */
+function timestampRow(event: DcsaEvent, version: number) {
+  const d = event.data as Record<string, any>;
+  const s = (d.s211 ?? {}) as Record<string, unknown>;
+  return {
+    timestamp_id: d.timestamp_id,
+    service_id: d.port_call_service_id,
+    port_call_id: d.port_call_id,
+    partner_id: d.partner_id,
+    direction: event.type === 'DcsaTimestampSent' ? 'out' : 'in',
+    classifier: d.body.classifierCode,
+    date_time: new Date(d.body.dateTime as string).toISOString(),
+    body: d.body,
+    imo: s.imo ?? null,
+    time_type: s.time_type ?? null,
+    state: s.state ?? null,
+    s211_status: s.status ?? 'dcsa_only',
+    s211_error: s.error ?? null,
+    version,
+  };
+}
+
+/** Timestamp rows (distinct ids), written in one statement however many. */
+async function upsertTimestamps(tx: Queryable, rows: ReturnType<typeof timestampRow>[]): Promise<void> {
+  await tx.query(
+    `INSERT INTO dcsa.timestamps (timestamp_id, service_id, port_call_id, partner_id, direction, classifier,
+       date_time, body, imo, time_type, state, s211_status, s211_error, version)
+     SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(timestamp_id text, service_id text, port_call_id text,
+       partner_id integer, direction text, classifier text, date_time timestamptz, body jsonb, imo integer,
+       time_type text, state text, s211_status text, s211_error text, version integer)
+     ON CONFLICT (timestamp_id) DO UPDATE SET classifier = EXCLUDED.classifier, date_time = EXCLUDED.date_time,
+       body = EXCLUDED.body, imo = EXCLUDED.imo, time_type = EXCLUDED.time_type, state = EXCLUDED.state,
+       s211_status = EXCLUDED.s211_status, s211_error = EXCLUDED.s211_error, version = EXCLUDED.version`,
+    [JSON.stringify(rows)],
+  );
+}
 
 /** The row an event writes. */
 export async function project(tx: Queryable, event: DcsaEvent, version: number): Promise<void> {
@@ -222,33 +267,9 @@ export async function project(tx: Queryable, event: DcsaEvent, version: number):
       return;
     }
     case 'DcsaTimestampReceived':
-    case 'DcsaTimestampSent': {
-      const s = (d.s211 ?? {}) as Record<string, unknown>;
-      await tx.query(
-        `INSERT INTO dcsa.timestamps (timestamp_id, service_id, port_call_id, partner_id, direction, classifier,
-           date_time, body, imo, time_type, state, s211_status, s211_error, version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)
-         ON CONFLICT (timestamp_id) DO UPDATE SET classifier = $6, date_time = $7, body = $8, imo = $9,
-           time_type = $10, state = $11, s211_status = $12, s211_error = $13, version = $14`,
-        [
-          d.timestamp_id,
-          d.port_call_service_id,
-          d.port_call_id,
-          d.partner_id,
-          event.type === 'DcsaTimestampSent' ? 'out' : 'in',
-          d.body.classifierCode,
-          new Date(d.body.dateTime as string).toISOString(),
-          d.body,
-          s.imo ?? null,
-          s.time_type ?? null,
-          s.state ?? null,
-          s.status ?? 'dcsa_only',
-          s.error ?? null,
-          version,
-        ],
-      );
+    case 'DcsaTimestampSent':
+      await upsertTimestamps(tx, [timestampRow(event, version)]);
       return;
-    }
     case 'DcsaVesselStatusReceived':
       await tx.query('INSERT INTO dcsa.vessel_statuses (service_id, partner_id, body) VALUES ($1, $2, $3)', [
         d.port_call_service_id,
