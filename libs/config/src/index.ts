@@ -81,6 +81,18 @@ export interface Config {
   seaChart: SeaChartConfig;
   /** RabbitMQ as the fleet uses it (docs/architecture.md#scaling-out). */
   messaging: MessagingConfig;
+  portCallCache: PortCallCacheConfig;
+}
+
+/**
+ * The port-call projector's vessel states kept between batches (docs/operations.md#memory): at most `vessels`
+ * (`PORT_CALL_CACHE_VESSELS`, 1000), holding at most `timestamps` (`PORT_CALL_CACHE_TIMESTAMPS`, 50000) together, none
+ * unused for longer than `idleSeconds` (`PORT_CALL_CACHE_IDLE_SECONDS`, 60).
+ */
+export interface PortCallCacheConfig {
+  vessels: number;
+  timestamps: number;
+  idleSeconds: number;
 }
 
 export interface MessagingConfig {
@@ -418,6 +430,11 @@ export function loadConfig(env: Env = process.env, overrides: Partial<Config> = 
     messaging: {
       partitions: positiveInt(env, 'EVENT_PARTITIONS', 16),
       queueType: queueType(env),
+    },
+    portCallCache: {
+      vessels: positiveInt(env, 'PORT_CALL_CACHE_VESSELS', 1000),
+      timestamps: positiveInt(env, 'PORT_CALL_CACHE_TIMESTAMPS', 50_000),
+      idleSeconds: positiveInt(env, 'PORT_CALL_CACHE_IDLE_SECONDS', 60),
     },
     seaChart: {
       markers: str(env, 'MAP_MARKERS', 'gavle'),

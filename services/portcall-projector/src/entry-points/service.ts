@@ -28,7 +28,7 @@ export interface PortcallProjectorOptions {
   jobsPrefix?: string;
   /** How often timers coming near are armed and due ones fired anyway (a job lost; default 60 s). */
   timerSweepMs?: number;
-  /** How many vessel states are kept in memory between batches (adapters/vessel-state.ts). */
+  /** How many vessel states are kept in memory between batches (default: the PORT_CALL_CACHE_* settings). */
   cache?: VesselCacheLimits;
   /** The projection's name (queue `projection.<name>`; default `timestamps`) and the RPC service (tests). */
   projectionName?: string;
@@ -93,7 +93,13 @@ export async function startPortcallProjector(
   const arm = (changes: TimerChange[]) => armTimers(jobs, changes, log, horizonMs);
 
   const afterCommit = new AsyncLocalStorage<(() => Promise<void>)[]>();
-  const cache = new VesselCache(options.cache);
+  const cache = new VesselCache(
+    options.cache ?? {
+      vessels: config.portCallCache.vessels,
+      timestamps: config.portCallCache.timestamps,
+      idleMs: config.portCallCache.idleSeconds * 1000,
+    },
+  );
   // Named `timestamps` as before port calls joined it: the durable queue and its inbox carry on.
   const projection = await startProjection({
     bus,
