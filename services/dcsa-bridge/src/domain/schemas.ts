@@ -227,3 +227,8 @@ export const REQUEST_SCHEMAS = {
 } as const;
 
 export type RequestSchemaName = keyof typeof REQUEST_SCHEMAS;
+
+/** Each request body's property names, in the standard's order: what the gateway takes from a request and passes on. */
+export const REQUEST_BODY_PROPERTIES = Object.fromEntries(
+  Object.entries(REQUEST_SCHEMAS).map(([name, schema]) => [name, Object.keys(schema.properties)]),
+) as Record<RequestSchemaName, string[]>;
