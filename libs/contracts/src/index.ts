@@ -11,5 +11,6 @@ export * from './relay-policy.ts';
 export * from './rpc.ts';
 export * from './sea-chart.ts';
 export * from './service.ts';
+export * from './translations.ts';
 export * from './vis.ts';
 export * from './zone-time.ts';

@@ -7,10 +7,10 @@
 // changes nothing (a redelivery, or the fill from the log meeting the queue), and a gap is filled by reading the
 // stream from the store. Vessel names need no order but the newest: the vessel streams hold every timestamp.
 
-import type { VesselRegistered, VesselRenamed } from '@pcas/contracts';
+import { evolveTranslations, type VesselRegistered, type VesselRenamed } from '@pcas/contracts';
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import { lockForTransaction, type Queryable } from '@pcas/sql';
-import { evolveTranslations, evolveUser, type UserCopy } from '../domain/copies.ts';
+import { evolveUser, type UserCopy } from '../domain/copies.ts';
 
 export const COPIES_DDL: readonly string[] = [
   `CREATE TABLE IF NOT EXISTS notifier.users (

@@ -1,17 +1,9 @@
 // The notifier's copies of what other services own and it shows or decides with (docs/notifications.md#what-the-notifier-learns-from-other-services):
 // users (a sender's name and e-mail; who receives a push: deleted users get none, each one's time zone), stored
-// translations (the VESSEL push's label) and vessel names (titles, the notification's ship). Pure folds of the
+// translations (the VESSEL push's label; folded by `evolveTranslations` of @pcas/contracts) and vessel names (titles, the notification's ship). Pure folds of the
 // owners' events; the adapter applies them in stream order (adapters/copies.ts).
 
-import type {
-  TranslationsAdded,
-  TranslationsReplaced,
-  TranslationsUpdated,
-  UserCreated,
-  UserDeleted,
-  UserTimeZoneChanged,
-  UserUpdated,
-} from '@pcas/contracts';
+import type { UserCreated, UserDeleted, UserTimeZoneChanged, UserUpdated } from '@pcas/contracts';
 
 export interface UserCopy {
   id: number;
@@ -55,19 +47,4 @@ export function evolveUser(user: UserCopy | null, id: number, event: CopiedEvent
     default:
       return user;
   }
-}
-
-const TRANSLATION_EVENTS: ReadonlySet<string> = new Set([
-  'TranslationsAdded',
-  'TranslationsUpdated',
-  'TranslationsReplaced',
-]);
-
-/** A (namespace, language) pair's stored texts after one event of its stream (Replaced: exactly its entries). */
-export function evolveTranslations(texts: ReadonlyMap<string, string>, event: CopiedEvent): Map<string, string> {
-  const entries = (event.data as TranslationsAdded | TranslationsUpdated | TranslationsReplaced | null)?.translations;
-  if (!TRANSLATION_EVENTS.has(event.type) || !Array.isArray(entries)) return new Map(texts);
-  const out = event.type === 'TranslationsReplaced' ? new Map<string, string>() : new Map(texts);
-  for (const { key, value } of entries) out.set(key, value);
-  return out;
 }

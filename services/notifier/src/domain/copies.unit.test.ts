@@ -1,7 +1,7 @@
 // The notifier's copies of users and translations, folded from the owners' events.
 
 import { describe, expect, it } from 'vitest';
-import { evolveTranslations, evolveUser } from './copies.ts';
+import { evolveUser } from './copies.ts';
 import { donePortCalls } from './decisions.ts';
 
 describe('evolveUser', () => {
@@ -37,23 +37,6 @@ describe('evolveUser', () => {
       status: 'deleted',
       time_zone: null,
     });
-  });
-});
-
-describe('evolveTranslations', () => {
-  const entries = (...pairs: [string, string][]) => pairs.map(([key, value]) => ({ key, value }));
-  it('adds and updates keys; a replacement leaves exactly its entries', () => {
-    let texts = evolveTranslations(new Map(), {
-      type: 'TranslationsAdded',
-      data: { translations: entries(['a', '1']) },
-    });
-    texts = evolveTranslations(texts, { type: 'TranslationsUpdated', data: { translations: entries(['b', '2']) } });
-    expect([...texts]).toEqual([
-      ['a', '1'],
-      ['b', '2'],
-    ]);
-    texts = evolveTranslations(texts, { type: 'TranslationsReplaced', data: { translations: entries(['c', '3']) } });
-    expect([...texts]).toEqual([['c', '3']]);
   });
 });
 

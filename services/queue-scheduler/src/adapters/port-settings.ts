@@ -7,9 +7,9 @@
 // has no row here, and its default (libs/contracts QUEUE_SETTING_DEFAULTS, which the gateway seeds) applies.
 
 import {
+  evolveTranslations,
   isQueueCopiedSetting,
   type SettingChanged,
-  type TranslationEntry,
   type TranslationsReplaced,
 } from '@pcas/contracts';
 import type { EventStore, RecordedEvent } from '@pcas/eventstore';
@@ -68,45 +68,37 @@ export async function mailTranslations(q: Queryable, namespace: string): Promise
   return translationsOf(rows[0]?.texts ?? {});
 }
 
-async function upsertTexts(tx: Queryable, namespace: string, language: string, entries: TranslationEntry[]) {
-  const kept = entries.filter((e) => isMailText(language, e.key));
-  if (kept.length === 0) return;
+/** The pair's stored mail phrases after one of its events, folded by the translations stream's own rule. */
+async function applyTranslationsEvent(tx: Queryable, event: RecordedEvent): Promise<void> {
+  const { namespace, language } = event.data as TranslationsReplaced;
+  const { rows } = await tx.query<{ key: string; value: string }>(
+    'SELECT key, value FROM queue.port_translations WHERE namespace = $1 AND language = $2',
+    [namespace, language],
+  );
+  const texts = [...evolveTranslations(new Map(rows.map((r) => [r.key, r.value])), event)].filter(([key]) =>
+    isMailText(language, key),
+  );
+  await tx.query('DELETE FROM queue.port_translations WHERE namespace = $1 AND language = $2', [namespace, language]);
+  if (texts.length === 0) return;
   await tx.query(
     `INSERT INTO queue.port_translations (namespace, language, key, value)
-     SELECT $1, $2, e.key, e.value FROM unnest($3::text[], $4::text[]) AS e(key, value)
-     ON CONFLICT (namespace, language, key) DO UPDATE SET value = EXCLUDED.value`,
-    [namespace, language, kept.map((e) => e.key), kept.map((e) => e.value)],
+     SELECT $1, $2, e.key, e.value FROM unnest($3::text[], $4::text[]) AS e(key, value)`,
+    [namespace, language, texts.map(([key]) => key), texts.map(([, value]) => value)],
   );
 }
 
 /** One gateway event into the copy (events of one stream in order). */
 async function applyPortEvent(tx: Queryable, event: RecordedEvent): Promise<void> {
-  switch (event.type) {
-    case 'SettingChanged': {
-      const { name, value } = event.data as SettingChanged;
-      if (!isQueueCopiedSetting(name)) return;
-      await tx.query(
-        `INSERT INTO queue.port_settings (name, value) VALUES ($1, $2)
-         ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
-        [name, value],
-      );
-      return;
-    }
-    case 'TranslationsReplaced': {
-      const { namespace, language, translations } = event.data as TranslationsReplaced;
-      await tx.query('DELETE FROM queue.port_translations WHERE namespace = $1 AND language = $2', [
-        namespace,
-        language,
-      ]);
-      await upsertTexts(tx, namespace, language, translations);
-      return;
-    }
-    case 'TranslationsAdded':
-    case 'TranslationsUpdated': {
-      const { namespace, language, translations } = event.data as TranslationsReplaced;
-      await upsertTexts(tx, namespace, language, translations);
-      return;
-    }
+  if (event.type === 'SettingChanged') {
+    const { name, value } = event.data as SettingChanged;
+    if (!isQueueCopiedSetting(name)) return;
+    await tx.query(
+      `INSERT INTO queue.port_settings (name, value) VALUES ($1, $2)
+       ON CONFLICT (name) DO UPDATE SET value = EXCLUDED.value`,
+      [name, value],
+    );
+  } else if (event.type.startsWith('Translations')) {
+    await applyTranslationsEvent(tx, event);
   }
 }
 
