@@ -86,6 +86,13 @@ const NOTIFICATION_OBJECT = `CREATE OR REPLACE FUNCTION notifier.notification_ob
         FROM notifier.notifications n WHERE n.id = notification);
   END $$`;
 
+/** The last columns of a notification and a decision: audit times given by the writer (no default), the stream version. */
+const RECORDED_COLUMNS = `created_at timestamptz NOT NULL,
+    created_by integer,
+    modified_at timestamptz NOT NULL,
+    modified_by integer,
+    version integer NOT NULL`;
+
 export const NOTIFICATIONS_DDL: readonly string[] = [
   'CREATE SEQUENCE IF NOT EXISTS notifier.notification_ids',
   'CREATE SEQUENCE IF NOT EXISTS notifier.decision_ids',
@@ -96,11 +103,7 @@ export const NOTIFICATIONS_DDL: readonly string[] = [
     message text NOT NULL,
     ship_imo bigint,
     parent_notification_id bigint,
-    created_at timestamptz NOT NULL,
-    created_by integer,
-    modified_at timestamptz NOT NULL,
-    modified_by integer,
-    version integer NOT NULL
+    ${RECORDED_COLUMNS}
   )`,
   `CREATE INDEX IF NOT EXISTS notifications_roots_idx ON notifier.notifications (created_at DESC, id DESC)
      WHERE parent_notification_id IS NULL`,
@@ -112,11 +115,7 @@ export const NOTIFICATIONS_DDL: readonly string[] = [
     status text NOT NULL,
     notification_id bigint NOT NULL,
     port_call_master_id text NOT NULL,
-    created_at timestamptz NOT NULL,
-    created_by integer,
-    modified_at timestamptz NOT NULL,
-    modified_by integer,
-    version integer NOT NULL
+    ${RECORDED_COLUMNS}
   )`,
   'CREATE INDEX IF NOT EXISTS decisions_notification_idx ON notifier.decisions (notification_id)',
   `CREATE INDEX IF NOT EXISTS decisions_open_master_idx ON notifier.decisions (port_call_master_id)

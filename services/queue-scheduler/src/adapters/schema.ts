@@ -3,7 +3,7 @@
 // queue schema's advisory lock (setUpSchema), so several processes may start together.
 
 import { decidedCommandsTableSql } from '@pcas/commands';
-import { type Db, setUpSchema } from '@pcas/sql';
+import { AUDIT_COLUMNS, type Db, setUpSchema } from '@pcas/sql';
 import { PORT_SETTINGS_DDL } from './port-settings.ts';
 
 const QUEUE_DDL = [
@@ -18,10 +18,7 @@ const QUEUE_DDL = [
      name text NOT NULL,
      nominatable boolean NOT NULL DEFAULT false,
      version integer NOT NULL,
-     created_by integer,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now()
+     ${AUDIT_COLUMNS}
    )`,
   // The berths' calendars: GET /berth-reservations (one berth, by start) and the slot search.
   `CREATE TABLE IF NOT EXISTS queue.berth_reservations (
@@ -31,10 +28,7 @@ const QUEUE_DDL = [
      reservation_start timestamptz NOT NULL,
      reservation_end timestamptz NOT NULL,
      slot_reservation_id integer,
-     created_by integer,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now()
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS berth_reservations_berth ON queue.berth_reservations (berth_id, reservation_start)',
   // Nominations (stream nomination-<id>): GET /nominations, /own-nominations (created_by), and the open ones of an IMO.
@@ -50,10 +44,7 @@ const QUEUE_DDL = [
      berth_ids integer[] NOT NULL,
      slot_reservation_id integer,
      version integer NOT NULL,
-     created_by integer,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now()
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS nominations_imo ON queue.nominations (imo, nomination_status)',
   'CREATE INDEX IF NOT EXISTS nominations_created_by ON queue.nominations (created_by)',
@@ -79,10 +70,7 @@ const QUEUE_DDL = [
      jit_eta_discrepancy_time timestamptz,
      jit_eta_alert_state text NOT NULL DEFAULT 'green',
      version integer NOT NULL,
-     created_by integer,
-     created_at timestamptz NOT NULL DEFAULT now(),
-     modified_by integer,
-     modified_at timestamptz NOT NULL DEFAULT now()
+     ${AUDIT_COLUMNS}
    )`,
   'CREATE INDEX IF NOT EXISTS slot_reservations_status ON queue.slot_reservations (slot_reservation_status, imo)',
   // The timestamps a slot request put on its port call (ingest's ids), so a cancellation can remove them.

@@ -5,6 +5,14 @@
 
 import { AUDIT_COLUMNS, type Db, setUpSchema } from '@pcas/sql';
 
+/** What every stored VIS message has: the event it came from, when, between which services, its id and type. */
+const messageColumns = (defaultType: string) => `event_id uuid NOT NULL UNIQUE,
+     time timestamptz NOT NULL,
+     from_service_id text NOT NULL,
+     to_service_id text NOT NULL,
+     message_id text NOT NULL,
+     message_type text NOT NULL DEFAULT '${defaultType}'`;
+
 const DDL: string[] = [
   'CREATE SCHEMA IF NOT EXISTS vis',
   // GET /vis-vessels; the names of services in the message lists; a service's URL for sending. One row a service.
@@ -21,12 +29,7 @@ const DDL: string[] = [
   // author, subject and body are read from the textMessage XML when it is stored.
   `CREATE TABLE IF NOT EXISTS vis.messages (
      id bigserial PRIMARY KEY,
-     event_id uuid NOT NULL UNIQUE,
-     time timestamptz NOT NULL,
-     from_service_id text NOT NULL,
-     to_service_id text NOT NULL,
-     message_id text NOT NULL,
-     message_type text NOT NULL DEFAULT 'TXT',
+     ${messageColumns('TXT')},
      payload jsonb NOT NULL,
      author text,
      subject text,
@@ -40,12 +43,7 @@ const DDL: string[] = [
   // GET /vis-voyage-plans: RTZ voyage plans received, and RTA_SENT plans (what this port answered).
   `CREATE TABLE IF NOT EXISTS vis.voyage_plans (
      id bigserial PRIMARY KEY,
-     event_id uuid NOT NULL UNIQUE,
-     time timestamptz NOT NULL,
-     from_service_id text NOT NULL,
-     to_service_id text NOT NULL,
-     message_id text NOT NULL,
-     message_type text NOT NULL DEFAULT 'RTZ',
+     ${messageColumns('RTZ')},
      rtz_state_id integer NOT NULL,
      rtz_state text NOT NULL,
      rtz_parse_results jsonb NOT NULL,
