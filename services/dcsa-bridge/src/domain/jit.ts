@@ -303,10 +303,10 @@ export function decidePutTimestamp(
   portCall: PortCallRow | undefined,
   repliedTo: TimestampRow | undefined,
 ): Decision {
-  const mismatch = idMismatch('timestampID', pathId, body);
-  if (mismatch) return mismatch;
-  const unusable = usableService(partnerId, service, portCall, String(body.portCallServiceID));
-  if (unusable) return unusable;
+  const refused =
+    idMismatch('timestampID', pathId, body) ??
+    usableService(partnerId, service, portCall, String(body.portCallServiceID));
+  if (refused) return refused;
   const type = String(service!.body.portCallServiceType);
   const classifier = body.classifierCode as Classifier;
   if (!classifierAllowed(type, classifier)) {
@@ -354,10 +354,8 @@ export function decidePutVesselStatus(
   service: ServiceRow | undefined,
   portCall: PortCallRow | undefined,
 ): Decision {
-  const mismatch = idMismatch('portCallServiceID', pathId, body);
-  if (mismatch) return mismatch;
-  const unusable = usableService(partnerId, service, portCall, pathId);
-  if (unusable) return unusable;
+  const refused = idMismatch('portCallServiceID', pathId, body) ?? usableService(partnerId, service, portCall, pathId);
+  if (refused) return refused;
   const stored = storedBody(body, []);
   if (same(latest, stored)) return accept();
   return accept({

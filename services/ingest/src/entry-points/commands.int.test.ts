@@ -11,10 +11,10 @@ import { createLogger } from '@pcas/observability';
 import { templatePairs } from '@pcas/s211';
 import type { Db, Queryable } from '@pcas/sql';
 import { pollUntil, rejected, waitFor } from '@pcas/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureSchema } from '../adapters/schema.ts';
 import { insertFakeImoVessel, lockVesselName } from '../adapters/vessels.ts';
-import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
+import { type IngestDatabase, useIngest } from '../testing/database.ts';
 import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
 import { startIngest } from './service.ts';
 
@@ -38,19 +38,9 @@ let database: IngestDatabase;
 let db: Db;
 let store: EventStore;
 let ingest: IngestCommandHandlers;
-
-const handlers = () => createIngestCommands({ db, store, log, namespace: 'gavle', now: () => NOW });
-const streamOf = (imo: number) => store.readStream(vesselStream(imo));
-const vesselRow = async (imo: number) =>
-  (await db.query('SELECT * FROM ingest.vessels WHERE imo = $1', [imo])).rows[0] as Record<string, unknown> | undefined;
-
-const rejection = (promise: Promise<unknown>) => rejected<ApiError>(promise);
-
-beforeAll(async () => {
-  database = await ingestDatabase('pcas_ingest', { applicationName: 'ingest-test' });
-  ({ db, store } = database);
+useIngest('pcas_ingest', { pool: { applicationName: 'ingest-test' }, now: NOW, log }, async (made) => {
+  ({ database, db, store, ingest } = made);
   await ensureSchema(db); // a second start changes nothing
-  ingest = handlers();
   for (const { time_type, state } of templatePairs('gavle')!) {
     await ingest.setTimestampApiKeyWeights({
       actor: person,
@@ -59,7 +49,12 @@ beforeAll(async () => {
   }
 });
 
-afterAll(() => database?.close());
+const handlers = () => createIngestCommands({ db, store, log, namespace: 'gavle', now: () => NOW });
+const streamOf = (imo: number) => store.readStream(vesselStream(imo));
+const vesselRow = async (imo: number) =>
+  (await db.query('SELECT * FROM ingest.vessels WHERE imo = $1', [imo])).rows[0] as Record<string, unknown> | undefined;
+
+const rejection = (promise: Promise<unknown>) => rejected<ApiError>(promise);
 
 describe('postTimestamp', () => {
   let firstId: number;

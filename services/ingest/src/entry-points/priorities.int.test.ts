@@ -17,8 +17,8 @@ import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
 import { rejected } from '@pcas/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
+import { describe, expect, it } from 'vitest';
+import { type IngestDatabase, useIngest } from '../testing/database.ts';
 import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
 import { startIngest } from './service.ts';
 
@@ -64,13 +64,9 @@ const setEtd = (ids: unknown, actor = operator) =>
 
 const rejection = (promise: Promise<unknown>) => rejected<ApiError>(promise);
 
-beforeAll(async () => {
-  database = await ingestDatabase('pcas_ingest_prio', { applicationName: 'ingest-prio-test' });
-  ({ db, store } = database);
-  ingest = createIngestCommands({ db, store, log, namespace: 'gavle', now: () => NOW });
+useIngest('pcas_ingest_prio', { pool: { applicationName: 'ingest-prio-test' }, now: NOW, log }, (made) => {
+  ({ database, db, store, ingest } = made);
 });
-
-afterAll(() => database?.close());
 
 describe('setTimestampApiKeyWeights', () => {
   it('sets the ordered list as weights N − index: an event on priorities-timestamps and its rows', async () => {

@@ -6,15 +6,14 @@ import { type ApiError, type PostTimestampCommand, vesselStream } from '@pcas/co
 import type { EventStore } from '@pcas/eventstore';
 import { createLogger } from '@pcas/observability';
 import type { Db } from '@pcas/sql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IngestDatabase, ingestDatabase } from '../testing/database.ts';
-import { createIngestCommands, type IngestCommandHandlers } from './commands.ts';
+import { describe, expect, it } from 'vitest';
+import { useIngest } from '../testing/database.ts';
+import type { IngestCommandHandlers } from './commands.ts';
 
 const log = createLogger('ingest-vessel-type-test', 'silent');
 const person = { user_id: 12, api_key_id: null };
 const IMO = 9074729;
 
-let database: IngestDatabase;
 let db: Db;
 let store: EventStore;
 let ingest: IngestCommandHandlers;
@@ -33,14 +32,10 @@ const typeEvents = async () =>
 const row = async () =>
   (await db.query('SELECT vessel_type, modified_by FROM ingest.vessels WHERE imo = $1', [IMO])).rows[0];
 
-beforeAll(async () => {
-  database = await ingestDatabase('pcas_ingest_vtype', { poolSize: 8 });
-  ({ db, store } = database);
-  ingest = createIngestCommands({ db, store, log, namespace: 'gavle' });
+useIngest('pcas_ingest_vtype', { pool: { poolSize: 8 }, log }, async (made) => {
+  ({ db, store, ingest } = made);
   await ingest.postTimestamp({ actor: person, input: post(0) });
 });
-
-afterAll(() => database?.close());
 
 describe('setVesselType', () => {
   it('records the change on the stream and in the row together, by IMO or by row id', async () => {
