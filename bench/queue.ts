@@ -320,7 +320,4 @@ async function main() {
   console.log(JSON.stringify(line));
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+await main();

@@ -4,7 +4,7 @@
 // run over every route is services/gateway/src/entry-points/malformed-input.int.test.ts.
 
 import { openDb } from '@pcas/sql';
-import { type ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
+import { type ApiAnswer, type ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminAndDataSource, allowEstimatedArrivals, timestamp } from './timestamps.ts';
 
@@ -17,6 +17,14 @@ let admin: ApiClient;
 
 const eventCount = async () =>
   (await db.query<{ n: number }>('SELECT count(*)::int AS n FROM eventstore.events')).rows[0].n;
+
+/** The post is answered 400 with `error` and appends nothing. */
+async function refusedAppendingNothing(post: () => Promise<ApiAnswer>, error: string): Promise<void> {
+  const before = await eventCount();
+  const res = await post();
+  expect([res.status, res.body]).toEqual([400, { error }]);
+  expect(await eventCount()).toBe(before);
+}
 
 beforeAll(async () => {
   system = await startFleet();
@@ -42,30 +50,32 @@ describe('U+0000 in a timestamp', () => {
     ['payload', { payload: '{"source":"vis","key\\u0000":1}' }],
     ['payload', { payload: '{"list":[{"deep":["\\u0000"]}]}' }],
   ])('from a data source, in %s: 400, nothing appended', async (param, overrides) => {
-    const before = await eventCount();
-    const res = await source.post('/agent/rest/timestamps', timestamp(overrides));
-    expect(res.status).toBe(400);
-    expect(res.body).toEqual({ error: `${param} contains a NUL character` });
-    expect(await eventCount()).toBe(before);
+    await refusedAppendingNothing(
+      () => source.post('/agent/rest/timestamps', timestamp(overrides)),
+      `${param} contains a NUL character`,
+    );
   });
 
   it('from a person, in a payload sent as JSON text: 400, nothing appended', async () => {
-    const before = await eventCount();
-    const res = await admin.post('/timestamps', timestamp({ payload: '{"source":"ui","note":"\\u0000"}' }));
-    expect(res).toMatchObject({ status: 400, body: { error: 'payload contains a NUL character' } });
-    expect(await eventCount()).toBe(before);
+    await refusedAppendingNothing(
+      () => admin.post('/timestamps', timestamp({ payload: '{"source":"ui","note":"\\u0000"}' })),
+      'payload contains a NUL character',
+    );
   });
 
   it('a lone surrogate or deep nesting inside a payload sent as JSON text: 400, nothing appended', async () => {
-    const before = await eventCount();
-    const surrogate = await source.post('/agent/rest/timestamps', timestamp({ payload: '{"note":"\\ud800"}' }));
-    expect(surrogate.body).toEqual({ error: 'payload contains an invalid character' });
-    const deep = await source.post(
-      '/agent/rest/timestamps',
-      timestamp({ payload: `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}` }),
+    await refusedAppendingNothing(
+      () => source.post('/agent/rest/timestamps', timestamp({ payload: '{"note":"\\ud800"}' })),
+      'payload contains an invalid character',
     );
-    expect(deep.body).toEqual({ error: 'payload is nested too deeply' });
-    expect(await eventCount()).toBe(before);
+    await refusedAppendingNothing(
+      () =>
+        source.post(
+          '/agent/rest/timestamps',
+          timestamp({ payload: `{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}` }),
+        ),
+      'payload is nested too deeply',
+    );
   });
 
   it('the same post without it is appended (the count above can move)', async () => {

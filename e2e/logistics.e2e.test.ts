@@ -13,22 +13,12 @@ import {
   startFleet,
 } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource } from './timestamps.ts';
+import { gatePassage } from '../services/logistics/src/testing/gate-passages.ts';
+import { ADMIN, addUser, adminAndDataSource } from './timestamps.ts';
 
 const PATH = '/agent/rest/logistics-timestamps';
 // How long a real-time message may take: generous, the machine may be small and busy.
 const LIVE_MS = 30_000;
-
-const passage = (over: Record<string, unknown> = {}) => ({
-  time: '2026-11-25T12:00:00+02:00',
-  external_id: 501,
-  checkpoint: 'Gate 1',
-  direction: 'In',
-  front_license_plates: [{ number: 'ABC123', nationality: 'FI' }],
-  rear_license_plates: [{ number: 'TRL77', nationality: 'FI' }],
-  containers: [{ identification: 'MSCU1234567' }],
-  ...over,
-});
 
 describe('gate logistics (fleet)', () => {
   let system: RunningSystem;
@@ -43,14 +33,8 @@ describe('gate logistics (fleet)', () => {
     admin = made.admin;
     gate = made.api.withApiKey(made.apiKey.key);
     const email = `viewer-${Date.now()}@port.local`;
-    const created = await admin.post('/users', {
-      email,
-      first_name: 'Gate',
-      last_name: 'Viewer',
-      role: 'user',
-    });
-    expect(created.status).toBe(200);
-    user = await made.api.login(email, created.body.password);
+    const { password } = await addUser(admin, { email, first_name: 'Gate', last_name: 'Viewer', role: 'user' });
+    user = await made.api.login(email, password);
   }, 180_000);
 
   afterAll(async () => {
@@ -66,30 +50,30 @@ describe('gate logistics (fleet)', () => {
 
   it('refuses bad posts with the original messages and stores nothing', async () => {
     const cases: [Record<string, unknown>, string | RegExp][] = [
-      [passage({ direction: 'Inbound' }), 'Invalid direction value: Inbound'],
+      [gatePassage({ direction: 'Inbound' }), 'Invalid direction value: Inbound'],
       [
-        passage({ time: '2026-11-25 12:00' }),
+        gatePassage({ time: '2026-11-25 12:00' }),
         /^Invalid date format: 2026-11-25 12:00\. Use format YYYY-MM-DDThh:mm:ssZ/,
       ],
-      [passage({ time: '2026-11-25T12:00:00' }), /^Invalid date format: 2026-11-25T12:00:00\. /],
+      [gatePassage({ time: '2026-11-25T12:00:00' }), /^Invalid date format: 2026-11-25T12:00:00\. /],
       [
-        passage({ front_license_plates: [{ number: 'ABC123' }] }),
+        gatePassage({ front_license_plates: [{ number: 'ABC123' }] }),
         'Missing parameter(s) from front_license_plates: nationality',
       ],
       [
-        passage({ rear_license_plates: [{ number: 'A', nationality: 'FI', colour: 'red' }] }),
+        gatePassage({ rear_license_plates: [{ number: 'A', nationality: 'FI', colour: 'red' }] }),
         'Invalid parameter(s) in rear_license_plates: colour',
       ],
-      [passage({ containers: [{}] }), 'Missing parameter(s) from containers: identification'],
-      [passage({ containers: [{ identification: 'X', seal: 'S1' }] }), 'Invalid parameter(s) in containers: seal'],
+      [gatePassage({ containers: [{}] }), 'Missing parameter(s) from containers: identification'],
+      [gatePassage({ containers: [{ identification: 'X', seal: 'S1' }] }), 'Invalid parameter(s) in containers: seal'],
       [
-        passage({ front_license_plates: [{ number: 123, nationality: 'FI' }] }),
+        gatePassage({ front_license_plates: [{ number: 123, nationality: 'FI' }] }),
         'Invalid parameter(s) in front_license_plates: number must be text of at most 255',
       ],
-      [passage({ external_id: 'abc' }), "Wrong parameter type: external_id should be int but got 'abc'"],
-      [passage({ containers: 'MSCU1' }), "Wrong parameter type: containers should be array but got 'MSCU1'"],
-      [{ ...passage(), checkpoint: undefined }, 'Missing parameter: checkpoint'],
-      [{ ...passage(), time: undefined }, 'Missing parameter: time'],
+      [gatePassage({ external_id: 'abc' }), "Wrong parameter type: external_id should be int but got 'abc'"],
+      [gatePassage({ containers: 'MSCU1' }), "Wrong parameter type: containers should be array but got 'MSCU1'"],
+      [{ ...gatePassage(), checkpoint: undefined }, 'Missing parameter: checkpoint'],
+      [{ ...gatePassage(), time: undefined }, 'Missing parameter: time'],
     ];
     for (const [body, error] of cases) {
       const res = await gate.post(PATH, body);
@@ -100,26 +84,19 @@ describe('gate logistics (fleet)', () => {
     }
     expect(await list()).toEqual([]);
     // A person's session is not a gate system.
-    expect((await user.post(PATH, passage())).status).toBe(403);
+    expect((await user.post(PATH, gatePassage())).status).toBe(403);
   });
 
   it('stores a passage with its time in UTC and announces it on logistics-changed', async () => {
     socket = await connectRealtime(system.baseUrl, 15);
     await socket.subscribe('logistics-changed');
     const posted = Date.now();
-    expect(await gate.post(PATH, passage())).toMatchObject({ status: 200, body: { result: 'OK' } });
+    expect(await gate.post(PATH, gatePassage())).toMatchObject({ status: 200, body: { result: 'OK' } });
     const message = await socket.next('logistics-changed', LIVE_MS, posted);
     expect(message.data).toEqual([]);
     const [item] = await list();
-    expect(item).toMatchObject({
-      time: '2026-11-25T10:00:00+00:00',
-      checkpoint: 'Gate 1',
-      direction: 'In',
-      external_id: 501,
-      front_license_plates: [{ number: 'ABC123', nationality: 'FI' }],
-      rear_license_plates: [{ number: 'TRL77', nationality: 'FI' }],
-      containers: [{ identification: 'MSCU1234567' }],
-    });
+    // As posted, the time in UTC.
+    expect(item).toMatchObject({ ...gatePassage(), time: '2026-11-25T10:00:00+00:00' });
     expect(Object.keys(item).sort()).toEqual(
       [
         'time',
@@ -143,12 +120,12 @@ describe('gate logistics (fleet)', () => {
     // Let the first message's coalescing window pass.
     await new Promise((r) => setTimeout(r, 400));
     const since = Date.now();
-    const same = passage({
+    const same = gatePassage({
       time: '2026-11-25T10:00:00Z',
       rear_license_plates: [{ nationality: 'FI', number: 'TRL77' }],
     });
     expect((await gate.post(PATH, same)).body).toEqual({ result: 'OK' });
-    const twice = passage({ time: '2026-11-25T11:30:00Z', direction: 'Out', external_id: 502 });
+    const twice = gatePassage({ time: '2026-11-25T11:30:00Z', direction: 'Out', external_id: 502 });
     const answers = await Promise.all(Array.from({ length: 8 }, () => gate.post(PATH, twice)));
     expect(answers.map((a) => [a.status, a.body])).toEqual(Array.from({ length: 8 }, () => [200, { result: 'OK' }]));
     expect((await list()).map((p) => [p.time, p.direction, p.external_id])).toEqual([
@@ -178,7 +155,7 @@ describe('gate logistics (fleet)', () => {
       ['2026-11-24T08:00:00+00:00', 602],
       ['2026-11-26T09:00:00+02:00', 603],
     ] as const) {
-      expect((await gate.post(PATH, passage({ time, external_id: id }))).status).toBe(200);
+      expect((await gate.post(PATH, gatePassage({ time, external_id: id }))).status).toBe(200);
     }
     expect((await list()).map((p) => p.external_id)).toEqual([601, 603, 502, 501, 602]);
     expect((await list(2)).map((p) => p.external_id)).toEqual([601, 603]);
@@ -194,7 +171,7 @@ describe('gate logistics (fleet)', () => {
 
   it('finds the newest passages of a plate, front or rear, exact', async () => {
     expect(
-      (await gate.post(PATH, passage({ external_id: 701, front_license_plates: [], time: '2026-11-27T00:00:00Z' })))
+      (await gate.post(PATH, gatePassage({ external_id: 701, front_license_plates: [], time: '2026-11-27T00:00:00Z' })))
         .status,
     ).toBe(200);
     const rear = await user.get('/logistics-timestamps/by-license-plate/TRL77');
@@ -212,11 +189,11 @@ describe('gate logistics (fleet)', () => {
   it('with logistics_module off every route answers 403 naming it; on, they answer again at once', async () => {
     expect((await admin.put('/settings/logistics_module/disabled')).status).toBe(200);
     const off = { status: 403, body: { error: 'Logistics module is disabled' } };
-    expect(await gate.post(PATH, passage({ external_id: 801 }))).toMatchObject(off);
+    expect(await gate.post(PATH, gatePassage({ external_id: 801 }))).toMatchObject(off);
     expect(await user.get('/logistics-timestamps/100')).toMatchObject(off);
     expect(await user.get('/logistics-timestamps/by-license-plate/ABC123')).toMatchObject(off);
     expect((await admin.put('/settings/logistics_module/enabled')).status).toBe(200);
-    expect(await gate.post(PATH, passage({ external_id: 801 }))).toMatchObject({ status: 200 });
+    expect(await gate.post(PATH, gatePassage({ external_id: 801 }))).toMatchObject({ status: 200 });
     expect((await list(1)).map((p) => p.external_id)).toEqual([701]);
     expect((await user.get('/logistics-timestamps/by-license-plate/ABC123')).status).toBe(200);
   });
@@ -244,10 +221,10 @@ describe('gate logistics list filters (embedded)', () => {
 
   it('lists only passages with a listed plate (dashes removed), front or rear, at a listed checkpoint', async () => {
     const posts = [
-      passage({ external_id: 1, checkpoint: 'Gate 1' }),
-      passage({ external_id: 2, checkpoint: 'Gate 2' }),
-      passage({ external_id: 3, front_license_plates: [{ number: 'OTHER1', nationality: 'SE' }] }),
-      passage({
+      gatePassage({ external_id: 1, checkpoint: 'Gate 1' }),
+      gatePassage({ external_id: 2, checkpoint: 'Gate 2' }),
+      gatePassage({ external_id: 3, front_license_plates: [{ number: 'OTHER1', nationality: 'SE' }] }),
+      gatePassage({
         external_id: 4,
         checkpoint: 'Gate 3',
         front_license_plates: [],

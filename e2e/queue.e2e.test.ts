@@ -296,24 +296,21 @@ describe('JIT arrival queue (fleet)', () => {
       vessel.put('/agent/rest/slot-reservations', { id: a.id, laytime: '2 hours', jit_eta: iso(W0 + 2 * HOUR) }),
       'Given laytime is not valid: 2 hours',
     );
-    await refused(
-      admin.put('/slot-reservations', {
-        id: a.id,
-        laytime: 'PT2H',
-        jit_eta: iso(W0 + 13 * HOUR),
-        rta_window_start: iso(W0 + 13 * HOUR),
-      }),
-      `Reserved nomination not valid with given RTA window start: ${iso(W0 + 13 * HOUR)}`,
-    );
-    await refused(
-      admin.put('/slot-reservations', {
-        id: a.id,
-        laytime: 'PT2H',
-        jit_eta: iso(W0 + 5 * HOUR),
-        rta_window_start: iso(W0 + 5 * HOUR),
-      }),
-      `Berth not free with given RTA window start: ${iso(W0 + 5 * HOUR)}`,
-    );
+    // The port's RTA window start must lie in the reserved nomination and leave the berth free.
+    for (const [start, error] of [
+      [W0 + 13 * HOUR, 'Reserved nomination not valid with given RTA window start'],
+      [W0 + 5 * HOUR, 'Berth not free with given RTA window start'],
+    ] as const) {
+      await refused(
+        admin.put('/slot-reservations', {
+          id: a.id,
+          laytime: 'PT2H',
+          jit_eta: iso(start),
+          rta_window_start: iso(start),
+        }),
+        `${error}: ${iso(start)}`,
+      );
+    }
     expect(await snapshot()).toBe(before);
 
     ok(

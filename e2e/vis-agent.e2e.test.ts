@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApiClient, type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo } from './timestamps.ts';
+import { ADMIN, adminAndDataSource, allowEstimatedArrivals, isoSecondsAgo, timestamp } from './timestamps.ts';
 
 const SHIP = 'urn:mrn:stm:service:instance:agent-e2e:ship';
 const SHIP_URL = 'https://ship.example/vis';
@@ -72,6 +72,12 @@ describe('VIS agent mode (fleet)', () => {
   let source: ApiClient;
   let apiKeyId: number;
   const requests = () => agent.of('upload-text-message').filter((c) => c.body.subject === 'Share voyage plan request');
+  /** The data source's estimate of the ship's `state`, `seconds` from now. */
+  const postEstimate = (state: string, seconds: number, payload: Record<string, unknown>) =>
+    source.post(
+      '/agent/rest/timestamps',
+      timestamp({ imo: IMO, vessel_name: 'Agent Ship', state, time: isoSecondsAgo(-seconds), payload }),
+    );
 
   beforeAll(async () => {
     await new Promise<void>((resolve) => agent.server.listen(0, '127.0.0.1', resolve));
@@ -210,15 +216,7 @@ describe('VIS agent mode (fleet)', () => {
   });
 
   it('asks a VIS vessel for its voyage plan once per port call, sends the RTA and stores it on the port call', async () => {
-    const eta = (seconds: number) =>
-      source.post('/agent/rest/timestamps', {
-        imo: IMO,
-        vessel_name: 'Agent Ship',
-        time_type: 'Estimated',
-        state: 'Arrival_Vessel_PortArea',
-        time: isoSecondsAgo(-seconds),
-        payload: { source: 'e2e' },
-      });
+    const eta = (seconds: number) => postEstimate('Arrival_Vessel_PortArea', seconds, { source: 'e2e' });
     expect((await eta(7200)).status).toBe(200);
     const [request] = await until('the voyage-plan request', () => (requests().length > 0 ? requests() : undefined));
     expect(request.body).toEqual({
@@ -283,14 +281,7 @@ describe('VIS agent mode (fleet)', () => {
 
   it('sends the departure to the whitelisted services of the next port when the ETD changes', async () => {
     const etd = (seconds: number) =>
-      source.post('/agent/rest/timestamps', {
-        imo: IMO,
-        vessel_name: 'Agent Ship',
-        time_type: 'Estimated',
-        state: 'Departure_Vessel_Berth',
-        time: isoSecondsAgo(-seconds),
-        payload: { source: 'e2e', next_port: 'FIRAU' },
-      });
+      postEstimate('Departure_Vessel_Berth', seconds, { source: 'e2e', next_port: 'FIRAU' });
     const first = await etd(36_000);
     expect(first.status).toBe(200);
     const [departure] = await until('the departure', () =>

@@ -4,21 +4,12 @@
 // away and the view says so; axe on the view, and the view at a phone's width without sideways scrolling.
 
 import { describe, expect, it } from 'vitest';
+import { gatePassage } from '../../services/logistics/src/testing/gate-passages.ts';
 import { isoSecondsAgo } from '../timestamps.ts';
 import { browserSuite, chromiumAvailable, seriousAccessibilityFindings, subscribed, WAIT } from './browser.ts';
 
-function passage(overrides: Record<string, unknown> = {}) {
-  return {
-    time: isoSecondsAgo(600),
-    external_id: 1001,
-    checkpoint: 'Gate 1',
-    direction: 'In',
-    front_license_plates: [{ number: 'ABC123', nationality: 'FIN' }],
-    rear_license_plates: [{ number: 'TRL55', nationality: 'FIN' }],
-    containers: [{ identification: 'MSCU1234565' }],
-    ...overrides,
-  };
-}
+/** Ten minutes ago unless said: the view shows how long ago. */
+const passage = (overrides: Record<string, unknown> = {}) => gatePassage({ time: isoSecondsAgo(600), ...overrides });
 
 describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
   // A gate system posts with an API key, as every data source does.
@@ -37,7 +28,7 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
     await post(
       passage({
         time: isoSecondsAgo(300),
-        external_id: 1002,
+        external_id: 502,
         checkpoint: 'Gate 2',
         direction: 'Out',
         front_license_plates: [{ number: 'XYZ987', nationality: 'SWE' }],
@@ -58,9 +49,9 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
     expect(newest).toContain('Gate 2');
     expect(newest).toContain('XYZ-987 (SWE)');
     expect(oldest).toContain('Arrived');
-    expect(oldest).toContain('ABC-123 (FIN)');
-    expect(oldest).toContain('TRL-55 (FIN)');
-    expect(oldest).toContain('MSCU1234565');
+    expect(oldest).toContain('ABC-123 (FI)');
+    expect(oldest).toContain('TRL-77 (FI)');
+    expect(oldest).toContain('MSCU1234567');
     // Posted 10 minutes ago; the page rounds to minutes and moves its clock on every half minute, and the machine
     // may have been slow since the post.
     const ago = Number(/(\d+) min\.? ago/.exec(oldest)?.[1]);
@@ -74,7 +65,7 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
     await post(
       passage({
         time: isoSecondsAgo(5),
-        external_id: 1003,
+        external_id: 503,
         front_license_plates: [{ number: 'LIV321', nationality: 'EST' }],
       }),
     );
@@ -100,7 +91,7 @@ describe.skipIf(!chromiumAvailable)('gate logistics in the web UI', () => {
     await asked;
     await ui.page.getByRole('heading', { name: 'Passages of ABC-123' }).waitFor(WAIT);
     const found = ui.page.getByRole('list', { name: 'Passages of the licence plate' }).getByRole('listitem');
-    // ABC123 passed once; the live passage shares only the trailer (TRL55), which is not what was searched.
+    // ABC123 passed once; the live passage shares only the trailer (TRL77), which is not what was searched.
     await expect.poll(() => found.count(), WAIT).toBe(1);
     expect(await found.first().textContent()).toContain('Gate 1');
     expect(await seriousAccessibilityFindings(ui.page)).toEqual([]);

@@ -1,21 +1,11 @@
 import type { RecordGatePassageCommand } from '@pcas/contracts';
 import { describe, expect, it } from 'vitest';
+import { gatePassage } from '../testing/gate-passages.ts';
 import { decideGatePassage, gatePassageEventId, MAX_ITEMS, readGatePassage } from './gate-passages.ts';
-
-const post = (over: Partial<RecordGatePassageCommand> = {}): RecordGatePassageCommand => ({
-  time: '2026-11-25T12:30:00+02:00',
-  external_id: 77,
-  checkpoint: 'Gate 1',
-  direction: 'In',
-  front_license_plates: [{ number: 'ABC123', nationality: 'FI' }],
-  rear_license_plates: [{ nationality: 'SE', number: 'XYZ9' }],
-  containers: [{ identification: 'MSCU1234567' }],
-  ...over,
-});
 
 const message = (over: Partial<RecordGatePassageCommand>) => {
   try {
-    readGatePassage(post(over));
+    readGatePassage(gatePassage(over));
   } catch (error) {
     return [(error as { status: number }).status, (error as Error).message];
   }
@@ -24,20 +14,13 @@ const message = (over: Partial<RecordGatePassageCommand>) => {
 
 describe('a gate passage as posted', () => {
   it('is kept with its time in UTC and plates and containers in a fixed key order', () => {
-    expect(readGatePassage(post())).toEqual({
-      time: '2026-11-25T10:30:00+00:00',
-      checkpoint: 'Gate 1',
-      direction: 'In',
-      external_id: 77,
-      front_license_plates: [{ number: 'ABC123', nationality: 'FI' }],
-      rear_license_plates: [{ number: 'XYZ9', nationality: 'SE' }],
-      containers: [{ identification: 'MSCU1234567' }],
-    });
-    expect(readGatePassage(post({ time: '2026-11-25T10:30:00.250Z', direction: 'Out' }))).toMatchObject({
+    const reordered = gatePassage({ rear_license_plates: [{ nationality: 'FI', number: 'TRL77' }] });
+    expect(readGatePassage(reordered)).toEqual({ ...gatePassage(), time: '2026-11-25T10:00:00+00:00' });
+    expect(readGatePassage(gatePassage({ time: '2026-11-25T10:30:00.250Z', direction: 'Out' }))).toMatchObject({
       time: '2026-11-25T10:30:00+00:00',
       direction: 'Out',
     });
-    expect(readGatePassage(post({ time: '2026-11-25T05:30:00-0500' })).time).toBe('2026-11-25T10:30:00+00:00');
+    expect(readGatePassage(gatePassage({ time: '2026-11-25T05:30:00-0500' })).time).toBe('2026-11-25T10:30:00+00:00');
   });
 
   it('the direction is In or Out', () => {
@@ -82,33 +65,33 @@ describe('the passage event', () => {
   const actor = { user_id: 5, api_key_id: 9 };
 
   it('carries the passage and who posted it', () => {
-    const event = decideGatePassage(readGatePassage(post()), actor);
+    const event = decideGatePassage(readGatePassage(gatePassage()), actor);
     expect(event.type).toBe('GatePassageRecorded');
     expect(event.data).toMatchObject({ checkpoint: 'Gate 1', user_id: 5, api_key_id: 9 });
     expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
   });
 
   it('the same passage (also in another time zone or key order, by another key) has the same id', () => {
-    const id = gatePassageEventId(readGatePassage(post()));
-    const same = post({
-      time: '2026-11-25T10:30:00Z',
-      rear_license_plates: [{ number: 'XYZ9', nationality: 'SE' }],
+    const id = gatePassageEventId(readGatePassage(gatePassage()));
+    const same = gatePassage({
+      time: '2026-11-25T10:00:00Z',
+      rear_license_plates: [{ nationality: 'FI', number: 'TRL77' }],
     });
     expect(decideGatePassage(readGatePassage(same), { user_id: 6, api_key_id: 10 }).id).toBe(id);
   });
 
   it('any difference in time, checkpoint, direction or payload gives another id', () => {
-    const id = gatePassageEventId(readGatePassage(post()));
+    const id = gatePassageEventId(readGatePassage(gatePassage()));
     for (const over of [
-      { time: '2026-11-25T12:30:01+02:00' },
+      { time: '2026-11-25T12:00:01+02:00' },
       { checkpoint: 'Gate 2' },
       { direction: 'Out' },
-      { external_id: 78 },
+      { external_id: 502 },
       { front_license_plates: [{ number: 'ABC124', nationality: 'FI' }] },
       { rear_license_plates: [] },
       { containers: [{ identification: 'MSCU1234568' }] },
     ]) {
-      expect(gatePassageEventId(readGatePassage(post(over)))).not.toBe(id);
+      expect(gatePassageEventId(readGatePassage(gatePassage(over)))).not.toBe(id);
     }
   });
 });

@@ -9,27 +9,16 @@ import { type Actor, LOGISTICS, LogisticsCommands, type ServiceDeps } from '@pca
 import { createEventStore } from '@pcas/eventstore';
 import { createInProcessBus } from '@pcas/messaging';
 import { createLogger } from '@pcas/observability';
-import { openDb } from '@pcas/sql';
-import { freshPostgres, type PostgresForTest } from '@pcas/testing';
+import { type DatabaseForTest, freshDatabase } from '@pcas/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureSchema } from '../adapters/schema.ts';
+import { gatePassage } from '../testing/gate-passages.ts';
 import { gatePassageCommands } from './gate-passages.ts';
 
-let pg: PostgresForTest;
+let database: DatabaseForTest;
 let deps: ServiceDeps;
 
 const GATE: Actor = { user_id: 4, api_key_id: 8 };
-
-const passage = (over: Record<string, unknown> = {}) => ({
-  time: '2026-11-25T12:00:00+02:00',
-  external_id: 1001,
-  checkpoint: 'North gate',
-  direction: 'In',
-  front_license_plates: [{ number: 'ABC123', nationality: 'FI' }],
-  rear_license_plates: [{ number: 'TRL99', nationality: 'FI' }],
-  containers: [{ identification: 'MSCU1234567' }],
-  ...over,
-});
 
 const record = (input: Record<string, unknown>, actor: Actor = GATE) =>
   deps.bus.rpc(LOGISTICS, LogisticsCommands.recordGatePassage, { actor, input });
@@ -49,8 +38,8 @@ const events = async () =>
   ).rows[0].n;
 
 beforeAll(async () => {
-  pg = await freshPostgres('logistics_gate_passages');
-  const db = pg.url ? await openDb({ url: pg.url }) : await openDb({ dataDir: 'memory://' });
+  database = await freshDatabase('logistics_gate_passages');
+  const { db } = database;
   const store = createEventStore(db);
   await store.init();
   const log = createLogger('logistics-test', process.env.LOG_LEVEL ?? 'warn');
@@ -62,25 +51,24 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await deps?.bus.close();
-  await deps?.db.close();
-  await pg?.drop();
+  await database?.close();
 });
 
 describe('recording a gate passage', () => {
   it('appends its event on logistics-<checkpoint> and writes its row, the time in UTC', async () => {
-    expect(await record(passage())).toEqual({ result: 'OK' });
+    expect(await record(gatePassage())).toEqual({ result: 'OK' });
     expect(await rows()).toEqual([
       {
         time: '2026-11-25T10:00:00',
-        checkpoint: 'North gate',
+        checkpoint: 'Gate 1',
         direction: 'In',
-        external_id: 1001,
+        external_id: 501,
         front_license_plates: [{ number: 'ABC123', nationality: 'FI' }],
-        plate_numbers: ['ABC123', 'TRL99'],
+        plate_numbers: ['ABC123', 'TRL77'],
         created_by: 4,
       },
     ]);
-    const stream = await deps.store.readStream('logistics-North gate');
+    const stream = await deps.store.readStream('logistics-Gate 1');
     expect(stream.map((e) => [e.type, (e.data as { time: string }).time])).toEqual([
       ['GatePassageRecorded', '2026-11-25T10:00:00+00:00'],
     ]);
@@ -88,24 +76,26 @@ describe('recording a gate passage', () => {
   });
 
   it('the same passage again (another offset, another key order, another key) is answered OK and stored once', async () => {
-    const again = passage({
+    const again = gatePassage({
       time: '2026-11-25T10:00:00.000Z',
-      rear_license_plates: [{ nationality: 'FI', number: 'TRL99' }],
+      rear_license_plates: [{ nationality: 'FI', number: 'TRL77' }],
     });
     expect(await record(again, { user_id: 5, api_key_id: 9 })).toEqual({ result: 'OK' });
-    expect(await record(passage())).toEqual({ result: 'OK' });
+    expect(await record(gatePassage())).toEqual({ result: 'OK' });
     expect(await rows()).toHaveLength(1);
     expect(await events()).toBe(1);
   });
 
   it('many identical posts at once store one passage; different ones each their own', async () => {
-    const at = passage({ time: '2026-11-25T11:00:00Z', direction: 'Out' });
+    const at = gatePassage({ time: '2026-11-25T11:00:00Z', direction: 'Out' });
     const replies = await Promise.all(Array.from({ length: 20 }, () => record(at)));
     expect(replies).toEqual(Array.from({ length: 20 }, () => ({ result: 'OK' })));
     expect(await rows()).toHaveLength(2);
     expect(await events()).toBe(2);
     await Promise.all(
-      Array.from({ length: 10 }, (_, i) => record(passage({ time: '2026-11-25T12:00:00Z', external_id: 2000 + i }))),
+      Array.from({ length: 10 }, (_, i) =>
+        record(gatePassage({ time: '2026-11-25T12:00:00Z', external_id: 2000 + i })),
+      ),
     );
     expect(await rows()).toHaveLength(12);
     expect(await events()).toBe(12);
@@ -113,15 +103,15 @@ describe('recording a gate passage', () => {
 
   it('bad input is refused with the original message and stores nothing', async () => {
     const before = JSON.stringify([await rows(), await events()]);
-    await expect(record(passage({ direction: 'Sideways' }))).rejects.toMatchObject({
+    await expect(record(gatePassage({ direction: 'Sideways' }))).rejects.toMatchObject({
       status: 400,
       message: 'Invalid direction value: Sideways',
     });
-    await expect(record(passage({ time: '25.11.2026 10:00' }))).rejects.toMatchObject({
+    await expect(record(gatePassage({ time: '25.11.2026 10:00' }))).rejects.toMatchObject({
       status: 400,
       message: expect.stringMatching(/^Invalid date format: 25\.11\.2026 10:00\. Use format/),
     });
-    await expect(record(passage({ containers: [{ id: 'X' }] }))).rejects.toMatchObject({
+    await expect(record(gatePassage({ containers: [{ id: 'X' }] }))).rejects.toMatchObject({
       status: 400,
       message: 'Missing parameter(s) from containers: identification',
     });
