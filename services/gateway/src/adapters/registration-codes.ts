@@ -10,12 +10,12 @@ import {
   registrationCodeStream,
 } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
-import { searchClause } from '@pcas/http-kit';
-import { type Db, pageWithTotal, type Queryable } from '@pcas/sql';
+import type { Db, Queryable } from '@pcas/sql';
 import { generateRegistrationCode } from '../domain/user-management.ts';
 import { removeCredential, secretOf, storeCredential } from './credentials.ts';
+import { type ManagedListQuery, managedPage } from './managed-list.ts';
 import { pgText } from './schema.ts';
-import { isUniqueViolation, lockStream } from './stream-lock.ts';
+import { decideAndChange, isUniqueViolation, lockStream } from './stream-lock.ts';
 import { metadataOf } from './users.ts';
 
 export interface RegistrationCodeRow {
@@ -124,11 +124,7 @@ async function changeCode(
 ): Promise<boolean> {
   return db.transaction(async (tx) => {
     await lockStream(tx, registrationCodeStream(id));
-    const code = await loadRegistrationCode(tx, id);
-    if (!code) return false;
-    decide(code);
-    await change(tx, code);
-    return true;
+    return decideAndChange(tx, await loadRegistrationCode(tx, id), decide, change);
   });
 }
 
@@ -182,30 +178,16 @@ export const REGISTRATION_CODE_SORT_FIELDS: Record<string, string> = {
 };
 
 /** GET /registration-codes: search in the description; `createdBy` limits to one creator (level own). */
-export async function listRegistrationCodes(
-  db: Queryable,
-  query: { limit: number; offset: number; orderBy: string; search: string; createdBy: number | null },
-): Promise<{ rows: RegistrationCodeListRow[]; total: number }> {
-  const conditions: string[] = [];
-  const params: unknown[] = [];
-  if (query.createdBy !== null) {
-    params.push(query.createdBy);
-    conditions.push(`c.created_by = $${params.length}`);
-  }
-  const search = searchClause(query.search, { columns: ['c.description'], caretPrefix: false, offset: params.length });
-  if (search) {
-    params.push(...search.params);
-    conditions.push(search.sql);
-  }
-  const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-  const from = `FROM gateway.registration_codes c LEFT JOIN gateway.roles r ON r.name = c.role
-    LEFT JOIN gateway.users u ON u.id = c.created_by`;
-  return pageWithTotal<RegistrationCodeListRow>(db, {
-    select: `${COLUMNS}, r.readable_name, u.email`,
-    from: `${from} ${where}`,
-    params,
-    orderBy: query.orderBy,
-    limit: query.limit,
-    offset: query.offset,
-  });
+export function listRegistrationCodes(db: Queryable, query: ManagedListQuery) {
+  return managedPage<RegistrationCodeListRow>(
+    db,
+    {
+      select: `${COLUMNS}, r.readable_name, u.email`,
+      from: `FROM gateway.registration_codes c LEFT JOIN gateway.roles r ON r.name = c.role
+    LEFT JOIN gateway.users u ON u.id = c.created_by`,
+      createdBy: 'c.created_by',
+      searched: ['c.description'],
+    },
+    query,
+  );
 }

@@ -15,5 +15,21 @@ export async function lockUserRoles(tx: Queryable): Promise<void> {
   await lockForTransaction(tx, 'gateway', 'user-roles');
 }
 
+/**
+ * The step of a change made under its stream's lock: false for a row that is not there; else `decide` accepts
+ * the current row (it throws to refuse), `change` runs, and true.
+ */
+export async function decideAndChange<Row>(
+  tx: Queryable,
+  row: Row | null,
+  decide: (row: Row) => void,
+  change: (tx: Queryable, row: Row) => Promise<void>,
+): Promise<boolean> {
+  if (!row) return false;
+  decide(row);
+  await change(tx, row);
+  return true;
+}
+
 /** PostgreSQL's unique_violation: a concurrent writer took the same e-mail or code first. */
 export const isUniqueViolation = (error: unknown) => (error as { code?: string } | null)?.code === '23505';

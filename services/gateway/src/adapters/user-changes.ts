@@ -5,7 +5,7 @@ import type { Actor, UserTimeZoneChanged } from '@pcas/contracts';
 import type { EventStore } from '@pcas/eventstore';
 import type { Db, Queryable } from '@pcas/sql';
 import { removeCredential } from './credentials.ts';
-import { isUniqueViolation } from './stream-lock.ts';
+import { decideAndChange, isUniqueViolation } from './stream-lock.ts';
 import { loadUserRecord, type UserRecord } from './user-queries.ts';
 import {
   appendUserEvent,
@@ -123,69 +123,73 @@ function changeManagedUser(
   decide: (user: UserRecord) => void,
   change: (tx: Queryable, user: UserRecord) => Promise<void>,
 ): Promise<boolean> {
-  return withUser(db, id, async (tx, user) => {
-    if (!managed(user)) return false;
-    decide(user);
-    await change(tx, user);
-    return true;
-  });
+  return withUser(db, id, (tx, user) => decideAndChange(tx, managed(user) ? user : null, decide, change));
 }
 
-/** POST /user-suspend. Returns false for an unknown user. Setting the state it already has appends nothing. */
-export async function setSuspended(
-  db: Db,
-  store: EventStore,
-  id: number,
-  suspended: boolean,
-  actor: Actor,
-  decide: (user: UserRecord) => void,
-): Promise<boolean> {
-  return changeManagedUser(db, id, decide, async (tx, user) => {
-    if (suspended) {
-      const start = new Date();
-      await appendUserEvent(tx, store, id, 'UserSuspended', { id, suspend_start: start.toISOString() }, actor);
-      await tx.query(
-        'UPDATE gateway.users SET suspend_start = $2, modified_at = now(), modified_by = $3 WHERE id = $1',
-        [id, start, actor.user_id],
-      );
-    } else if (user.suspend_start !== null || user.any_client_suspend_start !== null) {
-      // The failed-login counters stay, as the original: the next failures continue from them.
-      await appendUserEvent(tx, store, id, 'UserUnsuspended', { id }, actor);
-      await tx.query(
-        'UPDATE gateway.users SET suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
-        [id, actor.user_id],
-      );
-      await tx.query('UPDATE gateway.login_failures SET suspend_start = NULL WHERE user_id = $1', [id]);
-    }
-  });
+/** One flag of a user set to `on`, under the user's lock, once `decide` has accepted it. */
+interface FlagChange {
+  store: EventStore;
+  id: number;
+  on: boolean;
+  actor: Actor;
+}
+
+/** POST /user-suspend. */
+async function suspend({ store, id, on: suspended, actor }: FlagChange, tx: Queryable, user: UserRecord) {
+  if (suspended) {
+    const start = new Date();
+    await appendUserEvent(tx, store, id, 'UserSuspended', { id, suspend_start: start.toISOString() }, actor);
+    await tx.query('UPDATE gateway.users SET suspend_start = $2, modified_at = now(), modified_by = $3 WHERE id = $1', [
+      id,
+      start,
+      actor.user_id,
+    ]);
+  } else if (user.suspend_start !== null || user.any_client_suspend_start !== null) {
+    // The failed-login counters stay, as the original: the next failures continue from them.
+    await appendUserEvent(tx, store, id, 'UserUnsuspended', { id }, actor);
+    await tx.query(
+      'UPDATE gateway.users SET suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
+      [id, actor.user_id],
+    );
+    await tx.query('UPDATE gateway.login_failures SET suspend_start = NULL WHERE user_id = $1', [id]);
+  }
 }
 
 /** POST /user-lock. Locking ends a suspension; unlocking also zeroes the failed-login counter. */
-export async function setLocked(
+async function lock({ store, id, on: locked, actor }: FlagChange, tx: Queryable, user: UserRecord) {
+  if (locked) {
+    if (user.locked && user.suspend_start === null) return;
+    await appendUserEvent(tx, store, id, 'UserLocked', { id }, actor);
+    await tx.query(
+      'UPDATE gateway.users SET locked = true, suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
+      [id, actor.user_id],
+    );
+  } else {
+    const clean = !user.locked && user.suspend_start === null && user.failed_logins === 0;
+    if (clean && !user.any_client_failures) return;
+    await appendUserEvent(tx, store, id, 'UserUnlocked', { id }, actor);
+    await tx.query(
+      `UPDATE gateway.users SET ${SUCCESSFUL_LOGIN_RESET}, modified_at = now(), modified_by = $2 WHERE id = $1`,
+      [id, actor.user_id],
+    );
+    await forgetClientFailures(tx, id);
+  }
+}
+
+const FLAGS = { suspended: suspend, locked: lock };
+
+/**
+ * POST /user-suspend and /user-lock: sets the user's flag to `on`. Returns false for an unknown user; setting the
+ * state it already has appends nothing.
+ */
+export function setUserFlag(
   db: Db,
   store: EventStore,
   id: number,
-  locked: boolean,
+  flag: keyof typeof FLAGS,
+  on: boolean,
   actor: Actor,
   decide: (user: UserRecord) => void,
 ): Promise<boolean> {
-  return changeManagedUser(db, id, decide, async (tx, user) => {
-    if (locked) {
-      if (user.locked && user.suspend_start === null) return;
-      await appendUserEvent(tx, store, id, 'UserLocked', { id }, actor);
-      await tx.query(
-        'UPDATE gateway.users SET locked = true, suspend_start = NULL, modified_at = now(), modified_by = $2 WHERE id = $1',
-        [id, actor.user_id],
-      );
-    } else {
-      const clean = !user.locked && user.suspend_start === null && user.failed_logins === 0;
-      if (clean && !user.any_client_failures) return;
-      await appendUserEvent(tx, store, id, 'UserUnlocked', { id }, actor);
-      await tx.query(
-        `UPDATE gateway.users SET ${SUCCESSFUL_LOGIN_RESET}, modified_at = now(), modified_by = $2 WHERE id = $1`,
-        [id, actor.user_id],
-      );
-      await forgetClientFailures(tx, id);
-    }
-  });
+  return changeManagedUser(db, id, decide, (tx, user) => FLAGS[flag]({ store, id, on, actor }, tx, user));
 }

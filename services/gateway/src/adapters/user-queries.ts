@@ -2,10 +2,10 @@
 // password's hash from gateway.credentials for the sign-in and password routes, the original's single-user JSON and
 // the management list. Changes are in the other user adapters (users.ts lists them).
 
-import { searchClause } from '@pcas/http-kit';
-import { pageWithTotal, type Queryable } from '@pcas/sql';
+import type { Queryable } from '@pcas/sql';
 import { type LoginCounters, NO_FAILURES } from '../domain/passwords.ts';
 import { secretOf } from './credentials.ts';
+import { type ManagedListQuery, managedPage } from './managed-list.ts';
 import { pgText } from './schema.ts';
 
 export interface UserWithPermissions {
@@ -199,33 +199,19 @@ export const USER_SORT_FIELDS: Record<string, string> = {
  */
 export async function listUsers(
   db: Queryable,
-  query: { limit: number; offset: number; orderBy: string; search: string; createdBy: number | null },
+  query: ManagedListQuery,
 ): Promise<{ rows: UserListRow[]; total: number }> {
-  const conditions = ["u.status = 'active'"];
-  const params: unknown[] = [];
-  if (query.createdBy !== null) {
-    params.push(query.createdBy);
-    conditions.push(`u.created_by = $${params.length}`);
-  }
-  const search = searchClause(query.search, {
-    columns: ['u.email', 'u.first_name', 'u.last_name'],
-    caretPrefix: false,
-    offset: params.length,
-  });
-  if (search) {
-    params.push(...search.params);
-    conditions.push(search.sql);
-  }
-  const where = `WHERE ${conditions.join(' AND ')}`;
-  const from = `FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
-    LEFT JOIN gateway.users cb ON cb.id = u.created_by`;
-  const { rows, total } = await pageWithTotal<UserListRow>(db, {
-    select: `${ROW_COLUMNS}, cb.email AS created_by_email`,
-    from: `${from} ${where}`,
-    params,
-    orderBy: query.orderBy,
-    limit: query.limit,
-    offset: query.offset,
-  });
+  const { rows, total } = await managedPage<UserListRow>(
+    db,
+    {
+      select: `${ROW_COLUMNS}, cb.email AS created_by_email`,
+      from: `FROM gateway.users u JOIN gateway.roles r ON r.id = u.role_id
+    LEFT JOIN gateway.users cb ON cb.id = u.created_by`,
+      conditions: ["u.status = 'active'"],
+      createdBy: 'u.created_by',
+      searched: ['u.email', 'u.first_name', 'u.last_name'],
+    },
+    query,
+  );
   return { rows: rows.map(withCounters), total };
 }

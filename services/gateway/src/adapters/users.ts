@@ -8,7 +8,7 @@
 // delete, suspend, lock, time zone), and user-writes.ts (the event and the row under the lock, shared by those).
 // The rest of the gateway imports them from here.
 
-export { changeTimeZone, deleteUser, setLocked, setSuspended, updateUser } from './user-changes.ts';
+export { changeTimeZone, deleteUser, setUserFlag, updateUser } from './user-changes.ts';
 export {
   recordFailedLogin,
   recordLogin,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { SESSION_PAYLOAD_KEYS } from '../entry-points/testing/session-payload-keys.ts';
 import { buildSessionPayload, moduleStates } from './session-payload.ts';
 
 const input = {
@@ -27,16 +28,7 @@ const input = {
 describe('session payload', () => {
   it('has the keys the clients read, session_id first when given', () => {
     const payload = buildSessionPayload({ ...input, sessionId: 's'.repeat(32) });
-    expect(Object.keys(payload)).toEqual([
-      'session_id',
-      'user',
-      'modules',
-      'session',
-      'jwt',
-      'rta_point_coordinates',
-      'map_default_coordinates',
-      'map_default_zoom',
-    ]);
+    expect(Object.keys(payload)).toEqual(SESSION_PAYLOAD_KEYS);
     expect(payload.session_id).toBe('s'.repeat(32));
   });
 

@@ -21,6 +21,7 @@ import { createAccess } from './auth.ts';
 import type { GatewayDeps } from './deps.ts';
 import { startGateway } from './service.ts';
 import { gatewayGround, testSessions } from './testing/gateway-harness.ts';
+import { SESSION_PAYLOAD_KEYS } from './testing/session-payload-keys.ts';
 
 const ADMIN_EMAIL = 'Admin@Test.Local';
 // Distinctive, so a search of the log and the events table for it cannot match anything by accident.
@@ -136,16 +137,7 @@ describe('login, session, logout', () => {
     const res = await call('POST', '/login', { body: { email: 'admin@test.LOCAL', password: ADMIN_PASSWORD } });
     expect(res.status).toBe(200);
     const body = res.body;
-    expect(Object.keys(body)).toEqual([
-      'session_id',
-      'user',
-      'modules',
-      'session',
-      'jwt',
-      'rta_point_coordinates',
-      'map_default_coordinates',
-      'map_default_zoom',
-    ]);
+    expect(Object.keys(body)).toEqual(SESSION_PAYLOAD_KEYS);
     expect(body.session_id).toMatch(/^[A-Za-z0-9_-]{26,}$/);
     expect(body.user).toMatchObject({ email: ADMIN_EMAIL, first_name: 'Admin', last_name: 'User', role: 'admin' });
     expect(typeof body.user.id).toBe('number');

@@ -47,6 +47,20 @@ function standIn() {
 
 const text = async (p: Promise<{ json: Buffer }>) => (await p).json.toString();
 
+/** The bodies over a stand-in, the first one already served (made at time 0). */
+async function afterFirstBody() {
+  const s = standIn();
+  const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
+  const first = vessels.read();
+  await s.finish();
+  /** A change made through this gateway: the data changes, and the bodies are told. */
+  const changeHere = () => {
+    s.write();
+    vessels.changed();
+  };
+  return { s, vessels, first: await first, changeHere };
+}
+
 describe('GET /sea-chart/vessels bodies', () => {
   it('shares one query among waiting callers and reuses the body for up to a second', async () => {
     const s = standIn();
@@ -77,17 +91,12 @@ describe('GET /sea-chart/vessels bodies', () => {
   });
 
   it('answers with a query started after the last change made through this gateway', async () => {
-    const s = standIn();
-    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
-    const first = text(vessels.read());
-    await s.finish();
-    await first;
+    const { s, vessels, changeHere } = await afterFirstBody();
     // A query on its way when the change happens does not count: the caller waits for the next one.
     s.advance(600);
     expect(await text(vessels.read())).toBe('[{"v":0}]');
     s.advance(1);
-    s.write();
-    vessels.changed();
+    changeHere();
     const after = text(vessels.read());
     await s.finish();
     await s.finish();
@@ -96,14 +105,9 @@ describe('GET /sea-chart/vessels bodies', () => {
   });
 
   it('starts the next body at a change while the map is being read, and not when nobody reads it', async () => {
-    const s = standIn();
-    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
-    const first = text(vessels.read());
-    await s.finish();
-    await first;
+    const { s, vessels, changeHere } = await afterFirstBody();
     s.advance(100);
-    s.write();
-    vessels.changed();
+    changeHere();
     expect(s.started).toEqual([0, 100]);
     await s.finish();
     s.advance(10);
@@ -116,11 +120,8 @@ describe('GET /sea-chart/vessels bodies', () => {
   });
 
   it('keeps the gzip of a body that did not change', async () => {
-    const s = standIn();
-    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
-    const first = vessels.read();
-    await s.finish();
-    const zipped = await (await first).gzipped();
+    const { s, vessels, first, changeHere } = await afterFirstBody();
+    const zipped = await first.gzipped();
     expect(gunzipSync(zipped).toString()).toBe('[{"v":0}]');
     vessels.changed();
     s.advance(1);
@@ -128,8 +129,7 @@ describe('GET /sea-chart/vessels bodies', () => {
     await s.finish();
     expect(await (await again).gzipped()).toBe(zipped);
     // A body that changed gets its own.
-    s.write();
-    vessels.changed();
+    changeHere();
     s.advance(1);
     const changed = vessels.read();
     await s.finish();
@@ -137,11 +137,7 @@ describe('GET /sea-chart/vessels bodies', () => {
   });
 
   it('serves a new body once its gzip is made, the body before it meanwhile', async () => {
-    const s = standIn();
-    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
-    const first = vessels.read();
-    await s.finish();
-    const firstBody = await first;
+    const { s, vessels, first: firstBody } = await afterFirstBody();
     s.write();
     s.advance(600);
     // Older than half the reuse time: the current body is served and a new one made in the background.
@@ -163,11 +159,8 @@ describe('GET /sea-chart/vessels bodies', () => {
   });
 
   it('fresh: resolves once a body made after the call is served, readers meanwhile getting the one before', async () => {
-    const s = standIn();
-    const vessels = createSeaChartVessels(s.db, 120, { now: s.now });
-    const first = vessels.read();
-    await s.finish();
-    expect((await first).json.toString()).toBe('[{"v":0}]');
+    const { s, vessels, first } = await afterFirstBody();
+    expect(first.json.toString()).toBe('[{"v":0}]');
     s.advance(100);
     s.write();
     let resolved = false;

@@ -14,6 +14,7 @@ import { rowId } from '../../domain/user-management.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { REQUIRED_LIST_PARAMS } from './paging.ts';
+import { array, int, optional, text } from './params.ts';
 
 export function apiKeyRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;
@@ -22,7 +23,7 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
     method: 'PUT',
     path: active ? '/api-keys/enable' : '/api-keys/disable',
     permission: 'manage_api_key',
-    params: { id: { type: 'int' } },
+    params: { id: int() },
     async handle({ params, auth }) {
       // An id beyond int4 names no key (PostgreSQL would raise on it), as for users and registration codes.
       const found = await setApiKeyActive(db, store, rowId(params.id), active, actorOf(auth));
@@ -53,7 +54,7 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
       path: '/api-keys',
       permission: 'manage_api_key',
       // `permissions` is ours: without it (the original web UI) the key holds every API-key permission.
-      params: { name: { type: 'string' }, permissions: { type: 'array', optional: true } },
+      params: { name: text(), permissions: optional(array()) },
       async handle({ params, auth }) {
         return createApiKey(db, store, params.name, readKeyPermissions(params.permissions), actorOf(auth));
       },
@@ -63,7 +64,7 @@ export function apiKeyRoutes(deps: GatewayDeps): Route[] {
       path: '/api-keys/permissions',
       permission: 'manage_api_key',
       // Ours: which API-key permissions a key holds; null for all of them.
-      params: { id: { type: 'int' }, permissions: { type: 'array', optional: true } },
+      params: { id: int(), permissions: optional(array()) },
       async handle({ params, auth }) {
         const permissions = readKeyPermissions(params.permissions);
         const found = await setApiKeyPermissions(db, store, rowId(params.id), permissions, actorOf(auth));

@@ -8,6 +8,7 @@ import type { Route } from '@pcas/http-kit';
 import { type BerthStay, berthBoardStays } from '@pcas/portcall-projector/queries';
 import { type BoardBerth, boardBerths, boardReservations } from '@pcas/queue-scheduler/queries';
 import type { GatewayDeps } from '../deps.ts';
+import { optionalText } from './params.ts';
 import { isIsoDateTime } from './timestamps.ts';
 
 const HOUR_MS = 3_600_000;
@@ -79,8 +80,8 @@ export function berthBoardRoutes(deps: GatewayDeps): Route[] {
       permission: 'basic_user_action',
       module: 'activity',
       params: {
-        from: { type: 'string', optional: true, maxLength: 32 },
-        to: { type: 'string', optional: true, maxLength: 32 },
+        from: optionalText(32),
+        to: optionalText(32),
       },
       async handle({ params }) {
         const now = Date.now();

@@ -9,14 +9,15 @@ import { listDcsaTimestamps, listOutbox, listPartners, OUTBOX_STATUSES } from '@
 import { type AuthContext, type ParamSpec, parseLimit, type Route } from '@pcas/http-kit';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, bool, int, mixed, optional, optionalInt, optionalText, text } from './params.ts';
 
 const PARTNER_PARAMS: Record<string, ParamSpec> = {
-  name: { type: 'string', maxLength: 200 },
-  api_key_id: { type: 'int' },
-  base_url: { type: 'string', maxLength: 2000 },
-  credentials: { type: 'string', optional: true, maxLength: 4000 },
-  vessel_imos: { type: 'array', optional: true, default: [] },
-  active: { type: 'bool', optional: true, default: true },
+  name: text(200),
+  api_key_id: int(),
+  base_url: text(2000),
+  credentials: optionalText(4000),
+  vessel_imos: optional(array(), []),
+  active: optional(bool(), true),
 };
 
 export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
@@ -43,14 +44,14 @@ export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
       method: 'PUT',
       path: '/dcsa-partners/:id',
       permission: 'manage_api_key',
-      params: { id: { type: 'int' }, ...PARTNER_PARAMS },
+      params: { id: int(), ...PARTNER_PARAMS },
       handle: (ctx) => command<DcsaPartnerCommand>(ctx, DcsaCommands.changePartner, ctx.params as DcsaPartnerCommand),
     },
     {
       method: 'POST',
       path: '/dcsa-partners/:id/retry',
       permission: 'manage_api_key',
-      params: { id: { type: 'int' } },
+      params: { id: int() },
       handle: (ctx) => command(ctx, DcsaCommands.retryOutbox, { id: ctx.params.id }),
     },
     {
@@ -58,9 +59,9 @@ export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
       path: '/dcsa-outbox',
       permission: 'manage_api_key',
       params: {
-        partner_id: { type: 'int', optional: true },
-        status: { type: 'string', optional: true, maxLength: 20 },
-        limit: { type: 'mixed', optional: true },
+        partner_id: optionalInt(),
+        status: optionalText(20),
+        limit: optional(mixed()),
       },
       async handle({ params }) {
         if (params.status !== undefined && !(OUTBOX_STATUSES as readonly string[]).includes(params.status)) {
@@ -74,7 +75,7 @@ export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/dcsa-timestamps',
       permission: 'basic_user_action',
-      params: { imo: { type: 'int', optional: true }, limit: { type: 'mixed', optional: true } },
+      params: { imo: optionalInt(), limit: optional(mixed()) },
       async handle({ params }) {
         const limit = parseLimit(params.limit, { fallback: 100, max: 1000 });
         return { data: await listDcsaTimestamps(db, { imo: params.imo, limit }) };
@@ -85,9 +86,9 @@ export function dcsaAdminRoutes(deps: GatewayDeps): Route[] {
       path: '/dcsa-timestamps/:id/plan',
       permission: 'add_manual_timestamp',
       params: {
-        id: { type: 'string', maxLength: 100 },
-        date_time: { type: 'string', maxLength: 64 },
-        remark: { type: 'string', optional: true, maxLength: 500 },
+        id: text(100),
+        date_time: text(64),
+        remark: optionalText(500),
       },
       handle: (ctx) =>
         command(ctx, DcsaCommands.answerRequest, {

@@ -36,6 +36,7 @@ import { currentTraceCarrier } from '@pcas/observability';
 import type { Queryable } from '@pcas/sql';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { mixed, optional, optionalText, text } from './params.ts';
 
 export const DCSA_PREFIX = '/dcsa/jit/v2';
 export const DCSA_API_VERSION = '2.0.0';
@@ -44,7 +45,7 @@ const HEADERS = { 'API-Version': DCSA_API_VERSION };
 // Each body property the standard defines, passed on as sent (the bridge validates it); a large bound, so that a
 // long value gets the standard's error rather than the kit's.
 const bodyParams = (...names: string[]): Record<string, ParamSpec> =>
-  Object.fromEntries(names.map((name) => [name, { type: 'mixed', optional: true, maxLength: 1_000_000 }]));
+  Object.fromEntries(names.map((name) => [name, optional(mixed(1_000_000))]));
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -124,7 +125,7 @@ export function dcsaRoutes(deps: GatewayDeps): Route[] {
     method,
     path: `${DCSA_PREFIX}${path}`,
     permission: 'dcsa_partner',
-    params: { id: { type: 'string', maxLength: 100 }, ...bodyParams(...REQUEST_BODY_PROPERTIES[body]) },
+    params: { id: text(100), ...bodyParams(...REQUEST_BODY_PROPERTIES[body]) },
     responses: {
       204: { description: 'Accepted (DCSA JIT 2.0.0); API-Version header.' },
       400: { description: "The standard's ErrorResponse, naming the property." },
@@ -150,9 +151,7 @@ export function dcsaRoutes(deps: GatewayDeps): Route[] {
     method: 'GET',
     path: `${DCSA_PREFIX}${path}`,
     permission: 'dcsa_partner',
-    params: Object.fromEntries(
-      LISTS[name].filters.map((filter) => [filter, { type: 'string', optional: true, maxLength: 200 } as ParamSpec]),
-    ),
+    params: Object.fromEntries(LISTS[name].filters.map((filter) => [filter, optionalText(200) as ParamSpec])),
     responses: { 400: { description: "The standard's ErrorResponse: a filter missing or malformed." } },
     async handle(ctx) {
       const uri = `${DCSA_PREFIX}${path}`;

@@ -1,30 +1,17 @@
 // Decisions (docs/domain.md#notifications-and-decisions): answering an item, closing and deleting go to the
 // notifier on cmd.notifier; the lists are its queries (`@pcas/notifier/queries`), run here.
 
-import {
-  type AnswerDecisionItemCommand,
-  NOTIFIER,
-  NotificationCommands,
-  type NotifierIdCommand,
-} from '@pcas/contracts';
+import { type AnswerDecisionItemCommand, NOTIFIER, NotificationCommands } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
 import { decisionById, listDecisions } from '@pcas/notifier/queries';
-import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { page } from './paging.ts';
+import { int, optionalInt, optionalText, text } from './params.ts';
+import { commandRoutes, getById, idCommand } from './shapes.ts';
 
 export function decisionRoutes(deps: GatewayDeps): Route[] {
   const { bus, db } = deps;
-
-  const byId = (method: Route['method'], path: string, permission: string, command: string): Route => ({
-    method,
-    path,
-    permission,
-    params: { id: { type: 'int' } },
-    async handle({ params, auth }) {
-      return sendAs<NotifierIdCommand>(bus, NOTIFIER, command, auth, { id: params.id });
-    },
-  });
+  const command = commandRoutes(bus, NOTIFIER);
 
   return [
     {
@@ -32,12 +19,12 @@ export function decisionRoutes(deps: GatewayDeps): Route[] {
       path: '/decisions',
       permission: 'basic_user_action',
       params: {
-        status: { type: 'string', optional: true, maxLength: 64 },
-        notification_id: { type: 'int', optional: true },
-        port_call_master_id: { type: 'string', optional: true, maxLength: 1000 },
-        limit: { type: 'int', optional: true },
-        offset: { type: 'int', optional: true },
-        sort: { type: 'string', optional: true },
+        status: optionalText(64),
+        notification_id: optionalInt(),
+        port_call_master_id: optionalText(1000),
+        limit: optionalInt(),
+        offset: optionalInt(),
+        sort: optionalText(),
       },
       handle: ({ params }) =>
         listDecisions(db, {
@@ -47,24 +34,30 @@ export function decisionRoutes(deps: GatewayDeps): Route[] {
           ...page(params),
         }),
     },
-    {
-      method: 'GET',
-      path: '/decision-by-id',
-      permission: 'basic_user_action',
-      params: { id: { type: 'int' } },
-      handle: ({ params }) => decisionById(db, params.id),
-    },
-    {
+    getById({ path: '/decision-by-id', permission: 'basic_user_action' }, (id) => decisionById(db, id)),
+    command({
       method: 'POST',
       path: '/decision-item-response',
       permission: 'send_push_notification',
-      params: { id: { type: 'int' }, response: { type: 'string', maxLength: 1000 } },
-      async handle({ params, auth }) {
-        const input: AnswerDecisionItemCommand = { id: params.id, response: params.response };
-        return sendAs<AnswerDecisionItemCommand>(bus, NOTIFIER, NotificationCommands.answerDecisionItem, auth, input);
-      },
-    },
-    byId('POST', '/close-decision', 'send_push_notification', NotificationCommands.closeDecision),
-    byId('DELETE', '/decisions', 'delete_push_notification', NotificationCommands.deleteDecision),
+      params: { id: int(), response: text(1000) },
+      command: NotificationCommands.answerDecisionItem,
+      input: (params): AnswerDecisionItemCommand => ({ id: params.id, response: params.response }),
+    }),
+    command(
+      idCommand({
+        method: 'POST',
+        path: '/close-decision',
+        permission: 'send_push_notification',
+        command: NotificationCommands.closeDecision,
+      }),
+    ),
+    command(
+      idCommand({
+        method: 'DELETE',
+        path: '/decisions',
+        permission: 'delete_push_notification',
+        command: NotificationCommands.deleteDecision,
+      }),
+    ),
   ];
 }

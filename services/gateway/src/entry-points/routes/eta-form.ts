@@ -25,8 +25,9 @@ import { slotRequestById, slotRequestLinkState } from '../../adapters/read-model
 import { linkChangeRefusal } from '../../domain/eta-form-links.ts';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, int, optional, optionalInt, text } from './params.ts';
 
-const TOKEN = { type: 'string', maxLength: 8192 } as const;
+const TOKEN = text(8192);
 
 export function etaFormRoutes(deps: GatewayDeps): Route[] {
   const { bus, db, config } = deps;
@@ -61,7 +62,7 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       path: '/agent/rest/eta-form/slot-reservations',
       permission: 'public',
       module: 'queue',
-      params: { token: TOKEN, laytime: { type: 'string', maxLength: 64 }, jit_eta: { type: 'string', maxLength: 64 } },
+      params: { token: TOKEN, laytime: text(64), jit_eta: text(64) },
       async handle({ params, auth }) {
         const link = await changingLink(params.token);
         return sendAs<SlotRequestInput>(bus, QUEUE_SCHEDULER, QueueCommands.updateSlotRequest, auth, {
@@ -100,9 +101,9 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       permission: 'timestamp',
       module: 'queue',
       params: {
-        imo: { type: 'int' },
-        time: { type: 'string', maxLength: 64 },
-        payload: { type: 'array', default: {} },
+        imo: int(),
+        time: text(64),
+        payload: { ...array(), default: {} },
       },
       handle: ({ params, auth }) =>
         sendAs<SetLiveEtaCommand>(bus, PORTCALL_PROJECTOR, PortcallCommands.setLiveEta, auth, {
@@ -116,13 +117,13 @@ export function etaFormRoutes(deps: GatewayDeps): Route[] {
       path: '/rta-web-form',
       permission: 'send_rta_web_form',
       params: {
-        port_call_id: { type: 'int', optional: true },
-        port: { type: 'string', maxLength: 255, default: '' },
-        imo: { type: 'int' },
-        rta: { type: 'string', maxLength: 64 },
-        eta_min: { type: 'string', maxLength: 64 },
-        eta_max: { type: 'string', maxLength: 64 },
-        payload: { type: 'array', optional: true },
+        port_call_id: optionalInt(),
+        port: { ...text(255), default: '' },
+        imo: int(),
+        rta: text(64),
+        eta_min: text(64),
+        eta_max: text(64),
+        payload: optional(array()),
       },
       handle: ({ params, auth }) =>
         sendAs<SendRtaWebFormCommand>(bus, QUEUE_SCHEDULER, QueueLinkCommands.sendRtaWebForm, auth, {

@@ -8,6 +8,7 @@ import { parseLimit, type Route } from '@pcas/http-kit';
 import { gatePassagesByPlate, listGatePassages } from '@pcas/logistics/queries';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, int, mixed, text } from './params.ts';
 
 /** The most passages GET /logistics-timestamps/:limit answers (the mobile app asks for 1000). */
 export const MAX_LOGISTICS_LIMIT = 1000;
@@ -23,13 +24,13 @@ export function logisticsRoutes(deps: GatewayDeps): Route[] {
       permission: 'timestamp',
       module: 'logistics',
       params: {
-        time: { type: 'string', maxLength: 64 },
-        external_id: { type: 'int' },
-        checkpoint: { type: 'string', maxLength: 255 },
-        direction: { type: 'string', maxLength: 64 },
-        front_license_plates: { type: 'array' },
-        rear_license_plates: { type: 'array' },
-        containers: { type: 'array' },
+        time: text(64),
+        external_id: int(),
+        checkpoint: text(255),
+        direction: text(64),
+        front_license_plates: array(),
+        rear_license_plates: array(),
+        containers: array(),
       },
       // Every parameter is required: they are the command as declared.
       handle: ({ params, auth }) =>
@@ -47,7 +48,7 @@ export function logisticsRoutes(deps: GatewayDeps): Route[] {
       permission: 'basic_user_action',
       module: 'logistics',
       // Checked by parseLimit, so a negative or too large limit gets a message in words.
-      params: { limit: { type: 'mixed' } },
+      params: { limit: mixed() },
       handle: ({ params }) =>
         listGatePassages(db, parseLimit(params.limit, { fallback: 100, max: MAX_LOGISTICS_LIMIT }), filter),
     },
@@ -56,7 +57,7 @@ export function logisticsRoutes(deps: GatewayDeps): Route[] {
       path: '/logistics-timestamps/by-license-plate/:license_plate',
       permission: 'basic_user_action',
       module: 'logistics',
-      params: { license_plate: { type: 'string', maxLength: 255 } },
+      params: { license_plate: text(255) },
       handle: ({ params }) => gatePassagesByPlate(db, params.license_plate),
     },
   ];

@@ -2,7 +2,8 @@
 // limit into LIMIT 0, an empty page, and had no upper bound; here a missing limit gets a page of 100, and a page
 // is capped so one request cannot read the whole table.
 
-import { type ParamSpec, parseLimit, parseOffset } from '@pcas/http-kit';
+import { type ParamSpec, parseLimit, parseOffset, type Route } from '@pcas/http-kit';
+import { int, optional, optionalText, text } from './params.ts';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 10_000;
@@ -15,12 +16,24 @@ export const page = (params: Record<string, unknown>) => ({
 });
 
 /**
+ * The parameters and handler of a searched list: limit and offset as `paging` declares them, sort and search
+ * optional; `list` gets the page and the search.
+ */
+export const searchedPage = (
+  paging: ParamSpec,
+  list: (query: ReturnType<typeof page> & { search?: string }) => Promise<unknown>,
+): Pick<Route, 'params' | 'handle'> => ({
+  params: { limit: paging, offset: paging, sort: optionalText(), search: optionalText() },
+  handle: ({ params }) => list({ ...page(params), search: params.search }),
+});
+
+/**
  * The original's declaration of an admin list (API keys, fixed vessels): limit, offset and sort required (clients
  * always send them), search optional.
  */
 export const REQUIRED_LIST_PARAMS: Record<string, ParamSpec> = {
-  limit: { type: 'int' },
-  offset: { type: 'int' },
-  sort: { type: 'string' },
-  search: { type: 'string', optional: true, default: '' },
+  limit: int(),
+  offset: int(),
+  sort: text(),
+  search: optional(text(), ''),
 };

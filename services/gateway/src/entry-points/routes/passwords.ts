@@ -12,6 +12,7 @@ import { findActiveUserRecordByEmail, setPassword, userJson } from '../../adapte
 import { assertPasswordAllowed, rulesForRole } from '../../domain/passwords.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { signingKeyLoader } from '../sign-in.ts';
+import { text } from './params.ts';
 import { EMAIL_MAX, PASSWORD_MAX } from './users.ts';
 
 export const RESET_REQUESTED = { message: 'Password reset requested' } as const;
@@ -59,7 +60,7 @@ export function passwordRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/request-password-reset',
       permission: 'public',
-      params: { email: { type: 'string', maxLength: EMAIL_MAX }, port: { type: 'string', maxLength: 100 } },
+      params: { email: text(EMAIL_MAX), port: text(100) },
       // Mails to one address, and requests from one client, are limited (docs/security.md#limits).
       rateLimits: [
         { limit: 'reset_address', perAddress: true },
@@ -79,7 +80,7 @@ export function passwordRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/reset-password',
       permission: 'public',
-      params: { password: { type: 'string', maxLength: PASSWORD_MAX }, token: { type: 'string', maxLength: 4096 } },
+      params: { password: text(PASSWORD_MAX), token: text(4096) },
       async handle({ params }) {
         if (params.password === '') throw ApiError.badRequest("Password can't be empty");
         if (params.token === '') throw ApiError.badRequest("Token can't be empty");

@@ -7,6 +7,7 @@ import type { Route } from '@pcas/http-kit';
 import { pinnedVessels } from '@pcas/notifier/queries';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, optional } from './params.ts';
 
 export function pinnedVesselRoutes(deps: GatewayDeps): Route[] {
   const { db, bus } = deps;
@@ -29,7 +30,7 @@ export function pinnedVesselRoutes(deps: GatewayDeps): Route[] {
       permission: 'basic_user_action',
       module: 'activity',
       // The whole list, replacing the previous one; absent means none, as in the original.
-      params: { vessel_ids: { type: 'array', optional: true, default: [] } },
+      params: { vessel_ids: optional(array(), []) },
       async handle(ctx) {
         return sendAs<SetPinnedVesselsCommand>(bus, NOTIFIER, PinCommands.setPinnedVessels, ctx.auth, {
           vessel_ids: ctx.params.vessel_ids,

@@ -18,6 +18,7 @@ import {
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { bool, int, mixed, optional, text } from './params.ts';
 
 export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
   const { bus } = deps;
@@ -41,7 +42,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     },
   });
 
-  const portCallId = { port_call_id: { type: 'int' } } as const;
+  const portCallId = { port_call_id: int() } as const;
   const byPortCallId = (p: Record<string, any>): PortCallIdCommand => ({ port_call_id: p.port_call_id });
 
   return [
@@ -52,7 +53,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     command(
       'POST',
       '/port-call-range',
-      { port_call_id: { type: 'int' }, start: { type: 'string' }, end: { type: 'string' } },
+      { port_call_id: int(), start: text(), end: text() },
       PortcallCommands.setPortCallRange,
       (p): SetPortCallRangeCommand => ({ port_call_id: p.port_call_id, start: p.start, end: p.end }),
       () => null,
@@ -61,7 +62,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
       'POST',
       '/update-port-call-id',
       // camelCase as the original's body.
-      { id: { type: 'int' }, portCallId: { type: 'int' } },
+      { id: int(), portCallId: int() },
       PortcallCommands.updatePortCallId,
       (p): UpdatePortCallIdCommand => ({ id: p.id, portCallId: p.portCallId }),
       () => true,
@@ -69,7 +70,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     command(
       'POST',
       '/unset-port-call-id',
-      { id: { type: 'int' } },
+      { id: int() },
       PortcallCommands.unsetPortCallId,
       (p): UnsetPortCallIdCommand => ({ id: p.id }),
       () => true,
@@ -78,9 +79,9 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
       'GET',
       '/timestamps-to-port-calls',
       {
-        imo: { type: 'int' },
-        isFromAgent: { type: 'bool', optional: true, default: false },
-        ignoreStatus: { type: 'bool', optional: true, default: false },
+        imo: int(),
+        isFromAgent: optional(bool(), false),
+        ignoreStatus: optional(bool(), false),
       },
       PortcallCommands.attachOrphans,
       (p): AttachOrphansCommand => ({ imo: p.imo, isFromAgent: p.isFromAgent, ignoreStatus: p.ignoreStatus }),
@@ -88,7 +89,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
     command(
       'GET',
       '/rebuild-port-calls',
-      { imo: { type: 'int' } },
+      { imo: int() },
       PortcallCommands.rebuildVessel,
       (p): RebuildVesselCommand => ({ imo: p.imo }),
     ),
@@ -96,7 +97,7 @@ export function portCallCorrectionRoutes(deps: GatewayDeps): Route[] {
       'POST',
       '/vessel-visibility',
       // Untyped in the original (a JSON boolean from the UI); the projector reads true/false and their spellings.
-      { imo: { type: 'int' }, visible: { type: 'mixed' } },
+      { imo: int(), visible: mixed() },
       PortcallCommands.setVesselVisibility,
       (p): SetVesselVisibilityCommand => ({ imo: p.imo, visible: p.visible }),
     ),

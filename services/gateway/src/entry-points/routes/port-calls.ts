@@ -14,10 +14,11 @@ import { storedTranslations } from '../../adapters/translations.ts';
 import { timelineSlots, timesheetCsv } from '../../domain/port-calls.ts';
 import { DEFAULT_TEXT_LANGUAGE, defaultTranslations, effectiveTranslations } from '../../domain/translations.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { page } from './paging.ts';
+import { page, searchedPage } from './paging.ts';
+import { int, mixed, optional, optionalInt, optionalText, text } from './params.ts';
 
 // These lists require limit and offset as the original did (paged by paging.ts).
-const pageParam = { type: 'mixed' } as const;
+const pageParam = mixed();
 
 const invalidPortCallId = (id: unknown) => ApiError.badRequest(`Invalid port call ID: ${String(id)}`);
 
@@ -68,7 +69,7 @@ function timestampsRoute(
     path,
     permission: 'basic_user_action',
     module: 'activity',
-    params: { [key]: { type: 'int' }, limit: pageParam, offset: pageParam, sort: { type: 'string' } },
+    params: { [key]: int(), limit: pageParam, offset: pageParam, sort: text() },
     handle: ({ params }) => listTimestamps(db, filter(params[key]), page(params)),
   };
 }
@@ -80,7 +81,7 @@ function timesheetCsvRoute({ db, config }: GatewayDeps): Route {
     path: '/port-call-csv',
     permission: 'basic_user_action',
     module: 'activity',
-    params: { id: { type: 'int' }, time_zone: { type: 'string', maxLength: 64 } },
+    params: { id: int(), time_zone: text(64) },
     async handle({ params }) {
       const found = await portCallById(db, params.id);
       if (!found) throw invalidPortCallId(params.id);
@@ -110,22 +111,14 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
       path: '/port-calls',
       permission: 'basic_user_action',
       module: 'activity',
-      params: {
-        limit: pageParam,
-        offset: pageParam,
-        sort: { type: 'string', optional: true },
-        search: { type: 'string', optional: true },
-      },
-      async handle({ params }) {
-        return listPortCalls(db, { ...page(params), search: params.search });
-      },
+      ...searchedPage(pageParam, (query) => listPortCalls(db, query)),
     },
     {
       method: 'GET',
       path: '/port-call',
       permission: 'basic_user_action',
       module: 'activity',
-      params: { id: { type: 'int' } },
+      params: { id: int() },
       async handle({ params }) {
         const found = await portCallById(db, params.id);
         if (!found) throw invalidPortCallId(params.id);
@@ -140,7 +133,7 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
       path: '/port-call-template',
       permission: 'basic_user_action',
       module: 'activity',
-      params: { namespace: { type: 'string', maxLength: 64 } },
+      params: { namespace: text(64) },
       async handle({ params }) {
         const template = portCallTemplate(params.namespace);
         if (!template) throw ApiError.badRequest(`No port call template for namespace ${params.namespace}`);
@@ -163,11 +156,11 @@ export function portCallRoutes(deps: GatewayDeps): Route[] {
       path: '/export/port-calls',
       permission: 'export_api',
       params: {
-        id: { type: 'int', optional: true },
-        imo: { type: 'int', optional: true },
-        offset: { type: 'mixed', optional: true },
-        limit: { type: 'mixed', optional: true },
-        sort: { type: 'string', optional: true },
+        id: optionalInt(),
+        imo: optionalInt(),
+        offset: optional(mixed()),
+        limit: optional(mixed()),
+        sort: optionalText(),
       },
       async handle({ params }) {
         return exportPortCalls(

@@ -20,6 +20,7 @@ import {
 } from '../../adapters/read-models/priorities.ts';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, text } from './params.ts';
 
 const shown = (value: unknown) => (value !== null && typeof value === 'object' ? JSON.stringify(value) : String(value));
 
@@ -92,9 +93,9 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
       path: '/timestamp-api-key-weights',
       permission: 'manage_api_key',
       params: {
-        timestamp_time_type: { type: 'string' },
-        timestamp_state: { type: 'string' },
-        api_key_ids: { type: 'array' },
+        timestamp_time_type: text(),
+        timestamp_state: text(),
+        api_key_ids: array(),
       },
       async handle(ctx) {
         const { timestamp_time_type: timeType, timestamp_state: state } = ctx.params;
@@ -138,8 +139,8 @@ export function priorityRoutes(deps: GatewayDeps): Route[] {
       path: '/payload-key-api-key-weights',
       permission: 'manage_api_key',
       params: {
-        payload_key: { type: 'string' },
-        api_key_ids: { type: 'array' },
+        payload_key: text(),
+        api_key_ids: array(),
       },
       async handle(ctx) {
         const ids = idList(ctx.params.api_key_ids);

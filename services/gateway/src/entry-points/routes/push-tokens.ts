@@ -9,42 +9,34 @@ import {
   type RemoveStalePushTokensCommand,
 } from '@pcas/contracts';
 import type { Route } from '@pcas/http-kit';
-import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, mixed } from './params.ts';
+import { commandRoutes } from './shapes.ts';
 
 export function pushTokenRoutes(deps: GatewayDeps): Route[] {
-  const { bus } = deps;
+  const command = commandRoutes(deps.bus, NOTIFIER);
 
   return [
-    {
+    command({
       method: 'POST',
       path: '/register-push-token',
       permission: 'basic_user_action',
       params: {
-        installation_id: { type: 'mixed', maxLength: 255 },
-        platform: { type: 'mixed', maxLength: 32 },
-        push_token: { type: 'mixed', maxLength: 1000 },
+        installation_id: mixed(255),
+        platform: mixed(32),
+        push_token: mixed(1000),
       },
+      command: PushTokenCommands.registerPushToken,
       // Every parameter is required: they are the command as declared.
-      handle: ({ params, auth }) =>
-        sendAs<RegisterPushTokenCommand>(
-          bus,
-          NOTIFIER,
-          PushTokenCommands.registerPushToken,
-          auth,
-          params as RegisterPushTokenCommand,
-        ),
-    },
-    {
+      input: (params) => params as RegisterPushTokenCommand,
+    }),
+    command({
       method: 'POST',
       path: '/push-notification-tokens',
       permission: 'push_notification_token',
-      params: { tokens: { type: 'array' } },
-      async handle({ params, auth }) {
-        return sendAs<RemoveStalePushTokensCommand>(bus, NOTIFIER, PushTokenCommands.removeStalePushTokens, auth, {
-          tokens: params.tokens,
-        });
-      },
-    },
+      params: { tokens: array() },
+      command: PushTokenCommands.removeStalePushTokens,
+      input: (params): RemoveStalePushTokensCommand => ({ tokens: params.tokens }),
+    }),
   ];
 }

@@ -11,12 +11,13 @@ import {
 } from '../../adapters/read-models/queue.ts';
 import { rowId } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { byIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+import { int, mixed, optionalInt, text } from './params.ts';
+import { byIdRoute, deleteByIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
 
 const BERTH_PARAMS: Record<string, ParamSpec> = {
-  code: { type: 'string', maxLength: 255 },
-  name: { type: 'string', maxLength: 255 },
-  nominatable: { type: 'mixed' },
+  code: text(255),
+  name: text(255),
+  nominatable: mixed(),
 };
 
 const berthInput = (params: Record<string, any>): BerthInput => ({
@@ -40,17 +41,11 @@ export function berthRoutes(deps: GatewayDeps): Route[] {
       method: 'PUT',
       path: '/berths',
       permission: 'manage_berth',
-      params: { id: { type: 'int' }, ...BERTH_PARAMS },
+      params: { id: int(), ...BERTH_PARAMS },
       handle: ({ params, auth }) =>
         send<BerthInput>(QueueCommands.updateBerth, auth, { id: rowId(params.id), ...berthInput(params) }),
     }),
-    route({
-      method: 'DELETE',
-      path: '/berths',
-      permission: 'manage_berth',
-      params: { id: { type: 'int' } },
-      handle: ({ params, auth }) => send(QueueCommands.deleteBerth, auth, { id: rowId(params.id), code: '', name: '' }),
-    }),
+    deleteByIdRoute(deps, '/berths', 'manage_berth', QueueCommands.deleteBerth, { code: '', name: '' }),
     route({
       method: 'GET',
       path: '/berths',
@@ -71,8 +66,8 @@ export function berthRoutes(deps: GatewayDeps): Route[] {
 
 /** A port block's start and end (ISO 8601), in the order the original checks them. */
 const RESERVATION_PERIOD: Record<string, ParamSpec> = {
-  reservation_start: { type: 'string', maxLength: 64 },
-  reservation_end: { type: 'string', maxLength: 64 },
+  reservation_start: text(64),
+  reservation_end: text(64),
 };
 
 export function berthReservationRoutes(deps: GatewayDeps): Route[] {
@@ -84,10 +79,10 @@ export function berthReservationRoutes(deps: GatewayDeps): Route[] {
       path: '/berth-reservations',
       permission: 'manage_berth_reservation',
       params: {
-        berth_id: { type: 'int' },
-        berth_reservation_type: { type: 'string', maxLength: 64 },
+        berth_id: int(),
+        berth_reservation_type: text(64),
         ...RESERVATION_PERIOD,
-        slot_reservation_id: { type: 'int', optional: true },
+        slot_reservation_id: optionalInt(),
       },
       handle: ({ params, auth }) =>
         send<BerthReservationInput>(QueueCommands.createBerthReservation, auth, {
@@ -102,7 +97,7 @@ export function berthReservationRoutes(deps: GatewayDeps): Route[] {
       method: 'PUT',
       path: '/berth-reservations',
       permission: 'manage_berth_reservation',
-      params: { id: { type: 'int' }, ...RESERVATION_PERIOD },
+      params: { id: int(), ...RESERVATION_PERIOD },
       handle: ({ params, auth }) =>
         send<BerthReservationInput>(QueueCommands.updateBerthReservation, auth, {
           id: rowId(params.id),
@@ -110,23 +105,15 @@ export function berthReservationRoutes(deps: GatewayDeps): Route[] {
           reservation_end: params.reservation_end,
         }),
     }),
-    route({
-      method: 'DELETE',
-      path: '/berth-reservations',
-      permission: 'manage_berth_reservation',
-      params: { id: { type: 'int' } },
-      handle: ({ params, auth }) =>
-        send(QueueCommands.deleteBerthReservation, auth, {
-          id: rowId(params.id),
-          reservation_start: '',
-          reservation_end: '',
-        }),
+    deleteByIdRoute(deps, '/berth-reservations', 'manage_berth_reservation', QueueCommands.deleteBerthReservation, {
+      reservation_start: '',
+      reservation_end: '',
     }),
     route({
       method: 'GET',
       path: '/berth-reservations',
       permission: 'view_berth_reservation',
-      params: { berth_id: { type: 'int' }, ...LIST_PARAMS },
+      params: { berth_id: int(), ...LIST_PARAMS },
       handle: ({ params }) => listBerthReservations(db, rowId(params.berth_id), listQuery(params)),
     }),
     byIdRoute('/berth-reservation-by-id', 'view_berth_reservation', (id) => berthReservationById(db, id)),

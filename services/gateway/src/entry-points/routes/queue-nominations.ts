@@ -5,26 +5,27 @@ import type { ParamSpec, Route } from '@pcas/http-kit';
 import { consigneeUsers, isConsignee, listNominations, nominationById } from '../../adapters/read-models/queue.ts';
 import { rowId } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+import { array, int, optional, optionalText, text } from './params.ts';
+import { deleteByIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
 
 const NOMINATION_PARAMS: Record<string, ParamSpec> = {
-  company_name: { type: 'string', maxLength: 255 },
-  email: { type: 'string', maxLength: 255 },
-  imo: { type: 'int' },
-  vessel_name: { type: 'string', maxLength: 255 },
-  window_start: { type: 'string', maxLength: 64 },
-  window_end: { type: 'string', maxLength: 64 },
-  berth_ids: { type: 'array' },
+  company_name: text(255),
+  email: text(255),
+  imo: int(),
+  vessel_name: text(255),
+  window_start: text(64),
+  window_end: text(64),
+  berth_ids: array(),
 };
 const NOMINATION_UPDATE_PARAMS: Record<string, ParamSpec> = {
-  id: { type: 'int' },
-  company_name: { type: 'string', maxLength: 255 },
-  email: { type: 'string', maxLength: 255 },
-  imo: { type: 'int' },
-  vessel_name: { type: 'string', maxLength: 255 },
-  window_start: { type: 'string', maxLength: 64, optional: true },
-  window_end: { type: 'string', maxLength: 64, optional: true },
-  berth_ids: { type: 'array', optional: true },
+  id: int(),
+  company_name: text(255),
+  email: text(255),
+  imo: int(),
+  vessel_name: text(255),
+  window_start: optionalText(64),
+  window_end: optionalText(64),
+  berth_ids: optional(array()),
 };
 
 const nominationInput = (params: Record<string, any>): NominationInput => ({
@@ -55,13 +56,7 @@ function ownOrAllNominationRoutes(deps: GatewayDeps, own: boolean): Route[] {
       handle: ({ params, auth }) =>
         send(QueueCommands.updateNomination, auth, { ...nominationInput(params), id: rowId(params.id), own }),
     }),
-    route({
-      method: 'DELETE',
-      path,
-      permission: manage,
-      params: { id: { type: 'int' } },
-      handle: ({ params, auth }) => send(QueueCommands.deleteNomination, auth, { id: rowId(params.id), own }),
-    }),
+    deleteByIdRoute(deps, path, manage, QueueCommands.deleteNomination, { own }),
     route({
       method: 'GET',
       path,
@@ -73,7 +68,7 @@ function ownOrAllNominationRoutes(deps: GatewayDeps, own: boolean): Route[] {
       method: 'GET',
       path: own ? '/own-nomination-by-id' : '/nomination-by-id',
       permission: view,
-      params: { id: { type: 'int' } },
+      params: { id: int() },
       handle: ({ params, auth }) => nominationById(db, rowId(params.id), owner(auth)),
     }),
   ];
@@ -102,7 +97,7 @@ export function nominationRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/nomination-for-consignee',
       permission: 'manage_all_queue_nomination',
-      params: { consignee_user_id: { type: 'int' }, ...NOMINATION_PARAMS },
+      params: { consignee_user_id: int(), ...NOMINATION_PARAMS },
       async handle({ params, auth }) {
         // Who may own a nomination is the gateway's to know (it keeps the users and their roles).
         const user = rowId(params.consignee_user_id);

@@ -7,12 +7,14 @@ import type { ListQuery } from '../../adapters/read-models/queue.ts';
 import { rowId } from '../../domain/user-management.ts';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { int, optionalInt, optionalText } from './params.ts';
+import { getById } from './shapes.ts';
 
 export const LIST_PARAMS: Record<string, ParamSpec> = {
-  limit: { type: 'int', optional: true },
-  offset: { type: 'int', optional: true },
-  sort: { type: 'string', optional: true },
-  search: { type: 'string', optional: true },
+  limit: optionalInt(),
+  offset: optionalInt(),
+  sort: optionalText(),
+  search: optionalText(),
 };
 const DEFAULT_LIMIT = 10;
 const MAX_LIMIT = 1000;
@@ -29,16 +31,31 @@ export const route = (r: Omit<Route, 'module'>): Route => ({ ...r, module: 'queu
 
 /** GET <path>?id=: one row by its id, an id beyond int4 naming none (rowId). */
 export const byIdRoute = (path: string, permission: string, read: (id: number) => Promise<unknown>): Route =>
-  route({
-    method: 'GET',
-    path,
-    permission,
-    params: { id: { type: 'int' } },
-    handle: ({ params }) => read(rowId(params.id)),
-  });
+  getById({ path, permission, module: 'queue' }, (id) => read(rowId(id)));
 
 /** Sends a command over cmd.queue-scheduler on behalf of the caller. */
 export const queueSender =
   ({ bus }: GatewayDeps) =>
   <I>(command: string, auth: AuthContext, input: I) =>
     sendAs(bus, QUEUE_SCHEDULER, command, auth, input);
+
+/**
+ * DELETE <path>?id=: sends `command` for the row the id names (rowId), with `fields`, the other keys of its input
+ * as the command declares them.
+ */
+export const deleteByIdRoute = (
+  deps: GatewayDeps,
+  path: string,
+  permission: string,
+  command: string,
+  fields: Record<string, unknown> = {},
+): Route => {
+  const send = queueSender(deps);
+  return route({
+    method: 'DELETE',
+    path,
+    permission,
+    params: { id: int() },
+    handle: ({ params, auth }) => send(command, auth, { id: rowId(params.id), ...fields }),
+  });
+};

@@ -6,7 +6,8 @@ import type { ParamSpec, Route } from '@pcas/http-kit';
 import { dashboardSlotRequests, listSlotRequests, slotRequestById } from '../../adapters/read-models/queue.ts';
 import { rowId } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { byIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
+import { bool, int, optional, optionalText, text } from './params.ts';
+import { byIdRoute, deleteByIdRoute, LIST_PARAMS, listQuery, queueSender, route } from './queue-shared.ts';
 
 /** Creating and changing a slot request: from the port's page, or from the vessel's agent (an API key). */
 function slotRequestChanges(deps: GatewayDeps, agent: boolean): Route[] {
@@ -19,15 +20,15 @@ function slotRequestChanges(deps: GatewayDeps, agent: boolean): Route[] {
       path,
       permission,
       params: {
-        email: { type: 'string', maxLength: 255 },
-        imo: { type: 'int' },
-        vessel_name: { type: 'string', maxLength: 255 },
+        email: text(255),
+        imo: int(),
+        vessel_name: text(255),
         // The agent form sends the dimensions as text; the port's page as numbers (the service reads both).
         loa: { type: agent ? 'mixed' : 'float' },
         beam: { type: agent ? 'mixed' : 'float' },
         draft: { type: agent ? 'mixed' : 'float' },
-        laytime: { type: 'string', maxLength: 64 },
-        eta: { type: 'string', maxLength: 64 },
+        laytime: text(64),
+        eta: text(64),
       },
       handle: ({ params, auth }) =>
         // Every parameter is required: they are the input as declared.
@@ -38,10 +39,10 @@ function slotRequestChanges(deps: GatewayDeps, agent: boolean): Route[] {
       path,
       permission,
       params: {
-        id: { type: 'int' },
-        laytime: { type: 'string', maxLength: 64 },
-        jit_eta: { type: 'string', maxLength: 64 },
-        ...(agent ? {} : { rta_window_start: { type: 'string', maxLength: 64, optional: true } as ParamSpec }),
+        id: int(),
+        laytime: text(64),
+        jit_eta: text(64),
+        ...(agent ? {} : { rta_window_start: optionalText(64) as ParamSpec }),
       },
       handle: ({ params, auth }) =>
         send<SlotRequestInput>(QueueCommands.updateSlotRequest, auth, {
@@ -65,9 +66,9 @@ export function slotRequestRoutes(deps: GatewayDeps): Route[] {
       path: '/slot-reservations',
       permission: 'manage_queue_slot_reservation',
       params: {
-        id: { type: 'int' },
-        cancel_only: { type: 'bool', optional: true, default: false },
-        by_vessel: { type: 'bool', optional: true, default: false },
+        id: int(),
+        cancel_only: optional(bool(), false),
+        by_vessel: optional(bool(), false),
       },
       handle: ({ params, auth }) =>
         send<CancelSlotRequestInput>(QueueCommands.cancelSlotRequest, auth, {
@@ -79,7 +80,7 @@ export function slotRequestRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/slot-reservations',
       permission: 'view_queue_slot_reservation',
-      params: { ...LIST_PARAMS, isDashboard: { type: 'bool', optional: true, default: false } },
+      params: { ...LIST_PARAMS, isDashboard: optional(bool(), false) },
       handle: ({ params }) =>
         params.isDashboard === true
           ? dashboardSlotRequests(db, listQuery(params))
@@ -95,13 +96,8 @@ export function slotRequestRoutes(deps: GatewayDeps): Route[] {
     }),
     ...slotRequestChanges(deps, true),
     byIdRoute('/agent/rest/slot-reservation-by-id', 'timestamp', (id) => slotRequestById(db, id)),
-    route({
-      method: 'DELETE',
-      path: '/agent/rest/slot-reservations',
-      permission: 'timestamp',
-      params: { id: { type: 'int' } },
-      handle: ({ params, auth }) =>
-        send<CancelSlotRequestInput>(QueueCommands.cancelSlotRequest, auth, { id: rowId(params.id), by_vessel: true }),
+    deleteByIdRoute(deps, '/agent/rest/slot-reservations', 'timestamp', QueueCommands.cancelSlotRequest, {
+      by_vessel: true,
     }),
   ];
 }

@@ -13,6 +13,8 @@ import {
 import { decideChangeCode, decideCreateCode, rowId } from '../../domain/user-management.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { int, text } from './params.ts';
+import { withLimitSegment } from './shapes.ts';
 import { MANAGED_LIST_PARAMS, managedList, managerOf } from './users.ts';
 
 const noSuchCode = () => ApiError.badRequest('No such registration code');
@@ -20,33 +22,29 @@ const noSuchCode = () => ApiError.badRequest('No such registration code');
 export function registrationCodeRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;
 
-  // The route is declared `/registration-codes/:limit`, but the original router matched by prefix and the UI
-  // calls it without the segment, so both paths serve the list; a query `limit` wins over the path's.
-  const list = (path: string): Route => ({
-    method: 'GET',
-    path,
-    permission: 'manage_registration_code',
-    params: MANAGED_LIST_PARAMS,
-    handle: ({ params, auth }) =>
-      managedList(
-        params,
-        auth,
-        REGISTRATION_CODE_SORT_FIELDS,
-        (query) => listRegistrationCodes(db, query),
-        (row) => row,
-      ),
-  });
-
   return [
-    list('/registration-codes'),
-    list('/registration-codes/:limit'),
+    // The route is declared `/registration-codes/:limit`, but the UI calls it without the segment, so both paths
+    // serve the list; a query `limit` wins over the path's.
+    ...withLimitSegment('/registration-codes', {
+      method: 'GET',
+      permission: 'manage_registration_code',
+      params: MANAGED_LIST_PARAMS,
+      handle: ({ params, auth }) =>
+        managedList(
+          params,
+          auth,
+          REGISTRATION_CODE_SORT_FIELDS,
+          (query) => listRegistrationCodes(db, query),
+          (row) => row,
+        ),
+    }),
     {
       method: 'POST',
       path: '/registration-codes',
       permission: 'manage_registration_code',
       params: {
-        role: { type: 'string', maxLength: 64 },
-        description: { type: 'string', maxLength: 1000 },
+        role: text(64),
+        description: text(1000),
       },
       async handle({ params, auth }) {
         decideCreateCode(managerOf(auth), params.role);
@@ -58,9 +56,9 @@ export function registrationCodeRoutes(deps: GatewayDeps): Route[] {
       path: '/registration-codes/:id',
       permission: 'manage_registration_code',
       params: {
-        id: { type: 'int' },
-        enabled: { type: 'int' },
-        role: { type: 'string', maxLength: 64 },
+        id: int(),
+        enabled: int(),
+        role: text(64),
       },
       async handle({ params, auth }) {
         if (params.enabled !== 0 && params.enabled !== 1) throw ApiError.badRequest('Invalid enabled parameter');
@@ -81,7 +79,7 @@ export function registrationCodeRoutes(deps: GatewayDeps): Route[] {
       method: 'DELETE',
       path: '/registration-codes/:id',
       permission: 'manage_registration_code',
-      params: { id: { type: 'int' } },
+      params: { id: int() },
       async handle({ params, auth }) {
         const manager = managerOf(auth);
         const found = await deleteRegistrationCode(db, store, rowId(params.id), actorOf(auth), (code) =>

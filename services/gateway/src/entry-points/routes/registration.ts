@@ -20,6 +20,7 @@ import {
 } from '../../domain/user-management.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { createSignIn } from '../sign-in.ts';
+import { text } from './params.ts';
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX } from './users.ts';
 
 const CODE_MAX = 64;
@@ -41,10 +42,10 @@ export function registrationRoutes(deps: GatewayDeps): Route[] {
   }
 
   const fields = {
-    first_name: { type: 'string', maxLength: NAME_MAX },
-    last_name: { type: 'string', maxLength: NAME_MAX },
-    email: { type: 'string', maxLength: EMAIL_MAX },
-    password: { type: 'string', maxLength: PASSWORD_MAX },
+    first_name: text(NAME_MAX),
+    last_name: text(NAME_MAX),
+    email: text(EMAIL_MAX),
+    password: text(PASSWORD_MAX),
   } as const;
 
   /** Creates the user and logs them in; the new user is the actor of their own creation. */
@@ -79,7 +80,7 @@ export function registrationRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/register',
       permission: 'public',
-      params: { ...fields, code: { type: 'string', maxLength: CODE_MAX } },
+      params: { ...fields, code: text(CODE_MAX) },
       rateLimits: REGISTRATION_LIMITS,
       async handle({ params, auth, headers, ip }) {
         const code = decideCode(params.code === '' ? null : await findRegistrationCode(db, params.code));

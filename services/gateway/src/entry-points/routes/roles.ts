@@ -13,8 +13,9 @@ import { checkRolePermissionChange, type RolePermissionChange } from '../../doma
 import { roleByName } from '../../domain/roles.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { text } from './params.ts';
 
-const NAME = { type: 'string', maxLength: 100 } as const;
+const NAME = text(100);
 
 export function roleRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;

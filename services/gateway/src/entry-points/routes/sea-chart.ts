@@ -8,28 +8,27 @@ import {
   type ChangeFixedVesselCommand,
   INGEST,
   type RecordVesselPositionsCommand,
-  type RemoveFixedVesselCommand,
   SeaChartCommands,
 } from '@pcas/contracts';
-import { type AuthContext, HttpResponse, type Route } from '@pcas/http-kit';
+import { HttpResponse, type Route } from '@pcas/http-kit';
 import { fixedVesselById, listFixedVessels } from '@pcas/ingest/queries';
 import { loadSeaChartMarkers } from '@pcas/s211/sea-chart-markers';
 import { acceptsGzip } from '../../adapters/read-models/gzip-splice.ts';
-import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { REQUIRED_LIST_PARAMS } from './paging.ts';
+import { array, int, mixed, optional, text } from './params.ts';
+import { commandRoutes, getById, idCommand } from './shapes.ts';
 
 /** `mixed`: may be null or absent; ingest checks the value (a business ERROR answer, not a 400). */
-const identity = { type: 'mixed', optional: true } as const;
+const identity = optional(mixed());
 
 export function seaChartRoutes(deps: GatewayDeps): Route[] {
   const { bus, db, config, seaChartVessels: vessels } = deps;
   const markers = loadSeaChartMarkers(config.seaChart.markers);
-  const send = <I>(command: string, auth: AuthContext, input: I) => sendAs(bus, INGEST, command, auth, input);
+  const send = commandRoutes(bus, INGEST);
   // A fixed vessel changed through this gateway shows in the next GET /sea-chart/vessels (the reply comes after
   // the commit). Positions show as the real-time channel announces them (adapters/read-models/sea-chart.ts).
-  const change = <I>(command: string, auth: AuthContext, input: I) =>
-    send(command, auth, input).finally(vessels.changed);
+  const change = commandRoutes(bus, INGEST, vessels.changed);
 
   return [
     {
@@ -55,17 +54,17 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
         });
       },
     },
-    {
+    send({
       method: 'POST',
       path: '/sea-chart/vessels',
       permission: 'update_sea_chart_location',
       module: 'map',
-      params: { locations: { type: 'array' } },
-      handle: ({ params, auth }) =>
-        send<RecordVesselPositionsCommand>(SeaChartCommands.recordVesselPositions, auth, {
-          locations: Array.isArray(params.locations) ? params.locations : Object.values(params.locations),
-        }),
-    },
+      params: { locations: array() },
+      command: SeaChartCommands.recordVesselPositions,
+      input: (params): RecordVesselPositionsCommand => ({
+        locations: Array.isArray(params.locations) ? params.locations : Object.values(params.locations),
+      }),
+    }),
     {
       method: 'GET',
       path: '/sea-chart/markers',
@@ -98,57 +97,52 @@ export function seaChartRoutes(deps: GatewayDeps): Route[] {
           search: params.search,
         }),
     },
-    {
-      method: 'GET',
-      path: '/sea-chart/fixed-vessel',
-      permission: 'manage_sea_chart_vessel',
-      module: 'map',
-      params: { id: { type: 'int' } },
-      handle: ({ params }) => fixedVesselById(db, params.id),
-    },
-    {
+    getById({ path: '/sea-chart/fixed-vessel', permission: 'manage_sea_chart_vessel', module: 'map' }, (id) =>
+      fixedVesselById(db, id),
+    ),
+    change({
       method: 'POST',
       path: '/sea-chart/fixed-vessel',
       permission: 'manage_sea_chart_vessel',
       module: 'map',
       params: {
-        vesselType: { type: 'int' },
-        vesselName: { type: 'string', maxLength: 255 },
+        vesselType: int(),
+        vesselName: text(255),
         imo: identity,
         mmsi: identity,
       },
-      handle: ({ params, auth }) =>
-        change<AddFixedVesselCommand>(SeaChartCommands.addFixedVessel, auth, {
-          vesselType: params.vesselType,
-          vesselName: params.vesselName,
-          imo: params.imo ?? null,
-          mmsi: params.mmsi ?? null,
-        }),
-    },
-    {
+      command: SeaChartCommands.addFixedVessel,
+      input: (params): AddFixedVesselCommand => ({
+        vesselType: params.vesselType,
+        vesselName: params.vesselName,
+        imo: params.imo ?? null,
+        mmsi: params.mmsi ?? null,
+      }),
+    }),
+    change({
       method: 'PUT',
       path: '/sea-chart/fixed-vessel',
       permission: 'manage_sea_chart_vessel',
       module: 'map',
       // All keys required as in the original (so they are the command as declared); imo and mmsi may be null.
       params: {
-        id: { type: 'int' },
-        vesselType: { type: 'int' },
-        vesselName: { type: 'string', maxLength: 255 },
-        imo: { type: 'mixed' },
-        mmsi: { type: 'mixed' },
+        id: int(),
+        vesselType: int(),
+        vesselName: text(255),
+        imo: mixed(),
+        mmsi: mixed(),
       },
-      handle: ({ params, auth }) =>
-        change<ChangeFixedVesselCommand>(SeaChartCommands.changeFixedVessel, auth, params as ChangeFixedVesselCommand),
-    },
-    {
-      method: 'DELETE',
-      path: '/sea-chart/fixed-vessel',
-      permission: 'manage_sea_chart_vessel',
-      module: 'map',
-      params: { id: { type: 'int' } },
-      handle: ({ params, auth }) =>
-        change<RemoveFixedVesselCommand>(SeaChartCommands.removeFixedVessel, auth, { id: params.id }),
-    },
+      command: SeaChartCommands.changeFixedVessel,
+      input: (params) => params as ChangeFixedVesselCommand,
+    }),
+    change(
+      idCommand({
+        method: 'DELETE',
+        path: '/sea-chart/fixed-vessel',
+        permission: 'manage_sea_chart_vessel',
+        module: 'map',
+        command: SeaChartCommands.removeFixedVessel,
+      }),
+    ),
   ];
 }

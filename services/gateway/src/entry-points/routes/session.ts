@@ -17,6 +17,7 @@ import {
 import { invalidAccess } from '../auth.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { createSignIn } from '../sign-in.ts';
+import { text } from './params.ts';
 
 export function sessionRoutes(deps: GatewayDeps): Route[] {
   const { db, store, sessions, config } = deps;
@@ -27,7 +28,7 @@ export function sessionRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/login',
       permission: 'login',
-      params: { email: { type: 'string', maxLength: 255 }, password: { type: 'string', maxLength: 1024 } },
+      params: { email: text(255), password: text(1024) },
       // Only failures count: a sign-in that starts a session gives its charge back (below).
       rateLimits: [
         { limit: 'login_address', perAddress: true },

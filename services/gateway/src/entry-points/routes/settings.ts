@@ -7,8 +7,9 @@ import { changeSetting, getSetting, listSettings } from '../../adapters/settings
 import { PUBLIC_SETTINGS, settingValueToStore } from '../../domain/settings.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { text } from './params.ts';
 
-const NAME = { type: 'string', maxLength: 100 } as const;
+const NAME = text(100);
 
 export function settingRoutes(deps: GatewayDeps): Route[] {
   const { db, store, bus, log } = deps;
@@ -45,7 +46,7 @@ export function settingRoutes(deps: GatewayDeps): Route[] {
       path: '/settings/:name/:value',
       permission: 'manage_setting',
       // The value travels in the path (the UI does not encode it): an e-mail list can be long.
-      params: { name: NAME, value: { type: 'string', maxLength: 2000 } },
+      params: { name: NAME, value: text(2000) },
       async handle({ params, auth }) {
         const value = settingValueToStore(params.name, params.value);
         const changed = await changeSetting(db, store, params.name, value, actorOf(auth));

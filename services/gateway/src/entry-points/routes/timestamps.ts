@@ -18,6 +18,7 @@ import { listTimestamps, type TimestampFilter, withCreatorNames } from '@pcas/po
 import { creatorNames } from '../../adapters/read-models/port-calls.ts';
 import { actorOf, sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { int, mixed, optional, optionalInt, optionalText, text } from './params.ts';
 
 const ISO_WITH_OFFSET = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})([+-])(\d{2}):(\d{2})$/;
 
@@ -36,25 +37,25 @@ export function isIsoDateTime(text: string): boolean {
 }
 
 const POST_PARAMS: Record<string, ParamSpec> = {
-  imo: { type: 'int' },
-  vessel_name: { type: 'string' },
-  time_type: { type: 'string' },
-  state: { type: 'string' },
-  time: { type: 'string' },
+  imo: int(),
+  vessel_name: text(),
+  time_type: text(),
+  state: text(),
+  time: text(),
   // An object, or a JSON string as the VIS agent sends it; the ingest domain decides.
-  payload: { type: 'mixed', maxLength: 1_000_000 },
+  payload: mixed(1_000_000),
 };
 
 const LIST_PARAMS: Record<string, ParamSpec> = {
-  id: { type: 'int', optional: true },
-  imo: { type: 'int', optional: true },
-  port_call_id: { type: 'int', optional: true },
-  start_date_time: { type: 'string', optional: true },
-  end_date_time: { type: 'string', optional: true },
+  id: optionalInt(),
+  imo: optionalInt(),
+  port_call_id: optionalInt(),
+  start_date_time: optionalText(),
+  end_date_time: optionalText(),
   // Checked by parseOffset/parseLimit so a negative limit gets the original's own message, not a type error.
-  offset: { type: 'mixed', optional: true },
-  limit: { type: 'mixed', optional: true },
-  sort: { type: 'string', optional: true },
+  offset: optional(mixed()),
+  limit: optional(mixed()),
+  sort: optionalText(),
 };
 
 function listFilter(params: Record<string, any>): TimestampFilter {
@@ -127,7 +128,7 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     path,
     permission: 'manage_port_call',
     module: 'activity',
-    params: { id: { type: 'int' } },
+    params: { id: int() },
     async handle(ctx) {
       await sendAs<{ id: number }>(bus, INGEST, command, ctx.auth, { id: ctx.params.id });
       return true;

@@ -11,8 +11,9 @@ import {
 } from '../../domain/translations.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, optional, text } from './params.ts';
 
-const PAIR = { ns: { type: 'string', maxLength: 100 }, lng: { type: 'string', maxLength: 100 } } as const;
+const PAIR = { ns: text(100), lng: text(100) } as const;
 
 export function translationRoutes(deps: GatewayDeps): Route[] {
   const { db, store } = deps;
@@ -47,17 +48,17 @@ export function translationRoutes(deps: GatewayDeps): Route[] {
     },
     changeRoute(
       { method: 'POST', path: '/translation/:ns/:lng', permission: 'translation' },
-      ['missing', { type: 'array', optional: true, default: {} }],
+      ['missing', optional(array(), {})],
       'TranslationsAdded',
     ),
     changeRoute(
       { method: 'PUT', path: '/translations/:ns/:lng', permission: 'manage_translation' },
-      ['updated', { type: 'array' }],
+      ['updated', array()],
       'TranslationsUpdated',
     ),
     changeRoute(
       { method: 'POST', path: '/translations/:ns/:lng', permission: 'manage_translation' },
-      ['translations', { type: 'array' }],
+      ['translations', array()],
       'TranslationsReplaced',
     ),
   ];

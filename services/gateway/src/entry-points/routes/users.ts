@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { PasswordRules } from '@pcas/config';
 import { ApiError } from '@pcas/contracts';
 import { type AuthContext, type Paginated, type ParamSpec, paginated, parseSort, type Route } from '@pcas/http-kit';
+import type { ManagedListQuery } from '../../adapters/managed-list.ts';
 import { hashPassword } from '../../adapters/password.ts';
 import {
   createUniqueUser,
@@ -13,9 +14,8 @@ import {
   findActiveUserRecordByEmail,
   listUsers,
   loadUserRecord,
-  setLocked,
   setPassword,
-  setSuspended,
+  setUserFlag,
   USER_SORT_FIELDS,
   type UserListRow,
   updateUser,
@@ -37,6 +37,7 @@ import {
 } from '../../domain/user-management.ts';
 import { actorOf } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { bool, int, mixed, optional, text } from './params.ts';
 
 /** Longest e-mail (username) and name accepted; longer → 400 "Parameter too long". */
 export const EMAIL_MAX = 255;
@@ -49,20 +50,11 @@ const noSuchUser = () => ApiError.badRequest('No such user');
 
 /** The management lists' parameters: required, as in the original (clients always send them). */
 export const MANAGED_LIST_PARAMS = {
-  limit: { type: 'int' },
-  offset: { type: 'int' },
-  sort: { type: 'string', maxLength: 500 },
-  search: { type: 'string', optional: true, default: '', maxLength: 255 },
+  limit: int(),
+  offset: int(),
+  sort: text(500),
+  search: optional(text(255), ''),
 } as const satisfies Record<string, ParamSpec>;
-
-export interface ManagedListQuery {
-  limit: number;
-  offset: number;
-  orderBy: string;
-  search: string;
-  /** Level own: only the rows this user created. */
-  createdBy: number | null;
-}
 
 /**
  * A management list (users, registration codes): level all sees every row, own only the rows it created, none an
@@ -117,7 +109,7 @@ function setFlag(
     method: 'POST',
     path,
     permission: 'manage_user',
-    params: { id: { type: 'int' }, [name]: { type: 'mixed' } },
+    params: { id: int(), [name]: mixed() },
     async handle({ params, auth }) {
       const value = params[name];
       // Only JSON booleans: the original refused anything else with this message.
@@ -125,10 +117,7 @@ function setFlag(
       const manager = managerOf(auth);
       const what = name === 'suspended' ? 'suspend' : 'lock';
       const decide = (user: Parameters<typeof decideSuspendOrLock>[1]) => decideSuspendOrLock(manager, user, what);
-      const found =
-        name === 'suspended'
-          ? await setSuspended(db, store, rowId(params.id), value, actorOf(auth), decide)
-          : await setLocked(db, store, rowId(params.id), value, actorOf(auth), decide);
+      const found = await setUserFlag(db, store, rowId(params.id), name, value, actorOf(auth), decide);
       if (!found) throw ApiError.badRequest('Invalid ID');
       return params.id;
     },
@@ -142,8 +131,8 @@ function changePasswordRoute({ db, store, config }: GatewayDeps): Route {
     path: '/change-password',
     permission: 'manage_user',
     params: {
-      email: { type: 'string', maxLength: EMAIL_MAX },
-      password: { type: 'string', maxLength: PASSWORD_MAX },
+      email: text(EMAIL_MAX),
+      password: text(PASSWORD_MAX),
     },
     async handle({ params, auth }) {
       const manager = managerOf(auth);
@@ -190,10 +179,10 @@ export function userRoutes(deps: GatewayDeps): Route[] {
       path: '/users',
       permission: 'manage_user',
       params: {
-        email: { type: 'string', maxLength: EMAIL_MAX },
-        first_name: { type: 'string', maxLength: NAME_MAX },
-        last_name: { type: 'string', maxLength: NAME_MAX },
-        role: { type: 'string', optional: true, default: 'inactive_user', maxLength: 64 },
+        email: text(EMAIL_MAX),
+        first_name: text(NAME_MAX),
+        last_name: text(NAME_MAX),
+        role: optional(text(64), 'inactive_user'),
       },
       async handle({ params, auth }) {
         decideCreateUser(managerOf(auth), params.role);
@@ -222,7 +211,7 @@ export function userRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/users/:id',
       permission: 'manage_user',
-      params: { id: { type: 'int' } },
+      params: { id: int() },
       async handle({ params, auth }) {
         const user = await loadUserRecord(db, rowId(params.id));
         // Deleted users, API-key users and users beyond the caller's reach are all "no such user".
@@ -237,12 +226,12 @@ export function userRoutes(deps: GatewayDeps): Route[] {
       // The UI sends the whole user object back; keys not declared here (role_id, locked, ...) are ignored, and
       // so is `password`, as in the original (passwords change through /change-password).
       params: {
-        id: { type: 'int' },
-        email: { type: 'string', maxLength: EMAIL_MAX },
-        first_name: { type: 'string', maxLength: NAME_MAX },
-        last_name: { type: 'string', maxLength: NAME_MAX },
-        role: { type: 'string', optional: true, default: 'inactive_user', maxLength: 64 },
-        updateRole: { type: 'bool', optional: true, default: false },
+        id: int(),
+        email: text(EMAIL_MAX),
+        first_name: text(NAME_MAX),
+        last_name: text(NAME_MAX),
+        role: optional(text(64), 'inactive_user'),
+        updateRole: optional(bool(), false),
       },
       async handle({ params, auth }) {
         assertUserFields(params as { email: string; first_name: string; last_name: string });
@@ -260,7 +249,7 @@ export function userRoutes(deps: GatewayDeps): Route[] {
       method: 'DELETE',
       path: '/users/:id',
       permission: 'manage_user',
-      params: { id: { type: 'int' } },
+      params: { id: int() },
       async handle({ params, auth }) {
         const manager = managerOf(auth);
         const deleted = await deleteUser(db, store, rowId(params.id), actorOf(auth), (user, activeAdmins) =>

@@ -8,7 +8,8 @@ import { vesselVisibility } from '@pcas/portcall-projector/queries';
 import { VESSEL_TYPES } from '@pcas/s211';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { page } from './paging.ts';
+import { searchedPage } from './paging.ts';
+import { int, optionalInt } from './params.ts';
 
 /** GET /vessels: ingest's query, with the projector's visibility (POST /vessel-visibility) over ingest's column. */
 const { listVessels } = createVesselQueries(vesselVisibility);
@@ -40,15 +41,7 @@ export function vesselRoutes(deps: GatewayDeps): Route[] {
       permission: 'basic_user_action',
       // The vessels admin pages and the mobile app's pinned-vessel list are part of the activity timeline.
       module: 'activity',
-      params: {
-        limit: { type: 'int', optional: true },
-        offset: { type: 'int', optional: true },
-        sort: { type: 'string', optional: true },
-        search: { type: 'string', optional: true },
-      },
-      async handle({ params }) {
-        return listVessels(db, { ...page(params), search: params.search });
-      },
+      ...searchedPage(optionalInt(), (query) => listVessels(db, query)),
     },
     {
       method: 'GET',
@@ -66,7 +59,7 @@ export function vesselRoutes(deps: GatewayDeps): Route[] {
       permission: 'manage_vessel',
       module: 'activity',
       // camelCase, as the original web UI sends it.
-      params: { id: { type: 'int' }, vesselType: { type: 'int' } },
+      params: { id: int(), vesselType: int() },
       handle: (ctx) => setVesselType(ctx, { id: ctx.params.id, vessel_type: ctx.params.vesselType }),
     },
     {
@@ -74,7 +67,7 @@ export function vesselRoutes(deps: GatewayDeps): Route[] {
       path: '/agent/rest/vessel-type',
       // A data source that knows the vessel's type (its own register, AIS static data): API keys only.
       permission: 'timestamp',
-      params: { imo: { type: 'int' }, vessel_type: { type: 'int' } },
+      params: { imo: int(), vessel_type: int() },
       handle: (ctx) => setVesselType(ctx, { imo: ctx.params.imo, vessel_type: ctx.params.vessel_type }),
     },
   ];

@@ -4,18 +4,19 @@
 import { VisBridgeCommands } from '@pcas/contracts';
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import type { GatewayDeps } from '../deps.ts';
-import { text, visSender } from './vis-shared.ts';
+import { int } from './params.ts';
+import { visSender, visText } from './vis-shared.ts';
 
 /** A message's payload (an RTZ route can be large). */
 const MAX_PAYLOAD = 4 * 1024 * 1024;
 
 const MESSAGE: Record<string, ParamSpec> = {
-  time: text(64),
-  from_service_id: text(),
-  to_service_id: text(),
-  message_id: text(),
-  message_type: text(64),
-  payload: text(MAX_PAYLOAD),
+  time: visText(64),
+  from_service_id: visText(),
+  to_service_id: visText(),
+  message_id: visText(),
+  message_type: visText(64),
+  payload: visText(MAX_PAYLOAD),
 };
 
 export function visAgentRoutes(deps: GatewayDeps): Route[] {
@@ -24,7 +25,6 @@ export function visAgentRoutes(deps: GatewayDeps): Route[] {
     method: 'POST',
     path,
     permission: 'timestamp',
-    module: 'vis',
     params,
     handle: (ctx) => send(command, ctx, ctx.params),
   });
@@ -32,31 +32,31 @@ export function visAgentRoutes(deps: GatewayDeps): Route[] {
   return [
     agentPost(
       '/agent/rest/vis-vessels',
-      { imo: { type: 'int' }, vessel_name: text(), service_id: text(), service_url: text(2048) },
+      { imo: int(), vessel_name: visText(), service_id: visText(), service_url: visText(2048) },
       VisBridgeCommands.recordVisVessel,
     ),
     agentPost('/agent/rest/vis-messages', MESSAGE, VisBridgeCommands.receiveTextMessage),
     agentPost(
       '/agent/rest/vis-notifications',
       {
-        time: text(64),
-        from_service_id: text(),
-        message_id: text(),
-        message_type: text(64),
-        notification_type: text(64),
-        subject: text(4096),
-        payload: text(MAX_PAYLOAD),
+        time: visText(64),
+        from_service_id: visText(),
+        message_id: visText(),
+        message_type: visText(64),
+        notification_type: visText(64),
+        subject: visText(4096),
+        payload: visText(MAX_PAYLOAD),
       },
       VisBridgeCommands.receiveNotification,
     ),
     agentPost(
       '/agent/rest/vis-voyage-plans',
-      { ...MESSAGE, rtz_state: text(64), rtz_parse_results: text(1024 * 1024) },
+      { ...MESSAGE, rtz_state: visText(64), rtz_parse_results: visText(1024 * 1024) },
       VisBridgeCommands.receiveVoyagePlan,
     ),
     agentPost(
       '/agent/rest/inbound-vessels',
-      { time: text(64), imo: { type: 'int' }, vessel_name: text(), from_service_id: text() },
+      { time: visText(64), imo: int(), vessel_name: visText(), from_service_id: visText() },
       VisBridgeCommands.recordInboundVessel,
     ),
   ];

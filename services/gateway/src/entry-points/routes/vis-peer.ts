@@ -22,6 +22,7 @@ import type { Queryable } from '@pcas/sql';
 import { createPeerVerifier, peerSealingKey } from '@pcas/vis-bridge/queries';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
+import { array, float, int, optionalText, text } from './params.ts';
 
 // The vis-bridge's names (services/vis-bridge/src/entry-points/peer-commands.ts).
 const LINK_VIS_PEER = 'linkVisPeer';
@@ -30,14 +31,11 @@ const RECEIVE_FROM_PEER = 'receiveFromPeer';
 /** An XML document in a body (a route or text message): the edge's body limit is what bounds it. */
 const DOCUMENT = 1024 * 1024;
 
-const text = (maxLength = 4096): ParamSpec => ({ type: 'string', maxLength });
-const optionalText = (maxLength = 4096): ParamSpec => ({ type: 'string', optional: true, maxLength });
-
 /** The peer operations: path under /vis and the fields of each body. */
 const OPERATIONS: { operation: string; path: string; params: Record<string, ParamSpec> }[] = [
-  { operation: 'messages', path: '/messages', params: { messages: { type: 'array' } } },
+  { operation: 'messages', path: '/messages', params: { messages: array() } },
   // A batch whose answer carries the acknowledgements (services/vis-bridge/src/adapters/peer-client.ts).
-  { operation: 'batch', path: '/batch', params: { messages: { type: 'array' } } },
+  { operation: 'batch', path: '/batch', params: { messages: array() } },
   {
     operation: 'textMessage',
     path: '/textMessage',
@@ -64,10 +62,10 @@ const OPERATIONS: { operation: string; path: string; params: Record<string, Para
       message_id: text(),
       from_locode: text(16),
       to_locode: text(16),
-      vessel_imo: { type: 'int' },
+      vessel_imo: int(),
       vessel_name: text(),
-      to_lat: { type: 'float' },
-      to_lon: { type: 'float' },
+      to_lat: float(),
+      to_lon: float(),
       time: text(64),
     },
   },

@@ -4,7 +4,8 @@ import { type SavePortCommand, type SetPortWhitelistCommand, VisBridgeCommands }
 import type { Route } from '@pcas/http-kit';
 import { listPorts } from '@pcas/vis-bridge/queries';
 import type { GatewayDeps } from '../deps.ts';
-import { searchedList, text, visSender } from './vis-shared.ts';
+import { array, mixed } from './params.ts';
+import { searchedList, visSender, visText } from './vis-shared.ts';
 
 export function visPortRoutes(deps: GatewayDeps): Route[] {
   const { db } = deps;
@@ -14,8 +15,7 @@ export function visPortRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/ports',
       permission: 'manage_port',
-      module: 'vis',
-      params: { name: text(), service_id: text(), locodes: { type: 'array' } },
+      params: { name: visText(), service_id: visText(), locodes: array() },
       // Every parameter is required: they are the command as declared.
       handle: (ctx) => send<SavePortCommand>(VisBridgeCommands.savePort, ctx, ctx.params as SavePortCommand),
     },
@@ -25,8 +25,7 @@ export function visPortRoutes(deps: GatewayDeps): Route[] {
         method: 'POST',
         path: `/port-whitelist-${direction}`,
         permission: 'manage_port',
-        module: 'vis',
-        params: { service_id: text(), whitelist: { type: 'mixed' } },
+        params: { service_id: visText(), whitelist: mixed() },
         handle: (ctx) =>
           send<SetPortWhitelistCommand>(VisBridgeCommands.setPortWhitelist, ctx, {
             service_id: ctx.params.service_id,

@@ -10,7 +10,8 @@ import {
 } from '@pcas/vis-bridge/queries';
 import type { GatewayDeps } from '../deps.ts';
 import { page } from './paging.ts';
-import { optionalText, PAGE, searchedList } from './vis-shared.ts';
+import { optionalInt } from './params.ts';
+import { optionalVisText, PAGE, searchedList } from './vis-shared.ts';
 
 export function visReadRoutes({ db }: GatewayDeps): Route[] {
   return [
@@ -18,11 +19,10 @@ export function visReadRoutes({ db }: GatewayDeps): Route[] {
       method: 'GET',
       path: '/vis-vessels',
       permission: 'view_vis_information',
-      module: 'vis',
       params: {
-        imo: { type: 'int', optional: true },
-        vessel_name: optionalText(),
-        service_id: optionalText(),
+        imo: optionalInt(),
+        vessel_name: optionalVisText(),
+        service_id: optionalVisText(),
         ...PAGE,
       },
       handle: ({ params }) =>
@@ -43,8 +43,7 @@ export function visReadRoutes({ db }: GatewayDeps): Route[] {
         method: 'GET',
         path,
         permission: 'view_vis_information',
-        module: 'vis',
-        params: { from_service_id: optionalText(), to_service_id: optionalText(), ...PAGE },
+        params: { from_service_id: optionalVisText(), to_service_id: optionalVisText(), ...PAGE },
         handle: ({ params }) =>
           list(db, {
             ...page(params),
@@ -57,8 +56,7 @@ export function visReadRoutes({ db }: GatewayDeps): Route[] {
       method: 'GET',
       path: '/vis-notifications',
       permission: 'view_vis_information',
-      module: 'vis',
-      params: { from_service_id: optionalText(), ...PAGE },
+      params: { from_service_id: optionalVisText(), ...PAGE },
       handle: ({ params }) => listVisNotifications(db, { ...page(params), from_service_id: params.from_service_id }),
     },
     searchedList(db, '/inbound-vessels', 'basic_user_action', listInboundVessels),

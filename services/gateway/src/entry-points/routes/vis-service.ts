@@ -11,18 +11,19 @@ import {
 import type { ParamSpec, Route } from '@pcas/http-kit';
 import { loadUserRecord } from '../../adapters/users.ts';
 import type { GatewayDeps } from '../deps.ts';
-import { optionalText, text, visSender } from './vis-shared.ts';
+import { int, optionalInt } from './params.ts';
+import { optionalVisText, visSender, visText } from './vis-shared.ts';
 
 /**
  * GET /vis-service-poll and /vis-configuration declared no parameters; the interface spec names these from the
  * original's usage example. Accepted (typed) and ignored.
  */
 const EXAMPLE_ONLY: Record<string, ParamSpec> = {
-  vis_service_id: optionalText(),
-  rta: optionalText(64),
-  eta_min: optionalText(64),
-  eta_max: optionalText(64),
-  port_call_id: { type: 'int', optional: true },
+  vis_service_id: optionalVisText(),
+  rta: optionalVisText(64),
+  eta_min: optionalVisText(64),
+  eta_max: optionalVisText(64),
+  port_call_id: optionalInt(),
 };
 
 export function visServiceRoutes(deps: GatewayDeps): Route[] {
@@ -34,8 +35,7 @@ export function visServiceRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/vis-services',
       permission: 'view_vis_information',
-      module: 'vis',
-      params: { imo: { type: 'int', optional: true }, service_id: optionalText() },
+      params: { imo: optionalInt(), service_id: optionalVisText() },
       handle: (ctx) =>
         send<FindVisServicesCommand>(VisBridgeCommands.findServices, ctx, {
           imo: ctx.params.imo,
@@ -46,7 +46,6 @@ export function visServiceRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/vis-service-poll',
       permission: 'view_vis_information',
-      module: 'vis',
       params: EXAMPLE_ONLY,
       handle: (ctx) => send(VisBridgeCommands.poll, ctx, {}),
     },
@@ -54,7 +53,6 @@ export function visServiceRoutes(deps: GatewayDeps): Route[] {
       method: 'GET',
       path: '/vis-configuration',
       permission: 'view_vis_information',
-      module: 'vis',
       params: EXAMPLE_ONLY,
       handle: (ctx) => send(VisBridgeCommands.configuration, ctx, {}),
     },
@@ -64,15 +62,14 @@ export function visServiceRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/vis-text-messages',
       permission: 'send_vis_text_message',
-      module: 'vis',
       params: {
-        vis_service_id: text(),
-        author: text(),
-        subject: text(),
-        body: text(64 * 1024),
-        informationObjectReferenceId: optionalText(),
-        informationObjectReferenceType: optionalText(64),
-        area: optionalText(64 * 1024),
+        vis_service_id: visText(),
+        author: visText(),
+        subject: visText(),
+        body: visText(64 * 1024),
+        informationObjectReferenceId: optionalVisText(),
+        informationObjectReferenceType: optionalVisText(64),
+        area: optionalVisText(64 * 1024),
       },
       handle: (ctx) => send<SendVisTextMessageCommand>(VisBridgeCommands.sendTextMessage, ctx, ctx.params as never),
     },
@@ -80,8 +77,7 @@ export function visServiceRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/vis-text-messages-with-imo',
       permission: 'send_vis_text_message',
-      module: 'vis',
-      params: { imo: { type: 'int' }, subject: text(), body: text(64 * 1024) },
+      params: { imo: int(), subject: visText(), body: visText(64 * 1024) },
       async handle(ctx) {
         // The author is the caller, "<first> <last>", as the original.
         const user = ctx.auth.userId === null ? null : await loadUserRecord(db, ctx.auth.userId);
@@ -98,13 +94,12 @@ export function visServiceRoutes(deps: GatewayDeps): Route[] {
       method: 'POST',
       path: '/vis-send-rta',
       permission: 'send_vis_rta',
-      module: 'vis',
       params: {
-        vis_service_id: text(),
-        rta: text(64),
-        eta_min: text(64),
-        eta_max: text(64),
-        port_call_id: { type: 'int', optional: true },
+        vis_service_id: visText(),
+        rta: visText(64),
+        eta_min: visText(64),
+        eta_max: visText(64),
+        port_call_id: optionalInt(),
       },
       handle: (ctx) =>
         send<SendVisRtaCommand>(VisBridgeCommands.sendRta, ctx, {

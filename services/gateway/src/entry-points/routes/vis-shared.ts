@@ -7,13 +7,16 @@ import type { ListQuery } from '@pcas/vis-bridge/queries';
 import { sendAs } from '../actor.ts';
 import type { GatewayDeps } from '../deps.ts';
 import { page } from './paging.ts';
+import { optionalInt, optionalText, text } from './params.ts';
 
-export const text = (maxLength = 1024): ParamSpec => ({ type: 'string', maxLength });
-export const optionalText = (maxLength = 1024): ParamSpec => ({ type: 'string', optional: true, maxLength });
+/** VIS identifiers, names and subjects: at most 1024 characters unless the route says otherwise. */
+const VIS_TEXT_MAX = 1024;
+export const visText = (maxLength = VIS_TEXT_MAX): ParamSpec => text(maxLength);
+export const optionalVisText = (maxLength = VIS_TEXT_MAX): ParamSpec => optionalText(maxLength);
 export const PAGE: Record<string, ParamSpec> = {
-  offset: { type: 'int', optional: true },
-  limit: { type: 'int', optional: true },
-  sort: optionalText(),
+  offset: optionalInt(),
+  limit: optionalInt(),
+  sort: optionalVisText(),
 };
 
 /** GET <path>: a page of the vis-bridge's `list`, searched by `search`. */
@@ -26,8 +29,7 @@ export const searchedList = (
   method: 'GET',
   path,
   permission,
-  module: 'vis',
-  params: { ...PAGE, search: optionalText() },
+  params: { ...PAGE, search: optionalVisText() },
   handle: ({ params }) => list(db, { ...page(params), search: params.search }),
 });
 

@@ -1,7 +1,7 @@
 // Routes of VIS/STM messaging (vis-bridge, cmd.vis-bridge; docs/domain.md#vis-and-other-ports). What the agent
 // posts (API key) and what users send are the vis-bridge's to check and store, sent on over RPC; the lists are its
-// queries (`@pcas/vis-bridge/queries`), run here. Every route belongs to the VIS module: off, they answer 403 naming
-// it.
+// queries (`@pcas/vis-bridge/queries`), run here. Every route belongs to the VIS module (set here, once): off, they
+// answer 403 naming it.
 //
 // By concern: vis-agent.ts (the agent's posts), vis-reads.ts (the lists), vis-service.ts (find, poll,
 // configuration, sending), vis-ports.ts (other ports and the whitelists); what they share is vis-shared.ts.
@@ -14,5 +14,6 @@ import { visReadRoutes } from './vis-reads.ts';
 import { visServiceRoutes } from './vis-service.ts';
 
 export function visRoutes(deps: GatewayDeps): Route[] {
-  return [...visAgentRoutes(deps), ...visReadRoutes(deps), ...visServiceRoutes(deps), ...visPortRoutes(deps)];
+  const routes = [...visAgentRoutes(deps), ...visReadRoutes(deps), ...visServiceRoutes(deps), ...visPortRoutes(deps)];
+  return routes.map((route): Route => ({ ...route, module: 'vis' }));
 }
