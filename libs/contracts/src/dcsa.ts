@@ -2,7 +2,7 @@
 // The gateway's /dcsa/jit/v2/ routes send each DCSA request on as it came (the body unchecked: the bridge
 // validates it against the standard's schemas) with the calling partner's API key as the actor.
 
-import type { CommandBody } from './rpc.ts';
+import type { BatchCommand } from './rpc.ts';
 
 export const DCSA_BRIDGE = 'dcsa-bridge';
 
@@ -33,12 +33,10 @@ export interface DcsaRequestCommand {
 }
 
 /**
- * putTimestamps: the gateway's concurrent DCSA timestamp requests in one RPC. Each item carries its own actor and
- * trace headers and gets its own ItemReply (its DcsaOutcome, or the error it would have failed alone with).
+ * putTimestamps: the gateway's concurrent DCSA timestamp requests in one RPC; an item's reply is its DcsaOutcome,
+ * or the error it would have failed alone with.
  */
-export interface DcsaRequestsCommand {
-  items: { body: CommandBody<DcsaRequestCommand>; headers?: Record<string, string> }[];
-}
+export type DcsaRequestsCommand = BatchCommand<DcsaRequestCommand>;
 
 /** The most requests one putTimestamps command may carry. */
 export const MAX_DCSA_BATCH = 256;

@@ -33,12 +33,15 @@ export interface PostTimestampCommand {
 }
 
 /**
- * Many timestamp posts in one RPC (the gateway gathers concurrent posts): each item carries its own actor and
- * trace headers and gets its own reply, in item order.
+ * Many commands of one kind in one RPC (the gateway gathers concurrent ones): each item carries its own actor and
+ * trace headers and gets its own ItemReply, in item order.
  */
-export interface PostTimestampsCommand {
-  items: { body: CommandBody<PostTimestampCommand>; headers?: Record<string, string> }[];
+export interface BatchCommand<P> {
+  items: { body: CommandBody<P>; headers?: Record<string, string> }[];
 }
+
+/** Many timestamp posts in one RPC. */
+export type PostTimestampsCommand = BatchCommand<PostTimestampCommand>;
 
 /** The most posts one postTimestamps command may carry. */
 export const MAX_TIMESTAMP_BATCH = 256;

@@ -83,19 +83,24 @@ export function useAddOrEdit(editing: boolean, addLabel: string, rowLabel: strin
   return { opened, onClose: close, opener, submitLabel: editing ? 'Save' : 'Add' };
 }
 
-/** A form's Cancel and its submit button (busy while the change is sent; the label is translated here). */
+/**
+ * A form's Cancel and its submit button (busy while the change is sent; the label is translated here). In a dialog
+ * that is no form, `onConfirm` is what the second button does instead of submitting.
+ */
 export function FormButtons({
   onCancel,
   submitLabel,
   pending,
   disabled,
   mt,
+  onConfirm,
 }: {
   onCancel: () => void;
   submitLabel: string;
   pending: boolean;
   disabled?: boolean;
   mt?: MantineSpacing;
+  onConfirm?: () => void;
 }) {
   const { t } = useTranslation();
   return (
@@ -103,7 +108,7 @@ export function FormButtons({
       <Button variant="default" onClick={onCancel}>
         {t('Cancel')}
       </Button>
-      <Button type="submit" loading={pending} disabled={disabled}>
+      <Button type={onConfirm ? 'button' : 'submit'} onClick={onConfirm} loading={pending} disabled={disabled}>
         {t(submitLabel)}
       </Button>
     </Group>

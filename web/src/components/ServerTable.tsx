@@ -2,7 +2,7 @@
 // (limit, offset, sort, search, as the original's lists); this only shows a page. Sortable headers are buttons
 // with aria-sort; the search box waits for the user to stop typing.
 
-import { Group, Pagination, ScrollArea, Table, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Group, Pagination, ScrollArea, Table, Text, UnstyledButton } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { type ReactNode, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import type { Page, Params } from '../api/client.ts';
 import { useApiQuery } from '../api/queries.ts';
 import { useLiveRefresh } from '../realtime/socket.ts';
 import { Empty, ErrorNotice, Loading } from './states-ui.tsx';
+import { TextField } from './TextField.tsx';
 
 export interface Column<T> {
   /** Field shown when there is no `render`; also the React key of the column. */
@@ -54,17 +55,7 @@ export function ListSearch({
   value: string;
   onChange: (value: string) => void;
 }) {
-  const { t } = useTranslation();
-  return (
-    <TextInput
-      label={t(label)}
-      type="search"
-      value={value}
-      onChange={(event) => onChange(event.currentTarget.value)}
-      mb="sm"
-      maw={360}
-    />
-  );
+  return <TextField label={label} type="search" value={value} onChange={onChange} mb="sm" maw={360} />;
 }
 
 export interface SortState {

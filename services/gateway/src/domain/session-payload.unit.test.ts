@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SESSION_PAYLOAD_KEYS } from '../entry-points/testing/session-payload-keys.ts';
+import { SESSION_PAYLOAD_KEYS } from '../testing/session-payload-keys.ts';
 import { buildSessionPayload, moduleStates } from './session-payload.ts';
 
 const input = {

@@ -17,11 +17,11 @@ import { hashPassword } from '../adapters/password.ts';
 import { createSqlSessionStore, type SessionStore } from '../adapters/session-store.ts';
 import { loadSigningKeys } from '../adapters/signing-key.ts';
 import { createUser } from '../adapters/users.ts';
+import { SESSION_PAYLOAD_KEYS } from '../testing/session-payload-keys.ts';
 import { createAccess } from './auth.ts';
 import type { GatewayDeps } from './deps.ts';
 import { startGateway } from './service.ts';
 import { gatewayGround, testSessions } from './testing/gateway-harness.ts';
-import { SESSION_PAYLOAD_KEYS } from './testing/session-payload-keys.ts';
 
 const ADMIN_EMAIL = 'Admin@Test.Local';
 // Distinctive, so a search of the log and the events table for it cannot match anything by accident.

@@ -1,10 +1,11 @@
 // What the account forms (sign-in, registration, password reset) show alike: the e-mail field, a refusal in words
 // and the way back to sign in, and the page that only tells how a request ended.
 
-import { Anchor, Stack, TextInput } from '@mantine/core';
+import { Anchor, Stack } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { TextField } from '../../components/TextField.tsx';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { Notice } from './notice.tsx';
 
@@ -24,15 +25,15 @@ export function EmailInput({
 }) {
   const { t } = useTranslation();
   return (
-    <TextInput
-      label={t('E-mail')}
+    <TextField
+      label="E-mail"
       name="email"
       type="email"
       autoComplete="username"
       description={description ? t(description) : undefined}
       required
       value={value}
-      onChange={(e) => onChange(e.currentTarget.value)}
+      onChange={onChange}
       error={error}
     />
   );

@@ -62,26 +62,31 @@ export function PasswordPair({
 }) {
   const { t } = useTranslation();
   const problems = passwordPairProblems(pair);
+  // The repeat's mismatch waits until a password is typed.
+  const fields = [
+    { label, name: 'new-password', value: pair.password, onChange: pair.setPassword, problem: problems.password },
+    {
+      label: repeatLabel,
+      name: 'repeat-password',
+      value: pair.repeat,
+      onChange: pair.setRepeat,
+      problem: pair.password !== '' ? problems.repeat : null,
+    },
+  ];
   return (
     <Stack gap="sm">
-      <PasswordInput
-        label={t(label)}
-        name="new-password"
-        autoComplete="new-password"
-        required
-        value={pair.password}
-        onChange={(event) => pair.setPassword(event.currentTarget.value)}
-        error={pair.showProblems && problems.password ? t(problems.password) : undefined}
-      />
-      <PasswordInput
-        label={t(repeatLabel)}
-        name="repeat-password"
-        autoComplete="new-password"
-        required
-        value={pair.repeat}
-        onChange={(event) => pair.setRepeat(event.currentTarget.value)}
-        error={pair.showProblems && pair.password !== '' && problems.repeat ? t(problems.repeat) : undefined}
-      />
+      {fields.map((field) => (
+        <PasswordInput
+          key={field.name}
+          label={t(field.label)}
+          name={field.name}
+          autoComplete="new-password"
+          required
+          value={field.value}
+          onChange={(event) => field.onChange(event.currentTarget.value)}
+          error={pair.showProblems && field.problem ? t(field.problem) : undefined}
+        />
+      ))}
     </Stack>
   );
 }

@@ -4,12 +4,13 @@
 // rules are the server's (they depend on the role), so their refusal is shown the same way. `?code=` fills the
 // code in, for a link sent with an invitation.
 
-import { Anchor, Button, Group, Stack, Text, TextInput } from '@mantine/core';
+import { Anchor, Button, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
+import { TextField } from '../../components/TextField.tsx';
 import { PublicFrame } from '../../layout/PublicFrame.tsx';
 import { type SessionPayload, useSession } from '../../session/session.tsx';
 import { failureText, looksLikeEmail } from './account.ts';
@@ -99,13 +100,18 @@ export default function Register() {
     }
   };
 
+  const nameFields = [
+    { name: 'first_name', label: 'First name', autoComplete: 'given-name', value: firstName, onChange: setFirstName },
+    { name: 'last_name', label: 'Last name', autoComplete: 'family-name', value: lastName, onChange: setLastName },
+  ] as const;
+
   return (
     <PublicFrame title="Register">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <FormRefusal title="Not registered" error={error} />
-          <TextInput
-            label={t('Registration code')}
+          <TextField
+            label="Registration code"
             name="code"
             autoComplete="off"
             required={!codeless}
@@ -116,30 +122,13 @@ export default function Register() {
             }
             placeholder="ABCDEF-123456"
             value={code}
-            onChange={(e) => setCode(e.currentTarget.value)}
+            onChange={setCode}
             error={shown(problems.code)}
           />
           <Group grow gap="sm" align="flex-start" wrap="wrap">
-            <TextInput
-              label={t('First name')}
-              name="first_name"
-              autoComplete="given-name"
-              required
-              miw={150}
-              value={firstName}
-              onChange={(e) => setFirstName(e.currentTarget.value)}
-              error={shown(problems.first_name)}
-            />
-            <TextInput
-              label={t('Last name')}
-              name="last_name"
-              autoComplete="family-name"
-              required
-              miw={150}
-              value={lastName}
-              onChange={(e) => setLastName(e.currentTarget.value)}
-              error={shown(problems.last_name)}
-            />
+            {nameFields.map((field) => (
+              <TextField key={field.name} {...field} required miw={150} error={shown(problems[field.name])} />
+            ))}
           </Group>
           <EmailInput
             value={email}

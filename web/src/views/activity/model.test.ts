@@ -7,8 +7,8 @@ import {
   type Part,
   type PortCallCard,
   type Slot,
+  slotAt,
   timelineOf,
-  timeMs,
   togglePinned,
 } from './model.ts';
 
@@ -16,18 +16,11 @@ const NOW = Date.parse('2026-11-25T12:00:00Z');
 const iso = (hoursFromNow: number) => `${new Date(NOW + hoursFromNow * 3600_000).toISOString().slice(0, 19)}+00:00`;
 
 function slot(time_type: string, state: string, time: string | null, created_at: string | null = null): Slot {
-  return {
-    key: `${time_type}-${state}`,
-    time_type,
-    state,
-    time,
-    ms: timeMs(time),
-    created_at,
-    createdMs: timeMs(created_at),
-    source: 'src',
-    direction: '',
-  };
+  return slotAt({ key: `${time_type}-${state}`, time_type, state, time, created_at, source: 'src', direction: '' });
 }
+
+/** The first part of a timeline: at sea, before the port area. */
+const seaPart = (...slots: Slot[]): Part => ({ key: '1', location: 'sea', slots });
 
 function entry(id: number, imo: number, name: string, extra: Record<string, unknown> = {}) {
   return { ship: { id, imo, vessel_name: name, ...extra }, portcalls: [{ events: [] }] };
@@ -35,15 +28,11 @@ function entry(id: number, imo: number, name: string, extra: Record<string, unkn
 
 describe('the timeline of a port call', () => {
   const parts: Part[] = [
-    {
-      key: '1',
-      location: 'sea',
-      slots: [
-        slot('Estimated', 'Arrival_Vessel_PortArea', iso(5)),
-        slot('Recommended', 'Arrival_Vessel_PortArea', null),
-        slot('Actual', 'Arrival_Vessel_TrafficArea', iso(-1)),
-      ],
-    },
+    seaPart(
+      slot('Estimated', 'Arrival_Vessel_PortArea', iso(5)),
+      slot('Recommended', 'Arrival_Vessel_PortArea', null),
+      slot('Actual', 'Arrival_Vessel_TrafficArea', iso(-1)),
+    ),
     {
       key: '2',
       location: 'port',
@@ -69,14 +58,7 @@ describe('the timeline of a port call', () => {
   it('counts an estimate whose time has passed as past, and an actual one as past whatever its time', () => {
     const timeline = timelineOf(
       [
-        {
-          key: '1',
-          location: 'sea',
-          slots: [
-            slot('Estimated', 'Arrival_Vessel_PortArea', iso(-2)),
-            slot('Actual', 'Arrival_Vessel_Berth', iso(1)),
-          ],
-        },
+        seaPart(slot('Estimated', 'Arrival_Vessel_PortArea', iso(-2)), slot('Actual', 'Arrival_Vessel_Berth', iso(1))),
         { key: '2', location: 'port', slots: [slot('Estimated', 'Departure_Vessel_Berth', iso(3))] },
       ],
       NOW,
@@ -87,27 +69,22 @@ describe('the timeline of a port call', () => {
   });
 
   it('puts now first when nothing has happened, and last when everything has', () => {
-    const future = timelineOf([{ key: '1', location: 'sea', slots: [slot('Estimated', 'X', iso(1))] }], NOW);
+    const future = timelineOf([seaPart(slot('Estimated', 'X', iso(1)))], NOW);
     expect(future.marker).toEqual({ part: 0, row: 0 });
-    const empty: Part = { key: '1', location: 'sea', slots: [] };
-    const past = timelineOf([empty, { key: '2', location: 'port', slots: [slot('Actual', 'Y', iso(-1))] }], NOW);
+    const past = timelineOf([seaPart(), { key: '2', location: 'port', slots: [slot('Actual', 'Y', iso(-1))] }], NOW);
     expect(past.marker).toEqual({ part: 1, row: 1 });
-    const nothingYet = timelineOf([{ key: '1', location: 'sea', slots: [slot('Estimated', 'X', null)] }], NOW);
+    const nothingYet = timelineOf([seaPart(slot('Estimated', 'X', null))], NOW);
     expect(nothingYet.reported).toBe(0);
   });
 
   it('marks a timestamp received in the last ten minutes as fresh', () => {
     const timeline = timelineOf(
       [
-        {
-          key: '1',
-          location: 'sea',
-          slots: [
-            slot('Estimated', 'A', iso(1), iso(-9 / 60)),
-            slot('Estimated', 'B', iso(2), iso(-11 / 60)),
-            slot('Estimated', 'C', iso(3), null),
-          ],
-        },
+        seaPart(
+          slot('Estimated', 'A', iso(1), iso(-9 / 60)),
+          slot('Estimated', 'B', iso(2), iso(-11 / 60)),
+          slot('Estimated', 'C', iso(3), null),
+        ),
       ],
       NOW,
     );

@@ -119,18 +119,21 @@ function slotOf(raw: unknown, index: number): Slot | null {
   const time = text(raw.time) || null;
   const created_at = text(raw.created_at) || null;
   const direction = isObject(raw.payload) ? text(raw.payload.direction) : '';
-  return {
+  return slotAt({
     key: `${index}-${time_type}-${state}-${direction}`,
     time_type,
     state,
     time,
-    ms: timeMs(time),
     created_at,
-    createdMs: timeMs(created_at),
     source: text(raw.source),
     direction,
     dcsa: isDcsaSourced(raw.payload) ? (isObject(raw.payload) ? text(raw.payload.dcsa_partner) : '') : undefined,
-  };
+  });
+}
+
+/** A slot with its times also in epoch ms, as the timeline compares them. */
+export function slotAt(fields: Omit<Slot, 'ms' | 'createdMs'>): Slot {
+  return { ...fields, ms: timeMs(fields.time), createdMs: timeMs(fields.created_at) };
 }
 
 function partsOf(raw: unknown): Part[] {

@@ -6,6 +6,7 @@ import { ActionIcon, Badge, Button, Group, NativeSelect, Paper, Stack, Text, Vis
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ApiError } from '../../api/client.ts';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import { Refusal } from '../../components/states-ui.tsx';
 import { text } from './shared.tsx';
 
@@ -152,14 +153,7 @@ export function PriorityEditor({
       </Group>
       <VisuallyHidden aria-live="polite">{said}</VisuallyHidden>
       <Refusal error={error} />
-      <Group justify="flex-end">
-        <Button variant="default" onClick={onCancel}>
-          {t('Cancel')}
-        </Button>
-        <Button loading={saving} onClick={() => onSave(order)}>
-          {t('Save')}
-        </Button>
-      </Group>
+      <FormButtons onCancel={onCancel} submitLabel="Save" pending={saving} onConfirm={() => onSave(order)} />
     </Stack>
   );
 }

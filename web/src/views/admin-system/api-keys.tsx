@@ -2,7 +2,7 @@
 // for, an active switch, what each key may do (changed in a dialog), and adding a key by name and permissions. The
 // new key is shown at once, ready to copy, because that is what the operator hands to the data source.
 
-import { Button, Checkbox, Code, CopyButton, Group, Modal, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Code, CopyButton, Group, Modal, Stack, Switch, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +10,7 @@ import { useApiMutation } from '../../api/queries.ts';
 import { FormButtons } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { formatTime } from '../../components/time.ts';
 import { useSession } from '../../session/session.tsx';
 import { NotAllowed, text } from './shared.tsx';
@@ -200,18 +201,13 @@ function KeyPermissions({ row }: { row: ApiKeyRow }) {
       <Modal opened={opened} onClose={close} title={t('What {{name}} may do', { name })} centered>
         <Stack gap="sm">
           <PermissionChoice value={chosen} onChange={setChosen} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('Cancel')}
-            </Button>
-            <Button
-              loading={save.isPending}
-              disabled={chosen.length === 0}
-              onClick={() => save.mutate({ id: row.id, permissions: chosen })}
-            >
-              {t('Save')}
-            </Button>
-          </Group>
+          <FormButtons
+            onCancel={close}
+            submitLabel="Save"
+            pending={save.isPending}
+            disabled={chosen.length === 0}
+            onConfirm={() => save.mutate({ id: row.id, permissions: chosen })}
+          />
         </Stack>
       </Modal>
     </Stack>
@@ -272,14 +268,14 @@ export function AddApiKey() {
         ) : (
           <form onSubmit={submit}>
             <Stack gap="sm">
-              <TextInput
-                label={t('Name')}
+              <TextField
+                label="Name"
                 description={t('Who sends with this key, e.g. "Pilot booking system"')}
                 required
                 data-autofocus
                 maxLength={255}
                 value={name}
-                onChange={(event) => setName(event.currentTarget.value)}
+                onChange={setName}
               />
               <PermissionChoice value={permissions} onChange={setPermissions} />
               <FormButtons

@@ -6,7 +6,7 @@
 import { Button, Group, Modal, ScrollArea, Table, Tabs, Text, TextInput, VisuallyHidden } from '@mantine/core';
 import { type FormEvent, type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ApiError, Params } from '../../api/client.ts';
+import type { Params } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ListSearch } from '../../components/ServerTable.tsx';
@@ -135,20 +135,37 @@ interface Editing {
   body: (ids: number[]) => Params;
 }
 
-/** The dialog editing one priority list; `save` posts the list's body. */
+/** The priority list being edited (none while the dialog is closed) and its saving: POST `path`, then close. */
+function usePriorityEditing(path: string) {
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const save = useApiMutation<Params>('POST', path, {
+    refreshes: [path],
+    success: 'Priority saved',
+    onSuccess: () => setEditing(null),
+  });
+  return {
+    editing,
+    save,
+    edit: (next: Editing) => {
+      save.reset();
+      setEditing(next);
+    },
+    close: () => setEditing(null),
+  };
+}
+
+/** The dialog editing one priority list; saving posts the list's body. */
 function PriorityDialog(props: {
-  editing: Editing | null;
+  priority: ReturnType<typeof usePriorityEditing>;
   apiKeys: PriorityApiKey[];
   emptyMeaning: string;
-  save: { isPending: boolean; error: ApiError | null; mutate: (body: Params) => void };
-  onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const { editing, save } = props;
+  const { editing, save, close } = props.priority;
   return (
     <Modal
       opened={editing !== null}
-      onClose={props.onClose}
+      onClose={close}
       title={editing ? t('Priority of {{label}}', { label: editing.title }) : ''}
       centered
     >
@@ -159,7 +176,7 @@ function PriorityDialog(props: {
           emptyMeaning={props.emptyMeaning}
           saving={save.isPending}
           error={save.error}
-          onCancel={props.onClose}
+          onCancel={close}
           onSave={(ids) => save.mutate(editing.body(ids))}
         />
       )}
@@ -214,12 +231,7 @@ function TimestampPriorities() {
   const { t } = useTranslation();
   const query = useApiQuery<TimestampWeights>(TIMESTAMP_WEIGHTS);
   const [filter, setFilter] = useState('');
-  const [editing, setEditing] = useState<Editing | null>(null);
-  const save = useApiMutation<Params>('POST', TIMESTAMP_WEIGHTS, {
-    refreshes: [TIMESTAMP_WEIGHTS],
-    success: 'Priority saved',
-    onSuccess: () => setEditing(null),
-  });
+  const priority = usePriorityEditing(TIMESTAMP_WEIGHTS);
 
   const apiKeys = query.data?.api_keys ?? [];
   const rows = useMemo(() => {
@@ -271,9 +283,8 @@ function TimestampPriorities() {
             </>
           ),
           listed: row.api_keys,
-          edit: () => {
-            save.reset();
-            setEditing({
+          edit: () =>
+            priority.edit({
               title: row.label,
               initial: idsOf(row.api_keys),
               body: (ids) => ({
@@ -281,16 +292,13 @@ function TimestampPriorities() {
                 timestamp_state: row.state,
                 api_key_ids: ids,
               }),
-            });
-          },
+            }),
         }))}
       />
       <PriorityDialog
-        editing={editing}
+        priority={priority}
         apiKeys={apiKeys}
         emptyMeaning="No key listed: no data source may post this timestamp."
-        save={save}
-        onClose={() => setEditing(null)}
       />
     </>
   );
@@ -299,24 +307,17 @@ function TimestampPriorities() {
 function PayloadKeyPriorities() {
   const { t } = useTranslation();
   const query = useApiQuery<PayloadKeyWeights>(PAYLOAD_KEY_WEIGHTS);
-  const [editing, setEditing] = useState<Editing | null>(null);
+  const priority = usePriorityEditing(PAYLOAD_KEY_WEIGHTS);
   const [newKey, setNewKey] = useState('');
-  const save = useApiMutation<Params>('POST', PAYLOAD_KEY_WEIGHTS, {
-    refreshes: [PAYLOAD_KEY_WEIGHTS],
-    success: 'Priority saved',
-    onSuccess: () => setEditing(null),
-  });
   const apiKeys = query.data?.api_keys ?? [];
   const rows = (query.data?.payload_keys ?? []).filter((row) => row && typeof row.key === 'string');
 
-  const edit = (key: string) => {
-    save.reset();
-    setEditing({
+  const edit = (key: string) =>
+    priority.edit({
       title: key,
       initial: idsOf(rows.find((row) => row.key === key)?.api_keys),
       body: (ids) => ({ payload_key: key, api_key_ids: ids }),
     });
-  };
   const submitNew = (event: FormEvent) => {
     event.preventDefault();
     const key = newKey.trim();
@@ -375,11 +376,9 @@ function PayloadKeyPriorities() {
         }))}
       />
       <PriorityDialog
-        editing={editing}
+        priority={priority}
         apiKeys={apiKeys}
         emptyMeaning="No key listed: every source’s value is taken, the latest wins."
-        save={save}
-        onClose={() => setEditing(null)}
       />
     </>
   );

@@ -2,7 +2,7 @@
 // menu shows or hides the module's views without reloading the page. The other settings are a form each, with
 // the current value, checked before sending (the value travels in the URL path, encoded).
 
-import { Button, Group, Paper, Radio, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
+import { Button, Group, Paper, Radio, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
@@ -11,6 +11,7 @@ import { type ApiError, api } from '../../api/client.ts';
 import { refresh, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { TextAreaField, TextField } from '../../components/TextField.tsx';
 import { useSession } from '../../session/session.tsx';
 import {
   durationInWords,
@@ -208,30 +209,20 @@ function SettingForm({ setting }: { setting: Setting }) {
         ? t(info.description)
         : undefined;
 
+  const field = {
+    id: inputId,
+    label: info.label,
+    description,
+    error: shownProblem,
+    maxLength: 2000,
+    value,
+    onChange: setValue,
+  };
   const input =
     info.kind === 'emails' ? (
-      <Textarea
-        id={inputId}
-        label={t(info.label)}
-        description={description}
-        error={shownProblem}
-        rows={3}
-        resize="vertical"
-        maxLength={2000}
-        value={value}
-        placeholder={t('No addresses')}
-        onChange={(event) => setValue(event.currentTarget.value)}
-      />
+      <TextAreaField {...field} rows={3} resize="vertical" placeholder={t('No addresses')} />
     ) : (
-      <TextInput
-        id={inputId}
-        label={t(info.label)}
-        description={description}
-        error={shownProblem}
-        maxLength={2000}
-        value={value}
-        onChange={(event) => setValue(event.currentTarget.value)}
-      />
+      <TextField {...field} />
     );
 
   return (

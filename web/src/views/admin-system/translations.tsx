@@ -14,7 +14,6 @@ import {
   Stack,
   Table,
   Text,
-  Textarea,
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
@@ -27,6 +26,7 @@ import { FormButtons } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Pager } from '../../components/ServerTable.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { TextAreaField } from '../../components/TextField.tsx';
 import { TRANSLATION_NAMESPACES } from '../../i18n/i18n.ts';
 import { useSession } from '../../session/session.tsx';
 import { EditButton, NotAllowed, text } from './shared.tsx';
@@ -321,14 +321,12 @@ function UploadDialog({ upload, replacing, onCancel, onReplace }: UploadDialogPr
           <Text size="sm" c="dimmed">
             {t('A text the file does not hold goes back to its default.')}
           </Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onCancel}>
-              {t('Cancel')}
-            </Button>
-            <Button loading={replacing} onClick={() => onReplace(upload.entries)}>
-              {t('Replace')}
-            </Button>
-          </Group>
+          <FormButtons
+            onCancel={onCancel}
+            submitLabel="Replace"
+            pending={replacing}
+            onConfirm={() => onReplace(upload.entries)}
+          />
         </Stack>
       )}
     </Modal>
@@ -364,14 +362,14 @@ export function EditText({
             {entry.key}
           </Code>
         </div>
-        <Textarea
-          label={t('Text')}
+        <TextAreaField
+          label="Text"
           data-autofocus
           rows={4}
           resize="vertical"
           maxLength={10_000}
           value={value}
-          onChange={(event) => setValue(event.currentTarget.value)}
+          onChange={setValue}
         />
         <FormButtons onCancel={onCancel} submitLabel="Save" pending={saving} />
       </Stack>

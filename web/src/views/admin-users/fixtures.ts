@@ -1,4 +1,7 @@
-// Test data shared by this folder's component tests: the six roles as GET roles answers them.
+// Test data shared by this folder's component tests: the six roles as GET roles answers them, and the API of
+// these views, which all read the roles.
+
+import { answerFrom, type StubbedCall } from '../../test/render.tsx';
 
 export const ROLES = [
   { id: 1, name: 'admin', readable_name: 'Administrator' },
@@ -8,3 +11,7 @@ export const ROLES = [
   { id: 5, name: 'inactive_user', readable_name: 'Inactive user' },
   { id: 6, name: 'consignee', readable_name: 'Consignee' },
 ];
+
+/** The `answer` (for stubApi) of an API with `routes` and GET roles; a test's own answers (`extra`) are asked first. */
+export const withRoles = (routes: Record<string, unknown>) => (extra?: (call: StubbedCall) => unknown) =>
+  answerFrom({ 'GET roles': ROLES, ...routes }, extra);

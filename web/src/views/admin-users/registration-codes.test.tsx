@@ -1,17 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  answerFrom,
-  firstCall,
-  openDialog,
-  pageOf,
-  renderView,
-  type StubbedCall,
-  stubApi,
-} from '../../test/render.tsx';
-import { ROLES } from './fixtures.ts';
+import { ADMIN, firstCall, openDialog, pageOf, renderView, stubApi } from '../../test/render.tsx';
+import { withRoles } from './fixtures.ts';
 import RegistrationCodesView from './registration-codes.tsx';
 
 const CODES = [
@@ -42,8 +33,7 @@ const MANAGER = {
   permissions: ['manage_registration_code', 'manage_all_user', 'manage_user_user', 'manage_user_consignee'],
 };
 
-const answer = (extra?: (call: StubbedCall) => unknown) =>
-  answerFrom({ 'GET roles': ROLES, 'GET registration-codes': pageOf(CODES) }, extra);
+const answer = withRoles({ 'GET registration-codes': pageOf(CODES) });
 
 describe('the registration codes view', () => {
   it('lists the newest codes first, with the code to copy', async () => {

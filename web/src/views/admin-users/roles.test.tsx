@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { SessionContext } from '../../session/session.tsx';
-import { ADMIN, answerFrom, firstCall, renderView, type StubbedCall, sessionOf, stubApi } from '../../test/render.tsx';
-import { ROLES } from './fixtures.ts';
+import { ADMIN, firstCall, renderView, sessionOf, stubApi } from '../../test/render.tsx';
+import { withRoles } from './fixtures.ts';
 import RolesView, { grantsOf } from './roles.tsx';
 
 const PERMISSIONS = [
@@ -32,8 +32,7 @@ const MANAGER = {
   ],
 };
 
-const answer = (extra?: (call: StubbedCall) => unknown) =>
-  answerFrom({ 'GET roles': ROLES, 'GET permissions': PERMISSIONS, 'GET role-permissions': MATRIX }, extra);
+const answer = withRoles({ 'GET permissions': PERMISSIONS, 'GET role-permissions': MATRIX });
 
 describe('the roles and permissions view', () => {
   it('reads the role → permissions answer without trusting its shape', () => {

@@ -1,18 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import {
-  ADMIN,
-  answerFrom,
-  apiError,
-  firstCall,
-  openDialog,
-  pageOf,
-  renderView,
-  type StubbedCall,
-  stubApi,
-} from '../../test/render.tsx';
-import { ROLES } from './fixtures.ts';
+import { ADMIN, apiError, firstCall, openDialog, pageOf, renderView, stubApi } from '../../test/render.tsx';
+import { ROLES, withRoles } from './fixtures.ts';
 import UsersView, { USERS_DEFAULT_SORT } from './users.tsx';
 
 const USERS = [
@@ -51,8 +41,7 @@ const MANAGER = {
   ],
 };
 
-const answer = (extra?: (call: StubbedCall) => unknown) =>
-  answerFrom({ 'GET roles': ROLES, 'GET users': pageOf(USERS), 'GET users/7': USERS[1] }, extra);
+const answer = withRoles({ 'GET users': pageOf(USERS), 'GET users/7': USERS[1] });
 
 /** Fills the "Add user" form of the view as a manager and sends it; gives the dialog. */
 async function addUser(fields: { email: string; first: string; last: string; role?: string }) {

@@ -13,6 +13,7 @@ import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { answerable, type DcsaTimestampRow, type OutboxRow, PATHS, type PartnerRow, parseImos } from './model.ts';
 
 const TITLE = 'DCSA partners';
@@ -44,54 +45,41 @@ function Partners() {
   const rows = query.data.data;
   if (rows.length === 0) return <Empty>No DCSA partners yet</Empty>;
   return (
-    <Table striped aria-label={t('DCSA partners')}>
-      <Table.Thead>
-        <Table.Tr>
-          <Table.Th>{t('Partner')}</Table.Th>
-          <Table.Th>{t('API key')}</Table.Th>
-          <Table.Th>{t('Endpoints')}</Table.Th>
-          <Table.Th>{t('Vessels followed')}</Table.Th>
-          <Table.Th>{t('Outbox')}</Table.Th>
-          <Table.Th>{t('Actions')}</Table.Th>
-        </Table.Tr>
-      </Table.Thead>
-      <Table.Tbody>
-        {rows.map((p) => (
-          <Table.Tr key={p.id}>
-            <Table.Td>
-              {p.name} {!p.active && <Badge color="gray">{t('Inactive')}</Badge>}
-            </Table.Td>
-            <Table.Td>{p.api_key_id}</Table.Td>
-            <Table.Td style={{ wordBreak: 'break-all' }}>
-              {p.base_url} {!p.has_credentials && <Text size="xs">{t('No credentials')}</Text>}
-            </Table.Td>
-            <Table.Td>{p.vessel_imos.join(', ') || '—'}</Table.Td>
-            <Table.Td>
-              {t('{{pending}} pending, {{refused}} refused, {{delivered}} delivered', {
-                pending: p.pending,
-                refused: p.refused,
-                delivered: p.delivered,
-              })}
-            </Table.Td>
-            <Table.Td>
-              <Group gap="xs">
-                <PartnerDialog partner={p} />
-                {p.refused > 0 && (
-                  <Button
-                    size="xs"
-                    variant="light"
-                    loading={retry.isPending}
-                    onClick={() => retry.mutate({ id: p.id })}
-                  >
-                    {t('Send refused again')}
-                  </Button>
-                )}
-              </Group>
-            </Table.Td>
-          </Table.Tr>
-        ))}
-      </Table.Tbody>
-    </Table>
+    <ListTable
+      label="DCSA partners"
+      headings={['Partner', 'API key', 'Endpoints', 'Vessels followed', 'Outbox', 'Actions']}
+      rows={rows}
+      rowKey={(p) => p.id}
+      cells={(p) => (
+        <>
+          <Table.Td>
+            {p.name} {!p.active && <Badge color="gray">{t('Inactive')}</Badge>}
+          </Table.Td>
+          <Table.Td>{p.api_key_id}</Table.Td>
+          <Table.Td style={{ wordBreak: 'break-all' }}>
+            {p.base_url} {!p.has_credentials && <Text size="xs">{t('No credentials')}</Text>}
+          </Table.Td>
+          <Table.Td>{p.vessel_imos.join(', ') || '—'}</Table.Td>
+          <Table.Td>
+            {t('{{pending}} pending, {{refused}} refused, {{delivered}} delivered', {
+              pending: p.pending,
+              refused: p.refused,
+              delivered: p.delivered,
+            })}
+          </Table.Td>
+          <Table.Td>
+            <Group gap="xs">
+              <PartnerDialog partner={p} />
+              {p.refused > 0 && (
+                <Button size="xs" variant="light" loading={retry.isPending} onClick={() => retry.mutate({ id: p.id })}>
+                  {t('Send refused again')}
+                </Button>
+              )}
+            </Group>
+          </Table.Td>
+        </>
+      )}
+    />
   );
 }
 
@@ -143,28 +131,23 @@ function PartnerDialog({ partner }: { partner?: PartnerRow }) {
         problem={problem}
         submitLabel="Save"
       >
-        <TextInput label={t('Name')} value={name} onChange={(e) => setName(e.currentTarget.value)} required />
-        <TextInput
-          label={t('API key id (the key it calls us with)')}
-          value={apiKeyId}
-          onChange={(e) => setApiKeyId(e.currentTarget.value)}
-          required
-        />
-        <TextInput
-          label={t('Base URL of its JIT endpoints')}
+        <TextField label="Name" value={name} onChange={setName} required />
+        <TextField label="API key id (the key it calls us with)" value={apiKeyId} onChange={setApiKeyId} required />
+        <TextField
+          label="Base URL of its JIT endpoints"
           placeholder="https://partner.example/jit"
           value={baseUrl}
-          onChange={(e) => setBaseUrl(e.currentTarget.value)}
+          onChange={setBaseUrl}
           required
         />
-        <TextInput
-          label={t('Authorization sent to it')}
+        <TextField
+          label="Authorization sent to it"
           description={partner?.has_credentials ? t('Leave empty to keep the stored one') : undefined}
           type="password"
           value={credentials}
-          onChange={(e) => setCredentials(e.currentTarget.value)}
+          onChange={setCredentials}
         />
-        <TextInput label={t('IMO numbers it follows')} value={imos} onChange={(e) => setImos(e.currentTarget.value)} />
+        <TextField label="IMO numbers it follows" value={imos} onChange={setImos} />
         <Switch label={t('Active')} checked={active} onChange={(e) => setActive(e.currentTarget.checked)} />
       </FormDialog>
     </>
@@ -197,32 +180,25 @@ function Outbox() {
       empty="Nothing here"
     >
       {(rows) => (
-        <Table striped aria-label={t('Outbox')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('Partner')}</Table.Th>
-              <Table.Th>{t('Request')}</Table.Th>
-              <Table.Th>{t('Status')}</Table.Th>
-              <Table.Th>{t('Attempts')}</Table.Th>
-              <Table.Th>{t('Last error')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((m) => (
-              <Table.Tr key={m.id}>
-                <Table.Td>{m.partner_name}</Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{`${m.method} ${m.path}`}</Table.Td>
-                <Table.Td>
-                  <Badge color={m.status === 'refused' ? 'red' : m.status === 'pending' ? 'yellow' : 'green'}>
-                    {t(m.status)}
-                  </Badge>
-                </Table.Td>
-                <Table.Td>{m.attempts}</Table.Td>
-                <Table.Td>{m.last_error ?? ''}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ListTable
+          label="Outbox"
+          headings={['Partner', 'Request', 'Status', 'Attempts', 'Last error']}
+          rows={rows}
+          rowKey={(m) => m.id}
+          cells={(m) => (
+            <>
+              <Table.Td>{m.partner_name}</Table.Td>
+              <Table.Td style={{ wordBreak: 'break-all' }}>{`${m.method} ${m.path}`}</Table.Td>
+              <Table.Td>
+                <Badge color={m.status === 'refused' ? 'red' : m.status === 'pending' ? 'yellow' : 'green'}>
+                  {t(m.status)}
+                </Badge>
+              </Table.Td>
+              <Table.Td>{m.attempts}</Table.Td>
+              <Table.Td>{m.last_error ?? ''}</Table.Td>
+            </>
+          )}
+        />
       )}
     </ListSection>
   );
@@ -248,47 +224,72 @@ function Timestamps() {
       empty="No DCSA timestamps"
     >
       {(rows) => (
-        <Table striped aria-label={t('DCSA timestamps')}>
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('Vessel')}</Table.Th>
-              <Table.Th>{t('Partner')}</Table.Th>
-              <Table.Th>{t('Service')}</Table.Th>
-              <Table.Th>{t('Time')}</Table.Th>
-              <Table.Th>{t('On the timeline')}</Table.Th>
-              <Table.Th>{t('Actions')}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {rows.map((row) => (
-              <Table.Tr key={row.timestamp_id}>
-                <Table.Td>{row.vessel_name ?? row.imo ?? '—'}</Table.Td>
-                <Table.Td>
-                  {row.direction === 'in'
-                    ? t('from {{name}}', { name: row.partner_name })
-                    : t('to {{name}}', { name: row.partner_name })}
-                </Table.Td>
-                <Table.Td>
-                  {row.service_type ?? '—'} {row.event_type ?? ''}{' '}
-                  {row.cancelled && <Badge color="gray">{t('cancelled')}</Badge>}
-                </Table.Td>
-                <Table.Td>
-                  <Badge variant="outline">{row.classifier}</Badge> {new Date(row.date_time).toLocaleString()}
-                </Table.Td>
-                <Table.Td>
-                  {row.s211_status === 'posted'
-                    ? `${row.time_type} ${row.state}`
-                    : row.s211_status === 'dcsa_only'
-                      ? t('DCSA only')
-                      : t('Refused: {{error}}', { error: row.s211_error ?? '' })}
-                </Table.Td>
-                <Table.Td>{answerable(row) && <AnswerDialog row={row} />}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
+        <ListTable
+          label="DCSA timestamps"
+          headings={['Vessel', 'Partner', 'Service', 'Time', 'On the timeline', 'Actions']}
+          rows={rows}
+          rowKey={(row) => row.timestamp_id}
+          cells={(row) => (
+            <>
+              <Table.Td>{row.vessel_name ?? row.imo ?? '—'}</Table.Td>
+              <Table.Td>
+                {row.direction === 'in'
+                  ? t('from {{name}}', { name: row.partner_name })
+                  : t('to {{name}}', { name: row.partner_name })}
+              </Table.Td>
+              <Table.Td>
+                {row.service_type ?? '—'} {row.event_type ?? ''}{' '}
+                {row.cancelled && <Badge color="gray">{t('cancelled')}</Badge>}
+              </Table.Td>
+              <Table.Td>
+                <Badge variant="outline">{row.classifier}</Badge> {new Date(row.date_time).toLocaleString()}
+              </Table.Td>
+              <Table.Td>
+                {row.s211_status === 'posted'
+                  ? `${row.time_type} ${row.state}`
+                  : row.s211_status === 'dcsa_only'
+                    ? t('DCSA only')
+                    : t('Refused: {{error}}', { error: row.s211_error ?? '' })}
+              </Table.Td>
+              <Table.Td>{answerable(row) && <AnswerDialog row={row} />}</Table.Td>
+            </>
+          )}
+        />
       )}
     </ListSection>
+  );
+}
+
+/** One of the page's tables, named by `label` (translated here, as are the headings); `cells` gives a row's cells. */
+function ListTable<T>({
+  label,
+  headings,
+  rows,
+  rowKey,
+  cells,
+}: {
+  label: string;
+  headings: readonly string[];
+  rows: readonly T[];
+  rowKey: (row: T) => string | number;
+  cells: (row: T) => ReactNode;
+}) {
+  const { t } = useTranslation();
+  return (
+    <Table striped aria-label={t(label)}>
+      <Table.Thead>
+        <Table.Tr>
+          {headings.map((heading) => (
+            <Table.Th key={heading}>{t(heading)}</Table.Th>
+          ))}
+        </Table.Tr>
+      </Table.Thead>
+      <Table.Tbody>
+        {rows.map((row) => (
+          <Table.Tr key={rowKey(row)}>{cells(row)}</Table.Tr>
+        ))}
+      </Table.Tbody>
+    </Table>
   );
 }
 
@@ -359,13 +360,7 @@ function AnswerDialog({ row }: { row: DcsaTimestampRow }) {
         problem={problem}
         submitLabel="Send"
       >
-        <TextInput
-          label={t('Planned time')}
-          type="datetime-local"
-          value={when}
-          onChange={(e) => setWhen(e.currentTarget.value)}
-          required
-        />
+        <TextField label="Planned time" type="datetime-local" value={when} onChange={setWhen} required />
       </FormDialog>
     </>
   );

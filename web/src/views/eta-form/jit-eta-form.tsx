@@ -166,6 +166,11 @@ function SlotRequestForm({
     }
   };
 
+  const laytimeFields = [
+    { label: 'Laytime hours', name: 'laytime_hours', max: 99999, value: hours, onChange: setHours },
+    { label: 'Laytime minutes', name: 'laytime_minutes', max: 59, value: minutes, onChange: setMinutes },
+  ];
+
   return (
     <PublicFrame title={TITLE}>
       <Stack gap="md">
@@ -198,24 +203,9 @@ function SlotRequestForm({
                 })}
               </Text>
               <Group grow align="flex-start">
-                <NumberInput
-                  label={t('Laytime hours')}
-                  name="laytime_hours"
-                  min={0}
-                  max={99999}
-                  allowDecimal={false}
-                  value={hours}
-                  onChange={setHours}
-                />
-                <NumberInput
-                  label={t('Laytime minutes')}
-                  name="laytime_minutes"
-                  min={0}
-                  max={59}
-                  allowDecimal={false}
-                  value={minutes}
-                  onChange={setMinutes}
-                />
+                {laytimeFields.map((field) => (
+                  <NumberInput key={field.name} {...field} label={t(field.label)} min={0} allowDecimal={false} />
+                ))}
               </Group>
               <Button type="submit" loading={busy}>
                 {t(status === 'offered' ? 'Send JIT ETA' : 'Update JIT ETA')}

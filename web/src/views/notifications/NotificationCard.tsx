@@ -1,11 +1,12 @@
 // One notification as a person reads it: when (browser's zone), the message, who sent it about what, its
 // decision and its replies; replying to a decision and deleting where the user may.
 
-import { Button, Card, Group, Stack, Text, Textarea } from '@mantine/core';
+import { Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmButton } from '../../components/ConfirmButton.tsx';
+import { TextAreaField } from '../../components/TextField.tsx';
 import { formatTime } from '../../components/time.ts';
 import { useSession } from '../../session/session.tsx';
 import { DecisionPanel } from './DecisionPanel.tsx';
@@ -69,10 +70,10 @@ function Reply({ parent }: { parent: Notification }) {
       }}
     >
       <Stack gap="xs">
-        <Textarea
-          label={t('Reply')}
+        <TextAreaField
+          label="Reply"
           value={message}
-          onChange={(event) => setMessage(event.currentTarget.value)}
+          onChange={setMessage}
           required
           rows={2}
           resize="vertical"

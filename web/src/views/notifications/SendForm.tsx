@@ -1,11 +1,12 @@
 // Sending a notification: to the whole port, or about a vessel picked among the ongoing port calls (or any IMO
 // typed in). The API's refusal shows in its own words; the form stays filled so nothing typed is lost.
 
-import { Autocomplete, Modal, Stack, Textarea } from '@mantine/core';
+import { Autocomplete, Modal, Stack } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { FormButtons } from '../../components/FormDialog.tsx';
+import { TextAreaField } from '../../components/TextField.tsx';
 import { useSession } from '../../session/session.tsx';
 import { imoFrom, NOTIFICATIONS_PATH } from './model.ts';
 
@@ -78,10 +79,10 @@ export function SendForm({ kind, onDone }: { kind: SendKind; onDone: () => void 
             data-autofocus
           />
         )}
-        <Textarea
-          label={t('Message')}
+        <TextAreaField
+          label="Message"
           value={message}
-          onChange={(event) => setMessage(event.currentTarget.value)}
+          onChange={setMessage}
           required
           rows={4}
           resize="vertical"

@@ -8,38 +8,36 @@ import { answeredBy, imoFrom, inTab, type Notification, vesselOf } from './model
 // The real-time socket is not opened in jsdom; the view's live refresh is checked in the browser test.
 vi.mock('../../realtime/socket.ts', () => ({ useChannels: vi.fn(), useLiveRefresh: vi.fn() }));
 
-const port: Notification = {
-  id: 3,
-  type: 'port',
-  message: 'Port closes at noon',
-  created_at: '2026-11-22 10:00:00+00',
+/**
+ * A notification as the API lists it, sent by `email` on 22 November 2026 at `time` (UTC): about no vessel, with no
+ * decision and no replies unless `fields` say so.
+ */
+const notification = (email: string, time: string, fields: Notification): Notification => ({
+  created_at: `2026-11-22 ${time}:00+00`,
+  sender: { email },
   ship_imo: null,
-  sender: { email: 'harbour@port.test' },
   ship: null,
   decision: null,
   children: null,
-};
-const ship: Notification = {
+  ...fields,
+});
+/** The vessel a notification is about, as the API gives it: its IMO, and the vessel as the port knows it. */
+const aboutVessel = (imo: number, vessel_name: string) => ({ ship_imo: imo, ship: { imo, vessel_name } });
+
+const port = notification('harbour@port.test', '10:00', { id: 3, type: 'port', message: 'Port closes at noon' });
+const ship = notification('agent@port.test', '09:00', {
   id: 2,
   type: 'ship',
   message: 'Pilot boards at 14',
-  created_at: '2026-11-22 09:00:00+00',
-  ship_imo: 9074729,
-  sender: { email: 'agent@port.test' },
-  ship: { imo: 9074729, vessel_name: 'Baltic Star' },
-  decision: null,
-  children: null,
-};
+  ...aboutVessel(9074729, 'Baltic Star'),
+});
 // What a deleted sender or an unknown vessel (and a careless server) may leave: no sender, no ship object.
 const bare = { id: 1, type: 'ship', message: 'No sender here', ship_imo: 1234567, sender: null, ship: null };
-const decision: Notification = {
+const decision = notification('first@port.test', '08:00', {
   id: 10,
   type: 'port_call_decision',
   message: 'Ship is arriving',
-  created_at: '2026-11-22 08:00:00+00',
-  ship_imo: 1234567,
-  sender: { email: 'first@port.test' },
-  ship: { imo: 1234567, vessel_name: 'Unikieship' },
+  ...aboutVessel(1234567, 'Unikieship'),
   decision: {
     id: 7,
     status: 'open',
@@ -68,13 +66,12 @@ const decision: Notification = {
       type: 'port_call_decision_response',
       message: 'Accept for Pilot at Ship is arriving',
       created_at: '2026-11-22 08:30:00+00',
-      ship_imo: 1234567,
       parent_notification_id: 10,
       sender: { email: 'second@port.test' },
-      ship: { imo: 1234567, vessel_name: 'Unikieship' },
+      ...aboutVessel(1234567, 'Unikieship'),
     },
   ],
-};
+});
 
 const LIST = [port, ship, bare, decision];
 

@@ -86,40 +86,66 @@ export function PortCallCorrections({ ship, size = 'xs' }: { ship: Ship; size?: 
   );
 }
 
-/** The corrections of the vessel as a whole: attach its orphan timestamps now, rebuild all its port calls. */
-export function VesselCorrections({ imo, vessel }: { imo: number; vessel: string }) {
-  const { t } = useTranslation();
-  const attach = useApiMutation<VesselInput>('GET', 'timestamps-to-port-calls', {
-    refreshes: PORT_CALL_PATHS,
+/**
+ * The corrections of the vessel as a whole, each GET `path` with its IMO: attach its orphan timestamps now, rebuild
+ * all its port calls.
+ */
+const VESSEL_CORRECTIONS = [
+  {
+    path: 'timestamps-to-port-calls',
     success: 'Orphan timestamps attached where they fit',
-  });
-  const rebuild = useApiMutation<VesselInput>('GET', 'rebuild-port-calls', {
-    refreshes: PORT_CALL_PATHS,
+    question: 'Attach the orphan timestamps of {{vessel}}?',
+    detail: 'Timestamps of this vessel that belong to no port call join the port call they fit, where there is one.',
+    confirmLabel: 'Attach orphans',
+    label: 'Attach orphans',
+  },
+  {
+    path: 'rebuild-port-calls',
     success: 'Port calls of the vessel rebuilt',
-  });
+    color: 'red',
+    question: 'Rebuild every port call of {{vessel}}?',
+    detail: "The vessel's port calls are made again from all its timestamps and the corrections made so far.",
+    confirmLabel: 'Rebuild port calls',
+    label: 'Rebuild vessel',
+  },
+];
+
+export function VesselCorrections({ imo, vessel }: { imo: number; vessel: string }) {
   return (
     <Group gap="xs">
-      <ConfirmButton
-        size="sm"
-        disabled={attach.isPending}
-        question={t('Attach the orphan timestamps of {{vessel}}?', { vessel })}
-        detail="Timestamps of this vessel that belong to no port call join the port call they fit, where there is one."
-        confirmLabel="Attach orphans"
-        onConfirm={() => attach.mutate({ imo })}
-      >
-        Attach orphans
-      </ConfirmButton>
-      <ConfirmButton
-        size="sm"
-        color="red"
-        disabled={rebuild.isPending}
-        question={t('Rebuild every port call of {{vessel}}?', { vessel })}
-        detail="The vessel's port calls are made again from all its timestamps and the corrections made so far."
-        confirmLabel="Rebuild port calls"
-        onConfirm={() => rebuild.mutate({ imo })}
-      >
-        Rebuild vessel
-      </ConfirmButton>
+      {VESSEL_CORRECTIONS.map((correction) => (
+        <VesselCorrection key={correction.path} correction={correction} imo={imo} vessel={vessel} />
+      ))}
     </Group>
+  );
+}
+
+/** One of them, asked about first; off while it is on its way. */
+function VesselCorrection({
+  correction,
+  imo,
+  vessel,
+}: {
+  correction: (typeof VESSEL_CORRECTIONS)[number];
+  imo: number;
+  vessel: string;
+}) {
+  const { t } = useTranslation();
+  const correct = useApiMutation<VesselInput>('GET', correction.path, {
+    refreshes: PORT_CALL_PATHS,
+    success: correction.success,
+  });
+  return (
+    <ConfirmButton
+      size="sm"
+      color={correction.color}
+      disabled={correct.isPending}
+      question={t(correction.question, { vessel })}
+      detail={correction.detail}
+      confirmLabel={correction.confirmLabel}
+      onConfirm={() => correct.mutate({ imo })}
+    >
+      {correction.label}
+    </ConfirmButton>
   );
 }

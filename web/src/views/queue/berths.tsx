@@ -2,7 +2,7 @@
 // `manage_berth`, added, edited (code, name, whether a consignee may nominate it) and deleted, each refusal in the
 // API's words.
 
-import { Group, Switch, TextInput } from '@mantine/core';
+import { Group, Switch } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
@@ -10,6 +10,7 @@ import { DeleteButton } from '../../components/ConfirmButton.tsx';
 import { FormDialog, useAddOrEdit } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { useSession } from '../../session/session.tsx';
 import { type Berth, PATHS } from './model.ts';
 
@@ -86,21 +87,8 @@ function BerthDialog({ berth }: { berth?: Berth }) {
   };
   return (
     <FormDialog {...dialog} title={title} onSubmit={submit} change={save} disabled={!ready}>
-      <TextInput
-        label={t('Code')}
-        required
-        data-autofocus
-        maxLength={255}
-        value={code}
-        onChange={(event) => setCode(event.currentTarget.value)}
-      />
-      <TextInput
-        label={t('Name')}
-        required
-        maxLength={255}
-        value={name}
-        onChange={(event) => setName(event.currentTarget.value)}
-      />
+      <TextField label="Code" required data-autofocus maxLength={255} value={code} onChange={setCode} />
+      <TextField label="Name" required maxLength={255} value={name} onChange={setName} />
       <Switch
         label={t('Consignees may nominate this berth')}
         checked={nominatable}

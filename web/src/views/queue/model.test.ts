@@ -14,18 +14,23 @@ import {
 } from './model.ts';
 
 describe('the queue model', () => {
-  it('reads laytimes in the API’s forms and writes them back as ISO durations', () => {
-    expect(parseLaytime('PT2H30M')).toEqual({ hours: 2, minutes: 30 });
-    expect(parseLaytime('P1DT2H')).toEqual({ hours: 26, minutes: 0 });
-    expect(parseLaytime('PT45M')).toEqual({ hours: 0, minutes: 45 });
-    expect(parseLaytime('02:05')).toEqual({ hours: 2, minutes: 5 });
-    expect(parseLaytime('12:30:00')).toEqual({ hours: 12, minutes: 30 });
-    expect(parseLaytime('P')).toBeNull();
+  it.each([
+    ['PT2H30M', { hours: 2, minutes: 30 }],
+    ['P1DT2H', { hours: 26, minutes: 0 }],
+    ['PT45M', { hours: 0, minutes: 45 }],
+    ['02:05', { hours: 2, minutes: 5 }],
+    ['12:30:00', { hours: 12, minutes: 30 }],
+    ['P', null],
     // Read as the queue reads laytimes (@pcas/values' isoDurationMs): the API's own form, and only DateInterval's.
-    expect(parseLaytime('PT1H2M3S')).toEqual({ hours: 1, minutes: 2 });
-    expect(parseLaytime(' PT2H ')).toEqual({ hours: 2, minutes: 0 });
-    expect(parseLaytime('PT1.5S')).toBeNull();
-    expect(parseLaytime('two hours')).toBeNull();
+    ['PT1H2M3S', { hours: 1, minutes: 2 }],
+    [' PT2H ', { hours: 2, minutes: 0 }],
+    ['PT1.5S', null],
+    ['two hours', null],
+  ])('reads the laytime %j in the API’s forms as %j', (laytime, parsed) => {
+    expect(parseLaytime(laytime)).toEqual(parsed);
+  });
+
+  it('writes laytimes back as ISO durations and in words', () => {
     expect(isoLaytime({ hours: 12, minutes: 30 })).toBe('PT12H30M');
     expect(isoLaytime({ hours: 0, minutes: 5 })).toBe('PT5M');
     expect(isoLaytime({ hours: 3, minutes: 0 })).toBe('PT3H');

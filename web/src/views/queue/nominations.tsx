@@ -3,7 +3,7 @@
 // GET /consignee-users). One form for both: the vessel, its time window and the berths in priority order
 // (editable by keyboard). Only open nominations change; the API's refusals show in the dialog, in its words.
 
-import { Group, NativeSelect, SimpleGrid, Text, TextInput } from '@mantine/core';
+import { Group, NativeSelect, SimpleGrid } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Page, Params } from '../../api/client.ts';
@@ -13,9 +13,10 @@ import { DateTimeField } from '../../components/DateTimeField.tsx';
 import { FormDialog, useAddOrEdit } from '../../components/FormDialog.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { useSession } from '../../session/session.tsx';
 import { apiTime, type Berth, type Consignee, type Nomination, nominationOpen, PATHS, QUEUE_CHANNEL } from './model.ts';
-import { BerthPriority, windowText } from './parts.tsx';
+import { BerthPriority, WithNote, windowText } from './parts.tsx';
 
 export type Scope = 'own' | 'all';
 
@@ -58,14 +59,7 @@ export function Nominations({ scope }: { scope: Scope }) {
       key: 'vessel_name',
       label: 'Vessel',
       sort: 'lower(vessel_name)',
-      render: (row) => (
-        <>
-          {row.vessel_name}
-          <Text size="xs" c="dimmed">
-            {t('IMO {{imo}}', { imo: row.imo })}
-          </Text>
-        </>
-      ),
+      render: (row) => <WithNote note={t('IMO {{imo}}', { imo: row.imo })}>{row.vessel_name}</WithNote>,
     },
     ...(scope === 'all'
       ? [
@@ -82,14 +76,7 @@ export function Nominations({ scope }: { scope: Scope }) {
       key: 'company_name',
       label: 'Company',
       sort: 'lower(company_name)',
-      render: (row) => (
-        <>
-          {row.company_name}
-          <Text size="xs" c="dimmed">
-            {row.email}
-          </Text>
-        </>
-      ),
+      render: (row) => <WithNote note={row.email}>{row.company_name}</WithNote>,
     },
     {
       key: 'window_start',
@@ -200,10 +187,7 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
   });
   const set = (field: keyof Draft) => (value: string | number[]) =>
     setDraft((before) => ({ ...before, [field]: value }));
-  const text = (field: keyof Draft) => ({
-    value: draft[field] as string,
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => set(field)(event.currentTarget.value),
-  });
+  const text = (field: keyof Draft) => ({ value: draft[field] as string, onChange: set(field) });
   const ready =
     (!forConsignee || draft.consignee !== '') &&
     ['company_name', 'email', 'imo', 'vessel_name', 'window_start', 'window_end'].every(
@@ -231,10 +215,10 @@ function NominationDialog({ scope, berths, nomination }: { scope: Scope; berths:
         />
       )}
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-        <TextInput label={t('Vessel name')} required maxLength={255} {...text('vessel_name')} />
-        <TextInput label={t('IMO')} required inputMode="numeric" autoComplete="off" {...text('imo')} />
-        <TextInput label={t('Company')} required maxLength={255} {...text('company_name')} />
-        <TextInput label={t('E-mail')} required type="email" maxLength={255} {...text('email')} />
+        <TextField label="Vessel name" required maxLength={255} {...text('vessel_name')} />
+        <TextField label="IMO" required inputMode="numeric" autoComplete="off" {...text('imo')} />
+        <TextField label="Company" required maxLength={255} {...text('company_name')} />
+        <TextField label="E-mail" required type="email" maxLength={255} {...text('email')} />
         <DateTimeField
           label="Window start"
           required

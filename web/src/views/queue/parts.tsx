@@ -2,7 +2,7 @@
 // window as text, and the berth priority list editable by keyboard.
 
 import { Badge, Button, Group, NativeSelect, Stack, Text, VisuallyHidden } from '@mantine/core';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatTime } from '../../components/time.ts';
@@ -57,11 +57,26 @@ export function SlotRequestVessel({
 }) {
   const { t } = useTranslation();
   return (
-    <>
+    <WithNote
+      note={
+        <>
+          {t('IMO {{imo}}', { imo: row.imo })}
+          {row.vessel_nationality ? ` · ${row.vessel_nationality}` : ''}
+        </>
+      }
+    >
       <Link to={`/queue/slot-requests/${row.id}`}>{row.vessel_name}</Link>
+    </WithNote>
+  );
+}
+
+/** A table cell's name with a small dimmed line under it (the vessel's IMO, the company's e-mail address). */
+export function WithNote({ children, note }: { children: ReactNode; note: ReactNode }) {
+  return (
+    <>
+      {children}
       <Text size="xs" c="dimmed">
-        {t('IMO {{imo}}', { imo: row.imo })}
-        {row.vessel_nationality ? ` · ${row.vessel_nationality}` : ''}
+        {note}
       </Text>
     </>
   );

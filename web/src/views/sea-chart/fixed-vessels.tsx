@@ -4,7 +4,7 @@
 // another asks before deleting. The API refuses in words (`{"result":"ERROR","message":...}` on a 200, e.g. "IMO
 // belongs to another vessel"): the dialog shows them and stays open.
 
-import { Group, Select, Text, TextInput } from '@mantine/core';
+import { Group, Select, Text } from '@mantine/core';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
@@ -12,6 +12,7 @@ import { DeleteButton } from '../../components/ConfirmButton.tsx';
 import { FormDialog, useAddOrEdit } from '../../components/FormDialog.tsx';
 import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { ViewGate } from '../../components/ViewGate.tsx';
 import {
   FIXED_VESSEL_PATH,
@@ -139,6 +140,12 @@ export function bodyOf(draft: Draft, id?: number): Record<string, string | numbe
   };
 }
 
+/** The numbers positions are matched by: either may be left empty, each has its own length. */
+const NUMBER_FIELDS = [
+  { key: 'imo', label: 'IMO', description: 'A vessel the port knows by its IMO number', digits: 7 },
+  { key: 'mmsi', label: 'MMSI', description: 'The AIS identity; enough for a vessel without an IMO number', digits: 9 },
+] as const;
+
 /** "Add fixed vessel", or "Edit" on a row: one form for both. */
 function FixedVesselDialog({
   vessel,
@@ -162,10 +169,10 @@ function FixedVesselDialog({
     success: editing ? 'The fixed vessel was saved' : 'The fixed vessel was added',
     onSuccess: () => dialog.onClose(),
   });
-  const imoProblem = numberProblem(draft.imo, 7);
-  const mmsiProblem = numberProblem(draft.mmsi, 9);
+  const problemOf = (field: (typeof NUMBER_FIELDS)[number]) => numberProblem(draft[field.key], field.digits);
   const missingNumber = draft.imo.trim() === '' && draft.mmsi.trim() === '';
-  const ready = draft.vesselName.trim() !== '' && draft.vesselType !== null && !imoProblem && !mmsiProblem;
+  const ready =
+    draft.vesselName.trim() !== '' && draft.vesselType !== null && NUMBER_FIELDS.every((field) => !problemOf(field));
   const options = (types ?? []).map((type) => ({ value: String(type.id), label: t(type.name) }));
   const set = (field: keyof Draft) => (value: string | null) => setDraft((before) => ({ ...before, [field]: value }));
 
@@ -176,13 +183,13 @@ function FixedVesselDialog({
 
   return (
     <FormDialog {...dialog} title={title} onSubmit={submit} change={save} disabled={!ready}>
-      <TextInput
-        label={t('Vessel name')}
+      <TextField
+        label="Vessel name"
         required
         data-autofocus
         maxLength={255}
         value={draft.vesselName}
-        onChange={(event) => set('vesselName')(event.currentTarget.value)}
+        onChange={set('vesselName')}
       />
       <Select
         label={t('Vessel type')}
@@ -194,24 +201,21 @@ function FixedVesselDialog({
         nothingFoundMessage={t('No vessel type matches')}
         searchable
       />
-      <TextInput
-        label={t('IMO')}
-        description={t('A vessel the port knows by its IMO number')}
-        inputMode="numeric"
-        autoComplete="off"
-        value={draft.imo}
-        error={imoProblem ? t(imoProblem) : undefined}
-        onChange={(event) => set('imo')(event.currentTarget.value)}
-      />
-      <TextInput
-        label={t('MMSI')}
-        description={t('The AIS identity; enough for a vessel without an IMO number')}
-        inputMode="numeric"
-        autoComplete="off"
-        value={draft.mmsi}
-        error={mmsiProblem ? t(mmsiProblem) : undefined}
-        onChange={(event) => set('mmsi')(event.currentTarget.value)}
-      />
+      {NUMBER_FIELDS.map((field) => {
+        const problem = problemOf(field);
+        return (
+          <TextField
+            key={field.key}
+            label={field.label}
+            description={t(field.description)}
+            inputMode="numeric"
+            autoComplete="off"
+            value={draft[field.key]}
+            error={problem ? t(problem) : undefined}
+            onChange={set(field.key)}
+          />
+        );
+      })}
       {missingNumber && (
         <Text size="sm" c="gray.7">
           {t('Give the IMO or the MMSI, or both, so positions can be matched to the vessel.')}

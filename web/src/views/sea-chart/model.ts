@@ -291,26 +291,19 @@ export const PLACE_SYMBOLS: Record<string, { letter: string; colour: string }> =
   'rta-point': { letter: 'R', colour: '#8a1f4d' },
 };
 
-/** The words of a marker type of the marker files. */
+const MARKER_TYPE_WORDS: Record<string, string> = {
+  port: 'Port',
+  berth: 'Berth',
+  anchorage: 'Anchorage',
+  'vis-sync-point': 'VIS synchronisation point',
+  'rta-point': 'RTA point',
+  'outer-port-area': 'Port area',
+  'channel-line': 'Channel line',
+};
+
+/** The words of a marker type of the marker files ("Place" for a type not listed). */
 export function markerTypeLabel(type: string): string {
-  switch (type) {
-    case 'port':
-      return 'Port';
-    case 'berth':
-      return 'Berth';
-    case 'anchorage':
-      return 'Anchorage';
-    case 'vis-sync-point':
-      return 'VIS synchronisation point';
-    case 'rta-point':
-      return 'RTA point';
-    case 'outer-port-area':
-      return 'Port area';
-    case 'channel-line':
-      return 'Channel line';
-    default:
-      return 'Place';
-  }
+  return Object.hasOwn(MARKER_TYPE_WORDS, type) ? MARKER_TYPE_WORDS[type] : 'Place';
 }
 
 /** The direction a vessel's symbol points: its heading, else its course over ground, else north. */

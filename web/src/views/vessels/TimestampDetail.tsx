@@ -1,11 +1,12 @@
 // One timestamp as the API stores it (GET timestamps?id=), its payload decoded so it reads as JSON rather than
 // escaped text, with the same delete and restore as the list.
 
-import { Anchor, Badge, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Code, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Page } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
+import { DotBadge } from '../../components/DotBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { timestampLabel } from '../../components/states.ts';
 import { Empty, ErrorNotice, Loading } from '../../components/states-ui.tsx';
@@ -50,12 +51,7 @@ export function TimestampDetail() {
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs">
             <Field name="Timestamp">
-              {label}{' '}
-              {isTrashed(row.is_trash) && (
-                <Badge variant="dot" color="red">
-                  {t('Deleted')}
-                </Badge>
-              )}
+              {label} {isTrashed(row.is_trash) && <DotBadge color="red">Deleted</DotBadge>}
             </Field>
             <Field name="Time">{formatTime(row.time)}</Field>
             <Field name="Vessel">

@@ -3,10 +3,11 @@
 // its orphan timestamps (ones in no port call) to the port calls they fit; and, for whoever manages vessels,
 // change its type. Type names come from GET /vessel-types.
 
-import { Badge, Button, Group, Text } from '@mantine/core';
+import { Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { DotBadge } from '../../components/DotBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { useSession } from '../../session/session.tsx';
@@ -53,15 +54,7 @@ export function VesselList() {
       label: 'On the timeline',
       sort: 'visible',
       render: (vessel) =>
-        isVisible(vessel.visible) ? (
-          <Badge variant="dot" color="green">
-            {t('Shown')}
-          </Badge>
-        ) : (
-          <Badge variant="dot" color="gray">
-            {t('Hidden')}
-          </Badge>
-        ),
+        isVisible(vessel.visible) ? <DotBadge color="green">Shown</DotBadge> : <DotBadge color="gray">Hidden</DotBadge>,
     },
   ];
 

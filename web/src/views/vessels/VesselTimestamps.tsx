@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import type { Page } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
+import { DotBadge } from '../../components/DotBadge.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
 import { stateDescription, timestampLabel } from '../../components/states.ts';
@@ -96,9 +97,7 @@ function timestampColumns(t: TFunction): Column<TimestampRow>[] {
       sort: 'port_call_id',
       render: (row) =>
         row.port_call_id === null || row.port_call_id === undefined ? (
-          <Badge variant="dot" color="gray">
-            {t('None')}
-          </Badge>
+          <DotBadge color="gray">None</DotBadge>
         ) : (
           // Its timesheet, where the port call's range is corrected.
           <Anchor
@@ -163,14 +162,7 @@ function timestampColumns(t: TFunction): Column<TimestampRow>[] {
       key: 'is_trash',
       label: 'Deleted',
       sort: 'is_trash',
-      render: (row) =>
-        isTrashed(row.is_trash) ? (
-          <Badge variant="dot" color="red">
-            {t('Yes')}
-          </Badge>
-        ) : (
-          t('No')
-        ),
+      render: (row) => (isTrashed(row.is_trash) ? <DotBadge color="red">Yes</DotBadge> : t('No')),
     },
     {
       key: 'payload',

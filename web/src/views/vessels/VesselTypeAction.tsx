@@ -1,11 +1,12 @@
 // "Change vessel type": a dialog with a searchable list of the vessel types (GET /vessel-types), sent as the
 // original web UI sends it, PUT /vessel {id, vesselType}. Shown only to holders of manage_vessel.
 
-import { Button, Group, Modal, Select, Stack } from '@mantine/core';
+import { Button, Modal, Select, Stack } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/queries.ts';
+import { FormButtons } from '../../components/FormDialog.tsx';
 import type { Vessel, VesselTypeRow } from './model.ts';
 
 export function VesselTypeAction({ vessel, types }: { vessel: Vessel; types: readonly VesselTypeRow[] | undefined }) {
@@ -50,18 +51,13 @@ export function VesselTypeAction({ vessel, types }: { vessel: Vessel; types: rea
             nothingFoundMessage={t('No vessel type matches')}
             searchable
           />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close}>
-              {t('Cancel')}
-            </Button>
-            <Button
-              loading={change.isPending}
-              disabled={!chosen}
-              onClick={() => chosen && change.mutate({ id: vessel.id, vesselType: Number(chosen) })}
-            >
-              {t('Save')}
-            </Button>
-          </Group>
+          <FormButtons
+            onCancel={close}
+            submitLabel="Save"
+            pending={change.isPending}
+            disabled={!chosen}
+            onConfirm={() => chosen && change.mutate({ id: vessel.id, vesselType: Number(chosen) })}
+          />
         </Stack>
       </Modal>
     </>

@@ -11,13 +11,15 @@ import {
 } from './model.ts';
 
 describe('reading timestamps and vessels', () => {
-  it('decodes a payload given as JSON text, twice-encoded text, an object, or neither', () => {
-    expect(parsePayload('{"source":"e2e"}')).toEqual({ source: 'e2e' });
-    expect(parsePayload(JSON.stringify(JSON.stringify({ source: 'vis' })))).toEqual({ source: 'vis' });
-    expect(parsePayload({ a: 1 })).toEqual({ a: 1 });
-    expect(parsePayload('not json')).toBe('not json');
-    expect(parsePayload('')).toBeNull();
-    expect(parsePayload(null)).toBeNull();
+  it.each([
+    ['JSON text', '{"source":"e2e"}', { source: 'e2e' }],
+    ['twice-encoded text', JSON.stringify(JSON.stringify({ source: 'vis' })), { source: 'vis' }],
+    ['an object', { a: 1 }, { a: 1 }],
+    ['text that is not JSON', 'not json', 'not json'],
+    ['empty text', '', null],
+    ['nothing', null, null],
+  ])('decodes a payload given as %s', (_given, payload, decoded) => {
+    expect(parsePayload(payload)).toEqual(decoded);
   });
 
   it('summarises a payload in one line and finds its source', () => {

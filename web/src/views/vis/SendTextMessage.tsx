@@ -3,7 +3,7 @@
 // (POST /vis-text-messages-with-imo, the author being the signed-in user, as the API sets it). The API refuses in
 // words ("VIS service ID not found: …"); the dialog shows them and stays open.
 
-import { Select, Text, Textarea, TextInput } from '@mantine/core';
+import { Select, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -11,6 +11,7 @@ import type { Page } from '../../api/client.ts';
 import { useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { LabelledSegments } from '../../components/LabelledSegments.tsx';
+import { TextAreaField, TextField } from '../../components/TextField.tsx';
 import { useSession } from '../../session/session.tsx';
 import { PATHS, PERMISSIONS, type VisVesselRow } from './model.ts';
 
@@ -154,44 +155,31 @@ export function SendTextMessage({ service, imo }: SendTextMessageProps) {
         />
       )}
       {!fixed && draft.addressing === 'imo' && (
-        <TextInput
-          label={t('IMO')}
+        <TextField
+          label="IMO"
           required
           inputMode="numeric"
           autoComplete="off"
           value={draft.imo}
-          onChange={(event) => set('imo')(event.currentTarget.value)}
+          onChange={set('imo')}
         />
       )}
       {draft.addressing === 'service' ? (
-        <TextInput
-          label={t('Author')}
-          required
-          maxLength={1024}
-          value={draft.author}
-          onChange={(event) => set('author')(event.currentTarget.value)}
-        />
+        <TextField label="Author" required maxLength={1024} value={draft.author} onChange={set('author')} />
       ) : (
         <Text size="sm" c="gray.7">
           {t('Sent in your name.')}
         </Text>
       )}
-      <TextInput
-        label={t('Subject')}
+      <TextField
+        label="Subject"
         required
         maxLength={1024}
         data-autofocus={fixed ? true : undefined}
         value={draft.subject}
-        onChange={(event) => set('subject')(event.currentTarget.value)}
+        onChange={set('subject')}
       />
-      <Textarea
-        label={t('Text')}
-        required
-        rows={4}
-        maxLength={64 * 1024}
-        value={draft.body}
-        onChange={(event) => set('body')(event.currentTarget.value)}
-      />
+      <TextAreaField label="Text" required rows={4} maxLength={64 * 1024} value={draft.body} onChange={set('body')} />
     </FormDialog>
   );
 }

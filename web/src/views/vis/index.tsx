@@ -8,7 +8,7 @@
 import { Anchor, Button, Group, Modal, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Route, Routes, useSearchParams } from 'react-router';
 import type { Page } from '../../api/client.ts';
@@ -17,7 +17,7 @@ import { FormButtons } from '../../components/FormDialog.tsx';
 import { LabelledSegments } from '../../components/LabelledSegments.tsx';
 import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { ScrollableCode } from '../../components/ScrollableCode.tsx';
-import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { type Column, ServerTable, type ServerTableProps } from '../../components/ServerTable.tsx';
 import { ErrorNotice, Loading } from '../../components/states-ui.tsx';
 import { TimeCell } from '../../components/TimeCell.tsx';
 import { formatTime } from '../../components/time.ts';
@@ -53,6 +53,12 @@ export default function VisArea() {
 
 // ---- VIS vessels ----
 
+/** The message lists a VIS vessel's row links to, filtered to its service. */
+const SERVICE_LISTS = [
+  { path: '/vis/text-messages', label: 'Text messages', rowLabel: 'Text messages of {{name}}' },
+  { path: '/vis/voyage-plans', label: 'Voyage plans', rowLabel: 'Voyage plans of {{name}}' },
+];
+
 export function VisVessels() {
   const { t } = useTranslation();
   const columns: Column<VisVesselRow>[] = [
@@ -67,22 +73,17 @@ export function VisVessels() {
         const query = `service=${encodeURIComponent(row.service_id)}`;
         return (
           <Group gap="sm" wrap="nowrap">
-            <Anchor
-              component={Link}
-              size="sm"
-              to={`/vis/text-messages?${query}`}
-              aria-label={t('Text messages of {{name}}', { name })}
-            >
-              {t('Text messages')}
-            </Anchor>
-            <Anchor
-              component={Link}
-              size="sm"
-              to={`/vis/voyage-plans?${query}`}
-              aria-label={t('Voyage plans of {{name}}', { name })}
-            >
-              {t('Voyage plans')}
-            </Anchor>
+            {SERVICE_LISTS.map((list) => (
+              <Anchor
+                key={list.path}
+                component={Link}
+                size="sm"
+                to={`${list.path}?${query}`}
+                aria-label={t(list.rowLabel, { name })}
+              >
+                {t(list.label)}
+              </Anchor>
+            ))}
             <SendTextMessage service={row} />
           </Group>
         );
@@ -295,10 +296,40 @@ const messageColumns = <T extends VisMessageRow>(): Column<T>[] => [
   },
 ];
 
+/**
+ * A page listing messages passed with other services, newest first and live, under the area's links; its title is
+ * the table's caption too. `byService` offers the service filter.
+ */
+function MessageList<T extends { time: string }>({
+  title,
+  actions,
+  byService = false,
+  ...table
+}: Pick<ServerTableProps<T>, 'path' | 'columns' | 'empty' | 'expanded'> & {
+  title: string;
+  actions?: ReactNode;
+  byService?: boolean;
+}) {
+  const filter = useServiceFilter();
+  return (
+    <>
+      <PageHeader title={title}>{actions}</PageHeader>
+      <AreaNav />
+      {byService && <ServiceFilter filter={filter} />}
+      <ServerTable<T>
+        {...table}
+        live={[VIS_CHANNEL]}
+        params={byService ? filter.params : undefined}
+        defaultSort="time DESC"
+        caption={title}
+      />
+    </>
+  );
+}
+
 // ---- text messages ----
 
 export function TextMessages() {
-  const filter = useServiceFilter();
   const columns: Column<TextMessageRow>[] = [
     ...messageColumns<TextMessageRow>(),
     { key: 'author', label: 'Author', sort: 'lower(author)' },
@@ -320,22 +351,14 @@ export function TextMessages() {
     },
   ];
   return (
-    <>
-      <PageHeader title="Text messages">
-        <SendTextMessage />
-      </PageHeader>
-      <AreaNav />
-      <ServiceFilter filter={filter} />
-      <ServerTable<TextMessageRow>
-        path={PATHS.textMessages}
-        columns={columns}
-        live={[VIS_CHANNEL]}
-        params={filter.params}
-        defaultSort="time DESC"
-        caption="Text messages"
-        empty="No text messages"
-      />
-    </>
+    <MessageList<TextMessageRow>
+      title="Text messages"
+      actions={<SendTextMessage />}
+      byService
+      path={PATHS.textMessages}
+      columns={columns}
+      empty="No text messages"
+    />
   );
 }
 
@@ -343,7 +366,6 @@ export function TextMessages() {
 
 export function VoyagePlans() {
   const { t } = useTranslation();
-  const filter = useServiceFilter();
   const [shown, setShown] = useState<ReadonlySet<number>>(new Set());
   const toggle = (id: number) =>
     setShown((before) => {
@@ -404,27 +426,20 @@ export function VoyagePlans() {
     },
   ];
   return (
-    <>
-      <PageHeader title="Voyage plans" />
-      <AreaNav />
-      <ServiceFilter filter={filter} />
-      <ServerTable<VoyagePlanRow>
-        path={PATHS.voyagePlans}
-        columns={columns}
-        live={[VIS_CHANNEL]}
-        params={filter.params}
-        defaultSort="time DESC"
-        caption="Voyage plans"
-        empty="No voyage plans"
-        expanded={(row) =>
-          shown.has(row.id) && row.rtz ? (
-            <ScrollableCode label={t('RTZ of {{id}}', { id: row.route_name || row.message_id })} maxHeight={360}>
-              {row.rtz}
-            </ScrollableCode>
-          ) : null
-        }
-      />
-    </>
+    <MessageList<VoyagePlanRow>
+      title="Voyage plans"
+      byService
+      path={PATHS.voyagePlans}
+      columns={columns}
+      empty="No voyage plans"
+      expanded={(row) =>
+        shown.has(row.id) && row.rtz ? (
+          <ScrollableCode label={t('RTZ of {{id}}', { id: row.route_name || row.message_id })} maxHeight={360}>
+            {row.rtz}
+          </ScrollableCode>
+        ) : null
+      }
+    />
   );
 }
 
@@ -445,17 +460,11 @@ export function VisNotifications() {
     idColumn('message_id', 'Message', 'xs'),
   ];
   return (
-    <>
-      <PageHeader title="VIS notifications" />
-      <AreaNav />
-      <ServerTable<VisNotificationRow>
-        path={PATHS.notifications}
-        columns={columns}
-        live={[VIS_CHANNEL]}
-        defaultSort="time DESC"
-        caption="VIS notifications"
-        empty="No VIS notifications"
-      />
-    </>
+    <MessageList<VisNotificationRow>
+      title="VIS notifications"
+      path={PATHS.notifications}
+      columns={columns}
+      empty="No VIS notifications"
+    />
   );
 }

@@ -4,7 +4,7 @@
 // at once; "Add port" (and "Add locodes" on a row) saves a port by its service id, the API merging the locodes. Live
 // on `vis-changed` (another operator's change, a port an inbound vessel made known).
 
-import { Switch, TagsInput, Text, TextInput } from '@mantine/core';
+import { Switch, TagsInput, Text } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,6 +12,7 @@ import { useApiMutation } from '../../api/queries.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { PageHeader, PageIntro } from '../../components/PageHeader.tsx';
 import { type Column, ServerTable } from '../../components/ServerTable.tsx';
+import { TextField } from '../../components/TextField.tsx';
 import { cleanLocodes, locodeProblem, PATHS, PERMISSIONS, type PortRow, VIS_CHANNEL } from './model.ts';
 import { idColumn, VisGate } from './parts.tsx';
 
@@ -152,21 +153,14 @@ function PortDialog({ port }: { port?: PortRow }) {
     >
       {!port && (
         <>
-          <TextInput
-            label={t('Port')}
-            required
-            data-autofocus
-            maxLength={1024}
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-          />
-          <TextInput
-            label={t('VIS service id')}
+          <TextField label="Port" required data-autofocus maxLength={1024} value={name} onChange={setName} />
+          <TextField
+            label="VIS service id"
             description={t('The port\u2019s service instance, e.g. urn:mrn:stm:service:instance:…')}
             required
             maxLength={1024}
             value={serviceId}
-            onChange={(event) => setServiceId(event.currentTarget.value)}
+            onChange={setServiceId}
           />
         </>
       )}
