@@ -13,7 +13,7 @@ import {
   type ServiceDeps,
   type TimestampReceived,
 } from '@pcas/contracts';
-import type { EventStore } from '@pcas/eventstore';
+import type { EventStore, RecordedEvent } from '@pcas/eventstore';
 import { type Consumer, toRecordedEvent } from '@pcas/messaging';
 import type { Db, Queryable } from '@pcas/sql';
 import { nameUuid, uuidNamespace } from '@pcas/values/name-uuid';
@@ -28,7 +28,7 @@ import {
   project,
   streams,
 } from '../adapters/store.ts';
-import { fromS211, stateOfService, toS211 } from '../domain/mapping.ts';
+import { type DcsaTime, fromS211, stateOfService, toS211 } from '../domain/mapping.ts';
 import { messagesFor, type OurTime, type Placement } from '../domain/outbox.ts';
 import type { PostToTimeline } from './ingest-link.ts';
 
@@ -118,7 +118,7 @@ export async function startSending(
   const consumer = await bus.consume(
     'dcsa-bridge-timestamps',
     async (messages) => {
-      let queued = 0;
+      const ours: { event: RecordedEvent; t: TimestampReceived; dcsa: DcsaTime }[] = [];
       for (const message of messages) {
         const event = toRecordedEvent(message);
         if (event.type !== 'TimestampReceived') continue;
@@ -126,8 +126,16 @@ export async function startSending(
         // A DCSA partner's time (or our answer to one) is not ours to send again.
         if ((t.payload as { source?: unknown } | undefined)?.source === 'dcsa') continue;
         const dcsa = fromS211(t.time_type, t.state);
-        if (!dcsa) continue;
-        for (const partner of await partnersFollowing(db, t.imo)) {
+        if (dcsa) ours.push({ event, t, dcsa });
+      }
+      // Which partners follow these vessels: one look-up for the batch, not one a time.
+      const following = await partnersFollowing(
+        db,
+        ours.map(({ t }) => t.imo),
+      );
+      let queued = 0;
+      for (const { event, t, dcsa } of ours) {
+        for (const partner of following.get(t.imo) ?? []) {
           const time: OurTime = {
             imo: t.imo,
             vessel_name: t.vessel_name,
