@@ -15,10 +15,10 @@
 //   delivery between ports is at least once by design (docs/vis.md: a deliverer that dies after the peer answered
 //   sends the batch again, answered `duplicate`): the peer stores by message id, so "sent twice" there is one text
 //   under two message ids, or one missing; raw redeliveries are counted and printed;
-// - each vessel's timestamps were projected in stream order: the projector appends TimestampPlaced, naming the
-//   timestamp (its TimestampReceived's global position), in the transaction that places it under the vessel's
-//   lock, so the log's TimestampPlaced of a vessel, transaction after transaction, must name its timestamps in
-//   stream order, each once;
+// - each vessel's timestamps were projected in stream order: the projector's PortCallChanged lists each timestamp
+//   it placed (`placed`, naming its TimestampReceived's global position), appended in the transaction that places
+//   it under the vessel's lock, so a vessel's placements in the log, transaction after transaction, must name its
+//   timestamps in stream order, each once;
 // - the read models equal a rebuild from the log: the fleet stopped, the live schema set aside, `pnpm
 //   rebuild:portcalls` into an empty one, and the two compared table by table (the replay-equality comparison of
 //   services/portcall-projector/src/testing/replay.ts).
@@ -376,9 +376,11 @@ describe('proof under faults: two processes of every service, one of each SIGKIL
     const placedRows = async () =>
       (
         await db.query<{ imo: string; timestamp_id: string; tx: string; heaviest: boolean }>(
-          `SELECT data->>'imo' AS imo, data->>'timestamp_id' AS timestamp_id, transaction_id::text AS tx,
-                  (data->>'heaviest')::boolean AS heaviest
-             FROM eventstore.events WHERE event_type = 'TimestampPlaced' ORDER BY global_position`,
+          `SELECT p.news->>'imo' AS imo, p.news->>'timestamp_id' AS timestamp_id, e.transaction_id::text AS tx,
+                  (p.news->>'heaviest')::boolean AS heaviest
+             FROM eventstore.events e, jsonb_array_elements(e.data->'placed') WITH ORDINALITY AS p(news, n)
+            WHERE e.event_type = 'PortCallChanged' AND e.data ? 'placed'
+            ORDER BY e.global_position, p.n`,
         )
       ).rows.filter((row) => streamOf.has(Number(row.timestamp_id)));
     phase('waiting: every projected timestamp placed');

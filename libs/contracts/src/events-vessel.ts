@@ -165,13 +165,20 @@ export interface PortCallChanged {
   /** The port call's status and master id after the change (absent when deleted, and in signals of earlier versions). */
   status?: string;
   master_id?: string | null;
+  /**
+   * The new timestamps this change placed on the port call, in stream order: the VESSEL push's news. Absent when
+   * it placed none, and in signals of earlier versions (which appended each as its own TimestampPlaced event).
+   */
+  placed?: TimestampPlaced[];
 }
 
 /**
  * A new timestamp was placed on a port call by the projection (its TimestampReceived folded in, the timestamp on a
- * port call and not trashed), appended to `portcall-changes` in the same transaction as the read-model change.
+ * port call and not trashed), carried in the `placed` list of that port call's PortCallChanged, in the same
+ * transaction as the read-model change. Earlier versions appended each as an event of its own, type
+ * `TimestampPlaced` (routing key below): a log may still hold such events, and the notifier reads both.
  * `heaviest`: no other live timestamp of that port call with the same time type and state weighs more (under the
- * priorities of that moment). The notifier's VESSEL push reacts to it. Routing key `portcall.TimestampPlaced`.
+ * priorities of that moment). The notifier's VESSEL push reacts to it.
  */
 export interface TimestampPlaced {
   imo: number;

@@ -13,6 +13,7 @@ import {
   NOTIFIER,
   NotificationCommands,
   PORTCALL_CHANGES_STREAM,
+  type PortCallChanged,
   type ServiceDeps,
   type TimestampPlaced,
   type TimestampReceived,
@@ -299,12 +300,13 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
 
     /**
      * A data source's timestamp, appended as ingest does, then placed by a stand-in for the port-call projection:
-     * its TimestampPlaced (none when it joined no port call or is trashed, as the projector appends none then).
+     * its port call's PortCallChanged naming it in `placed` (none when it joined no port call or is trashed, as the
+     * projector lists none then), or with `legacy` a TimestampPlaced event of its own, as earlier versions appended.
      */
     async function timestamp(
       imo: number,
       overrides: Partial<TimestampReceived> = {},
-      placement: { port_call_id?: number | null; heaviest?: boolean; is_trash?: boolean } = {},
+      placement: { port_call_id?: number | null; heaviest?: boolean; is_trash?: boolean; legacy?: boolean } = {},
     ): Promise<number> {
       const data: TimestampReceived = {
         imo,
@@ -333,7 +335,10 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
         heaviest: placement.heaviest ?? true,
         vessel_name: data.vessel_name,
       };
-      await deps.store.append(PORTCALL_CHANGES_STREAM, [{ type: 'TimestampPlaced', data: placed }]);
+      const signal: PortCallChanged = { imo, port_call_id: portCall, deleted: false, placed: [placed] };
+      await deps.store.append(PORTCALL_CHANGES_STREAM, [
+        placement.legacy ? { type: 'TimestampPlaced', data: placed } : { type: 'PortCallChanged', data: signal },
+      ]);
       return id;
     }
 
@@ -398,6 +403,17 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
         [`vessel-${outweighed}`, `vessel-${unpinned}`],
       ]);
       expect(made.rows).toEqual([]);
+    });
+
+    it('a TimestampPlaced event of an earlier version, still in the log, pushes as the signal does', async () => {
+      portCallId++;
+      await timestamp(PINNED, { time: '2026-11-26T04:00:00+00:00' }, { legacy: true });
+      await waitFor(() => delivered().length === 3);
+      expect(delivered().map((m) => m.body.split('\r\n')[1])).toEqual([
+        '2026-11-26 06:00',
+        '2026-11-26 06:00',
+        '2026-11-26 05:00',
+      ]);
     });
 
     it('a timestamp delivered again (a relay re-run from the start) is not pushed twice', async () => {

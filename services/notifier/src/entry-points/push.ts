@@ -2,14 +2,17 @@
 // - NOTIFICATION: a consumer of the notifier's own NotificationCreated (a notification, or a decision item's reply).
 //   The notification is committed before any push exists, so a push server that is down never loses or delays it;
 //   the consumer's inbox makes a redelivered event push nothing twice.
-// - VESSEL: a consumer of the projector's portcall.TimestampPlaced (appended with the read-model change that placed
-//   the timestamp, with whether it is the heaviest of its kind there). About one per ingested timestamp, so a batch
+// - VESSEL: a consumer of the projector's portcall.PortCallChanged, whose `placed` list names the timestamps the
+//   change placed on the port call, each with whether it is the heaviest of its kind there (appended with the
+//   read-model change; earlier versions appended each as a TimestampPlaced, read too). About one per ingested timestamp, so a batch
 //   costs one indexed look-up of the pinned IMOs among its heaviest data-source timestamps, and nothing more when
 //   nobody pinned them; a pinned one becomes a job (its id names the timestamp: a redelivery is the same job, and a
 //   job run twice finds its push claimed in notifier.pushes_made).
 
 import {
   type NotificationCreated,
+  PORTCALL_CHANGED_ROUTING_KEY,
+  type PortCallChanged,
   type RunningService,
   type ServiceDeps,
   TIMESTAMP_PLACED_ROUTING_KEY,
@@ -88,14 +91,20 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
   });
 
   // Named as when it followed vessel.TimestampReceived: a broker from then keeps that binding too, whose messages
-  // are passed over here.
+  // are passed over here. The news comes in PortCallChanged's `placed`; TimestampPlaced events of earlier versions
+  // still in the log are read as well.
   const timestamps = await bus.consume(
     `${name}.timestamps`,
     async (messages) => {
       const candidates = messages
         .map(toRecordedEvent)
-        .filter((e) => e.type === 'TimestampPlaced')
-        .map((e) => e.data as TimestampPlaced)
+        .flatMap((e) =>
+          e.type === 'PortCallChanged'
+            ? ((e.data as PortCallChanged).placed ?? [])
+            : e.type === 'TimestampPlaced'
+              ? [e.data as TimestampPlaced]
+              : [],
+        )
         .filter((t) => t.source === 'api_key' && t.heaviest);
       if (candidates.length === 0) return;
       const imos = [...new Set(candidates.map((t) => t.imo))];
@@ -123,7 +132,7 @@ export async function startPush(deps: ServiceDeps, options: PushOptions = {}): P
         await queue.schedule(`vessel-${t.timestamp_id}`, at, job);
       }
     },
-    { bindings: [TIMESTAMP_PLACED_ROUTING_KEY], maxBatch: 500, prefetch: 1000 },
+    { bindings: [PORTCALL_CHANGED_ROUTING_KEY, TIMESTAMP_PLACED_ROUTING_KEY], maxBatch: 500, prefetch: 1000 },
   );
 
   log.info({ jobs: queue.kind }, 'push to phones started');

@@ -125,24 +125,27 @@ async function foldOne(
 }
 
 /**
- * Appends the change signals of the writes to `portcall-changes` in one round trip, with the live projection's
- * TimestampPlaced news (the VESSEL push's trigger; none in a rebuild). Called after the other writes:
- * the stream's lock is then held only until the commit, so concurrent rebuild chunks do not queue behind each
- * other's writes. The price: signals of two transactions may be read in another order than their stream positions
- * (the event store wants an append first for that order); nothing is skipped, and their order carries no meaning.
+ * Appends the change signals of the writes to `portcall-changes` in one round trip, each port call's with the
+ * TimestampPlaced news of the live projection (the VESSEL push's trigger; none in a rebuild) in its `placed` list.
+ * Called after the other writes: the stream's lock is then held only until the commit, so concurrent rebuild
+ * chunks do not queue behind each other's writes. The price: signals of two transactions may be read in another
+ * order than their stream positions (the event store wants an append first for that order); nothing is skipped,
+ * and their order carries no meaning.
  */
 async function appendSignals(
   tx: Queryable,
   store: EventStore,
   entries: readonly VesselWrite[],
   causes: ReadonlyMap<number, RecordedEvent | undefined>,
-  placed: readonly { news: TimestampPlaced; cause: RecordedEvent }[] = [],
+  placed: readonly TimestampPlaced[] = [],
 ): Promise<number> {
-  const events: NewEvent<PortCallChanged | TimestampPlaced>[] = [];
-  const causedBy = (cause: RecordedEvent | undefined) =>
-    cause ? { causation_id: cause.id, correlation_id: cause.metadata?.correlation_id ?? cause.id } : undefined;
+  const events: NewEvent<PortCallChanged>[] = [];
+  const byPortCall = new Map<number, PortCallChanged>();
   for (const e of entries) {
-    const metadata = causedBy(causes.get(e.imo));
+    const cause = causes.get(e.imo);
+    const metadata = cause
+      ? { causation_id: cause.id, correlation_id: cause.metadata?.correlation_id ?? cause.id }
+      : undefined;
     // The port call's status and master id after the change: what the notifier's auto-close of decisions needs.
     const written = new Map(e.writes.port_calls.map((r) => [r.pc.id, r.pc]));
     for (const c of e.writes.changed) {
@@ -150,12 +153,21 @@ async function appendSignals(
       const data: PortCallChanged = { imo: e.imo, port_call_id: c.port_call_id, deleted: c.deleted };
       if (pc && !c.deleted) Object.assign(data, { status: pc.status, master_id: pc.master_id });
       events.push({ type: 'PortCallChanged', data, metadata });
+      byPortCall.set(c.port_call_id, data);
     }
   }
-  const signals = events.length;
-  for (const { news, cause } of placed) events.push({ type: 'TimestampPlaced', data: news, metadata: causedBy(cause) });
+  for (const news of placed) {
+    // A placement changes its port call, so its signal is there; one of its own should that ever not hold.
+    let signal = byPortCall.get(news.port_call_id);
+    if (!signal) {
+      signal = { imo: news.imo, port_call_id: news.port_call_id, deleted: false };
+      events.push({ type: 'PortCallChanged', data: signal });
+      byPortCall.set(news.port_call_id, signal);
+    }
+    signal.placed = [...(signal.placed ?? []), news];
+  }
   if (events.length > 0) await store.append(PORTCALL_CHANGES_STREAM, events, { tx });
-  return signals;
+  return events.length;
 }
 
 /** The TimestampPlaced news of one vessel's fold: its timestamps received in events the fold had not seen. */
@@ -164,16 +176,11 @@ function placedNews(
   events: readonly RecordedEvent[],
   seenUpTo: number,
   priorities: Priorities,
-): { news: TimestampPlaced; cause: RecordedEvent }[] {
-  const received = new Map(
-    events
-      .filter((e) => e.type === 'TimestampReceived' && e.streamPosition > seenUpTo)
-      .map((e) => [e.globalPosition, e]),
-  );
-  return placedTimestamps(entry.after, new Set(received.keys()), priorities).map((news) => ({
-    news,
-    cause: received.get(news.timestamp_id)!,
-  }));
+): TimestampPlaced[] {
+  const received = events
+    .filter((e) => e.type === 'TimestampReceived' && e.streamPosition > seenUpTo)
+    .map((e) => e.globalPosition);
+  return placedTimestamps(entry.after, new Set(received), priorities);
 }
 
 function timerChanges(entries: readonly VesselWrite[], before: ReadonlyMap<number, string | null>): TimerChange[] {
@@ -214,7 +221,7 @@ async function projectVesselEvents(
   const ctx = contextOf(rules, priorities);
   const entries: VesselWrite[] = [];
   const causes = new Map<number, RecordedEvent | undefined>();
-  const placed: { news: TimestampPlaced; cause: RecordedEvent }[] = [];
+  const placed: TimestampPlaced[] = [];
   for (const imo of imos) {
     const list = byImo.get(imo)!.sort((a, b) => a.streamPosition - b.streamPosition);
     const entry = await foldOne(tx, store, imo, stored.get(imo)!, list, ctx);
