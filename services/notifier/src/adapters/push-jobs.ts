@@ -38,7 +38,44 @@ export const PUSHES_DDL = [
      key text PRIMARY KEY,
      made_at timestamptz NOT NULL DEFAULT now()
    )`,
+  // A send job's claim while it talks to Expo, then its sent mark: a job run again (its process killed after Expo
+  // took the messages, or a stalled job taken up by another process while the first still runs) sends nothing
+  // twice. A claim outlives Expo's timeout; a crashed sender's expires, and the messages go then (nothing lost).
+  `CREATE TABLE IF NOT EXISTS notifier.push_sends (
+     job_id text PRIMARY KEY,
+     claimed_until timestamptz,
+     sent_at timestamptz
+   )`,
 ];
+
+/** How long a send job's claim holds (well beyond Expo's request timeout). */
+const SEND_CLAIM_SECONDS = 30;
+
+/** A send job's claim: taken, or the job's messages went already, or another run holds it now. */
+type SendClaim = 'claimed' | 'sent' | 'held';
+
+async function claimSend(q: Queryable, jobId: string): Promise<SendClaim> {
+  const { rows } = await q.query<{ claimed: boolean; sent: boolean }>(
+    `WITH claimed AS (
+       INSERT INTO notifier.push_sends AS s (job_id, claimed_until)
+       VALUES ($1, now() + make_interval(secs => $2))
+       ON CONFLICT (job_id) DO UPDATE SET claimed_until = EXCLUDED.claimed_until
+        WHERE s.sent_at IS NULL AND (s.claimed_until IS NULL OR s.claimed_until < now())
+       RETURNING 1)
+     SELECT EXISTS (SELECT 1 FROM claimed) AS claimed,
+            EXISTS (SELECT 1 FROM notifier.push_sends WHERE job_id = $1 AND sent_at IS NOT NULL) AS sent`,
+    [jobId, SEND_CLAIM_SECONDS],
+  );
+  return rows[0].claimed ? 'claimed' : rows[0].sent ? 'sent' : 'held';
+}
+
+/** Another run of the job holds its claim: this one tries again later. */
+class SendClaimHeldError extends Error {
+  constructor(jobId: string) {
+    super(`push job ${jobId} is being sent by another run`);
+    this.name = 'SendClaimHeldError';
+  }
+}
 
 export interface PushJobsDeps {
   db: Db;
@@ -83,11 +120,21 @@ export function pushJobHandler(deps: PushJobsDeps): (job: DueJob) => Promise<voi
     );
     const { token_ids, messages } = expoMessages(job.push, (tokenId) => tokens.get(tokenId), job.message_id);
     if (messages.length === 0) return;
-    const reply = await expo.send(messages);
-    const outcome = readTickets(reply, token_ids);
-    if (!outcome) throw new ExpoUnavailableError('push', 200, 'the reply holds no ticket per message');
-    // Expo took the messages: nothing below may fail the job, or a retry would send them twice.
+    const claim = await claimSend(db, id);
+    if (claim === 'sent') return;
+    if (claim === 'held') throw new SendClaimHeldError(id);
+    let outcome: ReturnType<typeof readTickets>;
     try {
+      outcome = readTickets(await expo.send(messages), token_ids);
+      if (!outcome) throw new ExpoUnavailableError('push', 200, 'the reply holds no ticket per message');
+    } catch (error) {
+      // Not taken: the claim goes, so the retry sends.
+      await db.query('UPDATE notifier.push_sends SET claimed_until = NULL WHERE job_id = $1', [id]);
+      throw error;
+    }
+    // Expo took the messages: marked at once, and nothing below may fail the job.
+    try {
+      await db.query('UPDATE notifier.push_sends SET sent_at = now(), claimed_until = NULL WHERE job_id = $1', [id]);
       const digestOf = (tokenId: number) => tokenDigest(tokens.get(tokenId) ?? '');
       const removed = await removeUnregisteredDevices(
         db,

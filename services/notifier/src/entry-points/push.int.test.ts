@@ -20,7 +20,7 @@ import {
   type UserCreated,
 } from '@pcas/contracts';
 import { createEventStore } from '@pcas/eventstore';
-import { createBullJobs, createInProcessJobs, type DelayedJobs, type JobHandler } from '@pcas/jobs';
+import { createBullJobs, createInProcessJobs, type DelayedJobs, type DueJob, type JobHandler } from '@pcas/jobs';
 import { createInProcessBus, type Relay, startRelay } from '@pcas/messaging';
 import { createLogger, type Logger } from '@pcas/observability';
 import { openDb } from '@pcas/sql';
@@ -35,6 +35,8 @@ import {
   waitFor,
 } from '@pcas/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createExpoClient } from '../adapters/expo.ts';
+import { pushJobHandler } from '../adapters/push-jobs.ts';
 import { registerPushToken } from '../adapters/push-tokens.ts';
 import { ensureSchema } from '../adapters/schema.ts';
 import { type Copies, startCopies } from './copies.ts';
@@ -265,6 +267,68 @@ describe.each(adapters)('pushes through %s jobs', (_adapter, available, createJo
       } finally {
         await deps.db.query("DELETE FROM notifier.push_tokens WHERE installation_id LIKE 'many-%'");
       }
+    });
+  });
+
+  describe.skipIf(!available)('a send job run again', () => {
+    // The job's handler itself, as a second run meets it: after a crash past Expo's reply, or a stalled job taken
+    // up by another process while the first still runs.
+    const handler = () =>
+      pushJobHandler({
+        ...deps,
+        expo: createExpoClient({ pushUrl: expo.pushUrl, receiptsUrl: expo.receiptsUrl }),
+        jobs: () => createInProcessJobs({ queue: uniqueName('receipts'), handler: async () => {}, log: deps.log }),
+        receiptDelayMs: 60_000,
+        namespace: 'gavle',
+        portTimeZone: null,
+      });
+    const sendJob = async (name: string): Promise<DueJob> => {
+      const { rows } = await deps.db.query<{ id: number }>(
+        "SELECT id FROM notifier.push_tokens WHERE installation_id = 'two-a'",
+      );
+      const push = { key: name, type: 'NOTIFICATION', title: 'Port notification', recipients: [] as unknown[] };
+      push.recipients.push({ token_id: rows[0].id, body: name });
+      return { id: `push-${name}-0`, attempt: 1, data: { kind: 'send', push, message_id: `1-${name}` } };
+    };
+
+    it('sends once: run after run, and two runs at once', async () => {
+      const job = await sendJob('again');
+      const run = handler();
+      await run(job);
+      await run({ ...job, attempt: 2 });
+      expect(delivered().map((m) => m.body)).toEqual(['again']);
+
+      const both = await sendJob('at-once');
+      const outcomes = await Promise.allSettled([handler()(both), handler()(both)]);
+      expect(delivered().map((m) => m.body)).toEqual(['again', 'at-once']);
+      // The run that found the other's claim fails, so its job is tried again later (and then finds it sent).
+      expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+      await handler()({ ...both, attempt: 2 });
+      expect(delivered().map((m) => m.body)).toEqual(['again', 'at-once']);
+    });
+
+    it('a run that died holding the claim: the next sends once the claim has run out (nothing lost)', async () => {
+      const job = await sendJob('crashed');
+      await deps.db.query(
+        "INSERT INTO notifier.push_sends (job_id, claimed_until) VALUES ($1, now() + interval '1 hour')",
+        [job.id],
+      );
+      await expect(handler()(job)).rejects.toThrow(/being sent by another run/);
+      expect(delivered()).toEqual([]);
+      await deps.db.query(
+        "UPDATE notifier.push_sends SET claimed_until = now() - interval '1 second' WHERE job_id = $1",
+        [job.id],
+      );
+      await handler()({ ...job, attempt: 2 });
+      expect(delivered().map((m) => m.body)).toEqual(['crashed']);
+    });
+
+    it('Expo refused: the claim goes with the failure, and the retry sends', async () => {
+      const job = await sendJob('refused');
+      expo.failNext = 1;
+      await expect(handler()(job)).rejects.toThrow(/HTTP 500/);
+      await handler()({ ...job, attempt: 2 });
+      expect(delivered().map((m) => m.body)).toEqual(['refused']);
     });
   });
 
