@@ -4,8 +4,8 @@
 // asking for JIT slots, and an operator sending VIS text messages (to the port itself, linked as its own peer).
 // Prints one JSON line: each process's RSS and the projections' lag at the end of the warm-up (a fifth of the run,
 // at most 5 minutes), in the middle and at the end, with the slope after the warm-up (per 10 minutes, in % of the
-// mean for RSS), the operations done, errors and sockets dropped, and bench:append's insert_16. The fleet runs the
-// production build, as an operator's does.
+// mean for RSS) and every RSS sample after the warm-up (`by_minute`), the operations done, errors and sockets
+// dropped, and bench:append's insert_16. The fleet runs the production build, as an operator's does.
 
 import { readFile } from 'node:fs/promises';
 import { ApiClient, connectRealtime, type RealtimeClient, startFleet } from '@pcas/testing';
@@ -231,7 +231,9 @@ async function main() {
         const series = after.map((s) => ({ minute: s.minute, value: s.rss[instance] ?? 0 }));
         const mean = series.reduce((a, s) => a + s.value, 0) / Math.max(1, series.length);
         const [start, middle, end] = points.map((s) => s.rss[instance]);
-        return [instance, { start, middle, end, slope_pct_per_10min: round1((100 * slopePer10Min(series)) / mean) }];
+        const slope = round1((100 * slopePer10Min(series)) / mean);
+        // Every sample after the warm-up too: a slope set by one collector's peak shows as such.
+        return [instance, { start, middle, end, slope_pct_per_10min: slope, by_minute: series.map((s) => s.value) }];
       }),
     );
     const lagSeries = after.map((s) => ({ minute: s.minute, value: s.lag }));
