@@ -48,6 +48,32 @@ describe('the deliverer (PostgreSQL)', () => {
     await database?.close();
   });
 
+  it('arms the retry of a peer that did not answer only once its lease is given back', async () => {
+    // A retry armed while the lease was still held could come due first, find it held and end with nothing armed.
+    const peer = 'urn:mrn:stm:service:instance:test:retry';
+    await link(peer, 'http://peer.invalid/vis', 'y');
+    await enqueueMany(db, peer, [{ message_id: 'r1', operation: 'textMessage', body: { message: '<x/>' } }]);
+    const leaseWhenArmed: (string | null)[] = [];
+    const armedOnly: DelayedJobs = {
+      kind: 'in-process',
+      schedule: async () => {
+        const { rows } = await db.query<{ lease_owner: string | null }>(
+          'SELECT lease_owner FROM vis.peer_delivery WHERE peer_service_id = $1',
+          [peer],
+        );
+        leaseWhenArmed.push(rows[0].lease_owner);
+      },
+      cancel: async () => {},
+      close: async () => {},
+    };
+    const deliverer = delivererTo({
+      post: async () => ({ kind: 'unreachable', error: 'ECONNREFUSED' }),
+      jobs: () => armedOnly,
+    });
+    await deliverer.deliver(peer);
+    expect(leaseWhenArmed).toEqual([null]);
+  });
+
   it('delivers each message once, in order, one batch at a time, after the peer comes back', async () => {
     const batches: string[][] = [];
     let inFlight = 0;

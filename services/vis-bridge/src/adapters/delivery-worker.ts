@@ -26,6 +26,9 @@ import { type Peer, peerFor } from './peer-store.ts';
 
 const KICK_WINDOW_MS = 25;
 
+/** How a turn holding a peer's lease ended. */
+type Turn = 'emptied' | 'stopped' | { retryAt: Date };
+
 export interface DeliveryJob {
   peer: string;
 }
@@ -81,8 +84,12 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
   const delivering = new Map<string, { again: boolean }>();
   const kick = coalescedKick(schedule, log, delivering);
 
-  /** One turn holding the lease; answers whether the queue was emptied (so the caller looks once more). */
-  async function deliverHolding(peer: string, owner: string): Promise<'emptied' | 'stopped'> {
+  /**
+   * One turn holding the lease; answers whether the queue was emptied (so the caller looks once more), or when the
+   * peer that did not answer is to be tried again (the caller arms that job once the lease is released: a job armed
+   * while it is still held could come due first, find it held and end, leaving nothing armed).
+   */
+  async function deliverHolding(peer: string, owner: string): Promise<Turn> {
     let maxMessages = limits.maxMessages;
     let gapUntil = 0;
     // In a backlog, a batch's recording (the acknowledgements its answer carried taken, then what the peer said of
@@ -119,7 +126,7 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
       await recording.catch(() => {});
     }
 
-    async function deliverBatches(): Promise<'emptied' | 'stopped'> {
+    async function deliverBatches(): Promise<Turn> {
       for (;;) {
         const wait = gapUntil - Date.now();
         if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
@@ -165,9 +172,8 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
         const failures = await recordFailure(db, peer, error);
         const at = new Date(Date.now() + retryDelayMs(failures, backoff));
         await setNextAttempt(db, peer, at);
-        await jobs().schedule(deliveryJobId(peer, at.getTime()), at, { peer } satisfies DeliveryJob);
         log.warn({ peer, failures, retry_at: at.toISOString(), error }, 'VIS peer delivery failed; will retry');
-        return 'stopped';
+        return { retryAt: at };
       }
     }
   }
@@ -189,11 +195,16 @@ export function createDeliverer(options: DelivererOptions): Deliverer {
     // A message queued while the previous holder was finishing is found by the look after the release.
     for (let turn = 0; turn < 100; turn++) {
       if (!(await takeLease(db, peer, owner, leaseMs))) return;
-      let outcome: 'emptied' | 'stopped';
+      let outcome: Turn;
       try {
         outcome = await deliverHolding(peer, owner);
       } finally {
         await releaseLease(db, peer, owner);
+      }
+      if (typeof outcome === 'object') {
+        const at = outcome.retryAt;
+        await jobs().schedule(deliveryJobId(peer, at.getTime()), at, { peer } satisfies DeliveryJob);
+        return;
       }
       if (outcome === 'stopped' || !(await hasPending(db, peer))) return;
     }
