@@ -39,6 +39,8 @@ export class QueueConsumer extends ChannelPart<Channel> implements Consumer {
     private readonly options: ConsumeOptions,
     /** The queue's bindings are its partitioned consumer's (amqp-partitions.ts), not this one's. */
     private readonly partition = false,
+    /** The partition this queue is (amqp-partitions.ts), given to each message it delivers. */
+    private readonly partitionIndex?: number,
   ) {
     super(bus, `consumer ${queue}`);
     this.loop = new ConsumerLoop({
@@ -100,6 +102,7 @@ export class QueueConsumer extends ChannelPart<Channel> implements Consumer {
         body: JSON.parse(msg.content.toString('utf8')),
         headers: (msg.properties.headers ?? {}) as Record<string, unknown>,
         redelivered: msg.fields.redelivered,
+        ...(this.partitionIndex === undefined ? {} : { partition: this.partitionIndex }),
       };
     } catch {
       message = undefined;

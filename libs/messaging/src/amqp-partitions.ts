@@ -1,6 +1,7 @@
 // A partitioned consumer on the RabbitMQ bus (docs/architecture.md#scaling-out), with RabbitMQ's own means:
 // - routing: the relay stamps each event with its stream's partition (a header, partitions.ts); a headers exchange
-//   `<queue>.partitions`, bound to `events` with the consumer's topic bindings, routes it to `<queue>.pNN`;
+//   `<queue>.partitions`, bound to `events` with the consumer's topic bindings, routes it to `<queue>.pNN`; the
+//   events every partition must see in their place (ConsumeOptions.everyPartition) are bound to each queue as well;
 // - claims: a process holds a partition by consuming its claim queue `<queue>.pNN.claim` exclusively, so the broker
 //   itself refuses a second process, and gives the partition free the moment the holder's connection goes (a crash
 //   included). The claim is a queue of its own because RabbitMQ refuses an exclusive consumer on a queue with a
@@ -58,7 +59,14 @@ class Claim {
   private constructor(private readonly lock: BrokerLock) {}
 
   /** The claim, or undefined when another process holds the lock. */
-  static async take(bus: AmqpBus, model: ChannelModel, queue: string, handler: Handler, options: ConsumeOptions) {
+  static async take(
+    bus: AmqpBus,
+    model: ChannelModel,
+    queue: string,
+    handler: Handler,
+    options: ConsumeOptions,
+    partition?: number,
+  ) {
     const lock = new BrokerLock(bus, `${queue}.claim`);
     bus.parts.add(lock);
     await lock.open(model);
@@ -67,7 +75,7 @@ class Claim {
       return undefined;
     }
     const claim = new Claim(lock);
-    claim.consumer = new QueueConsumer(bus, queue, handler, options, true);
+    claim.consumer = new QueueConsumer(bus, queue, handler, options, true, partition);
     bus.parts.add(claim.consumer);
     await claim.consumer.open(model);
     return claim;
@@ -131,6 +139,8 @@ export class PartitionedConsumer extends ChannelPart<Channel> implements Consume
       const queue = partitionQueue(this.queue, p);
       await assertConsumerQueue(bus, ch, queue);
       await ch.bindQueue(queue, this.exchangeName, '', { 'x-match': 'all', [PARTITION_HEADER]: partitionLabel(p) });
+      // Straight from `events` as well: one publish reaches each queue once, in the order published on the channel.
+      for (const binding of this.options.everyPartition ?? []) await ch.bindQueue(queue, bus.exchange, binding);
       await ch.assertQueue(`${queue}.claim`, { durable: false });
     }
     await ch.assertQueue(this.members, { durable: false });
@@ -176,7 +186,7 @@ export class PartitionedConsumer extends ChannelPart<Channel> implements Consume
     for (const p of plan.release) await this.release(p);
     for (const p of plan.claim) {
       if (this.stopped) return;
-      const claim = await Claim.take(this.bus, model, partitionQueue(this.queue, p), this.handler, this.options);
+      const claim = await Claim.take(this.bus, model, partitionQueue(this.queue, p), this.handler, this.options, p);
       // Refused: another process claimed it between the look and the claim.
       if (claim) this.claims.set(p, claim);
     }

@@ -127,3 +127,46 @@ describe.skipIf(!broker)('partitioned projections', () => {
     await waitFor(async () => (await projectionLag(db)).every((l) => l.lag_seconds === 0), 30_000, 'no lag');
   });
 });
+
+describe.skipIf(!broker)('events every partition gets (everyPartition)', () => {
+  const flow = flowServers('every', {
+    brokerUrl: () => broker!.url,
+    log,
+    bus: { partitions: PARTITIONS, rebalanceMs: REBALANCE_MS },
+  });
+  let relay: Relay | undefined;
+  let consumer: Consumer | undefined;
+
+  afterAll(async () => {
+    await consumer?.stop();
+    await relay?.stop();
+  });
+
+  it('reach every partition in their place: before any event of its own appended after them', async () => {
+    const { db, store, bus } = flow;
+    const seen = new Map<number, string[]>();
+    consumer = await bus.consume(
+      `projection.${flow.name}`,
+      async (messages) => {
+        for (const m of messages) {
+          const list = seen.get(m.partition ?? -1) ?? [];
+          list.push((m.body as { streamId: string }).streamId);
+          seen.set(m.partition ?? -1, list);
+        }
+      },
+      { bindings: ['vessel.*', 'rule.*'], everyPartition: ['rule.*'], partitioned: true },
+    );
+    await waitFor(() => consumer!.heldPartitions!().length === PARTITIONS, 30_000, 'all partitions held');
+    relay = await startRelay({ store, db, bus, log, name: `relay_${flow.name}` });
+    await store.append('rule-1', [{ type: 'RuleChanged', data: {} }]);
+    for (let v = 0; v < 40; v++) await store.append(`vessel-${v}`, [{ type: 'Seen', data: {} }]);
+    const vesselsSeen = () => [...seen.values()].flat().filter((s) => s.startsWith('vessel-')).length;
+    await waitFor(() => vesselsSeen() === 40, 30_000, 'every vessel event');
+    // 40 streams over 8 partitions: every partition had some, and each got the rule first, once.
+    expect([...seen.keys()].sort()).toEqual([...Array(PARTITIONS).keys()]);
+    for (const [, streams] of seen) {
+      expect(streams[0]).toBe('rule-1');
+      expect(streams.filter((s) => s === 'rule-1')).toHaveLength(1);
+    }
+  });
+});

@@ -28,6 +28,8 @@ export interface ProjectionOptions {
    * only. Progress (and so lag) is then kept per partition, as `<name>.pNN`.
    */
   partitioned?: boolean;
+  /** Of a partitioned projection: the bindings whose events every partition gets (ConsumeOptions.everyPartition). */
+  everyPartition?: string[];
   log: Logger;
   maxBatch?: number;
   prefetch?: number;
@@ -106,11 +108,17 @@ const RECORD_BATCH = `
   INSERT INTO messaging.inbox (consumer, event_id) SELECT $9, unnest($8::text[])
   ON CONFLICT DO NOTHING RETURNING event_id`;
 
-/** The newest event of each partition in a batch (a joined batch holds several), as UPSERT_PROGRESS's arrays. */
+/**
+ * The newest event of each partition in a batch (a joined batch holds several), as UPSERT_PROGRESS's arrays. A
+ * partition is the one whose queue delivered the event: an event every partition gets moves each one's progress.
+ */
 function progressOf(name: string, partitions: number, messages: BusMessage[], events: RecordedEvent[]) {
   const newest = new Map<number | null, RecordedEvent>();
   events.forEach((event, i) => {
-    const partition = partitions > 1 ? (partitionOfLabel(messages[i].headers[PARTITION_HEADER]) ?? null) : null;
+    const partition =
+      partitions > 1
+        ? (messages[i].partition ?? partitionOfLabel(messages[i].headers[PARTITION_HEADER]) ?? null)
+        : null;
     const seen = newest.get(partition);
     if (!seen || event.globalPosition > seen.globalPosition) newest.set(partition, event);
   });
@@ -185,6 +193,7 @@ export async function startProjection(options: ProjectionOptions): Promise<Consu
     prefetch: options.prefetch,
     maxAttempts: options.maxAttempts,
     partitioned: partitions > 1,
+    everyPartition: options.everyPartition,
   });
 }
 

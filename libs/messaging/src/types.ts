@@ -8,6 +8,8 @@ export interface BusMessage {
   body: unknown;
   headers: Record<string, unknown>;
   redelivered: boolean;
+  /** The partition whose queue delivered it (a partitioned consumer's); unset for one queue. */
+  partition?: number;
 }
 
 export interface PublishOptions {
@@ -35,6 +37,12 @@ export interface ConsumeOptions {
    * A batch handed to the handler may hold several partitions' messages (each partition's in its order).
    */
   partitioned?: boolean;
+  /**
+   * Routing-key patterns (also in `bindings`) whose messages every partition receives, each in its place among the
+   * partition's own: for events that change how the others are handled (the projector's priorities), so that no
+   * partition handles an event of its own streams that came after one of them before it.
+   */
+  everyPartition?: string[];
 }
 
 export interface Consumer {

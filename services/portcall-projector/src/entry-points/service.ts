@@ -108,6 +108,8 @@ export async function startPortcallProjector(
     bindings: ['vessel.#', 'priorities.#'],
     // Each vessel's events in order is all the fold needs; the partitions spread over the projector's processes.
     partitioned: true,
+    // A priority change applies to the timestamps after it: each partition gets it in its place among its own.
+    everyPartition: ['priorities.#'],
     apply: async (tx, events) => {
       const outcome = await projectBatch(tx, store, rules, events, cache);
       if (outcome.timers.length > 0) afterCommit.getStore()?.push(() => arm(outcome.timers));
