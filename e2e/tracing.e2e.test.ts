@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type RunningSystem, startFleet } from '@pcas/testing';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { adminAndDataSource, timestamp } from './timestamps.ts';
+import { adminAndDataSource, isoSecondsAgo, timestamp } from './timestamps.ts';
 
 interface SeenSpan {
   service: string;
@@ -61,7 +61,7 @@ afterAll(async () => {
 });
 
 it('follows one timestamp post from the gateway through RPC, append, relay and projection', async () => {
-  const { admin, apiKey } = await adminAndDataSource(system.baseUrl);
+  const { api, admin, apiKey } = await adminAndDataSource(system.baseUrl);
   // A key may post only the pairs it has a weight for.
   const weights = await admin.post('/timestamp-api-key-weights', {
     timestamp_time_type: 'Estimated',
@@ -69,6 +69,20 @@ it('follows one timestamp post from the gateway through RPC, append, relay and p
     api_key_ids: [apiKey.id],
   });
   expect(weights.status).toBe(200);
+  // The weights are a priorities event, which every partition of the port-call projection gets before what came
+  // after it; a consumer's batch span takes its first message's trace, so an untraced post settles them first and
+  // the traced one is not handled behind them in one batch.
+  const settling = await api
+    .withApiKey(apiKey.key)
+    .post('/agent/rest/timestamps', timestamp({ time: isoSecondsAgo(-7200), payload: { settling: true } }));
+  expect(settling.status).toBe(200);
+  await vi.waitFor(
+    async () => {
+      const { body } = await admin.get('/timestamps', { sort: 'id DESC', limit: 10 });
+      expect(body.data.some((row: { payload: string }) => JSON.parse(row.payload).settling === true)).toBe(true);
+    },
+    { timeout: 30_000, interval: 100 },
+  );
   const traceId = randomBytes(16).toString('hex');
   const res = await fetch(`${system.baseUrl}/agent/rest/timestamps`, {
     method: 'POST',
