@@ -6,7 +6,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { ApiClient, CHROMIUM, chromiumAvailable, launchBrowser, type RunningSystem } from '@pcas/testing';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { ADMIN, adminAndDataSource, allowEstimatedArrivals, iso, startEmbeddedWithAdmin } from '../timestamps.ts';
 
 export { chromiumAvailable, launchBrowser };
@@ -130,6 +130,15 @@ export function browserSuite(options: BrowserSuiteOptions = {}): BrowserSuite {
       Object.assign(ui, signInToPage ? await ui.signedInPage(options.page) : await newPage(ui.browser, options.page));
     }
   }, options.timeoutMs);
+  // A failed test prints what its pages asked and heard, and the service's warnings: a live update that never came
+  // is otherwise a bare timeout.
+  afterEach(({ task }) => {
+    const traces = takePageTraces();
+    if (task.result?.state !== 'fail') return;
+    console.error(
+      `[${task.name}] page traces:\n${traces.join('\n---\n')}\n[service output]\n${ui.system?.output().slice(-20_000)}`,
+    );
+  });
   afterAll(async () => {
     await ui.context?.close();
     await ui.browser?.close();
@@ -165,6 +174,7 @@ export async function newPage(browser: Browser, options: PageOptions = {}): Prom
   const page = await context.newPage();
   const problems = watchProblems(page);
   watchChannels(page);
+  tracePage(page);
   return { context, page, problems };
 }
 
@@ -180,6 +190,52 @@ export function watchProblems(page: Page): string[] {
     problems.push(`console: ${text}`);
   });
   return problems;
+}
+
+const openTraces: string[][] = [];
+
+/** The traces of the pages opened since the last call, each its lines; forgotten here. */
+function takePageTraces(): string[] {
+  return openTraces.splice(0).map((lines) => lines.join('\n'));
+}
+
+/**
+ * Keeps the page's last API calls and real-time frames with their time, for the message of a failed test (its
+ * last 300 lines; a ping is left out).
+ */
+function tracePage(page: Page): void {
+  const lines: string[] = [];
+  openTraces.push(lines);
+  const started = Date.now();
+  const note = (text: string) => {
+    const shown = text.replace(/"(authToken|jwt|session_id)":"[^"]*"/g, '"$1":"…"').slice(0, 300);
+    lines.push(`${String(Date.now() - started).padStart(7)} ms ${shown}`);
+    if (lines.length > 300) lines.shift();
+  };
+  page.on('request', (request) => {
+    if (request.url().includes('/api/')) note(`-> ${request.method()} ${request.url()}`);
+  });
+  page.on('response', (response) => {
+    if (!response.url().includes('/api/')) return;
+    const head = `<- ${response.status()} ${response.request().method()} ${response.url()}`;
+    response.text().then(
+      (body) => note(`${head} ${body.slice(0, 200)}`),
+      () => note(head),
+    );
+  });
+  page.on('requestfailed', (request) =>
+    note(`x  ${request.method()} ${request.url()} ${request.failure()?.errorText}`),
+  );
+  page.on('websocket', (socket) => {
+    note(`ws open ${socket.url()}`);
+    socket.on('framesent', ({ payload }) => {
+      if (typeof payload === 'string' && payload.length > 1) note(`ws >> ${payload}`);
+    });
+    socket.on('framereceived', ({ payload }) => {
+      if (typeof payload === 'string' && payload.length > 1) note(`ws << ${payload}`);
+    });
+    socket.on('close', () => note('ws closed'));
+  });
 }
 
 interface ChannelWatch {

@@ -90,6 +90,15 @@ describe('the timeline of a port call', () => {
     );
     expect(timeline.parts[0].rows.map((row) => row.fresh)).toEqual([true, false, false]);
   });
+
+  it('counts a timestamp received in the second of the last look as new (the API gives whole seconds)', () => {
+    const look = Date.parse('2026-05-04T10:00:05.600Z');
+    const at = (created: string) =>
+      timelineOf([seaPart(slot('Estimated', 'A', iso(1), created))], NOW, look).parts[0].rows[0].fresh;
+    expect(at('2026-05-04T10:00:05+00:00')).toBe(true);
+    expect(at('2026-05-04T10:00:06+00:00')).toBe(true);
+    expect(at('2026-05-04T10:00:04+00:00')).toBe(false);
+  });
 });
 
 describe('reading GET ongoing-port-calls', () => {

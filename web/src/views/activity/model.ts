@@ -260,8 +260,9 @@ export function timelineOf(parts: readonly Part[], now: number, newSince: number
       rows: reported.map((slot) => ({
         slot,
         past: slot.time_type === 'Actual' || slot.ms <= now,
-        // A clock behind the server's makes a new one look received in the future: still new.
-        fresh: !Number.isNaN(slot.createdMs) && slot.createdMs > newSince,
+        // A clock behind the server's makes a new one look received in the future: still new. The API gives the
+        // second only: one received in the second of the last look may have come after it, so it counts as new.
+        fresh: !Number.isNaN(slot.createdMs) && slot.createdMs >= Math.floor(newSince / 1000) * 1000,
       })),
       placeholders: part.slots.filter((slot) => Number.isNaN(slot.ms)),
     };
