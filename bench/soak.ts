@@ -4,8 +4,9 @@
 // asking for JIT slots, and an operator sending VIS text messages (to the port itself, linked as its own peer).
 // Prints one JSON line: each process's RSS and the projections' lag at the end of the warm-up (a fifth of the run,
 // at most 5 minutes), in the middle and at the end, with the slope after the warm-up (per 10 minutes, in % of the
-// mean for RSS) and every RSS sample after the warm-up (`by_minute`), the operations done, errors and sockets
-// dropped, and bench:append's insert_16. The fleet runs the production build, as an operator's does.
+// mean for RSS) and every RSS and JS-heap sample after the warm-up (`by_minute`, `heap_by_minute`), the operations
+// done, errors and sockets dropped, and bench:append's insert_16. The fleet runs the production build, as an
+// operator's does.
 
 import { readFile } from 'node:fs/promises';
 import { ApiClient, connectRealtime, type RealtimeClient, startFleet } from '@pcas/testing';
@@ -29,6 +30,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function rssMiB(pid: number): Promise<number> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024;
+}
+
+/** A process's JS heap in use (prom-client's `nodejs_heap_size_used_bytes`), MiB: tells a heap's growth from RSS's. */
+async function heapUsedMiB(opsPort: number): Promise<number> {
+  const text = await (await fetch(`http://127.0.0.1:${opsPort}/metrics`)).text();
+  const line = text.split('\n').find((l) => /^nodejs_heap_size_used_bytes[ {]/.test(l));
+  return line ? Number(line.split(' ').pop()) / 2 ** 20 : 0;
 }
 
 /**
@@ -122,14 +130,14 @@ async function main() {
   const sockets: RealtimeClient[] = [];
   try {
     const admin = await new ApiClient(fleet.baseUrl).login('admin@port.local', 'e2e-admin-password');
-    const processes: { instance: string; pid: number }[] = [];
+    const processes: { instance: string; pid: number; opsPort: number }[] = [];
     const opsPorts = Array.from({ length: SERVICES * REPLICAS }, (_, i) => opsBase + i);
     for (let i = 0; i < SERVICES * REPLICAS; i++) {
       const live = (await (await fetch(`http://127.0.0.1:${opsBase + i}/livez`)).json()) as {
         instance_id: string;
         pid: number;
       };
-      processes.push({ instance: live.instance_id, pid: live.pid });
+      processes.push({ instance: live.instance_id, pid: live.pid, opsPort: opsBase + i });
     }
 
     // The load's parties.
@@ -204,13 +212,17 @@ async function main() {
       }),
     };
 
-    // A sample a minute: every process's RSS and the projections' worst lag.
-    const samples: { minute: number; rss: Record<string, number>; lag: number }[] = [];
+    // A sample a minute: every process's RSS and JS heap in use, and the projections' worst lag.
+    const samples: { minute: number; rss: Record<string, number>; heap: Record<string, number>; lag: number }[] = [];
     const sample = async () => {
       const rss: Record<string, number> = {};
-      for (const p of processes) rss[p.instance] = round1(await rssMiB(p.pid));
+      const heap: Record<string, number> = {};
+      for (const p of processes) {
+        rss[p.instance] = round1(await rssMiB(p.pid));
+        heap[p.instance] = round1(await heapUsedMiB(p.opsPort));
+      }
       const lag = await projectionLagSeconds(opsPorts);
-      samples.push({ minute: (Date.now() - started) / MINUTE_MS, rss, lag: round1(lag) });
+      samples.push({ minute: (Date.now() - started) / MINUTE_MS, rss, heap, lag: round1(lag) });
       for (const socket of sockets) socket.received.get('portcalls-changed')?.splice(0);
     };
     await sample();
@@ -233,7 +245,18 @@ async function main() {
         const [start, middle, end] = points.map((s) => s.rss[instance]);
         const slope = round1((100 * slopePer10Min(series)) / mean);
         // Every sample after the warm-up too: a slope set by one collector's peak shows as such.
-        return [instance, { start, middle, end, slope_pct_per_10min: slope, by_minute: series.map((s) => s.value) }];
+        const heap = after.map((s) => s.heap[instance] ?? 0);
+        return [
+          instance,
+          {
+            start,
+            middle,
+            end,
+            slope_pct_per_10min: slope,
+            by_minute: series.map((s) => s.value),
+            heap_by_minute: heap,
+          },
+        ];
       }),
     );
     const lagSeries = after.map((s) => ({ minute: s.minute, value: s.lag }));
