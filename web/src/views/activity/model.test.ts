@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   filterCards,
   firstCards,
+  newCount,
   ongoingPortCallsOf,
   orderCards,
   type Part,
@@ -98,6 +99,10 @@ describe('the timeline of a port call', () => {
     expect(at('2026-05-04T10:00:05+00:00')).toBe(true);
     expect(at('2026-05-04T10:00:06+00:00')).toBe(true);
     expect(at('2026-05-04T10:00:04+00:00')).toBe(false);
+    // The card's "New" count follows the same rule.
+    const card = (created: string) => ({ parts: [seaPart(slot('Estimated', 'A', iso(1), created))] }) as PortCallCard;
+    expect(newCount(card('2026-05-04T10:00:05+00:00'), look)).toBe(1);
+    expect(newCount(card('2026-05-04T10:00:04+00:00'), look)).toBe(0);
   });
 });
 

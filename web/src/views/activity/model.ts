@@ -260,9 +260,7 @@ export function timelineOf(parts: readonly Part[], now: number, newSince: number
       rows: reported.map((slot) => ({
         slot,
         past: slot.time_type === 'Actual' || slot.ms <= now,
-        // A clock behind the server's makes a new one look received in the future: still new. The API gives the
-        // second only: one received in the second of the last look may have come after it, so it counts as new.
-        fresh: !Number.isNaN(slot.createdMs) && slot.createdMs >= Math.floor(newSince / 1000) * 1000,
+        fresh: receivedSince(slot, newSince),
       })),
       placeholders: part.slots.filter((slot) => Number.isNaN(slot.ms)),
     };
@@ -376,9 +374,18 @@ export function newestReceived(card: PortCallCard): number {
 export function newCount(card: PortCallCard, since: number): number {
   let count = 0;
   for (const part of card.parts) {
-    for (const slot of part.slots) if (!Number.isNaN(slot.ms) && slot.createdMs > since) count++;
+    for (const slot of part.slots) if (!Number.isNaN(slot.ms) && receivedSince(slot, since)) count++;
   }
   return count;
+}
+
+/**
+ * Whether a timestamp is new to a user who last looked at `since` (epoch ms). A clock behind the server's makes a
+ * new one look received in the future: still new. The API gives the second only: one received in the second of
+ * the last look may have come after it, so it counts as new.
+ */
+export function receivedSince(slot: Pick<Slot, 'createdMs'>, since: number): boolean {
+  return !Number.isNaN(slot.createdMs) && slot.createdMs >= Math.floor(since / 1000) * 1000;
 }
 
 /** The route's ports that are known, each with what it is: no placeholder for a port nobody reported. */
