@@ -208,6 +208,7 @@ function tracePage(page: Page): void {
   openTraces.push(lines);
   const started = Date.now();
   const note = (text: string) => {
+    // Masked before it is cut, so no part of a token is left.
     const shown = text.replace(/"(authToken|jwt|session_id)":"[^"]*"/g, '"$1":"…"').slice(0, 300);
     lines.push(`${String(Date.now() - started).padStart(7)} ms ${shown}`);
     if (lines.length > 300) lines.shift();
@@ -219,7 +220,7 @@ function tracePage(page: Page): void {
     if (!response.url().includes('/api/')) return;
     const head = `<- ${response.status()} ${response.request().method()} ${response.url()}`;
     response.text().then(
-      (body) => note(`${head} ${body.slice(0, 200)}`),
+      (body) => note(`${head} ${body}`),
       () => note(head),
     );
   });
