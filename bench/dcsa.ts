@@ -1,13 +1,15 @@
-// `pnpm bench:dcsa [-- --n 5000 --c 32] [--embedded]`: drives the fleet (or the embedded process) (separate processes on the real PostgreSQL, RabbitMQ
-// and Redis) with N DCSA timestamps (PUT /dcsa/jit/v2/timestamps/{id}, ETA-Berth EST, each mapped to S-211 and
-// posted on to ingest) from one partner over C keep-alive connections, and the same N through the agent API
-// (bench:ingest's load) on the same run, and prints one JSON line: both rates, their ratio (docs/dcsa.md: target
-// at least 0.8) and the DCSA requests' HTTP p50/p99.
+// `pnpm bench:dcsa [-- --n 5000 --c 32] [--embedded]`: drives the fleet (separate processes on the real PostgreSQL,
+// RabbitMQ and Redis; or the embedded process) with N DCSA timestamps (PUT /dcsa/jit/v2/timestamps/{id}, ETA-Berth
+// EST, each mapped to S-211 and posted on to ingest) from one partner over C keep-alive connections, and the same N
+// through the agent API (bench:ingest's load) on the same run, and prints one JSON line: both rates, their ratio
+// (docs/dcsa.md: target at least 0.8) and the DCSA requests' HTTP p50/p99, and each fleet process's CPU milliseconds
+// per timestamp on each path (`cpu_ms_per_timestamp`: the run and the 3 s after it, what the process spends idle
+// taken off), which says where a DCSA timestamp costs more than an agent's.
 
 import { randomUUID } from 'node:crypto';
 import { ApiClient, startEmbedded, startFleet } from '@pcas/testing';
 import { Pool } from 'undici';
-import { benchOptions, ingestLoad, percentile, round, validImo } from './support.ts';
+import { benchOptions, cpuMsPer, fleetCpu, ingestLoad, percentile, round, validImo } from './support.ts';
 
 const values = benchOptions({
   n: 5000,
@@ -19,6 +21,8 @@ const values = benchOptions({
 });
 const { n: N, c: C, warmup: WARMUP, vessels: VESSELS } = values;
 const J = '/dcsa/jit/v2';
+const IDLE_MS = 3_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function main() {
   const fleet = values.embedded
@@ -103,23 +107,45 @@ async function main() {
 
     await dcsaRun(WARMUP);
     await agent.run(WARMUP);
-    await new Promise((r) => setTimeout(r, 1000));
+
+    // Each path's CPU: the run and the trailing work after it (projections, the relay), less what each process
+    // spends idle over that time, read while nothing runs.
+    // Embedded: one process on PGlite, which fleetCpu does not name (the figures are then empty).
+    const database = fleet.env.DATABASE_URL && new URL(fleet.env.DATABASE_URL).pathname.slice(1);
+    const idleFrom = fleetCpu(database);
+    await sleep(IDLE_MS);
+    const measured = async (run: () => Promise<void>) => {
+      const before = fleetCpu(database);
+      const started = performance.now();
+      await run();
+      const seconds = (performance.now() - started) / 1000;
+      await sleep(IDLE_MS);
+      const measuredSeconds = (performance.now() - started) / 1000;
+      const cpu = cpuMsPer(before, fleetCpu(database), N, 1, {
+        from: idleFrom,
+        seconds: IDLE_MS / 1000,
+        measuredSeconds,
+      });
+      return { seconds, cpu };
+    };
 
     const latencies: number[] = [];
     let dcsaErrors = 0;
-    let started = performance.now();
-    await dcsaRun(N, (ms, status) => {
-      latencies.push(ms);
-      if (status !== 204) dcsaErrors++;
-    });
-    const dcsaRate = (N - dcsaErrors) / ((performance.now() - started) / 1000);
+    const dcsa = await measured(() =>
+      dcsaRun(N, (ms, status) => {
+        latencies.push(ms);
+        if (status !== 204) dcsaErrors++;
+      }),
+    );
+    const dcsaRate = (N - dcsaErrors) / dcsa.seconds;
 
     let agentErrors = 0;
-    started = performance.now();
-    await agent.run(N, (_seq, _ms, status) => {
-      if (status !== 200) agentErrors++;
-    });
-    const agentRate = (N - agentErrors) / ((performance.now() - started) / 1000);
+    const agentPath = await measured(() =>
+      agent.run(N, (_seq, _ms, status) => {
+        if (status !== 200) agentErrors++;
+      }),
+    );
+    const agentRate = (N - agentErrors) / agentPath.seconds;
 
     latencies.sort((a, b) => a - b);
     console.log(
@@ -135,6 +161,7 @@ async function main() {
         dcsa_http_p99_ms: round(percentile(latencies, 99)),
         dcsa_errors: dcsaErrors,
         agent_errors: agentErrors,
+        cpu_ms_per_timestamp: { dcsa: dcsa.cpu, agent_api: agentPath.cpu },
       }),
     );
     await pool.close();
