@@ -1,7 +1,9 @@
 // Adaptive batching of independent calls to one command: the first call goes out at once; calls made while
 // `maxInFlight` batches are on their way wait and leave together (up to `maxItems`) when one returns. No timer:
 // a lone call pays no extra latency, and under load many calls share one message, one transaction and one
-// reply. Each caller gets its own item's outcome.
+// reply. Each caller gets its own item's outcome. Where calls come in a burst from one batch handled item by
+// item (`sameTurn`), the first waits for the rest of the event loop's turn, so the burst leaves as one batch
+// rather than its first call alone and the others after it.
 
 export type ItemOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
@@ -10,6 +12,8 @@ export interface BatcherOptions {
   maxItems?: number;
   /** Most batches on their way at once; more calls queue meanwhile. */
   maxInFlight?: number;
+  /** Calls made in the same turn of the event loop leave together, even the first (it waits for the turn's end). */
+  sameTurn?: boolean;
 }
 
 interface Waiting<I, O> {
@@ -26,6 +30,7 @@ export function createBatcher<I, O>(
   const maxInFlight = options.maxInFlight ?? 2;
   let queue: Waiting<I, O>[] = [];
   let inFlight = 0;
+  let turnScheduled = false;
 
   function pump() {
     while (inFlight < maxInFlight && queue.length > 0) {
@@ -56,9 +61,19 @@ export function createBatcher<I, O>(
     }
   }
 
+  function pumpAfterTurn() {
+    if (turnScheduled) return;
+    turnScheduled = true;
+    setImmediate(() => {
+      turnScheduled = false;
+      pump();
+    });
+  }
+
   return (item) =>
     new Promise<O>((resolve, reject) => {
       queue.push({ item, resolve, reject });
-      pump();
+      if (options.sameTurn) pumpAfterTurn();
+      else pump();
     });
 }

@@ -44,6 +44,30 @@ describe('createBatcher', () => {
     ]);
   });
 
+  it('with sameTurn, sends the calls of one turn together, the first too, and gathers the next turns as before', async () => {
+    const { batches, send } = manualSend<number>();
+    const call = createBatcher(send, { maxInFlight: 1, maxItems: 3, sameTurn: true });
+    const burst = [1, 2].map((n) => call(n));
+    expect(batches).toHaveLength(0);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2]]);
+    const later = [3, 4, 5, 6].map((n) => call(n));
+    await tick();
+    expect(batches).toHaveLength(1);
+    batches[0].answer([
+      { ok: true, value: 'one' },
+      { ok: true, value: 'two' },
+    ]);
+    expect(await Promise.all(burst)).toEqual(['one', 'two']);
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2], [3, 4, 5]]);
+    batches[1].answer(['three', 'four', 'five'].map((value) => ({ ok: true, value })));
+    await tick();
+    expect(batches.map((b) => b.items)).toEqual([[1, 2], [3, 4, 5], [6]]);
+    batches[2].answer([{ ok: true, value: 'six' }]);
+    expect(await Promise.all(later)).toEqual(['three', 'four', 'five', 'six']);
+  });
+
   it('keeps up to maxInFlight batches going', () => {
     const { batches, send } = manualSend<number>();
     const call = createBatcher(send, { maxInFlight: 2 });

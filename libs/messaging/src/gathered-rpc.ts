@@ -11,7 +11,7 @@ export function gatheredRpc<I, R>(
   bus: Bus,
   service: string,
   command: string,
-  options: { maxItems: number; maxInFlight?: number },
+  options: { maxItems: number; maxInFlight?: number; sameTurn?: boolean },
 ): (item: I) => Promise<R> {
   return createBatcher<I, R>(
     async (items) => {
@@ -24,6 +24,6 @@ export function gatheredRpc<I, R>(
         }
       });
     },
-    { maxItems: options.maxItems, maxInFlight: options.maxInFlight ?? 1 },
+    { maxItems: options.maxItems, maxInFlight: options.maxInFlight ?? 1, sameTurn: options.sameTurn },
   );
 }

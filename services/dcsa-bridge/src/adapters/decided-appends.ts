@@ -31,6 +31,6 @@ export function createDecidedAppends(db: Db, store: EventStore, options: { maxIt
         return Promise.all(batch.map(alone));
       }
     },
-    { maxItems: options.maxItems, maxInFlight: 2 },
+    { maxItems: options.maxItems, maxInFlight: 2, sameTurn: true },
   );
 }

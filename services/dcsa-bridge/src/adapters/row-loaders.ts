@@ -16,7 +16,8 @@ function loaderOf<K extends string | number, R>(db: Db, sql: string, keyOf: (row
       const byKey = new Map(rows.map((row) => [keyOf(row), row]));
       return keys.map((key) => ({ ok: true, value: byKey.get(key) }));
     },
-    { maxInFlight: 1 },
+    // A batch's requests ask in one burst: the first waits for the others (see createBatcher).
+    { maxInFlight: 1, sameTurn: true },
   );
 }
 

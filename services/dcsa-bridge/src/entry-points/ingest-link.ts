@@ -37,7 +37,8 @@ export function timelineLink(bus: Bus): PostToTimeline {
     bus,
     INGEST,
     IngestCommands.postTimestamps,
-    { maxItems: MAX_TIMESTAMP_BATCH },
+    // The posts of a batch of requests come in one burst and leave as one (see createBatcher).
+    { maxItems: MAX_TIMESTAMP_BATCH, sameTurn: true },
   );
   return async (actor, p) => {
     const input: PostTimestampCommand = {
