@@ -111,7 +111,8 @@ export function dcsaRoutes(deps: GatewayDeps): Route[] {
     bus,
     DCSA_BRIDGE,
     DcsaCommands.putTimestamps,
-    { maxItems: MAX_DCSA_BATCH },
+    // Requests arriving together (one turn of the event loop) leave together, the first too (see createBatcher).
+    { maxItems: MAX_DCSA_BATCH, sameTurn: true },
   );
   const gathered: Forward = (body) => putTimestamp({ body, headers: { ...currentTraceCarrier() } });
 

@@ -86,7 +86,8 @@ export function timestampRoutes(deps: GatewayDeps): Route[] {
     bus,
     INGEST,
     IngestCommands.postTimestamps,
-    { maxItems: MAX_TIMESTAMP_BATCH },
+    // Posts arriving together (one turn of the event loop) leave together, the first too (see createBatcher).
+    { maxItems: MAX_TIMESTAMP_BATCH, sameTurn: true },
   );
 
   const post = (path: string, permission: string, manual: boolean, module?: ModuleName): Route => ({
