@@ -1,7 +1,8 @@
 // Calls of a command that takes many items (`{ items }`, answered with a reply each, in RpcReply's shape) gathered
-// into one RPC: the first goes at once, the calls made while it is on its way leave together when it returns
-// (@pcas/batching). Each caller gets its own item's result, or its refusal as the ApiError it would have got
-// alone. For requests that arrive in bulk: the agent API's posts to ingest, a DCSA partner's timestamps.
+// into one RPC: the first goes at once (with `sameTurn`, at the end of its turn of the event loop, with the calls of
+// that turn), the calls made while it is on its way leave together when it returns (@pcas/batching). Each caller
+// gets its own item's result, or its refusal as the ApiError it would have got alone. For requests that arrive in
+// bulk: the agent API's posts to ingest, a DCSA partner's timestamps.
 
 import { createBatcher } from '@pcas/batching';
 import { type RpcReply, unwrapReply } from './rpc-reply.ts';
