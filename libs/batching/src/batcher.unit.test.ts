@@ -60,7 +60,10 @@ describe('createBatcher', () => {
     ]);
     expect(await Promise.all(burst)).toEqual(['one', 'two']);
     await tick();
-    expect(batches.map((b) => b.items)).toEqual([[1, 2], [3, 4, 5]]);
+    expect(batches.map((b) => b.items)).toEqual([
+      [1, 2],
+      [3, 4, 5],
+    ]);
     batches[1].answer(['three', 'four', 'five'].map((value) => ({ ok: true, value })));
     await tick();
     expect(batches.map((b) => b.items)).toEqual([[1, 2], [3, 4, 5], [6]]);
