@@ -1,9 +1,9 @@
 // Adaptive batching of independent calls to one command: the first call goes out at once; calls made while
 // `maxInFlight` batches are on their way wait and leave together (up to `maxItems`) when one returns. No timer:
 // a lone call pays no extra latency, and under load many calls share one message, one transaction and one
-// reply. Each caller gets its own item's outcome. Where calls come in a burst from one batch handled item by
-// item (`sameTurn`), the first waits for the rest of the event loop's turn, so the burst leaves as one batch
-// rather than its first call alone and the others after it.
+// reply. Each caller gets its own item's outcome. Where calls come in bursts (the items of one batch handled
+// each on its own, requests read in one turn of the event loop), `sameTurn` makes the first wait for the rest of
+// the turn, so the burst leaves as one batch rather than its first call alone and the others after it.
 
 export type ItemOutcome<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
